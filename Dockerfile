@@ -1,0 +1,10 @@
+FROM node:20
+WORKDIR /app
+COPY package.json package-lock.json ./
+# `npm install`, not `npm ci` (see README / stack notes)
+RUN npm install --no-audit --no-fund
+COPY . .
+RUN npm run build
+ENV NODE_ENV=production PORT=3000
+EXPOSE 3000
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,44 @@
+// jest runs in ESM mode (see package.json "test"): Nest 12 packages are ESM-only
+// and jest on Node 20 cannot require(esm). Code under test must not use
+// __dirname (absent in ESM) nor import.meta (absent in the CommonJS build).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      keepClassNames: true,
+    },
+    module: { type: 'es6' },
+    sourceMaps: 'inline',
+  },
+];
+
+// Default run (npm test): unit specs + e2e specs. Suites needing a real
+// PostgreSQL / Redis / browser are named *.pg-spec.ts, *.redis-spec.ts,
+// *.browser-spec.ts and run only with JEST_SUITE=pg|redis|browser
+// (npm run test:pg / test:redis / test:browser).
+const suite = process.env.JEST_SUITE ?? 'default';
+const suites = {
+  default: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  pg: ['<rootDir>/{src,test}/**/*.pg-spec.ts'],
+  redis: ['<rootDir>/{src,test}/**/*.redis-spec.ts'],
+  browser: ['<rootDir>/{src,test}/**/*.browser-spec.ts'],
+};
+const testMatch = suites[suite];
+if (!testMatch) throw new Error(`JEST_SUITE=${suite}: expected one of ${Object.keys(suites).join(', ')}`);
+
+/** @type {import('jest').Config} */
+export default {
+  rootDir: '.',
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  // Relative imports are extensionless (see README, Conventions); a '.js' suffix
+  // (ESM style) is mapped back to the .ts source so that it works too.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testMatch,
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};

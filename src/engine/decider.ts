@@ -1,0 +1,470 @@
+/**
+ * The match decider: decide(command, state) -> events | rejection,
+ * evolve(state, event) -> state, and replay as a fold of events.
+ *
+ * The seed enters as data through the initial state (the store keeps it
+ * secret until the end); every deal follows from it, so events never carry a
+ * hidden card and replay is exact.
+ */
+import { BIT, DECK_SIZE, cardCode, cardCodes, parseCard, setKey } from './cards';
+import type { Card } from './cards';
+import { CaptureBuffer, findCaptures } from './captures';
+import { mustRedeal } from './deal';
+import { reject } from './errors';
+import type { Rejection } from './errors';
+import { resolveRuleset, sideCount, sideOf } from './options';
+import { isScopa } from './plays';
+import { matchEnd, scoreRound, uniqueTop } from './scoring';
+import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
+import { BOT_LEVELS } from './types';
+import type { Command, MatchEvent, MatchSettings, MatchState, Seat, SeatSpec } from './types';
+import { RULES_VERSION } from './version';
+import { greedyPlay } from './bots/greedy';
+import { seatView } from './views';
+
+export type Decision = { ok: true; events: MatchEvent[] } | { ok: false; rejection: Rejection };
+
+const DEFAULT_SETTINGS: MatchSettings = { turnTimeLimit: null, onExpiry: 'autoPlay' };
+const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
+
+export function initialState(seed: Uint8Array | null): MatchState {
+  return {
+    phase: 'new',
+    seed,
+    rulesVersion: RULES_VERSION,
+    preset: null,
+    options: null,
+    settings: DEFAULT_SETTINGS,
+    createdBy: null,
+    seedCommitment: null,
+    seats: [],
+    round: 0,
+    attempt: 0,
+    dealer: -1,
+    deal: 0,
+    deck: null,
+    deckPos: 0,
+    hands: [],
+    table: [],
+    captured: [],
+    scope: [],
+    lastCapturer: null,
+    turn: -1,
+    scores: [],
+    rounds: [],
+    result: null,
+  };
+}
+
+// ------------------------------------------------------------------ decide
+
+const ok = (events: MatchEvent[]): Decision => ({ ok: true, events });
+const no = (rejection: Rejection): Decision => ({ ok: false, rejection });
+const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
+
+export function decide(command: Command, state: MatchState): Decision {
+  if (command === null || typeof command !== 'object') return no(reject('INVALID_COMMAND', 'a command is an object'));
+  switch (command.type) {
+    case 'create':
+      return decideCreate(command, state);
+    case 'join':
+      return decideJoin(command, state);
+    case 'start':
+      return decideStart(command, state);
+    case 'play':
+      return decidePlay(command, state);
+    case 'resign':
+      return decideResign(command, state);
+    case 'clockExpired':
+      return decideClockExpired(command, state);
+    default: {
+      const unknown: never = command;
+      return no(reject('INVALID_COMMAND', `unknown command type ${JSON.stringify((unknown as { type?: unknown }).type)}`));
+    }
+  }
+}
+
+function decideCreate(command: Extract<Command, { type: 'create' }>, state: MatchState): Decision {
+  if (state.phase !== 'new') return no(reject('MATCH_EXISTS', 'this match was already created'));
+  const resolved = resolveRuleset(command.preset, command.overrides ?? {});
+  if (!resolved.ok) return no(reject('INVALID_RULESET', resolved.error.message, { option: resolved.error.option }));
+  const { options, preset } = resolved.ruleset;
+  if (!isNonEmptyString(command.createdBy)) return no(reject('INVALID_COMMAND', 'createdBy is required'));
+  if (!isSeedHex(command.seedCommitment)) return no(reject('INVALID_COMMAND', 'seedCommitment is 64 lowercase hex characters'));
+  if (state.seed && seedCommitment(state.seed) !== command.seedCommitment) {
+    return no(reject('INVALID_COMMAND', 'seedCommitment is not the SHA-256 of this match seed'));
+  }
+  const settings = { ...DEFAULT_SETTINGS, ...(command.settings ?? {}) };
+  if (settings.turnTimeLimit !== null && (typeof settings.turnTimeLimit !== 'string' || !ISO_DURATION.test(settings.turnTimeLimit))) {
+    return no(reject('INVALID_COMMAND', 'turnTimeLimit is an ISO 8601 duration such as PT30S or P2D, or null'));
+  }
+  if (settings.onExpiry !== 'autoPlay' && settings.onExpiry !== 'forfeit') {
+    return no(reject('INVALID_COMMAND', 'onExpiry is "autoPlay" or "forfeit"'));
+  }
+  const specs: unknown = command.seats ?? [];
+  if (!Array.isArray(specs) || specs.length > options.players) {
+    return no(reject('INVALID_COMMAND', `seats is a list of at most ${options.players} seat specs`));
+  }
+  const seats: Seat[] = [];
+  const seated = new Set<string>();
+  for (let seat = 0; seat < options.players; seat++) {
+    const spec = (specs[seat] ?? {}) as SeatSpec;
+    const made = seatFromSpec(spec, seat);
+    if (typeof made === 'string') return no(reject('INVALID_COMMAND', `seat ${seat}: ${made}`));
+    if (made.player !== null && !made.bot) {
+      if (seated.has(made.player)) return no(reject('INVALID_COMMAND', `seat ${seat}: ${made.player} already holds a seat`));
+      seated.add(made.player);
+    }
+    seats.push(made);
+  }
+  return ok([
+    {
+      type: 'MatchCreated',
+      rulesVersion: RULES_VERSION,
+      preset,
+      options,
+      seats,
+      createdBy: command.createdBy,
+      seedCommitment: command.seedCommitment,
+      settings: { turnTimeLimit: settings.turnTimeLimit, onExpiry: settings.onExpiry },
+    },
+  ]);
+}
+
+function seatFromSpec(spec: SeatSpec, seat: number): Seat | string {
+  if (spec === null || typeof spec !== 'object') return 'a seat spec is an object';
+  const given = ['player', 'reservedFor', 'bot'].filter((k) => (spec as Record<string, unknown>)[k] !== undefined);
+  if (given.length > 1) return 'give at most one of player, reservedFor, bot';
+  if (spec.bot !== undefined) {
+    if (!(BOT_LEVELS as readonly string[]).includes(spec.bot)) return `bot is one of ${BOT_LEVELS.join(', ')}`;
+    return { player: botPlayerId(spec.bot, seat), reservedFor: null, bot: spec.bot };
+  }
+  if (spec.player !== undefined) {
+    if (!isNonEmptyString(spec.player) || spec.player.startsWith('bot:')) return 'player is a non-empty id';
+    return { player: spec.player, reservedFor: null, bot: null };
+  }
+  if (spec.reservedFor !== undefined) {
+    if (!isNonEmptyString(spec.reservedFor) || spec.reservedFor.startsWith('bot:')) return 'reservedFor is a non-empty id';
+    return { player: null, reservedFor: spec.reservedFor, bot: null };
+  }
+  return { player: null, reservedFor: null, bot: null };
+}
+
+export function botPlayerId(level: string, seat: number): string {
+  return `bot:${level}:${seat}`;
+}
+
+function decideJoin(command: Extract<Command, { type: 'join' }>, state: MatchState): Decision {
+  if (state.phase === 'new') return no(reject('MATCH_NOT_CREATED', 'no such match'));
+  if (state.phase !== 'open') return no(reject('MATCH_ALREADY_STARTED', 'seats can only be taken before the match starts'));
+  const player = command.player;
+  if (!isNonEmptyString(player) || player.startsWith('bot:')) return no(reject('INVALID_COMMAND', 'player is a non-empty id'));
+  if (seatOf(state, player) >= 0) return no(reject('ALREADY_SEATED', `${player} already holds a seat in this match`));
+  const free = (s: Seat) => s.player === null && (s.reservedFor === null || s.reservedFor === player);
+  let seat: number;
+  if (command.seat !== undefined && command.seat !== null) {
+    seat = command.seat;
+    if (!Number.isInteger(seat) || seat < 0 || seat >= state.seats.length) {
+      return no(reject('SEAT_UNAVAILABLE', `seat is an integer in 0..${state.seats.length - 1}`));
+    }
+    if (!free(state.seats[seat])) return no(reject('SEAT_UNAVAILABLE', `seat ${seat} is taken or reserved for another player`));
+  } else {
+    seat = state.seats.findIndex((s) => s.player === null && s.reservedFor === player);
+    if (seat < 0) seat = state.seats.findIndex((s) => s.player === null && s.reservedFor === null);
+    if (seat < 0) return no(reject('MATCH_FULL', 'no open seat is left for this player'));
+  }
+  return ok([{ type: 'SeatTaken', seat, player }]);
+}
+
+function decideStart(command: Extract<Command, { type: 'start' }>, state: MatchState): Decision {
+  if (state.phase === 'new') return no(reject('MATCH_NOT_CREATED', 'no such match'));
+  if (state.phase !== 'open') return no(reject('MATCH_ALREADY_STARTED', 'the match has already started'));
+  if (seatOf(state, command.player) < 0 && command.player !== state.createdBy) {
+    return no(reject('NOT_SEATED', 'only the creator or a seated player may start the match'));
+  }
+  if (state.seats.some((s) => s.player === null)) return no(reject('SEATS_NOT_FILLED', 'every seat must be taken first'));
+  if (!state.seed) return no(reject('INVALID_COMMAND', 'the match seed is missing'));
+  const started = evolve(state, { type: 'MatchStarted' });
+  return ok([{ type: 'MatchStarted' }, ...roundDeals(started, 1, state.seats.length - 1)]);
+}
+
+function decidePlay(command: Extract<Command, { type: 'play' }>, state: MatchState): Decision {
+  const phaseProblem = inPlay(state);
+  if (phaseProblem) return no(phaseProblem);
+  const seat = seatOf(state, command.player);
+  if (seat < 0) return no(reject('NOT_SEATED', 'you hold no seat in this match'));
+  if (seat !== state.turn) return no(reject('NOT_YOUR_TURN', `it is seat ${state.turn}'s turn`));
+  const card = parseCard(command.card);
+  if (card < 0) return no(reject('ILLEGAL_PLAY', `${JSON.stringify(command.card)} is not a card code`, { reason: 'UNKNOWN_CARD' }));
+  if (!state.hands[seat].includes(card)) return no(reject('ILLEGAL_PLAY', `${command.card} is not in your hand`, { reason: 'CARD_NOT_IN_HAND' }));
+  const capture = parseCapture(command.capture, state.table);
+  if (typeof capture === 'string') return no(reject('ILLEGAL_PLAY', capture, { reason: 'CAPTURE_NOT_ON_TABLE' }));
+  const legality = checkCapture(state, card, capture);
+  if (legality) return no(legality);
+  return ok(playEvents(state, seat, card, capture, false));
+}
+
+function inPlay(state: MatchState): Rejection | null {
+  if (state.phase === 'new') return reject('MATCH_NOT_CREATED', 'no such match');
+  if (state.phase === 'open') return reject('MATCH_NOT_STARTED', 'the match has not started');
+  if (state.phase === 'over') return reject('MATCH_OVER', 'the match is over');
+  return null;
+}
+
+function parseCapture(codes: unknown, table: readonly Card[]): Card[] | string {
+  if (!Array.isArray(codes)) return 'capture is a list of table cards';
+  const out: Card[] = [];
+  let key = 0;
+  for (const code of codes) {
+    const c = parseCard(code);
+    if (c < 0 || !table.includes(c)) return `${JSON.stringify(code)} is not on the table`;
+    if (Math.floor(key / BIT[c]) % 2 === 1) return `${code} is named twice`;
+    key += BIT[c];
+    out.push(c);
+  }
+  return out;
+}
+
+const checkBuffer = new CaptureBuffer();
+
+function checkCapture(state: MatchState, card: Card, capture: readonly Card[]): Rejection | null {
+  findCaptures(state.options!, state.table, card, checkBuffer);
+  if (checkBuffer.count === 0) {
+    if (capture.length === 0) return null;
+    return reject('ILLEGAL_PLAY', `${cardCode(card)} cannot capture ${cardCodes(capture).join(' ')}`, { reason: 'CAPTURE_NOT_LEGAL' });
+  }
+  if (capture.length === 0) {
+    return reject('ILLEGAL_PLAY', `${cardCode(card)} can capture, so it must`, { reason: 'MUST_CAPTURE' });
+  }
+  const key = setKey(capture);
+  for (let i = 0; i < checkBuffer.count; i++) {
+    if (checkBuffer.size[i] !== capture.length) continue;
+    let k = 0;
+    for (let p = 0; p < checkBuffer.size[i]; p++) k += BIT[state.table[checkBuffer.pos[checkBuffer.start[i] + p]]];
+    if (k === key) return null;
+  }
+  return reject('ILLEGAL_PLAY', `${cardCode(card)} cannot capture ${cardCodes(capture).join(' ')}`, { reason: 'CAPTURE_NOT_LEGAL' });
+}
+
+function decideResign(command: Extract<Command, { type: 'resign' }>, state: MatchState): Decision {
+  const phaseProblem = inPlay(state);
+  if (phaseProblem) return no(phaseProblem);
+  const seat = seatOf(state, command.player);
+  if (seat < 0) return no(reject('NOT_SEATED', 'you hold no seat in this match'));
+  return ok([{ type: 'SeatResigned', seat }, abandonment(state, seat, 'resignation')]);
+}
+
+function decideClockExpired(command: Extract<Command, { type: 'clockExpired' }>, state: MatchState): Decision {
+  const phaseProblem = inPlay(state);
+  if (phaseProblem) return no(phaseProblem);
+  if (command.seat !== state.turn) return no(reject('NOT_YOUR_TURN', `the clock runs for seat ${state.turn}`));
+  const seat = state.turn;
+  if (state.settings.onExpiry === 'forfeit') return ok([{ type: 'SeatForfeited', seat }, abandonment(state, seat, 'forfeit')]);
+  const play = greedyPlay(seatView(state, seat));
+  return ok(playEvents(state, seat, play.card, play.capture, true));
+}
+
+/** A side that resigns or forfeits loses at once; with more sides, the best remaining side wins (tie: draw). */
+function abandonment(state: MatchState, seat: number, reason: 'resignation' | 'forfeit'): MatchEvent {
+  const options = state.options!;
+  const loser = sideOf(options, seat);
+  const remaining = state.scores.map((points, side) => (side === loser ? -Infinity : points));
+  return { type: 'MatchEnded', reason, winner: uniqueTop(remaining), totals: state.scores.slice(), seed: toHex(state.seed!) };
+}
+
+/** The events of one play and of everything it sets off: a new deal, or the round's end and what follows. */
+function playEvents(state: MatchState, seat: number, card: Card, capture: Card[], auto: boolean): MatchEvent[] {
+  let cardsInHands = 0;
+  for (const hand of state.hands) cardsInHands += hand.length;
+  const lastPlay = cardsInHands === 1 && state.deckPos === DECK_SIZE;
+  const played: MatchEvent = {
+    type: 'CardPlayed',
+    seat,
+    card: cardCode(card),
+    capture: cardCodes(capture),
+    scopa: isScopa(state.options!, card, capture.length, state.table.length, lastPlay),
+    auto,
+  };
+  if (cardsInHands > 1) return [played];
+  if (!lastPlay) return [played, { type: 'HandsDealt', round: state.round, deal: state.deal }];
+  return [played, ...roundEnd(evolve(state, played))];
+}
+
+function roundEnd(state: MatchState): MatchEvent[] {
+  const options = state.options!;
+  const ended: MatchEvent = { type: 'RoundEnded', round: state.round, side: state.lastCapturer, cards: cardCodes(state.table) };
+  const after = evolve(state, ended);
+  const breakdown = scoreRound(options, after.captured, after.scope);
+  const totals = after.scores.map((points, side) => points + breakdown.points[side]);
+  const scored: MatchEvent = { type: 'RoundScored', round: state.round, breakdown, totals };
+  const verdict = matchEnd(options, totals, breakdown.allDenari);
+  if (verdict.over) {
+    const reason = options.allDenariWins && breakdown.allDenari !== null ? 'allDenari' : 'points';
+    return [ended, scored, { type: 'MatchEnded', reason, winner: verdict.winner, totals, seed: toHex(state.seed!) }];
+  }
+  return [ended, scored, ...roundDeals(after, state.round + 1, (state.dealer + 1) % options.players)];
+}
+
+/** A round's deal, plus a redeal for each table with too many kings. */
+function roundDeals(state: MatchState, round: number, dealer: number): MatchEvent[] {
+  const { tableSize } = state.options!;
+  const events: MatchEvent[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const deck = cachedDeck(state.seed!, round, attempt);
+    const table = Array.from(deck.subarray(0, tableSize));
+    events.push({ type: 'RoundDealt', round, attempt, dealer, table: cardCodes(table) });
+    if (!mustRedeal(state.options!, table)) return events;
+  }
+}
+
+// The last deck asked for, since decide and evolve both need each new round's deck.
+let lastDeck: { seed: Uint8Array; round: number; attempt: number; deck: Uint8Array } | null = null;
+
+function cachedDeck(seed: Uint8Array, round: number, attempt: number): Uint8Array {
+  if (lastDeck && lastDeck.seed === seed && lastDeck.round === round && lastDeck.attempt === attempt) return lastDeck.deck;
+  const deck = shuffledDeck(seed, round, attempt);
+  lastDeck = { seed, round, attempt, deck };
+  return deck;
+}
+
+export function seatOf(state: MatchState, player: unknown): number {
+  if (typeof player !== 'string') return -1;
+  for (let seat = 0; seat < state.seats.length; seat++) if (state.seats[seat].player === player) return seat;
+  return -1;
+}
+
+// ------------------------------------------------------------------ evolve
+
+/** The cards of one deal for a seat: deck[tableSize + deal*players*handSize + p*handSize ..], p = position after the dealer. */
+function handFromDeck(state: MatchState, deck: Uint8Array, deal: number, seat: number): Card[] {
+  const { players, handSize, tableSize } = state.options!;
+  const p = (seat - state.dealer - 1 + 2 * players) % players;
+  const from = tableSize + deal * players * handSize + p * handSize;
+  return Array.from(deck.subarray(from, from + handSize));
+}
+
+function dealHands(state: MatchState, deal: number): MatchState {
+  const { players, handSize } = state.options!;
+  const hands: Card[][] = [];
+  for (let seat = 0; seat < players; seat++) hands.push(handFromDeck(state, state.deck!, deal, seat));
+  return { ...state, hands, deal: deal + 1, deckPos: state.deckPos + players * handSize };
+}
+
+function without(cards: readonly Card[], removed: Card): Card[] {
+  const out: Card[] = [];
+  for (const c of cards) if (c !== removed) out.push(c);
+  return out;
+}
+
+function withoutKey(cards: readonly Card[], key: number): Card[] {
+  const out: Card[] = [];
+  for (const c of cards) if (Math.floor(key / BIT[c]) % 2 === 0) out.push(c);
+  return out;
+}
+
+function replaceAt<T>(list: readonly T[], index: number, value: T): T[] {
+  const out = list.slice();
+  out[index] = value;
+  return out;
+}
+
+export function evolve(state: MatchState, event: MatchEvent): MatchState {
+  switch (event.type) {
+    case 'MatchCreated': {
+      const sides = event.options.teams ? 2 : event.options.players;
+      return {
+        ...state,
+        phase: 'open',
+        rulesVersion: event.rulesVersion,
+        preset: event.preset,
+        options: event.options,
+        settings: event.settings,
+        createdBy: event.createdBy,
+        seedCommitment: event.seedCommitment,
+        seats: event.seats,
+        scores: new Array<number>(sides).fill(0),
+      };
+    }
+    case 'SeatTaken':
+      return { ...state, seats: replaceAt(state.seats, event.seat, { ...state.seats[event.seat], player: event.player }) };
+    case 'MatchStarted':
+      return { ...state, phase: 'playing' };
+    case 'RoundDealt': {
+      const options = state.options!;
+      const deck = cachedDeck(state.seed!, event.round, event.attempt);
+      const sides = sideCount(options);
+      const dealt: MatchState = {
+        ...state,
+        round: event.round,
+        attempt: event.attempt,
+        dealer: event.dealer,
+        deck,
+        deckPos: options.tableSize,
+        table: Array.from(deck.subarray(0, options.tableSize)),
+        captured: Array.from({ length: sides }, () => []),
+        scope: new Array<number>(sides).fill(0),
+        lastCapturer: null,
+        turn: (event.dealer + 1) % options.players,
+      };
+      return dealHands(dealt, 0);
+    }
+    case 'HandsDealt':
+      return dealHands(state, event.deal);
+    case 'CardPlayed': {
+      const options = state.options!;
+      const card = parseCard(event.card);
+      const hands = replaceAt(state.hands, event.seat, without(state.hands[event.seat], card));
+      const turn = (event.seat + 1) % options.players;
+      if (event.capture.length === 0) return { ...state, hands, table: [...state.table, card], turn };
+      const side = sideOf(options, event.seat);
+      const taken = event.capture.map(parseCard);
+      const pile = state.captured[side].concat(taken);
+      pile.push(card);
+      return {
+        ...state,
+        hands,
+        table: withoutKey(state.table, setKey(taken)),
+        captured: replaceAt(state.captured, side, pile),
+        scope: event.scopa ? replaceAt(state.scope, side, state.scope[side] + 1) : state.scope,
+        lastCapturer: side,
+        turn,
+      };
+    }
+    case 'RoundEnded': {
+      if (event.side === null) return { ...state, table: [], turn: -1 };
+      const pile = state.captured[event.side].concat(event.cards.map(parseCard));
+      return { ...state, table: [], captured: replaceAt(state.captured, event.side, pile), turn: -1 };
+    }
+    case 'RoundScored':
+      return { ...state, scores: event.totals.slice(), rounds: [...state.rounds, { round: event.round, breakdown: event.breakdown }] };
+    case 'SeatResigned':
+    case 'SeatForfeited':
+      return state;
+    case 'MatchEnded':
+      return {
+        ...state,
+        phase: 'over',
+        turn: -1,
+        scores: event.totals.slice(),
+        result: { reason: event.reason, winner: event.winner },
+        seed: state.seed ?? hexToBytes(event.seed),
+      };
+    default: {
+      const unknown: never = event;
+      throw new TypeError(`unknown event ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function hexToBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** State after the given events, from a match's seed: replay is a fold. */
+export function replay(events: Iterable<MatchEvent>, seed: Uint8Array | null, from: MatchState = initialState(seed)): MatchState {
+  let state = from;
+  for (const event of events) state = evolve(state, event);
+  return state;
+}

@@ -1,0 +1,54 @@
+/**
+ * Why the engine refuses a command. A rejection is a value, never a thrown
+ * exception: transports map these codes once (GraphQL extensions, REST
+ * problem+json).
+ */
+export type RejectionCode =
+  /** The create command names an unknown preset or a bad option (`option` says which). */
+  | 'INVALID_RULESET'
+  /** The command is malformed (missing or mistyped fields). */
+  | 'INVALID_COMMAND'
+  /** A match already exists in this state (create sent twice). */
+  | 'MATCH_EXISTS'
+  /** The command needs a created match. */
+  | 'MATCH_NOT_CREATED'
+  /** Seats can be taken and the match started only before it starts. */
+  | 'MATCH_ALREADY_STARTED'
+  /** Plays, resignations and clock expiries need a match in play. */
+  | 'MATCH_NOT_STARTED'
+  | 'MATCH_OVER'
+  /** The seat asked for is taken, reserved for someone else, or does not exist. */
+  | 'SEAT_UNAVAILABLE'
+  /** Every seat is taken. */
+  | 'MATCH_FULL'
+  | 'ALREADY_SEATED'
+  /** Start needs every seat filled. */
+  | 'SEATS_NOT_FILLED'
+  /** The acting player holds no seat in this match (or may not start it). */
+  | 'NOT_SEATED'
+  | 'NOT_YOUR_TURN'
+  /** The play breaks a rule; `reason` says which. */
+  | 'ILLEGAL_PLAY';
+
+export type IllegalPlayReason =
+  /** Not one of the 40 card codes. */
+  | 'UNKNOWN_CARD'
+  | 'CARD_NOT_IN_HAND'
+  /** A capture names a card that is not on the table, or a card twice. */
+  | 'CAPTURE_NOT_ON_TABLE'
+  /** The card was laid although it can capture (contract step 5). */
+  | 'MUST_CAPTURE'
+  /** The cards named are on the table but are not a legal capture for this card. */
+  | 'CAPTURE_NOT_LEGAL';
+
+export interface Rejection {
+  code: RejectionCode;
+  message: string;
+  reason?: IllegalPlayReason;
+  /** For INVALID_RULESET: the option at fault. */
+  option?: string;
+}
+
+export function reject(code: RejectionCode, message: string, extra: Partial<Rejection> = {}): Rejection {
+  return { code, message, ...extra };
+}

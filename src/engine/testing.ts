@@ -1,0 +1,44 @@
+/** Helpers to drive whole matches in tests and benchmarks (pure, like the rest). */
+import { cardCode } from './cards';
+import { decide, evolve, initialState } from './decider';
+import { randomPlay } from './bots/random';
+import type { Rng } from './bots/rng';
+import { seedCommitment } from './shuffle';
+import { seatView } from './views';
+import type { Command, MatchEvent, MatchState, SeatSpec } from './types';
+
+export interface Driven {
+  state: MatchState;
+  events: MatchEvent[];
+}
+
+/** Applies a command, throwing on a rejection (only for tests and benches, where a rejection is a bug). */
+export function apply(driven: Driven, command: Command): MatchEvent[] {
+  const decision = decide(command, driven.state);
+  if (!decision.ok) throw new Error(`${decision.rejection.code}: ${decision.rejection.message}`);
+  for (const event of decision.events) {
+    driven.events.push(event);
+    driven.state = evolve(driven.state, event);
+  }
+  return decision.events;
+}
+
+/** A created and started match with players p0, p1, ... in its seats. */
+export function startedMatch(seed: Uint8Array, preset: string, overrides: Record<string, unknown> = {}, players?: number): Driven {
+  const driven: Driven = { state: initialState(seed), events: [] };
+  const count = players ?? (overrides.players as number | undefined) ?? 2;
+  const seats: SeatSpec[] = Array.from({ length: count }, (_, i) => ({ player: `p${i}` }));
+  apply(driven, { type: 'create', preset, overrides, seats, createdBy: 'p0', seedCommitment: seedCommitment(seed) });
+  apply(driven, { type: 'start', player: 'p0' });
+  return driven;
+}
+
+export function playRandomly(driven: Driven, rng: Rng): MatchEvent[] {
+  const seat = driven.state.turn;
+  const play = randomPlay(seatView(driven.state, seat), rng);
+  return apply(driven, { type: 'play', player: driven.state.seats[seat].player!, card: cardCode(play.card), capture: play.capture.map(cardCode) });
+}
+
+export function seedFrom(rng: Rng): Uint8Array {
+  return Uint8Array.from({ length: 32 }, () => Math.floor(rng() * 256));
+}

@@ -1,0 +1,138 @@
+/** Commands, events and state of one match: the decider's vocabulary. */
+import type { Card, CardCode } from './cards';
+import type { PresetId, RulesetOptions } from './options';
+import type { RoundBreakdown } from './scoring';
+
+export const BOT_LEVELS = ['random', 'greedy', 'ismcts'] as const;
+export type BotLevel = (typeof BOT_LEVELS)[number];
+
+/** What happens when a seat's turn clock runs out. */
+export type ExpiryPolicy = 'autoPlay' | 'forfeit';
+
+export interface MatchSettings {
+  /** ISO 8601 duration per turn, or null for no clock. The engine only records it. */
+  turnTimeLimit: string | null;
+  onExpiry: ExpiryPolicy;
+}
+
+/** How a seat starts: open, reserved for one player, taken, or held by a bot. */
+export interface SeatSpec {
+  player?: string;
+  reservedFor?: string;
+  bot?: BotLevel;
+}
+
+export interface Seat {
+  /** Who sits here (a bot's id is `bot:<level>:<seat>`), or null while open. */
+  player: string | null;
+  reservedFor: string | null;
+  bot: BotLevel | null;
+}
+
+// ---------------------------------------------------------------- commands
+
+export type Command =
+  | {
+      type: 'create';
+      preset: string;
+      overrides?: Record<string, unknown>;
+      seats: SeatSpec[];
+      createdBy: string;
+      seedCommitment: string;
+      settings?: Partial<MatchSettings>;
+    }
+  | { type: 'join'; player: string; seat?: number }
+  | { type: 'start'; player: string }
+  | { type: 'play'; player: string; card: CardCode; capture: CardCode[] }
+  | { type: 'resign'; player: string }
+  | { type: 'clockExpired'; seat: number };
+
+export type CommandType = Command['type'];
+
+// ---------------------------------------------------------------- events
+
+export type EndReason = 'points' | 'allDenari' | 'resignation' | 'forfeit';
+
+/**
+ * Every event is public: hands and the deck order never appear in one (they
+ * follow from the seed, which only MatchEnded reveals), so a log can be shown
+ * to anybody and hashed without leaking hidden cards.
+ */
+export type MatchEvent =
+  | {
+      type: 'MatchCreated';
+      rulesVersion: string;
+      preset: PresetId;
+      options: RulesetOptions;
+      seats: Seat[];
+      createdBy: string;
+      seedCommitment: string;
+      settings: MatchSettings;
+    }
+  | { type: 'SeatTaken'; seat: number; player: string }
+  | { type: 'MatchStarted' }
+  /** A round's first deal; the table is face up. A later RoundDealt with the next attempt voids it (redeal on kings). */
+  | { type: 'RoundDealt'; round: number; attempt: number; dealer: number; table: CardCode[] }
+  /** Fresh hands from the deck (deal 1, 2, ... of the round; deal 0 comes with RoundDealt). */
+  | { type: 'HandsDealt'; round: number; deal: number }
+  | { type: 'CardPlayed'; seat: number; card: CardCode; capture: CardCode[]; scopa: boolean; auto: boolean }
+  /** End of the round's plays: the last side to capture takes what is left (null: nobody captured). */
+  | { type: 'RoundEnded'; round: number; side: number | null; cards: CardCode[] }
+  | { type: 'RoundScored'; round: number; breakdown: RoundBreakdown; totals: number[] }
+  | { type: 'SeatResigned'; seat: number }
+  | { type: 'SeatForfeited'; seat: number }
+  | { type: 'MatchEnded'; reason: EndReason; winner: number | null; totals: number[]; seed: string };
+
+export type EventType = MatchEvent['type'];
+
+// ---------------------------------------------------------------- state
+
+export type Phase = 'new' | 'open' | 'playing' | 'over';
+
+export interface MatchResult {
+  reason: EndReason;
+  /** Winning side, or null for a draw. */
+  winner: number | null;
+}
+
+export interface RoundRecord {
+  round: number;
+  breakdown: RoundBreakdown;
+}
+
+/**
+ * The folded state. `seed` and `deck` are secret: views never copy them
+ * before the match is over.
+ */
+export interface MatchState {
+  readonly phase: Phase;
+  readonly seed: Uint8Array | null;
+  readonly rulesVersion: string;
+  readonly preset: PresetId | null;
+  readonly options: RulesetOptions | null;
+  readonly settings: MatchSettings;
+  readonly createdBy: string | null;
+  readonly seedCommitment: string | null;
+  readonly seats: readonly Seat[];
+  readonly round: number;
+  readonly attempt: number;
+  readonly dealer: number;
+  /** Next deal of this round (1 after the first). */
+  readonly deal: number;
+  readonly deck: Uint8Array | null;
+  /** Index in `deck` of the next card to deal. */
+  readonly deckPos: number;
+  readonly hands: readonly (readonly Card[])[];
+  readonly table: readonly Card[];
+  /** Cards captured this round, per side. */
+  readonly captured: readonly (readonly Card[])[];
+  /** Scope this round, per side. */
+  readonly scope: readonly number[];
+  readonly lastCapturer: number | null;
+  /** Seat to move, or -1. */
+  readonly turn: number;
+  /** Match points per side. */
+  readonly scores: readonly number[];
+  readonly rounds: readonly RoundRecord[];
+  readonly result: MatchResult | null;
+}

@@ -1,0 +1,143 @@
+/**
+ * What each audience may see of a match. A seat sees its own hand; a
+ * spectator sees no hand; nobody sees the deck order or the seed until the
+ * match is over, when the reveal shows everything.
+ */
+import { cardCodes, parseCard } from './cards';
+import type { Card, CardCode } from './cards';
+import { sideCount, sideOf } from './options';
+import type { PresetId, RulesetOptions } from './options';
+import { legalPlaysOf, toPlayCodes } from './plays';
+import type { Play, PlayCodes } from './plays';
+import { toHex } from './shuffle';
+import type { MatchResult, MatchSettings, MatchState, Phase, RoundRecord } from './types';
+
+export interface SeatPublic {
+  seat: number;
+  side: number;
+  player: string | null;
+  reservedFor: string | null;
+  bot: string | null;
+  handSize: number;
+}
+
+export interface SidePublic {
+  side: number;
+  seats: number[];
+  capturedCount: number;
+  /** This round's captures: public, since every capture was played face up. */
+  captured: CardCode[];
+  scope: number;
+  score: number;
+}
+
+export interface MatchView {
+  /** The seat this view is for, or null for a spectator. */
+  viewer: number | null;
+  phase: Phase;
+  rulesVersion: string;
+  preset: PresetId | null;
+  options: RulesetOptions | null;
+  settings: MatchSettings;
+  seedCommitment: string | null;
+  round: number;
+  dealer: number;
+  turn: number;
+  /** The viewer's own hand (empty for a spectator). */
+  hand: CardCode[];
+  table: CardCode[];
+  deckSize: number;
+  seats: SeatPublic[];
+  sides: SidePublic[];
+  rounds: RoundRecord[];
+  result: MatchResult | null;
+}
+
+export interface MatchReveal extends MatchView {
+  seed: string;
+  hands: CardCode[][];
+  /** Undealt cards of the current round, in deal order. */
+  deck: CardCode[];
+  captured: CardCode[][];
+}
+
+function baseView(state: MatchState, viewer: number | null, hand: readonly Card[]): MatchView {
+  const options = state.options;
+  const sides = options ? sideCount(options) : 0;
+  return {
+    viewer,
+    phase: state.phase,
+    rulesVersion: state.rulesVersion,
+    preset: state.preset,
+    options,
+    settings: state.settings,
+    seedCommitment: state.seedCommitment,
+    round: state.round,
+    dealer: state.dealer,
+    turn: state.turn,
+    hand: cardCodes(hand),
+    table: cardCodes(state.table),
+    deckSize: state.deck ? state.deck.length - state.deckPos : 0,
+    seats: state.seats.map((s, seat) => ({
+      seat,
+      side: options ? sideOf(options, seat) : seat,
+      player: s.player,
+      reservedFor: s.reservedFor,
+      bot: s.bot,
+      handSize: state.hands[seat]?.length ?? 0,
+    })),
+    sides: Array.from({ length: sides }, (_, side) => ({
+      side,
+      seats: state.seats.map((_s, seat) => seat).filter((seat) => sideOf(options!, seat) === side),
+      capturedCount: state.captured[side]?.length ?? 0,
+      captured: cardCodes(state.captured[side] ?? []),
+      scope: state.scope[side] ?? 0,
+      score: state.scores[side] ?? 0,
+    })),
+    rounds: state.rounds.slice(),
+    result: state.result,
+  };
+}
+
+/** One seat's view: its own hand and everything public. */
+export function seatView(state: MatchState, seat: number): MatchView {
+  return baseView(state, seat, state.hands[seat] ?? []);
+}
+
+/** A spectator's view: everything public, no hand. */
+export function spectatorView(state: MatchState): MatchView {
+  return baseView(state, null, []);
+}
+
+/** Everything, seed and deck included: only once the match is over. */
+export function revealView(state: MatchState): MatchReveal | null {
+  if (state.phase !== 'over' || !state.seed) return null;
+  return {
+    ...spectatorView(state),
+    seed: toHex(state.seed),
+    hands: state.hands.map((hand) => cardCodes(hand)),
+    deck: state.deck ? cardCodes(Array.from(state.deck.subarray(state.deckPos))) : [],
+    captured: state.captured.map((pile) => cardCodes(pile)),
+  };
+}
+
+/** Would the next play be the round's last (deck and every other hand empty)? */
+export function isLastPlayInView(view: MatchView): boolean {
+  return view.deckSize === 0 && view.seats.reduce((n, s) => n + s.handSize, 0) === 1;
+}
+
+/** The legal plays of the viewer's hand, computed from what the viewer may see. */
+export function legalPlaysInView(view: MatchView): Play[] {
+  if (!view.options || view.phase !== 'playing' || view.viewer === null || view.turn !== view.viewer) return [];
+  return legalPlaysOf(view.options, view.hand.map(parseOrThrow), view.table.map(parseOrThrow), isLastPlayInView(view));
+}
+
+export function legalPlayCodesInView(view: MatchView): PlayCodes[] {
+  return legalPlaysInView(view).map(toPlayCodes);
+}
+
+function parseOrThrow(code: CardCode): Card {
+  const c = parseCard(code);
+  if (c < 0) throw new RangeError(`bad card code ${code}`);
+  return c;
+}
