@@ -28,7 +28,7 @@ export class CaptureBuffer {
     if (this.used + length > this.pos.length) this.pos = grow(this.pos, new Uint8Array((this.used + length) * 2));
     this.start[this.count] = this.used;
     this.size[this.count] = length;
-    this.pos.set(stack.subarray(0, length), this.used);
+    for (let k = 0; k < length; k++) this.pos[this.used + k] = stack[k];
     this.used += length;
     this.count++;
   }

@@ -18,7 +18,6 @@ export const SUIT: Uint8Array = new Uint8Array(DECK_SIZE);
 /** 2^index, so a set of cards has an exact numeric key (40 bits < 2^53). */
 export const BIT: Float64Array = new Float64Array(DECK_SIZE);
 const CODES: CardCode[] = [];
-const INDEX_OF = new Map<string, Card>();
 
 for (let c = 0; c < DECK_SIZE; c++) {
   RANK[c] = (c % 10) + 1;
@@ -26,7 +25,6 @@ for (let c = 0; c < DECK_SIZE; c++) {
   BIT[c] = 2 ** c;
   const code = `${RANK[c]}${SUITS[SUIT[c]]}`;
   CODES.push(code);
-  INDEX_OF.set(code, c);
 }
 
 export const SETTEBELLO: Card = 6; // 7D
@@ -36,11 +34,24 @@ export function cardCode(card: Card): CardCode {
   return CODES[card];
 }
 
+/** Suit index by character code ('D' 'C' 'S' 'B'), -1 elsewhere. */
+const SUIT_INDEX = new Int8Array(128).fill(-1);
+SUITS.forEach((suit, i) => (SUIT_INDEX[suit.charCodeAt(0)] = i));
+
 /** Parses a card code; returns -1 for anything that is not one of the 40 codes. */
 export function parseCard(code: unknown): Card {
   if (typeof code !== 'string') return -1;
-  const card = INDEX_OF.get(code);
-  return card === undefined ? -1 : card;
+  // Hot path (events are folded by the million): read the characters, no lookup table of strings.
+  if (code.length === 2) {
+    const rank = code.charCodeAt(0) - 48;
+    const suit = SUIT_INDEX[code.charCodeAt(1) & 127];
+    return rank >= 1 && rank <= 9 && suit >= 0 ? suit * 10 + rank - 1 : -1;
+  }
+  if (code.length === 3 && code.charCodeAt(0) === 49 && code.charCodeAt(1) === 48) {
+    const suit = SUIT_INDEX[code.charCodeAt(2) & 127];
+    return suit >= 0 ? suit * 10 + 9 : -1;
+  }
+  return -1;
 }
 
 export function cardCodes(cards: readonly Card[]): CardCode[] {

@@ -340,14 +340,16 @@ function handFromDeck(state: MatchState, deck: Uint8Array, deal: number, seat: n
   const { players, handSize, tableSize } = state.options!;
   const p = (seat - state.dealer - 1 + 2 * players) % players;
   const from = tableSize + deal * players * handSize + p * handSize;
-  return Array.from(deck.subarray(from, from + handSize));
+  const hand = new Array<Card>(handSize);
+  for (let k = 0; k < handSize; k++) hand[k] = deck[from + k];
+  return hand;
 }
 
 function dealHands(state: MatchState, deal: number): MatchState {
   const { players, handSize } = state.options!;
   const hands: Card[][] = [];
   for (let seat = 0; seat < players; seat++) hands.push(handFromDeck(state, state.deck!, deal, seat));
-  return { ...state, hands, deal: deal + 1, deckPos: state.deckPos + players * handSize };
+  return update(state, { hands, deal: deal + 1, deckPos: state.deckPos + players * handSize });
 }
 
 function without(cards: readonly Card[], removed: Card): Card[] {
@@ -356,9 +358,9 @@ function without(cards: readonly Card[], removed: Card): Card[] {
   return out;
 }
 
-function withoutKey(cards: readonly Card[], key: number): Card[] {
+function withoutAll(cards: readonly Card[], removed: readonly Card[]): Card[] {
   const out: Card[] = [];
-  for (const c of cards) if (Math.floor(key / BIT[c]) % 2 === 0) out.push(c);
+  for (const c of cards) if (!removed.includes(c)) out.push(c);
   return out;
 }
 
@@ -368,12 +370,52 @@ function replaceAt<T>(list: readonly T[], index: number, value: T): T[] {
   return out;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A field-by-field copy: every state then shares one object shape, which keeps
+ * property access fast on the hot path (a spread does not guarantee that).
+ */
+function copy(s: MatchState): Mutable<MatchState> {
+  return {
+    phase: s.phase,
+    seed: s.seed,
+    rulesVersion: s.rulesVersion,
+    preset: s.preset,
+    options: s.options,
+    settings: s.settings,
+    createdBy: s.createdBy,
+    seedCommitment: s.seedCommitment,
+    seats: s.seats,
+    round: s.round,
+    attempt: s.attempt,
+    dealer: s.dealer,
+    deal: s.deal,
+    deck: s.deck,
+    deckPos: s.deckPos,
+    hands: s.hands,
+    table: s.table,
+    captured: s.captured,
+    scope: s.scope,
+    lastCapturer: s.lastCapturer,
+    turn: s.turn,
+    scores: s.scores,
+    rounds: s.rounds,
+    result: s.result,
+  };
+}
+
+function update(s: MatchState, changes: Partial<MatchState>): MatchState {
+  const next = copy(s);
+  for (const key in changes) (next as Record<string, unknown>)[key] = (changes as Record<string, unknown>)[key];
+  return next;
+}
+
 export function evolve(state: MatchState, event: MatchEvent): MatchState {
   switch (event.type) {
     case 'MatchCreated': {
       const sides = event.options.teams ? 2 : event.options.players;
-      return {
-        ...state,
+      return update(state, {
         phase: 'open',
         rulesVersion: event.rulesVersion,
         preset: event.preset,
@@ -383,18 +425,17 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
         seedCommitment: event.seedCommitment,
         seats: event.seats,
         scores: new Array<number>(sides).fill(0),
-      };
+      });
     }
     case 'SeatTaken':
-      return { ...state, seats: replaceAt(state.seats, event.seat, { ...state.seats[event.seat], player: event.player }) };
+      return update(state, { seats: replaceAt(state.seats, event.seat, { ...state.seats[event.seat], player: event.player }) });
     case 'MatchStarted':
-      return { ...state, phase: 'playing' };
+      return update(state, { phase: 'playing' });
     case 'RoundDealt': {
       const options = state.options!;
       const deck = cachedDeck(state.seed!, event.round, event.attempt);
       const sides = sideCount(options);
-      const dealt: MatchState = {
-        ...state,
+      const dealt = update(state, {
         round: event.round,
         attempt: event.attempt,
         dealer: event.dealer,
@@ -405,7 +446,7 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
         scope: new Array<number>(sides).fill(0),
         lastCapturer: null,
         turn: (event.dealer + 1) % options.players,
-      };
+      });
       return dealHands(dealt, 0);
     }
     case 'HandsDealt':
@@ -415,40 +456,43 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
       const card = parseCard(event.card);
       const hands = replaceAt(state.hands, event.seat, without(state.hands[event.seat], card));
       const turn = (event.seat + 1) % options.players;
-      if (event.capture.length === 0) return { ...state, hands, table: [...state.table, card], turn };
+      const next = copy(state);
+      next.hands = hands;
+      next.turn = turn;
+      if (event.capture.length === 0) {
+        const table = state.table.slice();
+        table.push(card);
+        next.table = table;
+        return next;
+      }
       const side = sideOf(options, event.seat);
       const taken = event.capture.map(parseCard);
       const pile = state.captured[side].concat(taken);
       pile.push(card);
-      return {
-        ...state,
-        hands,
-        table: withoutKey(state.table, setKey(taken)),
-        captured: replaceAt(state.captured, side, pile),
-        scope: event.scopa ? replaceAt(state.scope, side, state.scope[side] + 1) : state.scope,
-        lastCapturer: side,
-        turn,
-      };
+      next.table = withoutAll(state.table, taken);
+      next.captured = replaceAt(state.captured, side, pile);
+      if (event.scopa) next.scope = replaceAt(state.scope, side, state.scope[side] + 1);
+      next.lastCapturer = side;
+      return next;
     }
     case 'RoundEnded': {
-      if (event.side === null) return { ...state, table: [], turn: -1 };
+      if (event.side === null) return update(state, { table: [], turn: -1 });
       const pile = state.captured[event.side].concat(event.cards.map(parseCard));
-      return { ...state, table: [], captured: replaceAt(state.captured, event.side, pile), turn: -1 };
+      return update(state, { table: [], captured: replaceAt(state.captured, event.side, pile), turn: -1 });
     }
     case 'RoundScored':
-      return { ...state, scores: event.totals.slice(), rounds: [...state.rounds, { round: event.round, breakdown: event.breakdown }] };
+      return update(state, { scores: event.totals.slice(), rounds: [...state.rounds, { round: event.round, breakdown: event.breakdown }] });
     case 'SeatResigned':
     case 'SeatForfeited':
       return state;
     case 'MatchEnded':
-      return {
-        ...state,
+      return update(state, {
         phase: 'over',
         turn: -1,
         scores: event.totals.slice(),
         result: { reason: event.reason, winner: event.winner },
         seed: state.seed ?? hexToBytes(event.seed),
-      };
+      });
     default: {
       const unknown: never = event;
       throw new TypeError(`unknown event ${JSON.stringify(unknown)}`);

@@ -2,19 +2,18 @@
  * Deck order as a pure function of (seed, round, redeal attempt).
  *
  * Stream: block i = SHA-256(seed || "scopa/deal/v1" || u32be(round) ||
- * u32be(attempt) || u32be(i)), read as eight big-endian u32 words, blocks in
- * order. Shuffle: Fisher-Yates from the top (for i = 39 down to 1, swap deck[i]
- * with deck[j], j uniform in 0..i) over the deck sorted by card index
- * (1D..10D, 1C..10C, 1S..10S, 1B..10B); j comes from the next word x with
- * rejection sampling (redraw while x >= 2^32 - (2^32 mod (i+1))), then
- * j = x mod (i+1): no modulo bias.
+ * u32be(attempt) || u32be(i)); the stream is the bytes of blocks 0, 1, 2, ...
+ * in order. Shuffle: Fisher-Yates from the top (for i = 39 down to 1, swap
+ * deck[i] with deck[j], j uniform in 0..i) over the deck sorted by card index
+ * (1D..10D, 1C..10C, 1S..10S, 1B..10B). j comes from the next stream byte b
+ * with rejection sampling: redraw while b >= 256 - (256 mod (i+1)), then
+ * j = b mod (i+1), so every j is exactly equally likely.
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { DECK_SIZE } from './cards';
 import type { Card } from './cards';
 
 const DOMAIN = new TextEncoder().encode('scopa/deal/v1');
-const TWO_32 = 0x1_0000_0000;
 
 export const SEED_BYTES = 32;
 
@@ -44,7 +43,6 @@ class DealStream {
   private readonly input: Uint8Array;
   private readonly view: DataView;
   private block: Uint8Array = new Uint8Array(0);
-  private words: DataView = new DataView(new ArrayBuffer(0));
   private offset = 32;
   private counter = 0;
 
@@ -57,24 +55,21 @@ class DealStream {
     this.view.setUint32(SEED_BYTES + DOMAIN.length + 4, attempt);
   }
 
-  nextWord(): number {
+  private nextByte(): number {
     if (this.offset === 32) {
       this.view.setUint32(SEED_BYTES + DOMAIN.length + 8, this.counter++);
       this.block = sha256(this.input);
-      this.words = new DataView(this.block.buffer, this.block.byteOffset, 32);
       this.offset = 0;
     }
-    const word = this.words.getUint32(this.offset);
-    this.offset += 4;
-    return word;
+    return this.block[this.offset++];
   }
 
-  /** Uniform integer in 0..bound-1. */
+  /** Uniform integer in 0..bound-1 (bound <= 256). */
   below(bound: number): number {
-    const limit = TWO_32 - (TWO_32 % bound);
+    const limit = 256 - (256 % bound);
     for (;;) {
-      const x = this.nextWord();
-      if (x < limit) return x % bound;
+      const b = this.nextByte();
+      if (b < limit) return b % bound;
     }
   }
 }

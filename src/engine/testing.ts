@@ -3,6 +3,7 @@ import { cardCode } from './cards';
 import { decide, evolve, initialState } from './decider';
 import { randomPlay } from './bots/random';
 import type { Rng } from './bots/rng';
+import { resolveRuleset } from './options';
 import { seedCommitment } from './shuffle';
 import { seatView } from './views';
 import type { Command, MatchEvent, MatchState, SeatSpec } from './types';
@@ -26,7 +27,8 @@ export function apply(driven: Driven, command: Command): MatchEvent[] {
 /** A created and started match with players p0, p1, ... in its seats. */
 export function startedMatch(seed: Uint8Array, preset: string, overrides: Record<string, unknown> = {}, players?: number): Driven {
   const driven: Driven = { state: initialState(seed), events: [] };
-  const count = players ?? (overrides.players as number | undefined) ?? 2;
+  const resolved = resolveRuleset(preset, overrides);
+  const count = players ?? (resolved.ok ? resolved.ruleset.options.players : 2);
   const seats: SeatSpec[] = Array.from({ length: count }, (_, i) => ({ player: `p${i}` }));
   apply(driven, { type: 'create', preset, overrides, seats, createdBy: 'p0', seedCommitment: seedCommitment(seed) });
   apply(driven, { type: 'start', player: 'p0' });
