@@ -47,39 +47,74 @@ function pointFor(rule: PointRule, counts: readonly number[], total: number): nu
   return null;
 }
 
-export function primieraValue(cards: readonly Card[], allSuitsRequired: boolean): number | null {
-  const best = [0, 0, 0, 0];
-  for (const c of cards) best[SUIT[c]] = Math.max(best[SUIT[c]], PRIMIERA_VALUE[RANK[c]]);
-  if (allSuitsRequired && best.includes(0)) return null;
-  return best[0] + best[1] + best[2] + best[3];
-}
-
+/** Most 7s; among sides tied on 7s, most 6s; still tied: nobody. */
 function sevensWinner(sevens: readonly number[], sixes: readonly number[]): number | null {
-  const top = Math.max(...sevens);
-  const tied = sevens.map((n, side) => (n === top ? side : -1)).filter((side) => side >= 0);
-  if (tied.length === 1) return tied[0];
-  const topSixes = Math.max(...tied.map((side) => sixes[side]));
-  const stillTied = tied.filter((side) => sixes[side] === topSixes);
-  return stillTied.length === 1 ? stillTied[0] : null;
+  let top = -1;
+  for (const n of sevens) if (n > top) top = n;
+  let winner: number | null = null;
+  let bestSixes = -1;
+  for (let side = 0; side < sevens.length; side++) {
+    if (sevens[side] !== top) continue;
+    if (sixes[side] > bestSixes) {
+      bestSixes = sixes[side];
+      winner = side;
+    } else if (sixes[side] === bestSixes) {
+      winner = null;
+    }
+  }
+  return winner;
 }
 
 export function scoreRound(options: RulesetOptions, captured: readonly (readonly Card[])[], scope: readonly number[]): RoundBreakdown {
   const sides = captured.length;
-  const points = scope.slice(0, sides);
-  const cardCounts = captured.map((pile) => pile.length);
-  const denariCounts = new Array<number>(sides).fill(0);
-  const sevens = new Array<number>(sides).fill(0);
-  const sixes = new Array<number>(sides).fill(0);
+  const points = new Array<number>(sides);
+  const cardCounts = new Array<number>(sides);
+  const denariCounts = new Array<number>(sides);
+  const sevens = new Array<number>(sides);
+  const sixes = new Array<number>(sides);
+  const bonus = new Array<number>(sides);
+  const primiera = new Array<number | null>(sides);
+  const allSuitsRequired = options.primiera === 'allSuitsRequired';
   let settebelloSide: number | null = null;
   let reBelloSide: number | null = null;
   for (let side = 0; side < sides; side++) {
-    for (const c of captured[side]) {
-      if (SUIT[c] === DENARI) denariCounts[side]++;
-      if (RANK[c] === 7) sevens[side]++;
-      if (RANK[c] === 6) sixes[side]++;
-      if (c === SETTEBELLO) settebelloSide = side;
-      if (c === RE_BELLO) reBelloSide = side;
+    const pile = captured[side];
+    let denari = 0;
+    let sevensHere = 0;
+    let sixesHere = 0;
+    let bonusHere = 0;
+    let d = 0, c = 0, s = 0, b = 0; // best primiera value per suit
+    for (let k = 0; k < pile.length; k++) {
+      const card = pile[k];
+      const rank = RANK[card];
+      const value = PRIMIERA_VALUE[rank];
+      switch (SUIT[card]) {
+        case DENARI:
+          denari++;
+          if (rank <= 3) bonusHere += rank;
+          if (value > d) d = value;
+          break;
+        case 1:
+          if (value > c) c = value;
+          break;
+        case 2:
+          if (value > s) s = value;
+          break;
+        default:
+          if (value > b) b = value;
+      }
+      if (rank === 7) sevensHere++;
+      else if (rank === 6) sixesHere++;
+      if (card === SETTEBELLO) settebelloSide = side;
+      else if (card === RE_BELLO) reBelloSide = side;
     }
+    points[side] = scope[side];
+    cardCounts[side] = pile.length;
+    denariCounts[side] = denari;
+    sevens[side] = sevensHere;
+    sixes[side] = sixesHere;
+    bonus[side] = bonusHere;
+    primiera[side] = allSuitsRequired && (d === 0 || c === 0 || s === 0 || b === 0) ? null : d + c + s + b;
   }
 
   const awards: RoundBreakdown['awards'] = {};
@@ -93,21 +128,19 @@ export function scoreRound(options: RulesetOptions, captured: readonly (readonly
   if (options.reBello) award('reBello', reBelloSide);
   const breakdown: RoundBreakdown = { points, scope: scope.slice(0, sides), awards, cardCounts, denariCounts, allDenari: null };
   if (options.primiera !== null) {
-    const values = captured.map((pile) => primieraValue(pile, options.primiera === 'allSuitsRequired'));
-    breakdown.primiera = values;
+    breakdown.primiera = primiera;
     // A void primiera ranks below every real total (the lowest real one is 4 * 10).
-    award('primiera', uniqueTop(values.map((v) => v ?? -1)));
+    const ranked = new Array<number>(sides);
+    for (let side = 0; side < sides; side++) ranked[side] = primiera[side] ?? -1;
+    award('primiera', uniqueTop(ranked));
   }
   if (options.sevens) award('sevens', sevensWinner(sevens, sixes));
   if (options.denariBonus123) {
     // 1D, 2D, 3D score their face value for whoever took them.
-    const bonus = new Array<number>(sides).fill(0);
-    for (let side = 0; side < sides; side++) for (const c of captured[side]) if (SUIT[c] === DENARI && RANK[c] <= 3) bonus[side] += RANK[c];
     breakdown.denariBonus = bonus;
     for (let side = 0; side < sides; side++) points[side] += bonus[side];
   }
-  const denariSide = denariCounts.findIndex((n) => n === 10);
-  breakdown.allDenari = denariSide >= 0 ? denariSide : null;
+  for (let side = 0; side < sides; side++) if (denariCounts[side] === 10) breakdown.allDenari = side;
   return breakdown;
 }
 

@@ -1,9 +1,9 @@
 /**
  * Deck order as a pure function of (seed, round, redeal attempt).
  *
- * Stream: block i = SHA-256(seed || "scopa/deal/v1" || u32be(round) ||
- * u32be(attempt) || u32be(i)); the stream is the bytes of blocks 0, 1, 2, ...
- * in order. Shuffle: Fisher-Yates from the top (for i = 39 down to 1, swap
+ * Stream: block i = SHA-256(seed || "scopa1" || u32be(round) ||
+ * u32be(attempt) || u32be(i)) (50 bytes in, so one SHA-256 compression per
+ * block); the stream is the bytes of blocks 0, 1, 2, ... in order. Shuffle: Fisher-Yates from the top (for i = 39 down to 1, swap
  * deck[i] with deck[j], j uniform in 0..i) over the deck sorted by card index
  * (1D..10D, 1C..10C, 1S..10S, 1B..10B). j comes from the next stream byte b
  * with rejection sampling: redraw while b >= 256 - (256 mod (i+1)), then
@@ -13,7 +13,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { DECK_SIZE } from './cards';
 import type { Card } from './cards';
 
-const DOMAIN = new TextEncoder().encode('scopa/deal/v1');
+const DOMAIN = new TextEncoder().encode('scopa1');
 
 export const SEED_BYTES = 32;
 
