@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MatchesModule } from './matches/matches.module';
 
 @Module({
-  imports: [HealthModule],
+  imports: [DatabaseModule, MatchesModule, HealthModule],
 })
 export class AppModule {}

@@ -3,15 +3,22 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { AppModule } from '../src/app.module';
+import { PrismaService } from '../src/database/prisma.service';
+import { pgliteTemplate } from '../src/database/template';
 
 describe('GET /health (e2e)', () => {
   let app: INestApplication;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    // The app opens its database on init: here an in-memory PGlite from the migrated template (not ./data).
+    const template = await pgliteTemplate();
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+      .overrideProvider(PrismaService)
+      .useFactory({ factory: () => new PrismaService({ dataDir: 'memory', loadDataDir: template }) })
+      .compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.init();
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await app?.close();

@@ -1,0 +1,304 @@
+/**
+ * The event store: append-only match logs in PostgreSQL (through Prisma, raw
+ * SQL), each append ONE statement: it guards the expected seq on the matches
+ * row, inserts the events and updates the projection (seq, status, turn,
+ * winner, revealed seed) together. A lost race either finds the row at another
+ * seq (the guard) or collides on the primary key (match_id, seq): both become
+ * DomainError('VERSION_CONFLICT'), and the log keeps no gap and no duplicate.
+ */
+import type { MatchEvent } from '../engine';
+import { DomainError } from '../common/domain-error';
+import type { Prisma } from '../database/database';
+import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
+
+/** The columns of matches that follow the log (written by each append). */
+export interface MatchProjection {
+  status: 'open' | 'playing' | 'over';
+  turnSeat: number | null;
+  turnPlayer: string | null;
+  winner: number | null;
+  /** Set once, by the append that ends the match. */
+  revealedSeed: string | null;
+  /** The seats after this append, when they changed (a seat was taken); null keeps them. */
+  seats?: unknown;
+  /** Seated players to record in match_players (seat -> player); existing rows are kept. */
+  players: { seat: number; playerId: string }[];
+}
+
+export interface NewMatch {
+  id: string;
+  preset: string;
+  options: unknown;
+  rulesVersion: string;
+  seats: unknown;
+  seedCommitment: string;
+  /** SECRET: hex of the seed. */
+  seed: string;
+  createdBy: string;
+  rulesetId: string | null;
+}
+
+export interface AppendOptions {
+  actor: string | null;
+  commandKey?: string | null;
+  commandHash?: string | null;
+  /** Hash of the event at expectedSeq, when the caller knows it (saves a read). */
+  prevHash?: string;
+  projection: MatchProjection;
+}
+
+/** Everything needed to fold a match: SECRET (holds the seed). Never hand it to a transport. */
+export interface MatchLog {
+  matchId: string;
+  seed: string;
+  revealedSeed: string | null;
+  currentSeq: number;
+  events: StoredEvent[];
+}
+
+export interface CommandRecord {
+  commandHash: string | null;
+  events: StoredEvent[];
+}
+
+interface EventRow {
+  match_id: string;
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  actor: string | null;
+  created_at: Date;
+  prev_hash: string;
+  hash: string;
+}
+
+const EVENT_COLUMNS = 'match_id::text AS match_id, seq, type, payload, actor, created_at, prev_hash, hash';
+
+function toStored(r: EventRow): StoredEvent {
+  return { matchId: r.match_id, seq: r.seq, type: r.type, payload: r.payload, actor: r.actor, time: r.created_at, prevHash: r.prev_hash, hash: r.hash };
+}
+
+const ROWS = `jsonb_to_recordset($ROWS::jsonb) AS r(seq int, type text, payload jsonb, actor text, prev_hash text, hash text, command_key text, command_hash text)`;
+const PLAYERS = `jsonb_to_recordset($PLAYERS::jsonb) AS pl(player_id text, seat int)`;
+
+const APPEND_SQL = `
+WITH m AS (
+  UPDATE matches SET current_seq = $3::int, status = $4::text, turn_seat = $5::int, turn_player = $6::text, winner = $7::int,
+    revealed_seed = COALESCE(revealed_seed, $8::text), seats = COALESCE($11::jsonb, seats),
+    ended_at = CASE WHEN $4::text = 'over' AND ended_at IS NULL THEN now() ELSE ended_at END,
+    updated_at = now()
+  WHERE id = $1::uuid AND current_seq = $2::int
+  RETURNING id
+), e AS (
+  INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
+  SELECT m.id, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.command_key, r.command_hash
+  FROM m CROSS JOIN ${ROWS.replace('$ROWS', '$9')}
+  RETURNING seq, created_at
+), p AS (
+  INSERT INTO match_players (match_id, player_id, seat)
+  SELECT m.id, pl.player_id, pl.seat FROM m CROSS JOIN ${PLAYERS.replace('$PLAYERS', '$10')}
+  ON CONFLICT DO NOTHING
+)
+SELECT seq, created_at FROM e ORDER BY seq`;
+
+const CREATE_SQL = `
+WITH m AS (
+  INSERT INTO matches (id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player)
+  VALUES ($1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text)
+  RETURNING id
+), e AS (
+  INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
+  SELECT m.id, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.command_key, r.command_hash
+  FROM m CROSS JOIN ${ROWS.replace('$ROWS', '$14')}
+  RETURNING seq, created_at
+), p AS (
+  INSERT INTO match_players (match_id, player_id, seat)
+  SELECT m.id, pl.player_id, pl.seat FROM m CROSS JOIN ${PLAYERS.replace('$PLAYERS', '$15')}
+  ON CONFLICT DO NOTHING
+), l AS (
+  UPDATE rulesets SET locked_at = now() WHERE id = $11::uuid AND locked_at IS NULL
+)
+SELECT seq, created_at FROM e ORDER BY seq`;
+
+/** A unique violation from either driver adapter, with the constraint it names when known. */
+export function uniqueViolation(err: unknown): { constraint: string } | null {
+  const seen = new Set<unknown>();
+  const walk = (e: unknown, depth: number): { constraint: string } | null => {
+    if (!e || typeof e !== 'object' || seen.has(e) || depth > 6) return null;
+    seen.add(e);
+    const o = e as Record<string, unknown>;
+    const text = `${String(o.message ?? '')} ${String(o.code ?? '')} ${String(o.kind ?? '')} ${String(o.originalCode ?? '')}`;
+    if (o.code === '23505' || o.originalCode === '23505' || o.kind === 'UniqueConstraintViolation' || /duplicate key value|23505|Unique constraint/i.test(text)) {
+      const all = JSON.stringify(e, Object.getOwnPropertyNames(e)) + text;
+      const constraint = /command_key/.test(all) ? 'match_events_match_id_command_key_key' : /match_events_pkey|\(match_id, seq\)|"seq"/.test(all) ? 'match_events_pkey' : /matches_pkey/.test(all) ? 'matches_pkey' : 'unknown';
+      return { constraint };
+    }
+    for (const k of ['cause', 'meta', 'driverAdapterError', 'error']) {
+      const found = walk(o[k], depth + 1);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(err, 0);
+}
+
+export class EventStore {
+  constructor(private readonly prisma: Prisma) {}
+
+  private toRows(chained: ChainedEvent[], commandKey: string | null, commandHash: string | null): string {
+    return JSON.stringify(
+      chained.map((c, i) => ({
+        seq: c.seq,
+        type: c.type,
+        payload: c.payload,
+        actor: c.actor,
+        prev_hash: c.prevHash,
+        hash: c.hash,
+        command_key: i === 0 ? commandKey : null,
+        command_hash: i === 0 ? commandHash : null,
+      })),
+    );
+  }
+
+  private stored(matchId: string, chained: ChainedEvent[], rows: { seq: number; created_at: Date }[]): StoredEvent[] {
+    return chained.map((c, i) => ({ ...c, matchId, time: rows[i]?.created_at ?? new Date() }));
+  }
+
+  /** Creates the matches row and appends the first events (seq 1..), in one statement. */
+  async create(match: NewMatch, events: MatchEvent[], options: AppendOptions): Promise<StoredEvent[]> {
+    const chained = chainEvents(match.id, 0, GENESIS_HASH, events, options.actor);
+    const p = options.projection;
+    try {
+      const rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
+        CREATE_SQL,
+        match.id,
+        match.preset,
+        JSON.stringify(match.options),
+        match.rulesVersion,
+        JSON.stringify(match.seats),
+        p.status,
+        chained.length,
+        match.seedCommitment,
+        match.seed,
+        match.createdBy,
+        match.rulesetId,
+        p.turnSeat,
+        p.turnPlayer,
+        this.toRows(chained, options.commandKey ?? null, options.commandHash ?? null),
+        JSON.stringify(p.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
+      );
+      return this.stored(match.id, chained, rows);
+    } catch (err) {
+      if (uniqueViolation(err)) throw new DomainError('CONFLICT', `match ${match.id} already exists`);
+      throw err;
+    }
+  }
+
+  /**
+   * Appends events after expectedSeq. Throws VERSION_CONFLICT when the log is
+   * not at expectedSeq (or a concurrent writer took the seq), NOT_FOUND when
+   * there is no such match, and rethrows a command-key collision as
+   * IDEMPOTENCY_KEY_REUSED with details.duplicate = true (the caller resolves it).
+   */
+  async append(matchId: string, expectedSeq: number, events: MatchEvent[], options: AppendOptions): Promise<StoredEvent[]> {
+    if (events.length === 0) return [];
+    const prevHash = options.prevHash ?? (await this.hashAt(matchId, expectedSeq));
+    const chained = chainEvents(matchId, expectedSeq, prevHash, events, options.actor);
+    const p = options.projection;
+    let rows: { seq: number; created_at: Date }[];
+    try {
+      rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
+        APPEND_SQL,
+        matchId,
+        expectedSeq,
+        expectedSeq + chained.length,
+        p.status,
+        p.turnSeat,
+        p.turnPlayer,
+        p.winner,
+        p.revealedSeed,
+        this.toRows(chained, options.commandKey ?? null, options.commandHash ?? null),
+        JSON.stringify(p.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
+        p.seats === undefined || p.seats === null ? null : JSON.stringify(p.seats),
+      );
+    } catch (err) {
+      const unique = uniqueViolation(err);
+      if (unique?.constraint === 'match_events_match_id_command_key_key') {
+        throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this command key was already used in this match', { duplicate: true });
+      }
+      if (unique) throw new DomainError('VERSION_CONFLICT', `match ${matchId} moved on from seq ${expectedSeq}`, { expectedSeq });
+      throw err;
+    }
+    if (rows.length !== chained.length) {
+      const seq = await this.currentSeq(matchId);
+      if (seq === null) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
+      throw new DomainError('VERSION_CONFLICT', `match ${matchId} is at seq ${seq}, not ${expectedSeq}`, { expectedSeq, currentSeq: seq });
+    }
+    return this.stored(matchId, chained, rows);
+  }
+
+  async currentSeq(matchId: string): Promise<number | null> {
+    const rows = await this.prisma.$queryRawUnsafe<{ current_seq: number }[]>('SELECT current_seq FROM matches WHERE id = $1::uuid', matchId);
+    return rows[0]?.current_seq ?? null;
+  }
+
+  async hashAt(matchId: string, seq: number): Promise<string> {
+    if (seq === 0) return GENESIS_HASH;
+    const rows = await this.prisma.$queryRawUnsafe<{ hash: string }[]>('SELECT hash FROM match_events WHERE match_id = $1::uuid AND seq = $2::int', matchId, seq);
+    if (!rows[0]) throw new DomainError('NOT_FOUND', `no event ${seq} in match ${matchId}`);
+    return rows[0].hash;
+  }
+
+  /** Events with seq in [fromSeq, fromSeq + limit), in order. */
+  async events(matchId: string, fromSeq = 1, limit = 1_000_000, toSeq?: number): Promise<StoredEvent[]> {
+    const rows = await this.prisma.$queryRawUnsafe<EventRow[]>(
+      `SELECT ${EVENT_COLUMNS} FROM match_events WHERE match_id = $1::uuid AND seq >= $2::int AND ($4::int IS NULL OR seq <= $4::int) ORDER BY seq LIMIT $3::int`,
+      matchId,
+      fromSeq,
+      limit,
+      toSeq ?? null,
+    );
+    return rows.map(toStored);
+  }
+
+  /**
+   * SECRET: the seed and the events after `afterSeq`, read in one statement
+   * (so the seq and the events agree). Null when there is no such match.
+   */
+  async loadLog(matchId: string, afterSeq = 0, toSeq?: number): Promise<MatchLog | null> {
+    const rows = await this.prisma.$queryRawUnsafe<(EventRow & { m_seed: string; m_revealed: string | null; m_seq: number })[]>(
+      `SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.current_seq AS m_seq, e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
+       FROM matches m LEFT JOIN match_events e ON e.match_id = m.id AND e.seq > $2::int AND ($3::int IS NULL OR e.seq <= $3::int)
+       WHERE m.id = $1::uuid ORDER BY e.seq`,
+      matchId,
+      afterSeq,
+      toSeq ?? null,
+    );
+    if (rows.length === 0) return null;
+    const first = rows[0];
+    return {
+      matchId,
+      seed: first.m_seed,
+      revealedSeed: first.m_revealed,
+      currentSeq: first.m_seq,
+      events: rows.filter((r) => r.seq !== null).map(toStored),
+    };
+  }
+
+  /** The command that used this key, and the events of its batch. */
+  async findCommand(matchId: string, commandKey: string): Promise<CommandRecord | null> {
+    const head = await this.prisma.$queryRawUnsafe<{ seq: number; command_hash: string | null }[]>(
+      'SELECT seq, command_hash FROM match_events WHERE match_id = $1::uuid AND command_key = $2::text',
+      matchId,
+      commandKey,
+    );
+    if (!head[0]) return null;
+    const after = await this.events(matchId, head[0].seq, 64);
+    const batch: StoredEvent[] = [];
+    for (const e of after) {
+      if (batch.length > 0 && BATCH_START_TYPES.has(e.type)) break;
+      batch.push(e);
+    }
+    return { commandHash: head[0].command_hash, events: batch };
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * A compact, human-readable notation for a whole match, like PGN for chess.
+ * See README, "Match notation". Produced from the log of a finished match and
+ * parsed back (and re-decided through the engine) by the audit tool.
+ *
+ *   [Preset "scopa"]
+ *   [Options "{...}"]            resolved options, canonical JSON
+ *   [Seats "["alice","bob"]"]    player id per seat, JSON
+ *   ...
+ *
+ *   1. {dealer 1; table 3C 5S 9B 1D} 7D 5D*5S 3D*3C+1D# ... {totals 3-1}
+ *   2. ...
+ *
+ * A play is the card, then `*` and the captured cards joined by `+`, then `#`
+ * for a scopa; `~` before it marks a play made by the clock (autoPlay).
+ * `resign(n)` and `forfeit(n)` end the match for seat n. `N.` starts round N.
+ * Text in braces is a comment.
+ */
+import { decide, evolve, initialState, isSeedHex, seedCommitment, seedFromHex } from '../engine';
+import type { Command, MatchEvent, MatchState, SeatSpec } from '../engine';
+import { canonicalJson } from './chain';
+import type { ExportHeader } from './export';
+
+type Ended = Extract<MatchEvent, { type: 'MatchEnded' }>;
+
+export function resultText(result: { reason: string; winner: number | null; totals: number[] } | null): string {
+  if (!result) return '*';
+  return `${result.winner === null ? 'draw' : result.winner} (${result.reason}) ${result.totals.join('-')}`;
+}
+
+export function toNotation(header: ExportHeader, events: readonly MatchEvent[]): string {
+  const out: string[] = [
+    `[Event "Scopa match"]`,
+    `[MatchId "${header.matchId}"]`,
+    `[Preset "${header.preset}"]`,
+    `[Options "${canonicalJson(header.options)}"]`,
+    `[RulesVersion "${header.rulesVersion}"]`,
+    `[Seats "${JSON.stringify(header.seats.map((s) => s.player))}"]`,
+    `[CreatedBy "${header.createdBy}"]`,
+    `[Settings "${canonicalJson(header.settings)}"]`,
+    `[Commitment "${header.seedCommitment}"]`,
+    `[Seed "${header.seed}"]`,
+    `[Result "${resultText(header.result)}"]`,
+    '',
+  ];
+  let line: string[] = [];
+  let dealt: Extract<MatchEvent, { type: 'RoundDealt' }> | null = null;
+  const flush = () => {
+    if (line.length) out.push(line.join(' '));
+    line = [];
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'RoundDealt':
+        dealt = e;
+        break;
+      case 'CardPlayed': {
+        if (dealt) {
+          flush();
+          line.push(`${dealt.round}.`, `{dealer ${dealt.dealer}; table ${dealt.table.join(' ') || '-'}}`);
+          dealt = null;
+        }
+        line.push(`${e.auto ? '~' : ''}${e.card}${e.capture.length ? '*' + e.capture.join('+') : ''}${e.scopa ? '#' : ''}`);
+        break;
+      }
+      case 'SeatResigned':
+        line.push(`resign(${e.seat})`);
+        break;
+      case 'SeatForfeited':
+        line.push(`forfeit(${e.seat})`);
+        break;
+      case 'RoundScored':
+        line.push(`{totals ${e.totals.join('-')}}`);
+        break;
+      case 'MatchEnded':
+        line.push(`{${resultText({ reason: e.reason, winner: e.winner, totals: e.totals })}}`);
+        break;
+      default:
+        break;
+    }
+  }
+  flush();
+  return out.join('\n') + '\n';
+}
+
+export type NotationToken =
+  | { kind: 'round'; round: number; text: string }
+  | { kind: 'play'; card: string; capture: string[]; scopa: boolean; auto: boolean; text: string }
+  | { kind: 'resign' | 'forfeit'; seat: number; text: string };
+
+export interface ParsedNotation {
+  headers: Record<string, string>;
+  tokens: NotationToken[];
+}
+
+const CARD = '(?:10|[1-9])[DCSB]';
+const PLAY = new RegExp(`^(~?)(${CARD})(?:\\*(${CARD}(?:\\+${CARD})*))?(#?)$`);
+
+export function parseNotation(text: string): ParsedNotation {
+  const headers: Record<string, string> = {};
+  const body: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const h = /^\[([A-Za-z][A-Za-z0-9]*) "(.*)"\]$/.exec(line);
+    if (h) headers[h[1]] = h[2];
+    else if (line.startsWith('[')) throw new Error(`bad header line: ${line}`);
+    else body.push(line);
+  }
+  const stripped = body.join('\n').replace(/\{[^}]*\}/g, ' ');
+  if (/[{}]/.test(stripped)) throw new Error('unbalanced comment braces');
+  const tokens: NotationToken[] = [];
+  for (const text of stripped.split(/\s+/).filter(Boolean)) {
+    let m: RegExpExecArray | null;
+    if ((m = /^(\d+)\.$/.exec(text))) tokens.push({ kind: 'round', round: Number(m[1]), text });
+    else if ((m = /^(resign|forfeit)\((\d+)\)$/.exec(text))) tokens.push({ kind: m[1] as 'resign' | 'forfeit', seat: Number(m[2]), text });
+    else if ((m = PLAY.exec(text))) tokens.push({ kind: 'play', auto: m[1] === '~', card: m[2], capture: m[3] ? m[3].split('+') : [], scopa: m[4] === '#', text });
+    else throw new Error(`bad token ${JSON.stringify(text)}`);
+  }
+  return { headers, tokens };
+}
+
+export type NotationAudit =
+  | { sound: true; plies: number; result: string }
+  | { sound: false; ply: number | null; token: string | null; reason: string };
+
+/** Re-plays a notation through the engine from its seed: every play legal, every mark right, the result as stated. */
+export function auditNotation(text: string): NotationAudit {
+  let parsed: ParsedNotation;
+  try {
+    parsed = parseNotation(text);
+  } catch (err) {
+    return { sound: false, ply: null, token: null, reason: (err as Error).message };
+  }
+  const { headers, tokens } = parsed;
+  const fail = (reason: string, ply: number | null = null, token: string | null = null): NotationAudit => ({ sound: false, ply, token, reason });
+  for (const k of ['Preset', 'Options', 'Seats', 'CreatedBy', 'Settings', 'Commitment', 'Seed', 'Result']) if (!(k in headers)) return fail(`missing header ${k}`);
+  if (!isSeedHex(headers.Seed)) return fail('the Seed header is not 64 hex characters');
+  const seed = seedFromHex(headers.Seed);
+  if (seedCommitment(seed) !== headers.Commitment) return fail('the seed does not match the commitment (sha256)');
+  let options: Record<string, unknown>;
+  let players: (string | null)[];
+  let settings: Record<string, unknown>;
+  try {
+    options = JSON.parse(headers.Options);
+    players = JSON.parse(headers.Seats);
+    settings = JSON.parse(headers.Settings);
+  } catch {
+    return fail('Options, Seats and Settings are JSON');
+  }
+  let state: MatchState = initialState(seed);
+  const run = (command: Command): MatchEvent[] | string => {
+    const d = decide(command, state);
+    if (!d.ok) return `${d.rejection.code}: ${d.rejection.message}`;
+    for (const e of d.events) state = evolve(state, e);
+    return d.events;
+  };
+  const seats: SeatSpec[] = players.map((p) => {
+    const bot = p ? /^bot:([a-z]+):\d+$/.exec(p) : null;
+    return bot ? { bot: bot[1] as SeatSpec['bot'] } : p ? { player: p } : {};
+  });
+  const created = run({ type: 'create', preset: headers.Preset, overrides: options, seats, createdBy: headers.CreatedBy, seedCommitment: headers.Commitment, settings });
+  if (typeof created === 'string') return fail(`the headers do not make a match: ${created}`);
+  if (headers.RulesVersion && state.rulesVersion !== headers.RulesVersion) return fail(`rules version ${headers.RulesVersion} is not the engine's ${state.rulesVersion}`);
+  const started = run({ type: 'start', player: headers.CreatedBy });
+  if (typeof started === 'string') return fail(`the match cannot start: ${started}`);
+  let ended: Ended | null = null;
+  let ply = 0;
+  for (const t of tokens) {
+    if (ended) return fail('moves after the end of the match', ply + 1, t.text);
+    if (t.kind === 'round') {
+      if (t.round !== state.round) return fail(`round ${t.round} marked during round ${state.round}`, ply + 1, t.text);
+      continue;
+    }
+    ply++;
+    let events: MatchEvent[] | string;
+    if (t.kind === 'play') {
+      const seat = state.turn;
+      events = t.auto ? run({ type: 'clockExpired', seat }) : run({ type: 'play', player: state.seats[seat]?.player ?? '', card: t.card, capture: t.capture });
+      if (typeof events === 'string') return fail(events, ply, t.text);
+      const played = events[0];
+      if (played.type !== 'CardPlayed' || played.card !== t.card || canonicalJson([...played.capture].sort()) !== canonicalJson([...t.capture].sort())) {
+        return fail('the clock would have played otherwise', ply, t.text);
+      }
+      if (played.scopa !== t.scopa) return fail(played.scopa ? 'a scopa is not marked' : 'marked as a scopa but is not one', ply, t.text);
+    } else if (t.kind === 'resign') {
+      events = run({ type: 'resign', player: state.seats[t.seat]?.player ?? '' });
+      if (typeof events === 'string') return fail(events, ply, t.text);
+    } else {
+      events = run({ type: 'clockExpired', seat: t.seat });
+      if (typeof events === 'string') return fail(events, ply, t.text);
+      if (events[0].type !== 'SeatForfeited') return fail('the settings do not forfeit on expiry', ply, t.text);
+    }
+    const last = events[events.length - 1];
+    if (last.type === 'MatchEnded') ended = last;
+  }
+  if (!ended) return fail('the moves do not finish the match');
+  const result = resultText({ reason: ended.reason, winner: ended.winner, totals: ended.totals });
+  if (result !== headers.Result) return fail(`the moves give the result "${result}", not "${headers.Result}"`);
+  return { sound: true, plies: ply, result };
+}

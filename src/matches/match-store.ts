@@ -1,0 +1,460 @@
+/**
+ * The application service of matches, as a plain class (MatchesService wraps
+ * it for Nest). Every command is decided by the engine against the state
+ * folded from the log and appended with the seq it was decided at.
+ *
+ * Secrecy: the seed lives in matches.seed and in cached states only. Nothing
+ * returned by a public method carries it before the match is over, except
+ * `state()`, which is for the server's own use (views, bots) and must never
+ * be handed to a transport as it is.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  auditEvents,
+  decide,
+  evolve,
+  initialState,
+  replay,
+  revealView,
+  seatOf,
+  seatView,
+  seedCommitment,
+  seedFromHex,
+  spectatorView,
+  toHex,
+} from '../engine';
+import type { Command, MatchEvent, MatchReveal, MatchSettings, MatchState, MatchView, SeatSpec } from '../engine';
+import { DomainError } from '../common/domain-error';
+import type { Prisma } from '../database/database';
+import { canonicalJson, joinEvent, sha256Hex, verifyChain, GENESIS_HASH } from '../events/chain';
+import type { StoredEvent } from '../events/chain';
+import { EventStore } from '../events/event-store';
+import type { MatchProjection } from '../events/event-store';
+import { toJsonl } from '../events/export';
+import type { ExportHeader } from '../events/export';
+import { toNotation } from '../events/notation';
+import { SnapshotCache } from './snapshot-cache';
+import type { Snapshot } from './snapshot-cache';
+
+export type MatchStatus = 'open' | 'playing' | 'over';
+
+/** A matches row as the API may see it (no seed; revealedSeed only once over). */
+export interface MatchSummary {
+  id: string;
+  preset: string;
+  options: unknown;
+  rulesVersion: string;
+  seats: unknown;
+  status: string;
+  currentSeq: number;
+  seedCommitment: string;
+  revealedSeed: string | null;
+  createdBy: string;
+  rulesetId: string | null;
+  turnSeat: number | null;
+  turnPlayer: string | null;
+  winner: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  endedAt: Date | null;
+}
+
+export interface CreateMatchInput {
+  /** Preset id; taken from the ruleset when rulesetId is given and preset is not. */
+  preset?: string;
+  overrides?: Record<string, unknown>;
+  seats?: SeatSpec[];
+  createdBy: string;
+  settings?: Partial<MatchSettings>;
+  rulesetId?: string | null;
+}
+
+export interface ExecuteOptions {
+  /** Who acts (a player id), or null for the system (clock expiries). */
+  actor: string | null;
+  /** The seq the client saw; a different current seq is a VERSION_CONFLICT. */
+  expectedSeq?: number;
+  /** Client idempotency key: a retry returns the first result and appends nothing. */
+  commandKey?: string;
+}
+
+export interface CommandResult {
+  matchId: string;
+  /** Seq of the last event of this command's batch. */
+  seq: number;
+  events: StoredEvent[];
+  /** True when this is the stored result of an earlier call with the same command key. */
+  replayed: boolean;
+}
+
+export type VerifyReport =
+  | { matchId: string; sound: true; checked: 'chain' | 'chain+rules'; events: number; lastHash: string }
+  | { matchId: string; sound: false; checked: 'chain' | 'chain+rules'; seq: number; reason: string };
+
+export interface ListOptions {
+  status?: MatchStatus;
+  /** Only matches where it is this player's turn. */
+  myTurn?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+export interface MatchStoreOptions {
+  /** Snapshots kept in memory (default 10,000). */
+  cacheSize?: number;
+  /** Re-decisions after a lost race when the client gave no expectedSeq (default 8). */
+  maxRetries?: number;
+}
+
+const SUMMARY_SELECT = {
+  id: true,
+  preset: true,
+  options: true,
+  rulesVersion: true,
+  seats: true,
+  status: true,
+  currentSeq: true,
+  seedCommitment: true,
+  revealedSeed: true,
+  createdBy: true,
+  rulesetId: true,
+  turnSeat: true,
+  turnPlayer: true,
+  winner: true,
+  createdAt: true,
+  updatedAt: true,
+  endedAt: true,
+} as const;
+
+function projectionOf(state: MatchState, events: readonly MatchEvent[]): MatchProjection {
+  const status: MatchStatus = state.phase === 'playing' ? 'playing' : state.phase === 'over' ? 'over' : 'open';
+  const turnSeat = status === 'playing' && state.turn >= 0 ? state.turn : null;
+  const players: { seat: number; playerId: string }[] = [];
+  let seatsChanged = false;
+  for (const e of events) {
+    if (e.type === 'SeatTaken') {
+      players.push({ seat: e.seat, playerId: e.player });
+      seatsChanged = true;
+    }
+    if (e.type === 'MatchCreated') {
+      e.seats.forEach((s, seat) => {
+        const id = s.player ?? s.reservedFor;
+        if (id) players.push({ seat, playerId: id });
+      });
+    }
+  }
+  return {
+    status,
+    turnSeat,
+    turnPlayer: turnSeat !== null ? state.seats[turnSeat]?.player ?? null : null,
+    winner: state.result?.winner ?? null,
+    revealedSeed: status === 'over' && state.seed ? toHex(state.seed) : null,
+    players,
+    seats: seatsChanged ? state.seats : null,
+  };
+}
+
+export function commandHash(command: Command, actor: string | null): string {
+  return sha256Hex(canonicalJson({ command, actor }));
+}
+
+export class MatchStore {
+  readonly events: EventStore;
+  readonly cache: SnapshotCache;
+  private readonly maxRetries: number;
+
+  constructor(
+    readonly prisma: Prisma,
+    options: MatchStoreOptions = {},
+  ) {
+    this.events = new EventStore(prisma);
+    this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
+    this.maxRetries = options.maxRetries ?? 8;
+  }
+
+  // ------------------------------------------------------------ writing
+
+  async create(input: CreateMatchInput): Promise<CommandResult> {
+    let preset = input.preset;
+    let overrides = input.overrides ?? {};
+    if (input.rulesetId) {
+      const ruleset = await this.prisma.ruleset.findUnique({ where: { id: input.rulesetId } }).catch(() => null);
+      if (!ruleset) throw new DomainError('NOT_FOUND', `no ruleset ${input.rulesetId}`);
+      preset ??= ruleset.preset;
+      if (input.overrides === undefined) overrides = (ruleset.overrides ?? {}) as Record<string, unknown>;
+    }
+    const seed = randomBytes(32);
+    const command: Command = {
+      type: 'create',
+      preset: preset as string,
+      overrides,
+      seats: input.seats ?? [],
+      createdBy: input.createdBy,
+      seedCommitment: seedCommitment(seed),
+      settings: input.settings,
+    };
+    const decision = decide(command, initialState(seed));
+    if (!decision.ok) throw DomainError.fromRejection(decision.rejection);
+    const created = decision.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
+    const state = replay(decision.events, seed);
+    const id = randomUUID();
+    const stored = await this.events.create(
+      {
+        id,
+        preset: created.preset,
+        options: created.options,
+        rulesVersion: created.rulesVersion,
+        seats: created.seats,
+        seedCommitment: created.seedCommitment,
+        seed: toHex(seed),
+        createdBy: created.createdBy,
+        rulesetId: input.rulesetId ?? null,
+      },
+      decision.events,
+      { actor: input.createdBy, projection: projectionOf(state, decision.events) },
+    );
+    const last = stored[stored.length - 1];
+    this.cache.put(id, { seq: last.seq, hash: last.hash, state });
+    return { matchId: id, seq: last.seq, events: stored, replayed: false };
+  }
+
+  async execute(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
+    const key = options.commandKey ?? null;
+    const hash = key ? commandHash(command, options.actor) : null;
+    let snap = await this.snapshot(matchId);
+    let fresh = false; // snap was just read from the log
+    for (let attempt = 0; ; attempt++) {
+      if (options.expectedSeq !== undefined && options.expectedSeq !== snap.seq) {
+        if (!fresh) {
+          snap = await this.refresh(matchId, snap);
+          fresh = true;
+          continue;
+        }
+        const earlier = key ? await this.earlierResult(matchId, key, hash!) : null;
+        if (earlier) return earlier;
+        throw new DomainError('VERSION_CONFLICT', `match ${matchId} is at seq ${snap.seq}, not ${options.expectedSeq}`, {
+          expectedSeq: options.expectedSeq,
+          currentSeq: snap.seq,
+        });
+      }
+      const decision = decide(command, snap.state);
+      if (!decision.ok) {
+        if (!fresh) {
+          // A cached snapshot may be behind the log (another process wrote): decide again on the latest state.
+          const latest = await this.refresh(matchId, snap);
+          fresh = true;
+          if (latest.seq !== snap.seq) {
+            snap = latest;
+            continue;
+          }
+        }
+        const earlier = key ? await this.earlierResult(matchId, key, hash!) : null;
+        if (earlier) return earlier;
+        throw DomainError.fromRejection(decision.rejection);
+      }
+      let state = snap.state;
+      for (const e of decision.events) state = evolve(state, e);
+      try {
+        const stored = await this.events.append(matchId, snap.seq, decision.events, {
+          actor: options.actor,
+          commandKey: key,
+          commandHash: hash,
+          prevHash: snap.hash,
+          projection: projectionOf(state, decision.events),
+        });
+        const last = stored[stored.length - 1];
+        this.cache.put(matchId, { seq: last.seq, hash: last.hash, state });
+        return { matchId, seq: last.seq, events: stored, replayed: false };
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        if (err.code === 'IDEMPOTENCY_KEY_REUSED' && err.details.duplicate) {
+          const earlier = await this.earlierResult(matchId, key!, hash!);
+          if (earlier) return earlier;
+          throw err;
+        }
+        if (err.code !== 'VERSION_CONFLICT') throw err;
+        // Lost a race (or the cache was behind): the log has moved on.
+        this.cache.delete(matchId);
+        snap = await this.refresh(matchId, snap);
+        fresh = true;
+        if (key) {
+          const earlier = await this.earlierResult(matchId, key, hash!);
+          if (earlier) return earlier;
+        }
+        if (options.expectedSeq !== undefined || attempt >= this.maxRetries) {
+          throw new DomainError('VERSION_CONFLICT', `match ${matchId} moved on to seq ${snap.seq} while this command was decided`, {
+            expectedSeq: options.expectedSeq ?? null,
+            currentSeq: snap.seq,
+          });
+        }
+      }
+    }
+  }
+
+  /** The stored result of a command key, or null; IDEMPOTENCY_KEY_REUSED when the key was used for another command. */
+  private async earlierResult(matchId: string, key: string, hash: string): Promise<CommandResult | null> {
+    const record = await this.events.findCommand(matchId, key);
+    if (!record) return null;
+    if (record.commandHash !== hash) {
+      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this command key was already used for a different command in this match');
+    }
+    return { matchId, seq: record.events[record.events.length - 1].seq, events: record.events, replayed: true };
+  }
+
+  // ------------------------------------------------------------ folding
+
+  /** Cached snapshot, or the log folded from scratch. */
+  private async snapshot(matchId: string): Promise<Snapshot> {
+    return this.cache.get(matchId) ?? this.refresh(matchId, null);
+  }
+
+  /** Brings a snapshot up to the log's current seq (folding only the new events). */
+  private async refresh(matchId: string, from: Snapshot | null): Promise<Snapshot> {
+    const log = await this.events.loadLog(matchId, from?.seq ?? 0).catch((err: unknown) => {
+      if (isBadUuid(err)) return null;
+      throw err;
+    });
+    if (!log) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
+    if (from && log.currentSeq < from.seq) from = null; // cannot happen on an append-only log; fold again to be safe
+    let snap: Snapshot = from ?? { seq: 0, hash: GENESIS_HASH, state: initialState(seedFromHex(log.seed)) };
+    if (!from && log.events.length === 0) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
+    let state = snap.state;
+    for (const e of log.events) state = evolve(state, joinEvent(e));
+    if (log.events.length) {
+      const last = log.events[log.events.length - 1];
+      snap = { seq: last.seq, hash: last.hash, state };
+    }
+    this.cache.put(matchId, snap);
+    return snap;
+  }
+
+  /** SECRET: the full state (seed, deck, every hand) at seq atSeq or now. Build views from it; never return it to a client. */
+  async state(matchId: string, atSeq?: number): Promise<MatchState> {
+    if (atSeq === undefined) return (await this.refresh(matchId, this.cache.get(matchId) ?? null)).state;
+    const log = await this.events.loadLog(matchId, 0, atSeq).catch((err: unknown) => {
+      if (isBadUuid(err)) return null;
+      throw err;
+    });
+    if (!log || log.events.length === 0) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
+    return replay(log.events.map(joinEvent), seedFromHex(log.seed));
+  }
+
+  /** What `viewer` may see: their seat's view, a spectator's (viewer null or not seated), or everything once over. */
+  async view(matchId: string, viewer: string | null, atSeq?: number): Promise<MatchView | MatchReveal> {
+    const state = await this.state(matchId, atSeq);
+    if (state.phase === 'over') return revealView(state)!;
+    const seat = viewer === null ? -1 : seatOf(state, viewer);
+    return seat >= 0 ? seatView(state, seat) : spectatorView(state);
+  }
+
+  // ------------------------------------------------------------ reading
+
+  async get(matchId: string): Promise<MatchSummary> {
+    const row = await this.prisma.match.findUnique({ where: { id: matchId }, select: SUMMARY_SELECT }).catch((err: unknown) => {
+      if (isBadUuid(err)) return null;
+      throw err;
+    });
+    if (!row) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
+    return row as MatchSummary;
+  }
+
+  /** Events with seq >= fromSeq (public by construction), at most `limit`. */
+  async eventsFrom(matchId: string, fromSeq = 1, limit = 100): Promise<StoredEvent[]> {
+    await this.get(matchId);
+    return this.events.events(matchId, Math.max(1, fromSeq), Math.max(0, Math.min(limit, 10_000)));
+  }
+
+  /** Matches where `player` holds (or is invited to) a seat, most recently active first. */
+  async listMatches(player: string, options: ListOptions = {}): Promise<MatchSummary[]> {
+    const rows = await this.prisma.match.findMany({
+      where: {
+        players: { some: { playerId: player } },
+        ...(options.status ? { status: options.status } : {}),
+        ...(options.myTurn ? { turnPlayer: player } : {}),
+      },
+      select: SUMMARY_SELECT,
+      orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+      take: Math.max(1, Math.min(options.limit ?? 50, 500)),
+      skip: Math.max(0, options.offset ?? 0),
+    });
+    return rows as MatchSummary[];
+  }
+
+  // ------------------------------------------------------------ audit
+
+  /**
+   * Recomputes the hash chain; once the match is over, also re-decides every
+   * command from the revealed seed under the rules version the match recorded.
+   * Before the end only the chain is checked (the seed stays secret).
+   */
+  async verify(matchId: string): Promise<VerifyReport> {
+    const match = await this.get(matchId);
+    const events = await this.events.events(matchId);
+    const over = match.status === 'over';
+    const checked = over ? 'chain+rules' : 'chain';
+    const chain = verifyChain(matchId, events, match.currentSeq);
+    if (!chain.ok) return { matchId, sound: false, checked, seq: chain.seq, reason: chain.reason };
+    const first = events[0];
+    if (first.type !== 'MatchCreated') return { matchId, sound: false, checked, seq: 1, reason: 'the log does not start with MatchCreated' };
+    if (first.payload.rulesVersion !== match.rulesVersion) {
+      return { matchId, sound: false, checked, seq: 1, reason: `MatchCreated says rules ${String(first.payload.rulesVersion)}, the match records ${match.rulesVersion}` };
+    }
+    if (first.payload.seedCommitment !== match.seedCommitment) {
+      return { matchId, sound: false, checked, seq: 1, reason: 'MatchCreated and the match record different seed commitments' };
+    }
+    if (!over) return { matchId, sound: true, checked, events: chain.events, lastHash: chain.lastHash };
+    if (!match.revealedSeed) return { matchId, sound: false, checked, seq: events.length, reason: 'the match is over but its seed was not revealed' };
+    const last = events[events.length - 1];
+    if (last.type !== 'MatchEnded' || last.payload.seed !== match.revealedSeed) {
+      return { matchId, sound: false, checked, seq: last.seq, reason: 'the last event is not a MatchEnded revealing the recorded seed' };
+    }
+    const audit = auditEvents(events.map(joinEvent), seedFromHex(match.revealedSeed));
+    if (!audit.sound) return { matchId, sound: false, checked, seq: audit.index + 1, reason: audit.reason };
+    return { matchId, sound: true, checked, events: chain.events, lastHash: chain.lastHash };
+  }
+
+  private async exportParts(matchId: string): Promise<{ header: ExportHeader; events: StoredEvent[] }> {
+    const match = await this.get(matchId);
+    if (match.status !== 'over' || !match.revealedSeed) {
+      throw new DomainError('FORBIDDEN', 'a match can be exported once it is over (its seed is secret until then)');
+    }
+    const events = await this.events.events(matchId);
+    const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
+    const ended = joinEvent(events[events.length - 1]);
+    const header: ExportHeader = {
+      format: 'scopa-match/1',
+      matchId,
+      preset: match.preset,
+      options: match.options as ExportHeader['options'],
+      rulesVersion: match.rulesVersion,
+      seats: match.seats as ExportHeader['seats'],
+      settings: created.settings,
+      createdBy: match.createdBy,
+      seedCommitment: match.seedCommitment,
+      seed: match.revealedSeed,
+      result: ended.type === 'MatchEnded' ? { reason: ended.reason, winner: ended.winner, totals: ended.totals } : null,
+      events: events.length,
+      lastHash: events[events.length - 1].hash,
+      createdAt: match.createdAt.toISOString(),
+      endedAt: match.endedAt?.toISOString() ?? null,
+    };
+    return { header, events };
+  }
+
+  /** JSON Lines export (README, "Match export"); FORBIDDEN before the match is over. */
+  async exportJsonl(matchId: string): Promise<string> {
+    const { header, events } = await this.exportParts(matchId);
+    return toJsonl(header, events);
+  }
+
+  /** The compact notation (README, "Match notation"); FORBIDDEN before the match is over. */
+  async exportNotation(matchId: string): Promise<string> {
+    const { header, events } = await this.exportParts(matchId);
+    return toNotation(header, events.map(joinEvent));
+  }
+}
+
+function isBadUuid(err: unknown): boolean {
+  const text = `${(err as Error)?.message ?? ''} ${JSON.stringify((err as { meta?: unknown })?.meta ?? {})}`;
+  return /invalid input syntax for type uuid|22P02|Inconsistent column data|Error creating UUID/i.test(text);
+}

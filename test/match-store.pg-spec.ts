@@ -1,0 +1,4 @@
+import { describeStoreSuite } from './store/store-suite';
+import { pgFactory } from './store/helpers';
+
+describeStoreSuite('PostgreSQL', pgFactory);
