@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ApiModule } from './api/api.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MatchesModule } from './matches/matches.module';
 
 @Module({
-  imports: [DatabaseModule, MatchesModule, HealthModule],
+  imports: [DatabaseModule, MatchesModule, HealthModule, ApiModule],
 })
 export class AppModule {}

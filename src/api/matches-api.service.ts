@@ -1,0 +1,423 @@
+/**
+ * What the transports call for matches: access first (caller first), then
+ * the store; views are chosen here and nowhere else. A seated caller sees
+ * its seat, anyone else the spectator view, everybody everything once the
+ * match is over. The folded state (seed, deck, hands) never leaves this file
+ * except through those views.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  BOT_LEVELS,
+  cardCodes,
+  evolve,
+  greedyPlay,
+  legalPlayCodesInView,
+  mulberry32,
+  randomPlay,
+  revealView,
+  seatOf,
+  seatView,
+  spectatorView,
+  toHex,
+} from '../engine';
+import type { BotLevel, Command, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
+import { DomainError } from '../common/domain-error';
+import type { Principal } from '../auth/principal';
+import { AccountsService } from '../auth/accounts.service';
+import { joinEvent } from '../events/chain';
+import type { StoredEvent } from '../events/chain';
+import { PUB_SUB } from '../graphql/pubsub';
+import type { PubSubEngine } from '../graphql/pubsub';
+import { MatchesService } from '../matches/matches.service';
+import type { CommandResult, MatchStatus, MatchSummary, VerifyReport } from '../matches/match-store';
+import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+
+export type SeatRequest = { type: 'creator' } | { type: 'open' } | { type: 'reserved'; username: string } | { type: 'bot'; bot: BotLevel };
+
+export interface CreateRequest {
+  preset?: string;
+  rulesetId?: string;
+  overrides?: Record<string, unknown>;
+  seats?: SeatRequest[];
+  turnTimeLimit?: string | null;
+  onExpiry?: 'autoPlay' | 'forfeit';
+}
+
+export interface CommandMeta {
+  expectedSeq?: number;
+  idempotencyKey?: string;
+}
+
+/** The whole state, seed included: only for a match that is over. */
+export interface FullView extends MatchView {
+  seed: string;
+  hands: string[][];
+  deck: string[];
+  captured: string[][];
+}
+
+/** A match as one caller may see it at one seq. */
+export interface MatchPresentation {
+  id: string;
+  seq: number;
+  status: MatchStatus;
+  createdBy: string;
+  rulesetId: string | null;
+  view: MatchView;
+  /** Present once the match is over (seed, every hand, the deck). */
+  reveal: FullView | null;
+}
+
+export interface EventMessage {
+  matchId: string;
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  actor: string | null;
+  time: Date;
+  hash: string;
+}
+
+export interface LiveEvent {
+  event: EventMessage;
+  match: MatchPresentation;
+}
+
+export const matchChannel = (matchId: string): string => `match:${matchId}`;
+export const turnChannel = (player: string): string => `turn:${player}`;
+
+export interface MatchNotice {
+  matchId: string;
+  seq: number;
+}
+
+export interface TurnNotice {
+  matchId: string;
+  seq: number;
+  seat: number;
+  player: string;
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
+const MAX_BOT_PLAYS = 2000;
+
+@Injectable()
+export class MatchesApi {
+  private readonly logger = new Logger('Matches');
+
+  constructor(
+    private readonly store: MatchesService,
+    private readonly accounts: AccountsService,
+    private readonly rulesets: CustomRulesetsService,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {}
+
+  // ------------------------------------------------------------------ commands
+
+  async create(caller: Principal, req: CreateRequest): Promise<MatchPresentation> {
+    if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
+    let overrides = req.overrides;
+    let preset = req.preset;
+    if (req.rulesetId) {
+      const r = await this.rulesets.resolveForMatch(req.rulesetId);
+      if (preset && preset !== r.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${r.preset}, not ${preset}`);
+      preset = r.preset;
+      overrides = { ...r.overrides, ...(req.overrides ?? {}) };
+    }
+    const seats: SeatSpec[] = [];
+    for (const [i, s] of (req.seats ?? [{ type: 'creator' }]).entries()) {
+      switch (s.type) {
+        case 'creator':
+          seats.push({ player: caller.username });
+          break;
+        case 'open':
+          seats.push({});
+          break;
+        case 'reserved': {
+          const username = String(s.username ?? '').toLowerCase();
+          if (!username || !(await this.accounts.exists(username))) throw new DomainError('VALIDATION_FAILED', `seat ${i}: no account ${JSON.stringify(s.username ?? '')}`);
+          seats.push({ reservedFor: username });
+          break;
+        }
+        case 'bot':
+          if (!(BOT_LEVELS as readonly string[]).includes(s.bot)) throw new DomainError('VALIDATION_FAILED', `seat ${i}: bot is one of ${BOT_LEVELS.join(', ')}`);
+          seats.push({ bot: s.bot });
+          break;
+        default:
+          throw new DomainError('VALIDATION_FAILED', `seat ${i}: type is creator, open, reserved or bot`);
+      }
+    }
+    const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit' } = {};
+    if (req.turnTimeLimit !== undefined) settings.turnTimeLimit = req.turnTimeLimit;
+    if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
+    const result = await this.store.create({ preset, overrides, seats, createdBy: caller.username, settings, rulesetId: req.rulesetId ?? null });
+    if (req.rulesetId) await this.rulesets.lock(req.rulesetId);
+    await this.published(result);
+    return this.present(caller, result.matchId);
+  }
+
+  join(caller: Principal, matchId: string, seat: number | undefined, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'join', player: caller.username, ...(seat === undefined || seat === null ? {} : { seat }) }, meta);
+  }
+
+  start(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'start', player: caller.username }, meta);
+  }
+
+  play(caller: Principal, matchId: string, card: string, capture: string[], meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'play', player: caller.username, card, capture }, meta);
+  }
+
+  resign(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'resign', player: caller.username }, meta);
+  }
+
+  private async command(caller: Principal, matchId: string, command: Command, meta: CommandMeta): Promise<MatchPresentation> {
+    if (meta.idempotencyKey !== undefined && meta.idempotencyKey !== null && !KEY_PATTERN.test(meta.idempotencyKey)) {
+      throw new DomainError('VALIDATION_FAILED', 'idempotencyKey: 1 to 100 of A-Z a-z 0-9 _ . : -');
+    }
+    if (meta.expectedSeq !== undefined && meta.expectedSeq !== null && (!Number.isSafeInteger(meta.expectedSeq) || meta.expectedSeq < 0)) {
+      throw new DomainError('VALIDATION_FAILED', 'expectedSeq: a non-negative integer');
+    }
+    // The command key is scoped to the caller, so that one player's key never answers another's command.
+    const commandKey = meta.idempotencyKey ? `${caller.username}:${meta.idempotencyKey}` : undefined;
+    const result = await this.store.execute(matchId, command, {
+      actor: caller.username,
+      expectedSeq: meta.expectedSeq ?? undefined,
+      commandKey,
+    });
+    if (!result.replayed) {
+      await this.published(result);
+      await this.runBots(matchId);
+    }
+    return this.present(caller, matchId);
+  }
+
+  /**
+   * Seats held by built-in bots play at once, through the same command path
+   * as people. (`ismcts` plays as `greedy` here; the async-play work brings
+   * the real search and server-side scheduling.)
+   */
+  private async runBots(matchId: string): Promise<void> {
+    for (let n = 0; n < MAX_BOT_PLAYS; n++) {
+      const { seq, state } = await this.current(matchId);
+      if (state.phase !== 'playing' || state.turn < 0) return;
+      const seat = state.seats[state.turn];
+      if (!seat?.bot || !seat.player) return;
+      const view = seatView(state, state.turn);
+      const rng = mulberry32((seq * 2654435761) >>> 0);
+      const play = seat.bot === 'random' ? randomPlay(view, rng) : greedyPlay(view);
+      const codes = cardCodes([play.card, ...play.capture]);
+      try {
+        const result = await this.store.execute(
+          matchId,
+          { type: 'play', player: seat.player, card: codes[0], capture: codes.slice(1) },
+          { actor: seat.player, expectedSeq: seq, commandKey: `${seat.player}:seq${seq}` },
+        );
+        if (!result.replayed) await this.published(result);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'VERSION_CONFLICT') continue; // another instance moved it on
+        throw err;
+      }
+    }
+  }
+
+  private async published(result: CommandResult): Promise<void> {
+    const notice: MatchNotice = { matchId: result.matchId, seq: result.seq };
+    await this.pubsub.publish(matchChannel(result.matchId), notice);
+    const summary = await this.store.get(result.matchId);
+    if (summary.turnPlayer && summary.turnSeat !== null && !summary.turnPlayer.startsWith('bot:')) {
+      const turn: TurnNotice = { matchId: result.matchId, seq: summary.currentSeq, seat: summary.turnSeat, player: summary.turnPlayer };
+      await this.pubsub.publish(turnChannel(summary.turnPlayer), turn);
+    }
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  /** SECRET: the current state with its seq. */
+  private async current(matchId: string): Promise<{ seq: number; state: MatchState }> {
+    const state = await this.store.state(matchId);
+    const snap = this.store.cache.get(matchId);
+    if (snap && snap.state === state) return { seq: snap.seq, state };
+    const summary = await this.store.get(matchId);
+    return { seq: summary.currentSeq, state: await this.store.state(matchId, summary.currentSeq) };
+  }
+
+  /** The match as the caller may see it now, or at `atSeq` (replay). */
+  async present(caller: Principal | null, matchId: string, atSeq?: number): Promise<MatchPresentation> {
+    const summary = await this.store.get(matchId);
+    if (atSeq !== undefined && atSeq !== null) {
+      if (!Number.isSafeInteger(atSeq) || atSeq < 1 || atSeq > summary.currentSeq) {
+        throw new DomainError('VALIDATION_FAILED', `atSeq: an integer in 1..${summary.currentSeq}`, { currentSeq: summary.currentSeq });
+      }
+      const state = await this.store.state(matchId, atSeq);
+      // Replay: everything once the match is over; before, only what a spectator saw at that seq.
+      const over = summary.status === 'over';
+      return this.presentation(summary, atSeq, over ? fullView(state, true) : spectatorView(state), over ? fullView(state, true) : null);
+    }
+    const { seq, state } = await this.current(matchId);
+    return this.presentation(summary, seq, ...viewsFor(caller, state));
+  }
+
+  private presentation(summary: MatchSummary, seq: number, view: MatchView, reveal: FullView | null): MatchPresentation {
+    const status: MatchStatus = view.phase === 'over' ? 'over' : view.phase === 'playing' ? 'playing' : 'open';
+    return { id: summary.id, seq, status, createdBy: summary.createdBy, rulesetId: summary.rulesetId, view: stripSecrets(view), reveal };
+  }
+
+  /** My legal plays now (empty when it is not my turn). */
+  async legalPlays(caller: Principal, matchId: string): Promise<{ seq: number; plays: PlayCodes[] }> {
+    const { seq, state } = await this.current(matchId);
+    const seat = seatOf(state, caller.username);
+    if (seat < 0) throw new DomainError('NOT_SEATED', 'you hold no seat in this match');
+    return { seq, plays: legalPlayCodesInView(seatView(state, seat)) };
+  }
+
+  async events(matchId: string, fromSeq = 1, limit = 100): Promise<EventMessage[]> {
+    if (!Number.isSafeInteger(fromSeq) || fromSeq < 1) throw new DomainError('VALIDATION_FAILED', 'fromSeq: an integer >= 1');
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new DomainError('VALIDATION_FAILED', 'limit: an integer in 1..1000');
+    return (await this.store.eventsFrom(matchId, fromSeq, limit)).map(toMessage);
+  }
+
+  verify(matchId: string): Promise<VerifyReport> {
+    return this.store.verify(matchId);
+  }
+
+  async exportJsonl(matchId: string): Promise<string> {
+    return this.store.exportJsonl(matchId);
+  }
+
+  async myMatches(caller: Principal, status?: MatchStatus, myTurn?: boolean, limit?: number, offset?: number): Promise<MatchSummary[]> {
+    if (status && !['open', 'playing', 'over'].includes(status)) throw new DomainError('VALIDATION_FAILED', 'status: open, playing or over');
+    return this.store.listMatches(caller.username, { status, myTurn, limit, offset });
+  }
+
+  // ------------------------------------------------------------------ live
+
+  /**
+   * The events of a match from `fromSeq`: first those already logged, then
+   * live ones, with no gap and no duplicate. A notice only says "the log has
+   * moved": events are always read from the log, in seq order, after the
+   * last one delivered. Each comes with the subscriber's view after it.
+   */
+  async follow(caller: Principal, matchId: string, fromSeq: number): Promise<AsyncIterableIterator<LiveEvent>> {
+    if (!Number.isSafeInteger(fromSeq) || fromSeq < 1) throw new DomainError('VALIDATION_FAILED', 'fromSeq: an integer >= 1');
+    const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
+    // Listen before reading the log: a notice that comes meanwhile only causes one more read.
+    const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
+    const gen = this.followLog(caller, summary, fromSeq, notices);
+    const it: AsyncIterableIterator<LiveEvent> = {
+      next: () => gen.next(),
+      return: async () => {
+        await notices.return?.(); // wakes the generator if it waits for a notice
+        return gen.return(undefined);
+      },
+      throw: (err?: unknown) => gen.throw(err),
+      [Symbol.asyncIterator]: () => it,
+    };
+    return it;
+  }
+
+  private async *followLog(caller: Principal, summary: MatchSummary, fromSeq: number, notices: AsyncIterableIterator<MatchNotice>): AsyncGenerator<LiveEvent, undefined> {
+    const matchId = summary.id;
+    const signal: { wake: (() => void) | null } = { wake: null };
+    let pending = true; // read the log once before the first notice
+    let closed = false;
+    const pump = (async () => {
+      try {
+        for await (const _n of notices as AsyncIterable<MatchNotice>) {
+          pending = true;
+          signal.wake?.();
+        }
+      } finally {
+        closed = true;
+        signal.wake?.();
+      }
+    })();
+    let last = fromSeq - 1;
+    let state: MatchState | null = null;
+    try {
+      while (!closed) {
+        if (!pending) await new Promise<void>((resolve) => (signal.wake = resolve));
+        signal.wake = null;
+        if (closed) break;
+        pending = false;
+        for (;;) {
+          const batch = await this.store.eventsFrom(matchId, last + 1, 200);
+          if (batch.length === 0) break;
+          for (const e of batch) {
+            if (e.seq !== last + 1) throw new Error(`event log gap at ${last + 1}`);
+            // The state follows the events one by one, from the log folded up to the first one.
+            state = state ? evolve(state, joinEvent(e)) : await this.store.state(matchId, e.seq);
+            last = e.seq;
+            const [view, reveal] = viewsFor(caller, state);
+            const status: MatchStatus = state.phase === 'over' ? 'over' : state.phase === 'playing' ? 'playing' : 'open';
+            yield {
+              event: toMessage(e),
+              match: { id: matchId, seq: e.seq, status, createdBy: summary.createdBy, rulesetId: summary.rulesetId, view: stripSecrets(view), reveal },
+            };
+          }
+        }
+      }
+    } finally {
+      await notices.return?.();
+      await pump.catch(() => undefined);
+    }
+    return undefined;
+  }
+
+  /** "My turn" notices across all my matches, from now on. */
+  myTurns(caller: Principal): AsyncIterableIterator<TurnNotice> {
+    return this.pubsub.asyncIterableIterator<TurnNotice>(turnChannel(caller.username));
+  }
+}
+
+/** The views one caller may see of a state: [view, reveal]. */
+function viewsFor(caller: Principal | null, state: MatchState): [MatchView, FullView | null] {
+  if (state.phase === 'over') {
+    const full = fullView(state, false);
+    return [full, full];
+  }
+  const seat = caller ? seatOf(state, caller.username) : -1;
+  return [seat >= 0 ? seatView(state, seat) : spectatorView(state), null];
+}
+
+/** Everything: for a finished match only (the caller checks). At an earlier seq of a finished match, the hands at that seq. */
+function fullView(state: MatchState, replaying: boolean): FullView {
+  const revealed = state.phase === 'over' ? revealView(state) : null;
+  if (revealed && !replaying) return revealed;
+  return {
+    ...spectatorView(state),
+    seed: state.seed ? toHex(state.seed) : '',
+    hands: state.hands.map((h) => cardCodes(h)),
+    deck: state.deck ? cardCodes(Array.from(state.deck.subarray(state.deckPos))) : [],
+    captured: state.captured.map((pile) => cardCodes(pile)),
+  };
+}
+
+/** A view is copied field by field: whatever the engine adds to its types, only these leave. */
+function stripSecrets(view: MatchView): MatchView {
+  return {
+    viewer: view.viewer,
+    phase: view.phase,
+    rulesVersion: view.rulesVersion,
+    preset: view.preset,
+    options: view.options,
+    settings: view.settings,
+    seedCommitment: view.seedCommitment,
+    round: view.round,
+    dealer: view.dealer,
+    turn: view.turn,
+    hand: view.hand,
+    table: view.table,
+    deckSize: view.deckSize,
+    seats: view.seats,
+    sides: view.sides,
+    rounds: view.rounds,
+    result: view.result,
+  };
+}
+
+function toMessage(e: StoredEvent): EventMessage {
+  return { matchId: e.matchId, seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, time: e.time, hash: e.hash };
+}
+

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import argon2 from 'argon2';
+import { DomainError } from '../common/domain-error';
+import { PrismaService } from '../database/prisma.service';
+import { jwtTtlSeconds } from './auth.config';
+
+export interface Session {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  account: { id: string; username: string; createdAt: Date };
+}
+
+/** A hash of a random password, verified when the username is unknown so both failures take as long. */
+let dummyHash: Promise<string> | undefined;
+const dummy = (): Promise<string> => (dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), HASH_OPTIONS));
+
+/** argon2id at OWASP's baseline (19 MiB, 2 passes, 1 lane) unless ARGON2_MEMORY_KIB / ARGON2_PASSES say more. */
+const HASH_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: Number(process.env.ARGON2_MEMORY_KIB ?? 19_456),
+  timeCost: Number(process.env.ARGON2_PASSES ?? 2),
+  parallelism: 1,
+} as const;
+
+export const USERNAME_PATTERN = /^[a-z0-9_][a-z0-9_.-]{2,31}$/;
+
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly jwt: JwtService,
+  ) {}
+
+  async register(username: string, password: string): Promise<Session> {
+    const name = username.toLowerCase();
+    if (!USERNAME_PATTERN.test(name)) throw new DomainError('VALIDATION_FAILED', 'username: 3 to 32 of a-z 0-9 _ . - (not starting with . or -)');
+    const passwordHash = await argon2.hash(password, HASH_OPTIONS);
+    try {
+      const account = await this.prisma.account.create({ data: { username: name, passwordHash } });
+      return this.session(account);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2002') throw new DomainError('CONFLICT', `the username ${name} is taken`);
+      throw err;
+    }
+  }
+
+  async login(username: string, password: string): Promise<Session> {
+    const account = await this.prisma.account.findUnique({ where: { username: String(username).toLowerCase() } });
+    const ok = await argon2.verify(account?.passwordHash ?? (await dummy()), password).catch(() => false);
+    if (!account || !ok) throw new DomainError('UNAUTHENTICATED', 'wrong username or password');
+    return this.session(account);
+  }
+
+  async byId(id: string): Promise<{ id: string; username: string; createdAt: Date } | null> {
+    return this.prisma.account.findUnique({ where: { id }, select: { id: true, username: true, createdAt: true } });
+  }
+
+  async exists(username: string): Promise<boolean> {
+    return (await this.prisma.account.count({ where: { username: username.toLowerCase() } })) > 0;
+  }
+
+  private async session(account: { id: string; username: string; createdAt: Date }): Promise<Session> {
+    const expiresIn = jwtTtlSeconds();
+    const accessToken = await this.jwt.signAsync({ sub: account.id, usr: account.username }, { expiresIn });
+    return { accessToken, tokenType: 'Bearer', expiresIn, account: { id: account.id, username: account.username, createdAt: account.createdAt } };
+  }
+}

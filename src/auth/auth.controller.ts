@@ -1,0 +1,73 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DomainError } from '../common/domain-error';
+import { Public } from '../common/public.decorator';
+import { AccountsService } from './accounts.service';
+import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
+import { Caller, SessionOnly } from './principal';
+import type { Principal } from './principal';
+import { TokensService } from './tokens.service';
+
+@ApiTags('auth')
+@Controller('v1')
+export class AuthController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly tokens: TokensService,
+  ) {}
+
+  @Public()
+  @Post('auth/register')
+  @ApiOperation({ operationId: 'register', summary: 'Create an account; returns a session' })
+  @ApiCreatedResponse({ type: SessionModel })
+  register(@Body() body: CredentialsInput): Promise<SessionModel> {
+    return this.accounts.register(body.username, body.password);
+  }
+
+  @Public()
+  @Post('auth/login')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'login', summary: 'Log in with a password; returns a session' })
+  @ApiOkResponse({ type: SessionModel })
+  login(@Body() body: CredentialsInput): Promise<SessionModel> {
+    return this.accounts.login(body.username, body.password);
+  }
+
+  @Get('me')
+  @ApiBearerAuth()
+  @ApiOperation({ operationId: 'me', summary: 'The calling account' })
+  @ApiOkResponse({ type: AccountModel })
+  async me(@Caller() caller: Principal): Promise<AccountModel> {
+    const account = await this.accounts.byId(caller.accountId);
+    if (!account) throw new DomainError('UNAUTHENTICATED', 'the account no longer exists');
+    return account;
+  }
+
+  @SessionOnly()
+  @Get('tokens')
+  @ApiBearerAuth()
+  @ApiOperation({ operationId: 'listApiTokens', summary: 'My API tokens (never their secrets)' })
+  @ApiOkResponse({ type: [ApiTokenModel] })
+  list(@Caller() caller: Principal): Promise<ApiTokenModel[]> {
+    return this.tokens.list(caller);
+  }
+
+  @SessionOnly()
+  @Post('tokens')
+  @ApiBearerAuth()
+  @ApiOperation({ operationId: 'createApiToken', summary: 'Create an API token; its secret is returned this once' })
+  @ApiCreatedResponse({ type: CreatedApiTokenModel })
+  async create(@Caller() caller: Principal, @Body() body: CreateTokenInput): Promise<CreatedApiTokenModel> {
+    const { token, info } = await this.tokens.create(caller, body.name, body.scopes);
+    return { token, apiToken: info };
+  }
+
+  @SessionOnly()
+  @Delete('tokens/:id')
+  @ApiBearerAuth()
+  @ApiOperation({ operationId: 'revokeApiToken', summary: 'Revoke one of my API tokens' })
+  @ApiOkResponse({ type: ApiTokenModel })
+  revoke(@Caller() caller: Principal, @Param('id', new ParseUUIDPipe({ exceptionFactory: () => new DomainError('NOT_FOUND', 'no such token') })) id: string): Promise<ApiTokenModel> {
+    return this.tokens.revoke(caller, id);
+  }
+}

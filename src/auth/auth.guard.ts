@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { DomainError } from '../common/domain-error';
+import { IS_PUBLIC } from '../common/public.decorator';
+import { API_TOKEN_PREFIX } from './auth.config';
+import { REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
+import type { Principal, Scope } from './principal';
+import { TokensService } from './tokens.service';
+
+function bearerOf(headers: Record<string, unknown> | undefined): string | null {
+  const h = headers?.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1] : null;
+}
+
+/**
+ * The global guard: every operation needs a bearer token unless marked
+ * @Public(). A JWT goes through passport-jwt; an API token (scopa_pat_...)
+ * is looked up by its hash. Then the token's scopes are checked.
+ */
+@Injectable()
+export class BearerAuthGuard extends AuthGuard('jwt') {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tokens: TokensService,
+  ) {
+    super();
+  }
+
+  override getRequest(context: ExecutionContext): unknown {
+    return requestOf(context);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
+    const req = requestOf(context) as { user?: Principal; headers?: Record<string, unknown> };
+    if (!req.user) {
+      const bearer = bearerOf(req.headers);
+      if (!bearer) {
+        if (isPublic) return true;
+        throw new DomainError('UNAUTHENTICATED', 'a bearer token is required (Authorization: Bearer <token>)');
+      }
+      try {
+        if (bearer.startsWith(API_TOKEN_PREFIX)) {
+          const principal = await this.tokens.authenticate(bearer);
+          if (!principal) throw new DomainError('UNAUTHENTICATED', 'the API token is unknown or revoked');
+          req.user = principal;
+        } else {
+          await (super.canActivate(context) as Promise<boolean>);
+        }
+      } catch (err) {
+        // A public operation ignores a bad token and runs anonymously.
+        if (!isPublic) throw err;
+        req.user = undefined;
+      }
+    }
+    if (isPublic) return true;
+    const user = req.user!;
+    if (this.reflector.getAllAndOverride<boolean>(SESSION_ONLY, targets) && user.via !== 'session') {
+      throw new DomainError('FORBIDDEN', 'this operation needs a password session, not an API token');
+    }
+    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'read';
+    if (!user.scopes.includes(scope)) throw new DomainError('FORBIDDEN', `this API token lacks the ${scope} scope`, { requiredScope: scope });
+    return true;
+  }
+
+  override handleRequest<TUser>(err: unknown, user: TUser): TUser {
+    if (err || !user) throw new DomainError('UNAUTHENTICATED', 'the bearer token is invalid or expired');
+    return user;
+  }
+}

@@ -1,0 +1,54 @@
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Public } from '../common/public.decorator';
+import { AccountsService } from './accounts.service';
+import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
+import { Caller, SessionOnly } from './principal';
+import type { Principal } from './principal';
+import { TokensService } from './tokens.service';
+import { DomainError } from '../common/domain-error';
+
+@Resolver()
+export class AuthResolver {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly tokens: TokensService,
+  ) {}
+
+  @Public()
+  @Mutation(() => SessionModel, { description: 'Create an account; returns a session.' })
+  register(@Args('input') input: CredentialsInput): Promise<SessionModel> {
+    return this.accounts.register(input.username, input.password);
+  }
+
+  @Public()
+  @Mutation(() => SessionModel, { description: 'Log in with a password; returns a session.' })
+  login(@Args('input') input: CredentialsInput): Promise<SessionModel> {
+    return this.accounts.login(input.username, input.password);
+  }
+
+  @Query(() => AccountModel, { description: 'The calling account.' })
+  async me(@Caller() caller: Principal): Promise<AccountModel> {
+    const account = await this.accounts.byId(caller.accountId);
+    if (!account) throw new DomainError('UNAUTHENTICATED', 'the account no longer exists');
+    return account;
+  }
+
+  @SessionOnly()
+  @Query(() => [ApiTokenModel], { description: 'My API tokens (never their secrets).' })
+  apiTokens(@Caller() caller: Principal): Promise<ApiTokenModel[]> {
+    return this.tokens.list(caller);
+  }
+
+  @SessionOnly()
+  @Mutation(() => CreatedApiTokenModel, { description: 'Create an API token; its secret is returned this once.' })
+  async createApiToken(@Caller() caller: Principal, @Args('input') input: CreateTokenInput): Promise<CreatedApiTokenModel> {
+    const { token, info } = await this.tokens.create(caller, input.name, input.scopes);
+    return { token, apiToken: info };
+  }
+
+  @SessionOnly()
+  @Mutation(() => ApiTokenModel, { description: 'Revoke one of my API tokens.' })
+  revokeApiToken(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<ApiTokenModel> {
+    return this.tokens.revoke(caller, id);
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { API_TOKEN_PREFIX, JWT_ISSUER } from './auth.config';
+import { principalOfJwt } from './jwt.strategy';
+import type { Principal } from './principal';
+import { TokensService } from './tokens.service';
+
+/**
+ * The graphql-ws connection's authentication: the same bearer tokens as
+ * HTTP (a JWT, verified with the secret and options passport-jwt uses, or
+ * an API token), taken from the connection_init payload.
+ */
+@Injectable()
+export class WsAuthService {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly tokens: TokensService,
+  ) {}
+
+  async authenticate(params: unknown): Promise<Principal | null> {
+    const p = (params ?? {}) as Record<string, unknown>;
+    const raw = p.authorization ?? p.Authorization ?? p.token ?? p.authToken;
+    if (typeof raw !== 'string') return null;
+    const token = raw.replace(/^Bearer\s+/i, '').trim();
+    if (!token) return null;
+    if (token.startsWith(API_TOKEN_PREFIX)) {
+      const principal = await this.tokens.authenticate(token);
+      return principal && principal.scopes.includes('read') ? principal : null;
+    }
+    try {
+      const payload = await this.jwt.verifyAsync(token, { issuer: JWT_ISSUER, algorithms: ['HS256'] });
+      return principalOfJwt(payload) || null;
+    } catch {
+      return null;
+    }
+  }
+}

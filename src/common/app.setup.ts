@@ -1,0 +1,30 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { json, urlencoded } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { ProblemFilter, sendProblem } from './problem.filter';
+import { validationPipe } from './validation';
+
+/** Largest accepted request body (REST and GraphQL alike); beyond it: 413 problem+json. */
+export const BODY_LIMIT = process.env.BODY_LIMIT ?? '64kb';
+
+/**
+ * Everything an application needs beyond its modules, shared by main.ts and
+ * the e2e suites. Create the app with `{ bodyParser: false }`: the parsers
+ * are installed here so that their errors (bad JSON, too large) are rendered
+ * as problem documents too.
+ */
+export function configureApp(app: INestApplication): INestApplication {
+  const express = app as NestExpressApplication;
+  express.use(json({ limit: BODY_LIMIT }));
+  express.use(urlencoded({ extended: false, limit: BODY_LIMIT }));
+  express.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (!err) return next();
+    sendProblem(res, err);
+  });
+  express.disable('x-powered-by');
+  app.useGlobalFilters(new ProblemFilter());
+  app.useGlobalPipes(validationPipe());
+  app.enableShutdownHooks();
+  return app;
+}

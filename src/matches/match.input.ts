@@ -1,0 +1,178 @@
+import { Field, ID, InputType, Int, registerEnumType } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { BOT_LEVELS } from '../engine';
+import { JSONScalar } from '../graphql/json.scalar';
+
+export enum SeatType {
+  creator = 'creator',
+  open = 'open',
+  reserved = 'reserved',
+  bot = 'bot',
+}
+registerEnumType(SeatType, { name: 'SeatType', description: 'creator: the caller sits here; open: anyone may join; reserved: only the named account; bot: a built-in bot.' });
+
+export enum BotLevelEnum {
+  random = 'random',
+  greedy = 'greedy',
+  ismcts = 'ismcts',
+}
+registerEnumType(BotLevelEnum, { name: 'BotLevel' });
+
+export enum MatchStatusEnum {
+  open = 'open',
+  playing = 'playing',
+  over = 'over',
+}
+registerEnumType(MatchStatusEnum, { name: 'MatchStatus' });
+
+const KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
+
+@InputType()
+export class SeatInput {
+  @Field(() => SeatType) @ApiProperty({ enum: SeatType }) @IsIn(Object.values(SeatType)) type!: SeatType;
+  @Field({ nullable: true, description: 'For reserved: the account the seat is kept for.' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  username?: string;
+  @Field(() => BotLevelEnum, { nullable: true, description: 'For bot: its level.' })
+  @ApiPropertyOptional({ enum: BOT_LEVELS })
+  @IsOptional()
+  @IsIn(BOT_LEVELS as unknown as string[])
+  bot?: BotLevelEnum;
+}
+
+@InputType()
+export class CreateMatchInput {
+  @Field({ nullable: true, description: 'A preset id (see rulesets); or give rulesetId.' })
+  @ApiPropertyOptional({ example: 'scopa' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  preset?: string;
+
+  @Field(() => ID, { nullable: true, description: 'A saved custom ruleset; the match locks it (immutable from then on).' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  rulesetId?: string;
+
+  @Field(() => JSONScalar, { nullable: true, description: 'Option overrides, checked by the engine (INVALID_RULESET names the option at fault).' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { target: 5 } })
+  @IsOptional()
+  @IsObject()
+  overrides?: Record<string, unknown>;
+
+  @Field(() => [SeatInput], { nullable: true, description: 'One spec per seat, in seat order; missing seats are open. Default: the creator in seat 0.' })
+  @ApiPropertyOptional({ type: [SeatInput] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(6)
+  @ValidateNested({ each: true })
+  @Type(() => SeatInput)
+  seats?: SeatInput[];
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn (recorded; clocks come later).' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'PT1H' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  turnTimeLimit?: string | null;
+
+  @Field({ nullable: true })
+  @ApiPropertyOptional({ enum: ['autoPlay', 'forfeit'] })
+  @IsOptional()
+  @IsIn(['autoPlay', 'forfeit'])
+  onExpiry?: 'autoPlay' | 'forfeit';
+}
+
+@InputType()
+export class CommandInput {
+  @Field(() => Int, { nullable: true, description: 'The seq the client last saw; another current seq is VERSION_CONFLICT.' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000)
+  expectedSeq?: number;
+
+  @Field({ nullable: true, description: 'Retrying with the same key returns the first result and changes nothing.' })
+  @ApiPropertyOptional({ pattern: KEY.source })
+  @IsOptional()
+  @IsString()
+  @Matches(KEY, { message: 'idempotencyKey: 1 to 100 of A-Z a-z 0-9 _ . : -' })
+  idempotencyKey?: string;
+}
+
+@InputType()
+export class JoinInput extends CommandInput {
+  @Field(() => Int, { nullable: true, description: 'A seat number; default the seat reserved for me, else the first open one.' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(5)
+  seat?: number;
+}
+
+@InputType()
+export class PlayInput extends CommandInput {
+  @Field({ description: 'A card code such as 7D (rank 1..10, suit D C S B).' })
+  @ApiProperty({ example: '7D' })
+  @IsString()
+  @MaxLength(3)
+  card!: string;
+
+  @Field(() => [String], { description: 'Table cards captured; [] to lay the card.' })
+  @ApiProperty({ type: [String], example: ['3C', '4S'] })
+  @IsArray()
+  @ArrayMaxSize(40)
+  @IsString({ each: true })
+  @MaxLength(3, { each: true })
+  capture!: string[];
+}
+
+export class MatchListQuery {
+  @ApiPropertyOptional({ enum: MatchStatusEnum }) @IsOptional() @IsIn(Object.values(MatchStatusEnum)) status?: MatchStatusEnum;
+  @ApiPropertyOptional({ description: 'Only matches where it is my turn.' })
+  @IsOptional()
+  @Type(() => String)
+  @IsIn(['true', 'false'])
+  myTurn?: string;
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+}
+
+export class AtSeqQuery {
+  @ApiPropertyOptional({ description: 'Replay: the match at this seq (the spectator view before the end).' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  atSeq?: number;
+}
+
+export class EventsQuery {
+  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000_000) fromSeq?: number;
+  @ApiPropertyOptional({ default: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000) limit?: number;
+}
+

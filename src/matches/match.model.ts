@@ -1,0 +1,155 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JSONScalar } from '../graphql/json.scalar';
+import { RulesetOptionsModel } from '../rulesets/ruleset.model';
+
+@ObjectType('SeatPublic')
+export class SeatPublicModel {
+  @Field(() => Int) @ApiProperty() seat!: number;
+  @Field(() => Int) @ApiProperty() side!: number;
+  @Field(() => String, { nullable: true, description: 'Username, or bot:<level>:<seat>, or null while open.' })
+  @ApiProperty({ type: String, nullable: true })
+  player!: string | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+  @Field(() => Int) @ApiProperty() handSize!: number;
+}
+
+@ObjectType('SidePublic')
+export class SidePublicModel {
+  @Field(() => Int) @ApiProperty() side!: number;
+  @Field(() => [Int]) @ApiProperty({ type: [Number] }) seats!: number[];
+  @Field(() => Int) @ApiProperty() capturedCount!: number;
+  @Field(() => [String], { description: "This round's captures (public: played face up)." }) @ApiProperty({ type: [String] }) captured!: string[];
+  @Field(() => Int) @ApiProperty() scope!: number;
+  @Field(() => Int) @ApiProperty() score!: number;
+}
+
+@ObjectType('MatchResult')
+export class MatchResultModel {
+  @Field({ description: 'points | allDenari | resignation | forfeit' }) @ApiProperty() reason!: string;
+  @Field(() => Int, { nullable: true, description: 'Winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
+}
+
+@ObjectType('MatchSettings')
+export class MatchSettingsModel {
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
+  @Field() @ApiProperty({ enum: ['autoPlay', 'forfeit'] }) onExpiry!: string;
+}
+
+@ObjectType('MatchView', { description: 'What the caller may see: its own hand if seated, no hand as a spectator; everything once the match is over.' })
+export class MatchViewModel {
+  @Field(() => Int, { nullable: true, description: 'The seat this view is for, or null for a spectator.' })
+  @ApiProperty({ type: Number, nullable: true })
+  viewer!: number | null;
+  @Field({ description: 'new | open | playing | over' }) @ApiProperty() phase!: string;
+  @Field() @ApiProperty() rulesVersion!: string;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) preset!: string | null;
+  @Field(() => RulesetOptionsModel, { nullable: true }) @ApiProperty({ type: RulesetOptionsModel, nullable: true }) options!: RulesetOptionsModel | null;
+  @Field(() => MatchSettingsModel) @ApiProperty({ type: MatchSettingsModel }) settings!: MatchSettingsModel;
+  @Field(() => String, { nullable: true, description: 'SHA-256 of the deal seed, revealed at the end.' })
+  @ApiProperty({ type: String, nullable: true })
+  seedCommitment!: string | null;
+  @Field(() => Int) @ApiProperty() round!: number;
+  @Field(() => Int) @ApiProperty() dealer!: number;
+  @Field(() => Int, { description: 'Seat to move, or -1.' }) @ApiProperty() turn!: number;
+  @Field(() => [String], { description: "The viewer's own hand (empty for a spectator)." }) @ApiProperty({ type: [String] }) hand!: string[];
+  @Field(() => [String]) @ApiProperty({ type: [String] }) table!: string[];
+  @Field(() => Int) @ApiProperty() deckSize!: number;
+  @Field(() => [SeatPublicModel]) @ApiProperty({ type: [SeatPublicModel] }) seats!: SeatPublicModel[];
+  @Field(() => [SidePublicModel]) @ApiProperty({ type: [SidePublicModel] }) sides!: SidePublicModel[];
+  @Field(() => JSONScalar, { description: 'Scored rounds with their breakdowns.' }) @ApiProperty({ type: 'array', items: { type: 'object' } }) rounds!: unknown[];
+  @Field(() => MatchResultModel, { nullable: true }) @ApiProperty({ type: MatchResultModel, nullable: true }) result!: MatchResultModel | null;
+}
+
+@ObjectType('Reveal', { description: 'Everything, once the match is over: the seed, every hand, the undealt cards.' })
+export class RevealModel {
+  @Field() @ApiProperty() seed!: string;
+  @Field(() => [[String]]) @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } }) hands!: string[][];
+  @Field(() => [String]) @ApiProperty({ type: [String] }) deck!: string[];
+  @Field(() => [[String]]) @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } }) captured!: string[][];
+}
+
+@ObjectType('Match')
+export class MatchModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field(() => Int, { description: 'Seq of the last event this view includes (the ETag of REST).' }) @ApiProperty() seq!: number;
+  @Field({ description: 'open | playing | over' }) @ApiProperty({ enum: ['open', 'playing', 'over'] }) status!: string;
+  @Field() @ApiProperty() createdBy!: string;
+  @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
+  @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchViewModel;
+  @Field(() => RevealModel, { nullable: true }) @ApiProperty({ type: RevealModel, nullable: true }) reveal!: RevealModel | null;
+}
+
+@ObjectType('MatchEvent', { description: 'One event of a match log: public by construction (no hidden card; the seed only in MatchEnded).' })
+export class MatchEventModel {
+  @Field(() => ID) @ApiProperty() matchId!: string;
+  @Field(() => Int) @ApiProperty() seq!: number;
+  @Field() @ApiProperty() type!: string;
+  @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) payload!: Record<string, unknown>;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) actor!: string | null;
+  @Field() @ApiProperty() time!: Date;
+  @Field({ description: 'Hash chaining this event to the previous one.' }) @ApiProperty() hash!: string;
+}
+
+@ObjectType('LiveEvent', { description: 'A live event with the match as the subscriber may see it right after it.' })
+export class LiveEventModel {
+  @Field(() => MatchEventModel) event!: MatchEventModel;
+  @Field(() => MatchModel) match!: MatchModel;
+}
+
+@ObjectType('Play')
+export class PlayModel {
+  @Field() @ApiProperty() card!: string;
+  @Field(() => [String]) @ApiProperty({ type: [String] }) capture!: string[];
+  @Field() @ApiProperty() scopa!: boolean;
+}
+
+@ObjectType('LegalPlays')
+export class LegalPlaysModel {
+  @Field(() => Int) @ApiProperty() seq!: number;
+  @Field(() => [PlayModel]) @ApiProperty({ type: [PlayModel] }) plays!: PlayModel[];
+}
+
+@ObjectType('SeatSummary')
+export class SeatSummaryModel {
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) player!: string | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+}
+
+@ObjectType('MatchSummary', { description: 'A match in a list: no view, no seed before the end.' })
+export class MatchSummaryModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field() @ApiProperty() preset!: string;
+  @Field(() => RulesetOptionsModel) @ApiProperty({ type: RulesetOptionsModel }) options!: RulesetOptionsModel;
+  @Field() @ApiProperty({ enum: ['open', 'playing', 'over'] }) status!: string;
+  @Field(() => Int) @ApiProperty() currentSeq!: number;
+  @Field(() => [SeatSummaryModel]) @ApiProperty({ type: [SeatSummaryModel] }) seats!: SeatSummaryModel[];
+  @Field() @ApiProperty() createdBy!: string;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) turnSeat!: number | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnPlayer!: string | null;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
+  @Field() @ApiProperty() seedCommitment!: string;
+  @Field(() => String, { nullable: true, description: 'The seed, once the match is over.' }) @ApiProperty({ type: String, nullable: true }) revealedSeed!: string | null;
+  @Field() @ApiProperty() createdAt!: Date;
+  @Field() @ApiProperty() updatedAt!: Date;
+}
+
+@ObjectType('Audit', { description: 'The audit verdict: the hash chain, and once over every command re-decided from the revealed seed.' })
+export class AuditModel {
+  @Field(() => ID) @ApiProperty() matchId!: string;
+  @Field() @ApiProperty() sound!: boolean;
+  @Field({ description: 'chain | chain+rules' }) @ApiProperty() checked!: string;
+  @Field(() => Int, { nullable: true }) @ApiPropertyOptional() events?: number;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional() lastHash?: string;
+  @Field(() => Int, { nullable: true, description: 'Where an unsound log goes wrong.' }) @ApiPropertyOptional() seq?: number;
+  @Field(() => String, { nullable: true }) @ApiPropertyOptional() reason?: string;
+}
+
+@ObjectType('TurnNotice')
+export class TurnNoticeModel {
+  @Field(() => ID) matchId!: string;
+  @Field(() => Int) seq!: number;
+  @Field(() => Int) seat!: number;
+}

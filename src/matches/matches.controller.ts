@@ -1,0 +1,149 @@
+import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import { DomainError } from '../common/domain-error';
+import { Caller, RequireScope } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { MatchesApi } from '../api/matches-api.service';
+import type { MatchPresentation } from '../api/matches-api.service';
+import { AtSeqQuery, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput } from './match.input';
+import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
+import { seatRequests } from './matches.resolver';
+
+const etagOf = (seq: number): string => `"${seq}"`;
+
+/** If-Match: "<seq>" (or W/"<seq>") -> expected seq; a body expectedSeq must agree. */
+function expectedSeqOf(ifMatch: string | undefined, body: CommandInput): number | undefined {
+  let fromHeader: number | undefined;
+  if (ifMatch !== undefined && ifMatch.trim() !== '*') {
+    const m = /^\s*(?:W\/)?"(\d{1,10})"\s*$/.exec(ifMatch);
+    if (!m) throw new DomainError('VALIDATION_FAILED', 'If-Match: an ETag of this API, such as "42"');
+    fromHeader = Number(m[1]);
+  }
+  if (fromHeader !== undefined && body.expectedSeq !== undefined && body.expectedSeq !== fromHeader) {
+    throw new DomainError('VALIDATION_FAILED', 'If-Match and expectedSeq disagree');
+  }
+  return fromHeader ?? body.expectedSeq;
+}
+
+@ApiTags('matches')
+@ApiBearerAuth()
+@Controller('v1/matches')
+export class MatchesController {
+  constructor(private readonly api: MatchesApi) {}
+
+  private send(res: Response, m: MatchPresentation): MatchModel {
+    res.setHeader('ETag', etagOf(m.seq));
+    return m as MatchModel;
+  }
+
+  @RequireScope('play')
+  @Post()
+  @ApiOperation({ operationId: 'createMatch', summary: 'Create a match: a preset (or saved ruleset) + overrides + seats' })
+  @ApiCreatedResponse({ type: MatchModel })
+  async create(@Caller() caller: Principal, @Body() body: CreateMatchInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
+    return this.send(res, await this.api.create(caller, { ...body, seats: seatRequests(body.seats) }));
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listMyMatches', summary: 'Matches where I hold or am invited to a seat' })
+  @ApiOkResponse({ type: [MatchSummaryModel] })
+  mine(@Caller() caller: Principal, @Query() q: MatchListQuery): Promise<MatchSummaryModel[]> {
+    return this.api.myMatches(caller, q.status, q.myTurn === undefined ? undefined : q.myTurn === 'true', q.limit, q.offset) as Promise<MatchSummaryModel[]>;
+  }
+
+  @Get(':id')
+  @ApiOperation({ operationId: 'getMatch', summary: 'A match as I may see it (ETag: its seq); atSeq replays it' })
+  @ApiOkResponse({ type: MatchModel, headers: { ETag: { description: 'The seq, quoted: send it back in If-Match.', schema: { type: 'string' } } } })
+  async get(@Caller() caller: Principal, @Param('id') id: string, @Query() q: AtSeqQuery, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
+    return this.send(res, await this.api.present(caller, id, q.atSeq));
+  }
+
+  @RequireScope('play')
+  @Post(':id/join')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat' })
+  @ApiOkResponse({ type: MatchModel })
+  async join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
+    return this.send(res, await this.api.join(caller, id, body.seat, body));
+  }
+
+  @RequireScope('play')
+  @Post(':id/start')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'startMatch', summary: 'Start the match (every seat taken)' })
+  @ApiOkResponse({ type: MatchModel })
+  async start(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
+    return this.send(res, await this.api.start(caller, id, body));
+  }
+
+  @RequireScope('play')
+  @Post(':id/plays')
+  @HttpCode(200)
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag (seq) the play was decided on; 412 VERSION_CONFLICT if the match moved on.' })
+  @ApiOperation({ operationId: 'play', summary: 'Play a card (optimistic concurrency: If-Match or expectedSeq; idempotencyKey)' })
+  @ApiOkResponse({ type: MatchModel })
+  async play(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: PlayInput,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MatchModel> {
+    const expectedSeq = expectedSeqOf(ifMatch, body);
+    return this.send(res, await this.api.play(caller, id, body.card, body.capture, { ...body, expectedSeq }));
+  }
+
+  @RequireScope('play')
+  @Post(':id/resign')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'resign', summary: 'Resign: my side loses' })
+  @ApiOkResponse({ type: MatchModel })
+  async resign(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: CommandInput,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MatchModel> {
+    return this.send(res, await this.api.resign(caller, id, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
+  }
+
+  @Get(':id/legal-plays')
+  @ApiOperation({ operationId: 'legalPlays', summary: 'My legal plays now' })
+  @ApiOkResponse({ type: LegalPlaysModel })
+  legal(@Caller() caller: Principal, @Param('id') id: string): Promise<LegalPlaysModel> {
+    return this.api.legalPlays(caller, id);
+  }
+
+  @Get(':id/events')
+  @ApiOperation({ operationId: 'matchEvents', summary: 'The event log from a seq (public)' })
+  @ApiOkResponse({ type: [MatchEventModel] })
+  events(@Param('id') id: string, @Query() q: EventsQuery): Promise<MatchEventModel[]> {
+    return this.api.events(id, q.fromSeq ?? 1, q.limit ?? 100);
+  }
+
+  @Get(':id/audit')
+  @ApiOperation({ operationId: 'auditMatch', summary: 'The audit verdict of the log' })
+  @ApiOkResponse({ type: AuditModel })
+  audit(@Param('id') id: string): Promise<AuditModel> {
+    return this.api.verify(id);
+  }
+
+  @Get(':id/export')
+  @Header('content-type', 'application/x-ndjson')
+  @ApiProduces('application/x-ndjson')
+  @ApiOperation({ operationId: 'exportMatch', summary: 'The whole log as JSON Lines, seed included (once the match is over)' })
+  @ApiOkResponse({ description: 'JSON Lines: a header line, then one event per line.', schema: { type: 'string' } })
+  exportJsonl(@Param('id') id: string): Promise<string> {
+    return this.api.exportJsonl(id);
+  }
+}

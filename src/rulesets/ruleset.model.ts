@@ -1,0 +1,55 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JSONScalar } from '../graphql/json.scalar';
+
+/** The engine's RulesetOptions, field for field (names are public API). */
+@ObjectType('RulesetOptions', { description: 'Fully resolved ruleset options, as the rules contract names them.' })
+export class RulesetOptionsModel {
+  @Field(() => Int) @ApiProperty({ enum: [2, 3, 4, 6] }) players!: number;
+  @Field() @ApiProperty() teams!: boolean;
+  @Field(() => Int) @ApiProperty() handSize!: number;
+  @Field(() => Int) @ApiProperty() tableSize!: number;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true, enum: [2, 3, 4] }) redealKings!: number | null;
+  @Field() @ApiProperty({ enum: ['match', 'fifteen'] }) capture!: string;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) maxCaptureCards!: number | null;
+  @Field() @ApiProperty() fewestCards!: boolean;
+  @Field() @ApiProperty() aceSweeps!: boolean;
+  @Field() @ApiProperty() aceSweepIsScopa!: boolean;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: ['most', 'majority'] }) cardsPoint!: string | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: ['most', 'majority'] }) denariPoint!: string | null;
+  @Field() @ApiProperty() settebello!: boolean;
+  @Field() @ApiProperty() reBello!: boolean;
+  @Field(() => String, { nullable: true })
+  @ApiProperty({ type: String, nullable: true, enum: ['missingSuitZero', 'allSuitsRequired'] })
+  primiera!: string | null;
+  @Field() @ApiProperty() sevens!: boolean;
+  @Field() @ApiProperty() denariBonus123!: boolean;
+  @Field() @ApiProperty() allDenariWins!: boolean;
+  @Field(() => Int) @ApiProperty() target!: number;
+}
+
+@ObjectType('Preset', { description: 'A preset of the rules contract with its resolved default options.' })
+export class PresetModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field(() => [String], { description: 'Seed documents (shared/seeds/NNN_*.txt) the preset comes from.' })
+  @ApiProperty({ type: [String], description: 'Seed documents the preset comes from.' })
+  sources!: string[];
+  @Field(() => [Int], { description: 'Allowed player counts; the first is the default.' })
+  @ApiProperty({ type: [Number] })
+  players!: number[];
+  @Field(() => RulesetOptionsModel) @ApiProperty({ type: RulesetOptionsModel }) options!: RulesetOptionsModel;
+}
+
+@ObjectType('CustomRuleset', { description: 'A named custom ruleset: a preset plus overrides. Immutable once a match uses it (saving again makes a new version).' })
+export class CustomRulesetModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field() @ApiProperty() name!: string;
+  @Field(() => Int) @ApiProperty() version!: number;
+  @Field({ description: 'Username of the owner.' }) @ApiProperty() owner!: string;
+  @Field() @ApiProperty() preset!: string;
+  @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) overrides!: Record<string, unknown>;
+  @Field(() => RulesetOptionsModel) @ApiProperty({ type: RulesetOptionsModel }) options!: RulesetOptionsModel;
+  @Field({ description: 'True once a match uses it.' }) @ApiProperty() locked!: boolean;
+  @Field() @ApiProperty() createdAt!: Date;
+  @Field(() => Date, { nullable: true }) @ApiPropertyOptional({ type: Date, nullable: true }) lockedAt!: Date | null;
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { DatabaseModule } from '../database/database.module';
+import { CustomRulesetsService } from './custom-rulesets.service';
+import { RulesetsController } from './rulesets.controller';
+import { RulesetsResolver } from './rulesets.resolver';
+import { PresetsService } from './rulesets.service';
+
+@Module({
+  imports: [DatabaseModule],
+  controllers: [RulesetsController],
+  providers: [PresetsService, CustomRulesetsService, RulesetsResolver],
+  exports: [PresetsService, CustomRulesetsService],
+})
+export class RulesetsModule {}
