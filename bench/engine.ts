@@ -11,7 +11,10 @@ import { mulberry32 } from '../src/engine/bots/rng';
 import { seedCommitment } from '../src/engine/shuffle';
 import type { Command, MatchState } from '../src/engine/types';
 
-const seconds = Number(process.argv.find((a) => a.startsWith('--seconds='))?.split('=')[1] ?? 5);
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const seconds = Number(arg('seconds') ?? 5);
+// --plays=N: a fixed amount of work instead of a time budget (for instruction counting)
+const playBudget = Number(arg('plays') ?? Infinity);
 const rng = mulberry32(20261122);
 
 function newMatch(): MatchState {
@@ -39,8 +42,8 @@ const cpuSeconds = () => {
   return (user + system) / 1e6;
 };
 const started = cpuSeconds();
-while (cpuSeconds() - started < seconds) {
-  for (let k = 0; k < 8192; k++) {
+while (cpuSeconds() - started < seconds && plays < playBudget) {
+  for (let k = 0; k < 8192 && plays < playBudget; k++) {
     if (state.phase !== 'playing') state = newMatch();
     const lastPlay = state.deckPos === DECK_SIZE && state.hands[0].length + state.hands[1].length === 1;
     const legal = legalPlaysOf(state.options!, state.hands[state.turn], state.table, lastPlay);

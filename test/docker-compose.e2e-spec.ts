@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+// No Docker engine runs on the CI machines: check the file's topology instead.
+const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { image?: string; build?: string; environment?: Record<string, string>; ports?: string[]; healthcheck?: { test: string[] }; depends_on?: Record<string, { condition: string }>; volumes?: string[] }>;
+};
+
+describe('docker-compose.yml', () => {
+  const { services } = compose;
+
+  it('runs postgres, redis, two replicas and a load balancer, each with a health check', () => {
+    expect(Object.keys(services).sort()).toEqual(['app1', 'app2', 'lb', 'postgres', 'redis']);
+    expect(services.postgres.image).toMatch(/^postgres:\d+/);
+    expect(services.redis.image).toMatch(/^redis:\d+/);
+    expect(services.lb.image).toMatch(/^nginx:/);
+    for (const [name, service] of Object.entries(services)) expect([name, service.healthcheck?.test.length]).toEqual([name, expect.any(Number)]);
+  });
+
+  it('points both replicas at the shared PostgreSQL and Redis', () => {
+    for (const name of ['app1', 'app2']) {
+      const app = services[name];
+      expect(app.build).toBe('.');
+      expect(app.environment).toMatchObject({
+        DATABASE_URL: 'postgresql://scopa:scopa@postgres:5432/scopa',
+        REDIS_URL: 'redis://redis:6379',
+        PORT: '3000',
+        INSTANCE_ID: name,
+      });
+      expect(app.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      expect(app.ports).toBeUndefined(); // reached through the load balancer only
+    }
+  });
+
+  it('exposes only the load balancer, which balances over both replicas', () => {
+    expect(services.lb.ports).toEqual(['8080:80']);
+    expect(services.lb.depends_on).toEqual({ app1: { condition: 'service_healthy' }, app2: { condition: 'service_healthy' } });
+    const nginx = readFileSync(join(process.cwd(), 'deploy', 'nginx.conf'), 'utf8');
+    expect(nginx).toMatch(/server app1:3000/);
+    expect(nginx).toMatch(/server app2:3000/);
+    expect(nginx).toMatch(/proxy_set_header Upgrade \$http_upgrade/);
+    expect(services.lb.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
+  });
+});
