@@ -1,19 +1,33 @@
-import { Global, Module } from '@nestjs/common';
-import { PubSub } from 'graphql-subscriptions';
+import { Global, Inject, Module } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import type { PubSubEngine } from 'graphql-subscriptions';
+import { REDIS_PING } from '../health/health.controller';
+import { createRealtime } from '../realtime/realtime';
+import type { Realtime } from '../realtime/realtime';
 
 /**
- * Injection token of the subscriptions' PubSubEngine. In-process for now;
- * a Redis-backed engine (graphql-redis-subscriptions) can be bound to the
- * same token without touching the resolvers.
+ * Injection token of the subscriptions' PubSubEngine: Redis-backed
+ * (graphql-redis-subscriptions) when REDIS_URL is set, in-process otherwise;
+ * the resolvers do not know which.
  */
 export const PUB_SUB = 'PUB_SUB';
+const REALTIME = 'REALTIME';
 
 export type { PubSubEngine };
 
 @Global()
 @Module({
-  providers: [{ provide: PUB_SUB, useFactory: (): PubSubEngine => new PubSub() }],
-  exports: [PUB_SUB],
+  providers: [
+    { provide: REALTIME, useFactory: (): Realtime => createRealtime() },
+    { provide: PUB_SUB, useFactory: (realtime: Realtime): PubSubEngine => realtime.pubsub, inject: [REALTIME] },
+    { provide: REDIS_PING, useFactory: (realtime: Realtime) => realtime.ping ?? null, inject: [REALTIME] },
+  ],
+  exports: [PUB_SUB, REDIS_PING],
 })
-export class PubSubModule {}
+export class PubSubModule implements OnApplicationShutdown {
+  constructor(@Inject(REALTIME) private readonly realtime: Realtime) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.realtime.close();
+  }
+}
