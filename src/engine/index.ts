@@ -20,5 +20,8 @@ export { decide, evolve, replay, initialState, seatOf, botPlayerId } from './dec
 export type { Decision } from './decider';
 export { randomPlay } from './bots/random';
 export { greedyPlay } from './bots/greedy';
+export { ismctsPlay, ismctsSearch, ISMCTS_DEFAULT_ITERATIONS } from './bots/ismcts';
+export type { IsmctsBudget, IsmctsOptions, IsmctsResult } from './bots/ismcts';
+export { botPlay } from './bots/index';
 export { mulberry32 } from './bots/rng';
 export type { Rng } from './bots/rng';

@@ -3,12 +3,21 @@
  * view (never hidden cards). It prizes the settebello, scope, denari and 7s,
  * and avoids leaving a table the next seat could sweep.
  */
-import { DECK_SIZE, RANK, SETTEBELLO, RE_BELLO, SUIT, DENARI, parseCard } from '../cards';
+import { DECK_SIZE, RANK as RANK_TABLE, SETTEBELLO as SETTEBELLO_CARD, RE_BELLO as RE_BELLO_CARD, SUIT as SUIT_TABLE, DENARI as DENARI_SUIT, parseCard } from '../cards';
 import type { Card } from '../cards';
 import type { RulesetOptions } from '../options';
 import type { Play } from '../plays';
 import { legalPlaysInView } from '../views';
 import type { MatchView } from '../views';
+
+// Local copies of the card tables: under tsx (esbuild's CommonJS output) every
+// imported binding is read through a getter, which costs a lot in the ISMCTS
+// rollouts that call into this file millions of times.
+const RANK = RANK_TABLE;
+const SUIT = SUIT_TABLE;
+const DENARI = DENARI_SUIT;
+const SETTEBELLO = SETTEBELLO_CARD;
+const RE_BELLO = RE_BELLO_CARD;
 
 /** What a card is worth to whoever holds it at scoring time. */
 export function cardWorth(options: RulesetOptions, card: Card): number {
