@@ -81,7 +81,7 @@ function toStored(r: EventRow): StoredEvent {
 const ROWS = `jsonb_to_recordset($ROWS::jsonb) AS r(seq int, type text, payload jsonb, actor text, prev_hash text, hash text, command_key text, command_hash text)`;
 const PLAYERS = `jsonb_to_recordset($PLAYERS::jsonb) AS pl(player_id text, seat int)`;
 
-const APPEND_SQL = `
+const APPEND_SQL_WITH_PLAYERS = `
 WITH m AS (
   UPDATE matches SET current_seq = $3::int, status = $4::text, turn_seat = $5::int, turn_player = $6::text, winner = $7::int,
     revealed_seed = COALESCE(revealed_seed, $8::text), seats = COALESCE($11::jsonb, seats),
@@ -100,6 +100,9 @@ WITH m AS (
   ON CONFLICT DO NOTHING
 )
 SELECT seq, created_at FROM e ORDER BY seq`;
+
+// The common case (a play): no seat changes, so no match_players insert.
+export const APPEND_SQL = APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', '');
 
 const CREATE_SQL = `
 WITH m AS (
@@ -207,8 +210,7 @@ export class EventStore {
     const p = options.projection;
     let rows: { seq: number; created_at: Date }[];
     try {
-      rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
-        APPEND_SQL,
+      const params = [
         matchId,
         expectedSeq,
         expectedSeq + chained.length,
@@ -218,9 +220,16 @@ export class EventStore {
         p.winner,
         p.revealedSeed,
         this.toRows(chained, options.commandKey ?? null, options.commandHash ?? null),
-        JSON.stringify(p.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
-        p.seats === undefined || p.seats === null ? null : JSON.stringify(p.seats),
-      );
+      ];
+      const seatsChanged = p.players.length > 0 || (p.seats !== undefined && p.seats !== null);
+      rows = seatsChanged
+        ? await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
+            APPEND_SQL_WITH_PLAYERS,
+            ...params,
+            JSON.stringify(p.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
+            p.seats === undefined || p.seats === null ? null : JSON.stringify(p.seats),
+          )
+        : await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(APPEND_SQL, ...params);
     } catch (err) {
       const unique = uniqueViolation(err);
       if (unique?.constraint === 'match_events_match_id_command_key_key') {
