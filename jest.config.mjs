@@ -41,4 +41,6 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Booting an app with its database takes seconds on a busy 2-core machine.
+  testTimeout: 60_000,
 };

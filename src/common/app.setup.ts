@@ -3,7 +3,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, urlencoded } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ProblemFilter, sendProblem } from './problem.filter';
+import { applySecurity } from './security';
 import { validationPipe } from './validation';
+import { serveWebClient } from '../web/web-client';
 
 /** Largest accepted request body (REST and GraphQL alike); beyond it: 413 problem+json. */
 export const BODY_LIMIT = process.env.BODY_LIMIT ?? '64kb';
@@ -16,6 +18,7 @@ export const BODY_LIMIT = process.env.BODY_LIMIT ?? '64kb';
  */
 export function configureApp(app: INestApplication): INestApplication {
   const express = app as NestExpressApplication;
+  applySecurity(app);
   express.use(json({ limit: BODY_LIMIT }));
   express.use(urlencoded({ extended: false, limit: BODY_LIMIT }));
   express.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
@@ -23,6 +26,7 @@ export function configureApp(app: INestApplication): INestApplication {
     sendProblem(res, err);
   });
   express.disable('x-powered-by');
+  serveWebClient(app);
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(validationPipe());
   app.enableShutdownHooks();

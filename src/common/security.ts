@@ -1,0 +1,30 @@
+/**
+ * Browser-facing hardening: helmet's headers, and CORS open to any origin by
+ * default (clients authenticate with bearer tokens, never cookies, so a
+ * foreign page gains nothing); CORS_ORIGINS narrows it to a list.
+ */
+import type { INestApplication } from '@nestjs/common';
+import helmet from 'helmet';
+
+export const EXPOSED_HEADERS = ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Location'];
+
+export function applySecurity(app: INestApplication, env: NodeJS.ProcessEnv = process.env): void {
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        // the web client and graphql-ws live on this origin; nothing else is loaded
+        directives: { 'connect-src': ["'self'", 'ws:', 'wss:'], 'img-src': ["'self'", 'data:'] },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  const origins = env.CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
+  app.enableCors({
+    origin: origins?.length ? origins : '*',
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+}
