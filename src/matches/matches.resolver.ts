@@ -28,7 +28,9 @@ export class MatchesResolver {
   @Query(() => [MatchSummaryModel], { description: 'Matches where I hold or am invited to a seat.' })
   myMatches(
     @Caller() caller: Principal,
-    @Args('status', { type: () => MatchStatusEnum, nullable: true }) status?: MatchStatusEnum,
+    // Typed `${MatchStatusEnum}`, not the enum: under swc the enum object becomes the parameter's
+    // metatype and the global ValidationPipe refuses every call ("an unknown value was passed").
+    @Args('status', { type: () => MatchStatusEnum, nullable: true }) status?: `${MatchStatusEnum}`,
     @Args('myTurn', { type: () => Boolean, nullable: true }) myTurn?: boolean,
     @Args('limit', { type: () => Int, nullable: true }) limit?: number,
     @Args('offset', { type: () => Int, nullable: true }) offset?: number,

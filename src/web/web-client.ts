@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+
+/** Where the built web client is: WEB_DIR, else ./web/dist (from the working directory). */
+export function webClientDir(): string {
+  return path.resolve(process.cwd(), process.env.WEB_DIR ?? path.join('web', 'dist'));
+}
+
+/**
+ * Serves the reference web client (web/, built by `npm run build:web`) at `/`.
+ * Registered before Nest's routes, but it only answers for files that exist
+ * (and `/` → index.html), so /v1, /graphql, /health and /metrics are untouched.
+ * The client routes with the URL hash, so no fallback route is needed.
+ */
+export function serveWebClient(app: INestApplication): void {
+  const dir = webClientDir();
+  if (!existsSync(path.join(dir, 'index.html'))) {
+    if (process.env.NODE_ENV !== 'test') new Logger('WebClient').warn(`no web client in ${dir} (run npm run build:web)`);
+    return;
+  }
+  (app as NestExpressApplication).use(
+    express.static(dir, {
+      index: 'index.html',
+      fallthrough: true,
+      redirect: false,
+      setHeaders: (res, file) => {
+        // Hashed asset names may be cached for good; index.html must be revalidated.
+        res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    }),
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * The reference web client, end to end in headless Chromium (Debian's
+ * `chromium` package driven by playwright-core): a person signs up, creates a
+ * match against the greedy bot, plays it to the end by clicking (choosing
+ * among captures when asked), then opens its replay and steps through it.
+ * Screenshots go to test-artifacts/. Run with `npm run test:browser` (it
+ * builds web/ first).
+ */
+import { jest } from '@jest/globals';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { webClientDir } from '../src/web/web-client';
+import { createTestApp } from './support/app';
+
+jest.setTimeout(600_000);
+
+// The functions given to page.evaluate/waitForFunction run in the browser; the server's
+// tsconfig has no DOM library, so declare the little they use.
+declare const document: {
+  querySelector(selector: string): { textContent: string | null; innerText: string } | null;
+  querySelectorAll(selector: string): { length: number };
+};
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
+// The flags that work on these machines (closed network, running as root).
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+describe('web client (Chromium)', () => {
+  let app: INestApplication;
+  let base: string;
+  let profile: string;
+  let context: BrowserContext;
+  let browser: Browser | undefined;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  const shot = async (name: string): Promise<void> => {
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    app = await createTestApp({ RATE_LIMIT: '100000' });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    profile = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1200, height: 900 },
+    });
+    browser = context.browser() ?? undefined;
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (err) => pageErrors.push(String(err)));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') pageErrors.push(msg.text());
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await app?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('signs up, plays a whole match against the greedy bot by clicking, then replays it', async () => {
+    try {
+      await scenario();
+    } catch (err) {
+      await shot('failure').catch(() => undefined);
+      throw new Error(`${(err as Error).message}\npage errors: ${JSON.stringify(pageErrors)}`);
+    }
+  });
+
+  async function scenario(): Promise<void> {
+    // ---- an error is shown with its code and message
+    await page.goto(`${base}/`);
+    await page.fill('#username', 'nobody');
+    await page.fill('#password', 'wrong password');
+    await page.click('#auth-submit');
+    await page.waitForSelector('#error:not([hidden])');
+    expect(await page.textContent('#error .error-code')).toBe('UNAUTHENTICATED');
+    expect(await page.textContent('#error .error-message')).toContain('wrong username or password');
+    await shot('01-login-error');
+
+    // ---- sign up
+    await page.click('#tab-register');
+    await page.fill('#username', 'carla');
+    await page.fill('#password', 'carla password');
+    await page.click('#auth-submit');
+    await page.waitForSelector('#new-match');
+    await shot('02-inbox-empty');
+
+    // ---- a match against the greedy bot, to 5 points (an option override)
+    await page.click('#new-match');
+    await page.waitForSelector('#create-submit');
+    await page.selectOption('#preset', 'scopa');
+    await page.fill('#target', '5');
+    await page.selectOption('#seat-1-type', 'bot');
+    await page.selectOption('#seat-1-bot', 'greedy');
+    await shot('03-new-match');
+    await page.click('#create-submit');
+    await page.waitForSelector('#my-hand');
+    await page.waitForSelector('#my-hand .card.legal, #turn-status');
+    await shot('04-table');
+
+    // ---- play to the end by clicking
+    let plays = 0;
+    let choices = 0;
+    let rounds = 0;
+    for (let i = 0; i < 2000; i++) {
+      const state = await page.evaluate(() => ({
+        over: !!document.querySelector('#result'),
+        summary: !!document.querySelector('#round-summary'),
+        choice: !!document.querySelector('#capture-choice .capture-choice:not([disabled])'),
+        legal: document.querySelectorAll('#my-hand .card.legal').length,
+        capturing: document.querySelectorAll('#my-hand .card.legal.captures').length,
+        error: document.querySelector('#error:not([hidden])')?.innerText ?? null,
+      }));
+      if (state.error) throw new Error(`the client shows an error: ${state.error}`);
+      if (state.summary) {
+        rounds++;
+        await shot(`06-round-${rounds}-scored`);
+        await page.click('#continue');
+        continue;
+      }
+      if (state.over) break;
+      if (state.choice) {
+        choices++;
+        if (choices === 1) await shot('05-capture-choice');
+        const options = page.locator('#capture-choice .capture-choice');
+        await options.nth((await options.count()) - 1).click();
+        plays++;
+        await page.waitForSelector('#capture-choice', { state: 'detached' });
+        continue;
+      }
+      if (state.legal > 0) {
+        // Prefer a capture (more interesting, and it may ask which capture).
+        const card = page.locator(state.capturing ? '#my-hand .card.legal.captures' : '#my-hand .card.legal').first();
+        const code = await card.getAttribute('data-card');
+        await card.click();
+        // Either the play went through (the card left the hand) or a choice is asked.
+        await page.waitForFunction(
+          (c) => !document.querySelector(`#my-hand .card[data-card="${c}"]`) || !!document.querySelector('#capture-choice') || !!document.querySelector('#error:not([hidden])'),
+          code,
+        );
+        if (!(await page.$('#capture-choice'))) plays++;
+        continue;
+      }
+      await page.waitForTimeout(50);
+    }
+    expect(await page.textContent('#result')).toContain('Match over');
+    expect(plays).toBeGreaterThan(10);
+    expect(rounds).toBeGreaterThan(0);
+    await shot('07-match-over');
+    // eslint-disable-next-line no-console
+    console.log(`web client: ${plays} plays clicked, ${choices} capture choices, ${rounds} rounds`);
+
+    // ---- the inbox lists it as over
+    await page.click('#nav-inbox');
+    await page.waitForSelector('table.inbox');
+    expect(await page.textContent('table.inbox')).toContain('over');
+    await shot('08-inbox');
+    await page.goBack();
+    await page.waitForSelector('#open-replay');
+
+    // ---- the replay: audit verdict, then step and scrub
+    await page.click('#open-replay');
+    await page.waitForSelector('#audit-verdict');
+    await page.waitForSelector('#replay-table');
+    expect(await page.textContent('#audit-verdict')).toContain('sound');
+    expect(await page.textContent('#audit-verdict')).toContain('chain+rules');
+    expect(await page.textContent('#seed-check')).toContain('equals the commitment');
+    const label = async () => (await page.textContent('#step-label')) ?? '';
+    const total = Number(/\/ (\d+)/.exec(await label())![1]);
+    expect(total).toBeGreaterThan(plays);
+    expect(await label()).toBe(`event 1 / ${total}`);
+    await shot('09-replay-start');
+    for (let n = 2; n <= 8; n++) {
+      await page.click('#step-forward');
+      await page.waitForFunction((want) => document.querySelector('#step-label')?.textContent === want, `event ${n} / ${total}`);
+    }
+    await page.waitForSelector('.cards.revealed .card');
+    await shot('10-replay-step-8');
+    const mid = Math.floor(total / 2);
+    await page.$eval(
+      '#scrub',
+      (el, v) => {
+        (el as unknown as { value: string }).value = String(v);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      },
+      mid,
+    );
+    await page.waitForFunction((want) => document.querySelector('#step-label')?.textContent === want, `event ${mid} / ${total}`);
+    await page.click('#step-back');
+    await page.waitForFunction((want) => document.querySelector('#step-label')?.textContent === want, `event ${mid - 1} / ${total}`);
+    await page.waitForSelector('#current-event strong');
+    await shot('11-replay-middle');
+    await page.keyboard.press('End');
+    await page.waitForFunction((want) => document.querySelector('#step-label')?.textContent === want, `event ${total} / ${total}`);
+    expect(await page.textContent('#current-event')).toContain('MatchEnded');
+    await shot('12-replay-end');
+
+    expect(pageErrors).toEqual([]);
+  }
+});

@@ -1,0 +1,328 @@
+/**
+ * The client's only way to the service: the public GraphQL API at /graphql
+ * (queries and mutations over HTTP POST, subscriptions over graphql-ws on the
+ * same path). A third-party client needs nothing more.
+ */
+import { createClient } from 'graphql-ws/client';
+import type { Client } from 'graphql-ws/client';
+
+/** An error as the API reports it: `extensions.code`, the message, and any details. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const SESSION_KEY = 'scopa.session';
+
+export interface Session {
+  token: string;
+  username: string;
+  expiresAt: number;
+}
+
+export function loadSession(): Session | null {
+  try {
+    const s = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as Session | null;
+    return s && s.expiresAt > Date.now() ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+let session: Session | null = loadSession();
+
+export function currentSession(): Session | null {
+  return session;
+}
+
+export function setSession(s: Session | null): void {
+  session = s;
+  if (s) localStorage.setItem(SESSION_KEY, JSON.stringify(s));
+  else localStorage.removeItem(SESSION_KEY);
+  wsClient?.dispose();
+  wsClient = null;
+}
+
+interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+}
+
+function toApiError(e: { message: string; extensions?: Record<string, unknown> }): ApiError {
+  const { code, ...details } = e.extensions ?? {};
+  return new ApiError(typeof code === 'string' ? code : 'ERROR', e.message, details);
+}
+
+export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(session ? { authorization: `Bearer ${session.token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+  } catch (err) {
+    throw new ApiError('NETWORK', `the service did not answer (${(err as Error).message})`);
+  }
+  let body: GraphQLResponse<T>;
+  try {
+    body = (await res.json()) as GraphQLResponse<T>;
+  } catch {
+    throw new ApiError(`HTTP_${res.status}`, res.statusText || 'not a GraphQL response');
+  }
+  if (body.errors?.length) throw toApiError(body.errors[0]);
+  if (!body.data) throw new ApiError(`HTTP_${res.status}`, 'no data in the response');
+  return body.data;
+}
+
+let wsClient: Client | null = null;
+
+function ws(): Client {
+  if (!wsClient) {
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
+    wsClient = createClient({
+      url,
+      lazy: true,
+      retryAttempts: 5,
+      // The token rides in connection_init; a bad one closes the socket with 4403.
+      connectionParams: () => (session ? { authorization: `Bearer ${session.token}` } : {}),
+    });
+  }
+  return wsClient;
+}
+
+/** Subscribe; returns the function that ends the subscription. */
+export function subscribe<T>(query: string, variables: Record<string, unknown>, onData: (data: T) => void, onError: (err: ApiError) => void): () => void {
+  return ws().subscribe<T>(
+    { query, variables },
+    {
+      next: (msg) => {
+        if (msg.errors?.length) onError(toApiError(msg.errors[0] as { message: string; extensions?: Record<string, unknown> }));
+        else if (msg.data) onData(msg.data as T);
+      },
+      error: (err: unknown) => {
+        if (Array.isArray(err) && err.length) onError(toApiError(err[0] as { message: string; extensions?: Record<string, unknown> }));
+        else if (err && typeof err === 'object' && 'code' in err) {
+          const e = err as { code: number; reason?: string };
+          onError(new ApiError(e.code === 4403 ? 'FORBIDDEN' : `WS_${e.code}`, e.reason || 'the live connection closed'));
+        } else onError(new ApiError('NETWORK', 'the live connection failed'));
+      },
+      complete: () => undefined,
+    },
+  );
+}
+
+// ------------------------------------------------------------------ shapes
+
+export interface SeatPublic {
+  seat: number;
+  side: number;
+  player: string | null;
+  reservedFor: string | null;
+  bot: string | null;
+  handSize: number;
+}
+export interface SidePublic {
+  side: number;
+  seats: number[];
+  capturedCount: number;
+  captured: string[];
+  scope: number;
+  score: number;
+}
+export interface RoundBreakdown {
+  points: number[];
+  scope: number[];
+  awards: Partial<Record<'cards' | 'denari' | 'settebello' | 'reBello' | 'primiera' | 'sevens', number | null>>;
+  primiera?: (number | null)[];
+  denariBonus?: number[];
+  cardCounts: number[];
+  denariCounts: number[];
+  allDenari: number | null;
+}
+export interface MatchView {
+  viewer: number | null;
+  phase: string;
+  preset: string | null;
+  round: number;
+  dealer: number;
+  turn: number;
+  hand: string[];
+  table: string[];
+  deckSize: number;
+  seedCommitment: string | null;
+  settings: { turnTimeLimit: string | null; onExpiry: string };
+  options: { players: number; teams: boolean; target: number; handSize: number; capture: string } | null;
+  seats: SeatPublic[];
+  sides: SidePublic[];
+  rounds: { round: number; breakdown: RoundBreakdown }[];
+  result: { reason: string; winner: number | null } | null;
+}
+export interface Reveal {
+  seed: string;
+  hands: string[][];
+  deck: string[];
+  captured: string[][];
+}
+export interface Match {
+  id: string;
+  seq: number;
+  status: string;
+  createdBy: string;
+  view: MatchView;
+  reveal: Reveal | null;
+}
+export interface MatchEvent {
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  actor: string | null;
+  time: string;
+  hash: string;
+}
+export interface Play {
+  card: string;
+  capture: string[];
+  scopa: boolean;
+}
+export interface Preset {
+  id: string;
+  players: number[];
+  sources: string[];
+  options: { players: number; teams: boolean; target: number; handSize: number; tableSize: number; capture: string };
+}
+export interface MatchSummary {
+  id: string;
+  preset: string;
+  status: string;
+  currentSeq: number;
+  createdBy: string;
+  turnSeat: number | null;
+  turnPlayer: string | null;
+  winner: number | null;
+  updatedAt: string;
+  options: { players: number; teams: boolean; target: number };
+  seats: { player: string | null; reservedFor: string | null; bot: string | null }[];
+}
+export interface Audit {
+  sound: boolean;
+  checked: string;
+  events: number | null;
+  lastHash: string | null;
+  seq: number | null;
+  reason: string | null;
+}
+
+// ------------------------------------------------------------------ operations
+
+export const MATCH_FIELDS = `id seq status createdBy
+  view { viewer phase preset round dealer turn hand table deckSize seedCommitment rounds
+    settings { turnTimeLimit onExpiry }
+    options { players teams target handSize capture }
+    seats { seat side player reservedFor bot handSize }
+    sides { side seats capturedCount captured scope score }
+    result { reason winner } }
+  reveal { seed hands deck captured }`;
+
+const SESSION_FIELDS = 'accessToken expiresIn account { username }';
+
+interface SessionData {
+  accessToken: string;
+  expiresIn: number;
+  account: { username: string };
+}
+
+function toSession(s: SessionData): Session {
+  return { token: s.accessToken, username: s.account.username, expiresAt: Date.now() + s.expiresIn * 1000 };
+}
+
+export const api = {
+  async register(username: string, password: string): Promise<Session> {
+    const d = await gql<{ register: SessionData }>(`mutation($i: CredentialsInput!) { register(input: $i) { ${SESSION_FIELDS} } }`, { i: { username, password } });
+    return toSession(d.register);
+  },
+  async login(username: string, password: string): Promise<Session> {
+    const d = await gql<{ login: SessionData }>(`mutation($i: CredentialsInput!) { login(input: $i) { ${SESSION_FIELDS} } }`, { i: { username, password } });
+    return toSession(d.login);
+  },
+  async rulesets(): Promise<Preset[]> {
+    const d = await gql<{ rulesets: Preset[] }>(`{ rulesets { id players sources options { players teams target handSize tableSize capture } } }`);
+    return d.rulesets;
+  },
+  async myMatches(): Promise<MatchSummary[]> {
+    const d = await gql<{ myMatches: MatchSummary[] }>(`{ myMatches(limit: 100) { id preset status currentSeq createdBy turnSeat turnPlayer winner updatedAt
+      options { players teams target } seats { player reservedFor bot } } }`);
+    return d.myMatches;
+  },
+  /** Turn limits of several matches in one request (aliases), for the inbox's deadlines. */
+  async turnLimits(ids: string[]): Promise<Record<string, string | null>> {
+    if (!ids.length) return {};
+    const parts = ids.map((id, i) => `m${i}: match(id: ${JSON.stringify(id)}) { view { settings { turnTimeLimit } } }`);
+    const d = await gql<Record<string, { view: { settings: { turnTimeLimit: string | null } } }>>(`{ ${parts.join(' ')} }`);
+    return Object.fromEntries(ids.map((id, i) => [id, d[`m${i}`]?.view.settings.turnTimeLimit ?? null]));
+  },
+  async createMatch(input: Record<string, unknown>): Promise<Match> {
+    const d = await gql<{ createMatch: Match }>(`mutation($i: CreateMatchInput!) { createMatch(input: $i) { ${MATCH_FIELDS} } }`, { i: input });
+    return d.createMatch;
+  },
+  async join(matchId: string): Promise<Match> {
+    const d = await gql<{ joinMatch: Match }>(`mutation($id: ID!) { joinMatch(matchId: $id) { ${MATCH_FIELDS} } }`, { id: matchId });
+    return d.joinMatch;
+  },
+  async start(matchId: string, expectedSeq: number): Promise<Match> {
+    const d = await gql<{ startMatch: Match }>(`mutation($id: ID!, $i: CommandInput) { startMatch(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, {
+      id: matchId,
+      i: { expectedSeq },
+    });
+    return d.startMatch;
+  },
+  async resign(matchId: string, expectedSeq: number): Promise<Match> {
+    const d = await gql<{ resign: Match }>(`mutation($id: ID!, $i: CommandInput) { resign(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, { id: matchId, i: { expectedSeq } });
+    return d.resign;
+  },
+  async play(matchId: string, card: string, capture: string[], expectedSeq: number): Promise<Match> {
+    const idempotencyKey = `web-${expectedSeq}-${Math.random().toString(36).slice(2, 10)}`;
+    const d = await gql<{ play: Match }>(`mutation($id: ID!, $i: PlayInput!) { play(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, {
+      id: matchId,
+      i: { card, capture, expectedSeq, idempotencyKey },
+    });
+    return d.play;
+  },
+  async match(id: string, atSeq?: number): Promise<Match> {
+    const d = await gql<{ match: Match }>(`query($id: ID!, $at: Int) { match(id: $id, atSeq: $at) { ${MATCH_FIELDS} } }`, { id, at: atSeq ?? null });
+    return d.match;
+  },
+  async legalPlays(matchId: string): Promise<{ seq: number; plays: Play[] }> {
+    const d = await gql<{ legalPlays: { seq: number; plays: Play[] } }>(`query($id: ID!) { legalPlays(matchId: $id) { seq plays { card capture scopa } } }`, { id: matchId });
+    return d.legalPlays;
+  },
+  async events(matchId: string): Promise<MatchEvent[]> {
+    const all: MatchEvent[] = [];
+    for (;;) {
+      const d = await gql<{ matchEvents: MatchEvent[] }>(
+        `query($id: ID!, $from: Int) { matchEvents(matchId: $id, fromSeq: $from, limit: 100) { seq type payload actor time hash } }`,
+        { id: matchId, from: all.length + 1 },
+      );
+      all.push(...d.matchEvents);
+      if (d.matchEvents.length < 100) return all;
+    }
+  },
+  async audit(matchId: string): Promise<Audit> {
+    const d = await gql<{ audit: Audit }>(`query($id: ID!) { audit(matchId: $id) { sound checked events lastHash seq reason } }`, { id: matchId });
+    return d.audit;
+  },
+  /** Live events from a seq, each with the match as I may see it right after. */
+  follow(matchId: string, fromSeq: number, onEvent: (e: { event: MatchEvent; match: Match }) => void, onError: (err: ApiError) => void): () => void {
+    return subscribe<{ matchEventsLive: { event: MatchEvent; match: Match } }>(
+      `subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { seq type payload actor time hash } match { ${MATCH_FIELDS} } } }`,
+      { id: matchId, from: fromSeq },
+      (d) => onEvent(d.matchEventsLive),
+      onError,
+    );
+  },
+};

@@ -1,0 +1,271 @@
+import './style.css';
+import { api, currentSession, setSession, subscribe } from './api';
+import type { MatchSummary, Preset } from './api';
+import { h, mount } from './dom';
+import { replayScreen } from './replay';
+import { tableScreen } from './table';
+import { attempt, clearError, durationMs, errorBanner, showError } from './widgets';
+
+type Cleanup = (() => void) | void;
+
+const root = document.getElementById('app')!;
+const banner = errorBanner();
+const main = h('main', { id: 'main' });
+const nav = h('nav', { class: 'top' });
+root.append(nav, banner, main);
+
+let cleanup: Cleanup;
+
+export function go(hash: string): void {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function renderNav(): void {
+  const s = currentSession();
+  mount(
+    nav,
+    h('a', { href: '#/', class: 'brand' }, 'Scopa'),
+    s
+      ? [
+          h('a', { href: '#/', id: 'nav-inbox' }, 'My matches'),
+          h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
+          h('span', { class: 'spacer' }),
+          h('span', { class: 'whoami' }, s.username),
+          h('button', { class: 'link', id: 'logout', onclick: () => (setSession(null), go('#/login')) }, 'Log out'),
+        ]
+      : [h('span', { class: 'spacer' })],
+  );
+}
+
+function route(): void {
+  if (typeof cleanup === 'function') cleanup();
+  cleanup = undefined;
+  clearError();
+  renderNav();
+  const path = location.hash.replace(/^#/, '') || '/';
+  const session = currentSession();
+  let m: RegExpExecArray | null;
+  if (!session) {
+    cleanup = authScreen();
+  } else if ((m = /^\/match\/([^/]+)$/.exec(path))) {
+    cleanup = tableScreen(main, decodeURIComponent(m[1]));
+  } else if ((m = /^\/replay\/([^/]+)$/.exec(path))) {
+    cleanup = replayScreen(main, decodeURIComponent(m[1]));
+  } else if (path === '/new') {
+    cleanup = createScreen();
+  } else {
+    cleanup = inboxScreen();
+  }
+}
+
+// ------------------------------------------------------------------ sign up / log in
+
+function authScreen(): Cleanup {
+  let mode: 'login' | 'register' = 'login';
+  const render = () => {
+    const username = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 32 });
+    const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: mode === 'login' ? 'current-password' : 'new-password', required: true });
+    const submit = async (ev: Event) => {
+      ev.preventDefault();
+      const s = await attempt(() => (mode === 'login' ? api.login(username.value, password.value) : api.register(username.value, password.value)));
+      if (s) {
+        setSession(s);
+        go('#/');
+      }
+    };
+    mount(
+      main,
+      h(
+        'section',
+        { class: 'panel auth' },
+        h('div', { class: 'tabs' }, [
+          h('button', { class: mode === 'login' ? 'tab active' : 'tab', id: 'tab-login', onclick: () => ((mode = 'login'), render()) }, 'Log in'),
+          h('button', { class: mode === 'register' ? 'tab active' : 'tab', id: 'tab-register', onclick: () => ((mode = 'register'), render()) }, 'Sign up'),
+        ]),
+        h(
+          'form',
+          { onsubmit: submit },
+          h('label', null, 'Username', username),
+          h('label', null, 'Password', password),
+          mode === 'register' ? h('p', { class: 'hint' }, 'Usernames: 3 to 32 of a-z 0-9 _ . -') : null,
+          h('button', { type: 'submit', id: 'auth-submit', class: 'primary' }, mode === 'login' ? 'Log in' : 'Create account'),
+        ),
+      ),
+    );
+  };
+  render();
+}
+
+// ------------------------------------------------------------------ inbox
+
+function inboxScreen(): Cleanup {
+  const me = currentSession()!.username;
+  let alive = true;
+  const load = async () => {
+    const list = await attempt(() => api.myMatches());
+    if (!list || !alive) return;
+    const playing = list.filter((m) => m.status === 'playing');
+    const limits = (await attempt(() => api.turnLimits(playing.map((m) => m.id)))) ?? {};
+    if (alive) render(list, limits);
+  };
+  const joinBox = h('input', { id: 'join-id', placeholder: 'match id' });
+  const render = (list: MatchSummary[], limits: Record<string, string | null>) => {
+    const rows = list.map((m) => {
+      const mine = m.seats.some((s) => s.player === me);
+      const invited = !mine && m.seats.some((s) => s.reservedFor === me && !s.player);
+      const myTurn = m.status === 'playing' && m.turnPlayer === me;
+      const limit = durationMs(limits[m.id] ?? null);
+      const deadline = m.status === 'playing' && limit ? new Date(new Date(m.updatedAt).getTime() + limit) : null;
+      const players = m.seats.map((s) => s.player ?? (s.reservedFor ? `${s.reservedFor}?` : 'open')).join(', ');
+      return h(
+        'tr',
+        { class: myTurn ? 'my-turn' : '', 'data-match': m.id },
+        h('td', null, h('a', { href: `#/match/${m.id}` }, m.preset), h('div', { class: 'muted small' }, m.id.slice(0, 8))),
+        h('td', null, players),
+        h('td', null, m.status === 'over' ? (m.winner === null ? 'over (draw)' : `over — side ${m.winner} won`) : m.status),
+        h('td', null, myTurn ? h('strong', null, 'your turn') : m.turnPlayer ?? '—'),
+        h('td', null, deadline ? `${deadline.toLocaleString()} (${limits[m.id]})` : '—'),
+        h(
+          'td',
+          null,
+          invited ? h('button', { onclick: async () => (await attempt(() => api.join(m.id))) && go(`#/match/${m.id}`) }, 'Join') : h('a', { href: `#/match/${m.id}` }, 'Open'),
+          m.status === 'over' ? [' · ', h('a', { href: `#/replay/${m.id}` }, 'Replay')] : null,
+        ),
+      );
+    });
+    mount(
+      main,
+      h(
+        'section',
+        { class: 'panel' },
+        h('h1', null, 'My matches'),
+        h('p', null, h('a', { href: '#/new', class: 'button primary', id: 'new-match' }, 'New match'), ' ', joinBox, h('button', { onclick: () => joinBox.value && go(`#/match/${joinBox.value.trim()}`) }, 'Open by id')),
+        list.length
+          ? h(
+              'table',
+              { class: 'inbox' },
+              h('thead', null, h('tr', null, ['Match', 'Players', 'Status', 'Turn', 'Deadline', ''].map((t) => h('th', null, t)))),
+              h('tbody', null, rows),
+            )
+          : h('p', { class: 'muted' }, 'No matches yet.'),
+      ),
+    );
+  };
+  mount(main, h('section', { class: 'panel' }, h('h1', null, 'My matches'), h('p', { class: 'muted' }, 'Loading…')));
+  void load();
+  // Refresh when it becomes my turn anywhere.
+  const stop = subscribe('subscription { myTurn { matchId seq seat } }', {}, () => void load(), showError);
+  return () => {
+    alive = false;
+    stop();
+  };
+}
+
+// ------------------------------------------------------------------ create a match
+
+function createScreen(): Cleanup {
+  let presets: Preset[] = [];
+  const form = h('form', { class: 'create', id: 'create-form' });
+  const presetSel = h('select', { id: 'preset', name: 'preset' });
+  const players = h('select', { id: 'players', name: 'players' });
+  const teams = h('input', { id: 'teams', type: 'checkbox' });
+  const target = h('input', { id: 'target', type: 'number', min: 1, max: 100 });
+  const overrides = h('textarea', { id: 'overrides', rows: 3, placeholder: '{"aceSweeps": true}' });
+  const turnLimit = h('input', { id: 'turn-limit', placeholder: 'e.g. PT1H (optional)' });
+  const seatsBox = h('div', { class: 'seats' });
+  const summary = h('p', { class: 'muted small' });
+
+  const preset = () => presets.find((p) => p.id === presetSel.value)!;
+  const renderSeats = () => {
+    const n = Number(players.value);
+    const old = [...seatsBox.querySelectorAll<HTMLElement>('.seat-spec')];
+    const rows = [h('div', { class: 'seat-spec' }, h('span', { class: 'seat-no' }, 'Seat 0'), h('strong', null, 'you'), teams.checked ? h('span', { class: 'muted' }, ' side 0') : null)];
+    for (let i = 1; i < n; i++) {
+      const prev = old[i];
+      const type = h(
+        'select',
+        { class: 'seat-type', id: `seat-${i}-type` },
+        ['bot', 'open', 'reserved'].map((t) => h('option', { value: t, selected: (prev?.querySelector<HTMLSelectElement>('.seat-type')?.value ?? 'bot') === t }, t === 'reserved' ? 'invite (reserved)' : t)),
+      );
+      const bot = h(
+        'select',
+        { class: 'seat-bot', id: `seat-${i}-bot` },
+        ['greedy', 'random', 'ismcts'].map((b) => h('option', { value: b, selected: (prev?.querySelector<HTMLSelectElement>('.seat-bot')?.value ?? 'greedy') === b }, `${b} bot`)),
+      );
+      const user = h('input', { class: 'seat-user', id: `seat-${i}-user`, placeholder: 'username', value: prev?.querySelector<HTMLInputElement>('.seat-user')?.value ?? '' });
+      const sync = () => {
+        bot.hidden = type.value !== 'bot';
+        user.hidden = type.value !== 'reserved';
+      };
+      type.addEventListener('change', sync);
+      sync();
+      rows.push(h('div', { class: 'seat-spec' }, h('span', { class: 'seat-no' }, `Seat ${i}`), type, bot, user, teams.checked ? h('span', { class: 'muted' }, ` side ${i % 2}`) : null));
+    }
+    seatsBox.replaceChildren(...rows);
+  };
+  const presetChanged = () => {
+    const p = preset();
+    players.replaceChildren(...p.players.map((n) => h('option', { value: n, selected: n === p.options.players }, String(n))));
+    teams.checked = p.options.teams;
+    target.value = String(p.options.target);
+    summary.textContent = `${p.options.capture} capture, ${p.options.handSize} cards a hand, ${p.options.tableSize} on the table, to ${p.options.target}; from ${p.sources.join(', ')}`;
+    renderSeats();
+  };
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    const p = preset();
+    const o: Record<string, unknown> = {};
+    if (Number(players.value) !== p.options.players) o.players = Number(players.value);
+    if (teams.checked !== p.options.teams) o.teams = teams.checked;
+    if (Number(target.value) !== p.options.target) o.target = Number(target.value);
+    if (overrides.value.trim()) {
+      try {
+        const extra = JSON.parse(overrides.value) as unknown;
+        if (!extra || typeof extra !== 'object' || Array.isArray(extra)) throw new Error('overrides must be a JSON object');
+        Object.assign(o, extra);
+      } catch (err) {
+        showError(new Error(`Overrides: ${(err as Error).message}`));
+        return;
+      }
+    }
+    const seats: Record<string, unknown>[] = [{ type: 'creator' }];
+    for (const row of [...seatsBox.querySelectorAll<HTMLElement>('.seat-spec')].slice(1)) {
+      const type = row.querySelector<HTMLSelectElement>('.seat-type')!.value;
+      if (type === 'bot') seats.push({ type, bot: row.querySelector<HTMLSelectElement>('.seat-bot')!.value });
+      else if (type === 'reserved') seats.push({ type, username: row.querySelector<HTMLInputElement>('.seat-user')!.value.trim() });
+      else seats.push({ type });
+    }
+    const input: Record<string, unknown> = { preset: p.id, seats };
+    if (Object.keys(o).length) input.overrides = o;
+    if (turnLimit.value.trim()) input.turnTimeLimit = turnLimit.value.trim();
+    const created = await attempt(() => api.createMatch(input));
+    if (!created) return;
+    // Every seat already taken (bots only): start at once.
+    if (created.view.phase === 'open' && created.view.seats.every((s) => s.player)) await attempt(() => api.start(created.id, created.seq));
+    go(`#/match/${created.id}`);
+  };
+  presetSel.addEventListener('change', presetChanged);
+  players.addEventListener('change', renderSeats);
+  teams.addEventListener('change', renderSeats);
+  form.addEventListener('submit', submit);
+  mount(main, h('section', { class: 'panel' }, h('h1', null, 'New match'), h('p', { class: 'muted' }, 'Loading presets…')));
+  void attempt(async () => {
+    presets = await api.rulesets();
+    presetSel.replaceChildren(...presets.map((p) => h('option', { value: p.id }, p.id)));
+    presetChanged();
+    mount(form, [
+      h('label', null, 'Preset', presetSel),
+      summary,
+      h('div', { class: 'row' }, h('label', null, 'Players', players), h('label', { class: 'check' }, teams, 'Teams'), h('label', null, 'Target points', target)),
+      h('label', null, 'Other option overrides (JSON)', overrides),
+      h('fieldset', null, h('legend', null, 'Seats'), seatsBox),
+      h('label', null, 'Turn time limit (ISO 8601 duration)', turnLimit),
+      h('button', { type: 'submit', class: 'primary', id: 'create-submit' }, 'Create match'),
+    ]);
+    mount(main, h('section', { class: 'panel' }, h('h1', null, 'New match'), form));
+  });
+}
+
+window.addEventListener('hashchange', route);
+route();
