@@ -158,10 +158,14 @@ export function commandHash(command: Command, actor: string | null): string {
   return sha256Hex(canonicalJson({ command, actor }));
 }
 
+/** Told of each command appended (not of idempotent replays), after the append; see MatchStore.onAppended. */
+export type AppendListener = (result: CommandResult) => void;
+
 export class MatchStore {
   readonly events: EventStore;
   readonly cache: SnapshotCache;
   private readonly maxRetries: number;
+  private readonly appendListeners = new Set<AppendListener>();
 
   constructor(
     readonly prisma: Prisma,
@@ -170,6 +174,28 @@ export class MatchStore {
     this.events = new EventStore(prisma);
     this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
     this.maxRetries = options.maxRetries ?? 8;
+  }
+
+  /**
+   * Calls `listener` after each successful append (create or execute, not a
+   * replayed idempotent result), synchronously; listener errors are ignored.
+   * For in-process reactions (bots, notifications): durable follow-ups are
+   * written by the append itself (the async-play trigger). Returns an unsubscribe.
+   */
+  onAppended(listener: AppendListener): () => void {
+    this.appendListeners.add(listener);
+    return () => this.appendListeners.delete(listener);
+  }
+
+  private appended(result: CommandResult): CommandResult {
+    for (const listener of this.appendListeners) {
+      try {
+        listener(result);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+    return result;
   }
 
   // ------------------------------------------------------------ writing
@@ -215,7 +241,7 @@ export class MatchStore {
     );
     const last = stored[stored.length - 1];
     this.cache.put(id, { seq: last.seq, hash: last.hash, state });
-    return { matchId: id, seq: last.seq, events: stored, replayed: false };
+    return this.appended({ matchId: id, seq: last.seq, events: stored, replayed: false });
   }
 
   async execute(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
@@ -264,7 +290,7 @@ export class MatchStore {
         });
         const last = stored[stored.length - 1];
         this.cache.put(matchId, { seq: last.seq, hash: last.hash, state });
-        return { matchId, seq: last.seq, events: stored, replayed: false };
+        return this.appended({ matchId, seq: last.seq, events: stored, replayed: false });
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         if (err.code === 'IDEMPOTENCY_KEY_REUSED' && err.details.duplicate) {
