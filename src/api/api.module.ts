@@ -10,6 +10,8 @@ import { MatchesController } from '../matches/matches.controller';
 import { MatchesResolver } from '../matches/matches.resolver';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { MatchesApi } from './matches-api.service';
+import { InboxModule } from '../inbox/inbox.module';
+import { SeatsModule } from '../seats/seats.module';
 
 /**
  * The public API: GraphQL (/graphql, graphql-ws) and REST (/v1), two thin
@@ -17,7 +19,7 @@ import { MatchesApi } from './matches-api.service';
  * (global, @Public() opts out), then rate limiting (keyed on the caller).
  */
 @Module({
-  imports: [PubSubModule, AuthModule, RulesetsModule, MatchesModule, AppGraphQLModule],
+  imports: [PubSubModule, AuthModule, RulesetsModule, MatchesModule, AppGraphQLModule, InboxModule, SeatsModule],
   controllers: [MatchesController],
   providers: [
     MatchesApi,

@@ -10,10 +10,7 @@ import {
   BOT_LEVELS,
   cardCodes,
   evolve,
-  greedyPlay,
   legalPlayCodesInView,
-  mulberry32,
-  randomPlay,
   revealView,
   seatOf,
   seatView,
@@ -31,6 +28,10 @@ import type { PubSubEngine } from '../graphql/pubsub';
 import { MatchesService } from '../matches/matches.service';
 import type { CommandResult, MatchStatus, MatchSummary, VerifyReport } from '../matches/match-store';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+import { matchChannel, turnChannel } from '../inbox/channels';
+import type { MatchNotice, TurnNotice } from '../inbox/channels';
+import { TurnNotifier } from '../inbox/turn-notifier';
+import { BotSeatsService } from '../seats/bot-seats.service';
 
 export type SeatRequest = { type: 'creator' } | { type: 'open' } | { type: 'reserved'; username: string } | { type: 'bot'; bot: BotLevel };
 
@@ -83,23 +84,11 @@ export interface LiveEvent {
   match: MatchPresentation;
 }
 
-export const matchChannel = (matchId: string): string => `match:${matchId}`;
-export const turnChannel = (player: string): string => `turn:${player}`;
-
-export interface MatchNotice {
-  matchId: string;
-  seq: number;
-}
-
-export interface TurnNotice {
-  matchId: string;
-  seq: number;
-  seat: number;
-  player: string;
-}
+// Channels and notices live with the inbox (the clock and the bot seats publish them too).
+export { matchChannel, turnChannel } from '../inbox/channels';
+export type { MatchNotice, TurnNotice } from '../inbox/channels';
 
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
-const MAX_BOT_PLAYS = 2000;
 
 @Injectable()
 export class MatchesApi {
@@ -110,6 +99,8 @@ export class MatchesApi {
     private readonly accounts: AccountsService,
     private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly notifier: TurnNotifier,
+    private readonly botSeats: BotSeatsService,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -195,41 +186,16 @@ export class MatchesApi {
 
   /**
    * Seats held by built-in bots play at once, through the same command path
-   * as people. (`ismcts` plays as `greedy` here; the async-play work brings
-   * the real search and server-side scheduling.)
+   * as people (src/seats: each from its seat view, once per seq); awaited, so
+   * the response already shows the bots' plays.
    */
-  private async runBots(matchId: string): Promise<void> {
-    for (let n = 0; n < MAX_BOT_PLAYS; n++) {
-      const { seq, state } = await this.current(matchId);
-      if (state.phase !== 'playing' || state.turn < 0) return;
-      const seat = state.seats[state.turn];
-      if (!seat?.bot || !seat.player) return;
-      const view = seatView(state, state.turn);
-      const rng = mulberry32((seq * 2654435761) >>> 0);
-      const play = seat.bot === 'random' ? randomPlay(view, rng) : greedyPlay(view);
-      const codes = cardCodes([play.card, ...play.capture]);
-      try {
-        const result = await this.store.execute(
-          matchId,
-          { type: 'play', player: seat.player, card: codes[0], capture: codes.slice(1) },
-          { actor: seat.player, expectedSeq: seq, commandKey: `${seat.player}:seq${seq}` },
-        );
-        if (!result.replayed) await this.published(result);
-      } catch (err) {
-        if (err instanceof DomainError && err.code === 'VERSION_CONFLICT') continue; // another instance moved it on
-        throw err;
-      }
-    }
+  private runBots(matchId: string): Promise<void> {
+    return this.botSeats.drive(matchId);
   }
 
-  private async published(result: CommandResult): Promise<void> {
-    const notice: MatchNotice = { matchId: result.matchId, seq: result.seq };
-    await this.pubsub.publish(matchChannel(result.matchId), notice);
-    const summary = await this.store.get(result.matchId);
-    if (summary.turnPlayer && summary.turnSeat !== null && !summary.turnPlayer.startsWith('bot:')) {
-      const turn: TurnNotice = { matchId: result.matchId, seq: summary.currentSeq, seat: summary.turnSeat, player: summary.turnPlayer };
-      await this.pubsub.publish(turnChannel(summary.turnPlayer), turn);
-    }
+  /** Live notices (match moved; your turn, with the deadline): see src/inbox/turn-notifier.ts. */
+  private published(result: CommandResult): Promise<void> {
+    return this.notifier.published(result);
   }
 
   // ------------------------------------------------------------------ reading

@@ -152,4 +152,5 @@ export class TurnNoticeModel {
   @Field(() => ID) matchId!: string;
   @Field(() => Int) seq!: number;
   @Field(() => Int) seat!: number;
+  @Field(() => Date, { nullable: true, description: 'When this turn clock runs out; null for an untimed match.' }) deadline!: Date | null;
 }

@@ -1,0 +1,113 @@
+/**
+ * Turn clocks. The deadline of the seat to move lives in match_clocks (one
+ * row per timed match), written by the async-play trigger on matches in the
+ * very statement that appends (so it can never disagree with the log).
+ *
+ * A tick claims due rows in a transaction (SELECT ... FOR UPDATE SKIP LOCKED,
+ * then a lease: claimed_until), so that instances polling the same database
+ * take different rows; then executes `clockExpired {seat}` through the match
+ * store with the row's seq as expectedSeq: only one append can ever succeed
+ * at that seq, so each expiry is handled exactly once, whichever instance,
+ * and after a crash (the lease runs out and another tick takes the row). A
+ * stale row (the turn moved meanwhile) is dropped. The outcome (greedy
+ * auto-play, or forfeit) follows the match's settings and is in the log.
+ */
+import { DomainError } from '../common/domain-error';
+import type { Prisma } from '../database/database';
+import type { CommandResult, MatchStore } from '../matches/match-store';
+
+export interface ClaimedClock {
+  matchId: string;
+  seat: number;
+  seq: number;
+  onExpiry: string;
+  attempts: number;
+}
+
+/** expired: this call appended the expiry; stale: the deadline no longer applied (or was already handled); error: retried after the lease. */
+export type ExpiryOutcome = 'expired' | 'stale' | 'error';
+
+export interface ClockSchedulerOptions {
+  /** Rows claimed per tick (default 20). */
+  batch?: number;
+  /** How long a claim keeps other instances off a row, in ms (default 30,000). */
+  leaseMs?: number;
+  onExpired?: (clock: ClaimedClock, result: CommandResult) => void | Promise<void>;
+  onError?: (clock: ClaimedClock, err: unknown) => void;
+}
+
+/** Codes meaning "this deadline no longer applies": the turn moved, or the match ended. */
+const STALE = new Set(['VERSION_CONFLICT', 'NOT_YOUR_TURN', 'MATCH_OVER', 'MATCH_NOT_STARTED', 'IDEMPOTENCY_KEY_REUSED']);
+
+const CLAIM_SQL = `
+UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), attempts = c.attempts + 1
+FROM (
+  SELECT match_id FROM match_clocks
+  WHERE deadline <= now() AND (claimed_until IS NULL OR claimed_until < now())
+  ORDER BY deadline
+  LIMIT $1::int
+  FOR UPDATE SKIP LOCKED
+) due
+WHERE c.match_id = due.match_id
+RETURNING c.match_id::text AS match_id, c.seat, c.seq, c.on_expiry, c.attempts`;
+
+export class ClockScheduler {
+  private readonly batch: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly store: MatchStore,
+    private readonly options: ClockSchedulerOptions = {},
+  ) {
+    this.batch = options.batch ?? 20;
+    this.leaseMs = options.leaseMs ?? 30_000;
+  }
+
+  /** Claims the due deadlines (rows locked by another transaction are skipped). */
+  async claim(): Promise<ClaimedClock[]> {
+    const rows = await this.prisma.$transaction(async (tx) =>
+      tx.$queryRawUnsafe<{ match_id: string; seat: number; seq: number; on_expiry: string; attempts: number }[]>(CLAIM_SQL, this.batch, this.leaseMs),
+    );
+    return rows.map((r) => ({ matchId: r.match_id, seat: r.seat, seq: r.seq, onExpiry: r.on_expiry, attempts: r.attempts }));
+  }
+
+  /** Handles one claimed expiry. */
+  async expire(clock: ClaimedClock): Promise<ExpiryOutcome> {
+    try {
+      const result = await this.store.execute(
+        clock.matchId,
+        { type: 'clockExpired', seat: clock.seat },
+        { actor: null, expectedSeq: clock.seq, commandKey: `clock:seq${clock.seq}:seat${clock.seat}` },
+      );
+      if (result.replayed) {
+        // Another claim of the same deadline appended it first (same command key): nothing appended here.
+        await this.drop(clock);
+        return 'stale';
+      }
+      // The append itself replaced (next turn) or removed (match over) the row.
+      await this.options.onExpired?.(clock, result);
+      return 'expired';
+    } catch (err) {
+      if (err instanceof DomainError && STALE.has(err.code)) {
+        await this.drop(clock);
+        return 'stale';
+      }
+      this.options.onError?.(clock, err);
+      return 'error'; // the lease runs out and a later tick tries again
+    }
+  }
+
+  /** One poll: claim, then handle each claimed expiry. Returns the outcomes. */
+  async tick(): Promise<ExpiryOutcome[]> {
+    const claimed = await this.claim();
+    const outcomes: ExpiryOutcome[] = [];
+    for (const clock of claimed) outcomes.push(await this.expire(clock));
+    return outcomes;
+  }
+
+  /** Removes the row if it still is the one claimed (same seq). */
+  private async drop(clock: ClaimedClock): Promise<void> {
+    await this.prisma.$executeRawUnsafe('DELETE FROM match_clocks WHERE match_id = $1::uuid AND seq = $2::int', clock.matchId, clock.seq);
+  }
+}

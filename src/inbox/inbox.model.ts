@@ -1,0 +1,14 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty } from '@nestjs/swagger';
+
+@ObjectType('InboxEntry', { description: 'A match where it is my turn.' })
+export class InboxEntryModel {
+  @Field(() => ID) @ApiProperty() matchId!: string;
+  @Field() @ApiProperty() preset!: string;
+  @Field(() => Int, { description: 'The current seq: send it as expectedSeq (REST: If-Match).' }) @ApiProperty() seq!: number;
+  @Field(() => Int, { description: 'My seat.' }) @ApiProperty() seat!: number;
+  @Field(() => Date, { nullable: true, description: 'When my turn clock runs out; null for an untimed match.' })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  deadline!: Date | null;
+  @Field(() => Date, { description: 'When the turn came.' }) @ApiProperty({ type: String, format: 'date-time' }) since!: Date;
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { InboxController } from './inbox.controller';
+import { InboxResolver } from './inbox.resolver';
+import { InboxService } from './inbox.service';
+import { TurnNotifier } from './turn-notifier';
+
+/** The inbox ("my turn" by deadline) and the live notices after each append. */
+@Module({
+  controllers: [InboxController],
+  providers: [InboxService, InboxResolver, TurnNotifier],
+  exports: [InboxService, TurnNotifier],
+})
+export class InboxModule {}

@@ -1,0 +1,71 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PrismaService } from '../database/prisma.service';
+import { MatchesService } from '../matches/matches.service';
+import { MetricsService } from '../observability/metrics.service';
+import { TurnNotifier } from '../inbox/turn-notifier';
+import { BotSeats } from './bot-seats';
+
+/**
+ * The bot seats of this instance: driven after each append here, and swept
+ * every BOT_SWEEP_MS (default 5000; 0: no sweep) for bot turns left by a
+ * restart or made due by another instance. Also counts plays by source.
+ */
+@Injectable()
+export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('BotSeats');
+  readonly seats: BotSeats;
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    prisma: PrismaService,
+    private readonly store: MatchesService,
+    private readonly notifier: TurnNotifier,
+    private readonly metrics: MetricsService,
+  ) {
+    this.seats = new BotSeats(prisma, store, {
+      onPlayed: (result) => this.notifier.publishQuietly(result),
+      onError: (matchId, err) => this.logger.warn(`bot seat in match ${matchId}: ${(err as Error)?.message ?? String(err)}`),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.unsubscribe = this.store.onAppended((result) => {
+      for (const e of result.events) {
+        if (e.type === 'CardPlayed') this.metrics.plays.inc({ source: e.actor === null ? 'clock' : e.actor.startsWith('bot:') ? 'bot' : 'human' });
+      }
+      // Only when the snapshot just cached says a bot is to move (no extra read otherwise).
+      const snap = this.store.cache.get(result.matchId);
+      if (snap && snap.seq === result.seq) {
+        const s = snap.state;
+        if (s.phase !== 'playing' || s.turn < 0 || !s.seats[s.turn]?.bot) return;
+      }
+      this.seats.kick(result.matchId);
+    });
+    const every = Number(process.env.BOT_SWEEP_MS ?? 5000);
+    if (every > 0) {
+      this.timer = setInterval(() => {
+        if (this.sweeping) return;
+        this.sweeping = this.seats
+          .sweep()
+          .catch((err: unknown) => this.logger.warn(`bot sweep: ${(err as Error).message}`))
+          .finally(() => (this.sweeping = null));
+      }, every);
+      this.timer.unref();
+    }
+  }
+
+  /** Plays every due bot turn of the match (awaited by the API after a command). */
+  drive(matchId: string): Promise<void> {
+    return this.seats.drive(matchId);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.unsubscribe?.();
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping;
+    await this.seats.close();
+  }
+}

@@ -1,0 +1,20 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Caller } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { HintService } from './hint.service';
+import { HintModel, HintQuery } from './hint.model';
+
+@ApiTags('matches')
+@ApiBearerAuth()
+@Controller('v1/matches')
+export class HintController {
+  constructor(private readonly hints: HintService) {}
+
+  @Get(':id/hint')
+  @ApiOperation({ operationId: 'hint', summary: 'What the bot of a level would play for my seat now (my turn only)' })
+  @ApiOkResponse({ type: HintModel })
+  hint(@Caller() caller: Principal, @Param('id') id: string, @Query() q: HintQuery): Promise<HintModel> {
+    return this.hints.hint(caller.username, id, q.level ?? 'greedy');
+  }
+}

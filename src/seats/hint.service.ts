@@ -1,0 +1,43 @@
+/** "What would the bot of this level play for me now?": from my seat's view only, on my turn only. */
+import { Injectable } from '@nestjs/common';
+import { BOT_LEVELS, seatOf } from '../engine';
+import type { BotLevel, MatchState } from '../engine';
+import { DomainError } from '../common/domain-error';
+import { MatchesService } from '../matches/matches.service';
+import { botMove, botRng, ismctsBudgetFromEnv } from './bot-seats';
+
+export interface Hint {
+  matchId: string;
+  seq: number;
+  level: BotLevel;
+  card: string;
+  capture: string[];
+}
+
+@Injectable()
+export class HintService {
+  private readonly budget = ismctsBudgetFromEnv();
+
+  constructor(private readonly store: MatchesService) {}
+
+  async hint(username: string, matchId: string, level: string = 'greedy'): Promise<Hint> {
+    if (!(BOT_LEVELS as readonly string[]).includes(level)) throw new DomainError('VALIDATION_FAILED', `level is one of ${BOT_LEVELS.join(', ')}`);
+    const { seq, state } = await this.current(matchId);
+    const seat = seatOf(state, username);
+    if (seat < 0) throw new DomainError('NOT_SEATED', 'you hold no seat in this match');
+    if (state.phase === 'over') throw new DomainError('MATCH_OVER', 'the match is over');
+    if (state.phase !== 'playing') throw new DomainError('MATCH_NOT_STARTED', 'the match has not started');
+    if (state.turn !== seat) throw new DomainError('NOT_YOUR_TURN', 'a hint is for your own turn');
+    // botMove builds the seat's view and gives the bot nothing else.
+    const move = botMove(level as BotLevel, state, seat, botRng(`hint:${matchId}`, seq), this.budget);
+    return { matchId, seq, level: level as BotLevel, ...move };
+  }
+
+  private async current(matchId: string): Promise<{ seq: number; state: MatchState }> {
+    const state = await this.store.state(matchId);
+    const snap = this.store.cache.get(matchId);
+    if (snap && snap.state === state) return { seq: snap.seq, state };
+    const summary = await this.store.get(matchId);
+    return { seq: summary.currentSeq, state: await this.store.state(matchId, summary.currentSeq) };
+  }
+}

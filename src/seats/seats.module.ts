@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { InboxModule } from '../inbox/inbox.module';
+import { MatchesModule } from '../matches/matches.module';
+import { BotSeatsService } from './bot-seats.service';
+import { HintController } from './hint.controller';
+import { HintResolver } from './hint.resolver';
+import { HintService } from './hint.service';
+
+/** Bots in seats (server-side play) and hints. */
+@Module({
+  imports: [MatchesModule, InboxModule],
+  controllers: [HintController],
+  providers: [BotSeatsService, HintService, HintResolver],
+  exports: [BotSeatsService],
+})
+export class SeatsModule {}

@@ -1,0 +1,165 @@
+/**
+ * Sends the webhook outbox (webhook_deliveries, written by the async-play
+ * trigger in the statement that appends). A tick claims due pending rows in a
+ * transaction (FOR UPDATE SKIP LOCKED, then a lease on next_attempt_at and
+ * attempts + 1), so instances never send a row at the same time; then POSTs
+ * each, signed (see signature.ts). A 2xx marks it delivered; anything else
+ * (status, network error, timeout) schedules a retry after
+ * backoff * 2^(attempts - 1) (capped), until maxAttempts, then failed.
+ * A crash mid-send leaves the row pending: it is sent again once the lease
+ * runs out (at-least-once; receivers dedupe on Scopa-Delivery).
+ */
+import type { Prisma } from '../database/database';
+import { signatureHeader, SIGNATURE_HEADER } from './signature';
+
+export interface WebhookWorkerOptions {
+  batch?: number;
+  /** Claim lease in ms (must exceed timeoutMs). Default 60,000. */
+  leaseMs?: number;
+  /** Attempts before a delivery is given up (status failed). Default 6. */
+  maxAttempts?: number;
+  /** First retry delay in ms, doubled on each attempt. Default 10,000. */
+  backoffMs?: number;
+  /** Retry delay cap in ms. Default 3,600,000. */
+  maxBackoffMs?: number;
+  /** Request timeout in ms. Default 10,000. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', delivery: ClaimedDelivery) => void;
+}
+
+export function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookWorkerOptions {
+  const n = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+  return {
+    batch: n(env.WEBHOOK_BATCH, 20),
+    maxAttempts: n(env.WEBHOOK_MAX_ATTEMPTS, 6),
+    backoffMs: n(env.WEBHOOK_BACKOFF_MS, 10_000),
+    maxBackoffMs: n(env.WEBHOOK_MAX_BACKOFF_MS, 3_600_000),
+    timeoutMs: n(env.WEBHOOK_TIMEOUT_MS, 10_000),
+    leaseMs: n(env.WEBHOOK_LEASE_MS, 60_000),
+  };
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  event: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  createdAt: Date;
+  url: string;
+  secret: string;
+}
+
+const CLAIM_SQL = `
+UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+FROM (
+  SELECT id FROM webhook_deliveries
+  WHERE status = 'pending' AND next_attempt_at <= now()
+  ORDER BY next_attempt_at
+  LIMIT $1::int
+  FOR UPDATE SKIP LOCKED
+) due, webhooks w
+WHERE d.id = due.id AND w.id = d.webhook_id
+RETURNING d.id::text AS id, d.webhook_id::text AS webhook_id, d.event, d.payload, d.attempts, d.created_at, w.url, w.secret`;
+
+/** The body sent for a delivery (stable across retries). */
+export function deliveryBody(d: Pick<ClaimedDelivery, 'id' | 'event' | 'payload' | 'createdAt'>): string {
+  return JSON.stringify({ id: d.id, event: d.event, createdAt: d.createdAt.toISOString(), data: d.payload });
+}
+
+export class WebhookWorker {
+  private readonly o: Required<Omit<WebhookWorkerOptions, 'fetch' | 'onOutcome'>>;
+
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly options: WebhookWorkerOptions = {},
+  ) {
+    this.o = {
+      batch: options.batch ?? 20,
+      leaseMs: options.leaseMs ?? 60_000,
+      maxAttempts: options.maxAttempts ?? 6,
+      backoffMs: options.backoffMs ?? 10_000,
+      maxBackoffMs: options.maxBackoffMs ?? 3_600_000,
+      timeoutMs: options.timeoutMs ?? 10_000,
+    };
+  }
+
+  /** Delay before attempt n + 1, after n failed attempts. */
+  backoff(attempts: number): number {
+    return Math.min(this.o.maxBackoffMs, this.o.backoffMs * 2 ** Math.max(0, attempts - 1));
+  }
+
+  async claim(): Promise<ClaimedDelivery[]> {
+    const rows = await this.prisma.$transaction(async (tx) =>
+      tx.$queryRawUnsafe<{ id: string; webhook_id: string; event: string; payload: Record<string, unknown>; attempts: number; created_at: Date; url: string; secret: string }[]>(
+        CLAIM_SQL,
+        this.o.batch,
+        Math.max(this.o.leaseMs, this.o.timeoutMs + 1000),
+      ),
+    );
+    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, event: r.event, payload: r.payload, attempts: r.attempts, createdAt: r.created_at, url: r.url, secret: r.secret }));
+  }
+
+  async send(d: ClaimedDelivery): Promise<'delivered' | 'failed' | 'gave_up'> {
+    const body = deliveryBody(d);
+    const timestamp = Math.floor(Date.now() / 1000);
+    let code: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await (this.options.fetch ?? fetch)(d.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'scopa-webhooks/1',
+          [SIGNATURE_HEADER]: signatureHeader(d.secret, timestamp, body),
+          'Scopa-Event': d.event,
+          'Scopa-Delivery': d.id,
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.o.timeoutMs),
+      });
+      code = res.status;
+      await res.body?.cancel().catch(() => undefined);
+      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
+    } catch (err) {
+      error = String((err as Error)?.cause ?? (err as Error)?.message ?? err).slice(0, 500);
+    }
+    let outcome: 'delivered' | 'failed' | 'gave_up';
+    if (error === null) {
+      outcome = 'delivered';
+      await this.prisma.$executeRawUnsafe(
+        `UPDATE webhook_deliveries SET status = 'delivered', response_code = $2::int, last_error = NULL, delivered_at = now() WHERE id = $1::uuid`,
+        d.id,
+        code,
+      );
+    } else if (d.attempts >= this.o.maxAttempts) {
+      outcome = 'gave_up';
+      await this.prisma.$executeRawUnsafe(
+        `UPDATE webhook_deliveries SET status = 'failed', response_code = $2::int, last_error = $3::text WHERE id = $1::uuid`,
+        d.id,
+        code,
+        error,
+      );
+    } else {
+      outcome = 'failed';
+      await this.prisma.$executeRawUnsafe(
+        `UPDATE webhook_deliveries SET response_code = $2::int, last_error = $3::text, next_attempt_at = now() + make_interval(secs => $4::double precision / 1000) WHERE id = $1::uuid`,
+        d.id,
+        code,
+        error,
+        this.backoff(d.attempts),
+      );
+    }
+    this.options.onOutcome?.(outcome, d);
+    return outcome;
+  }
+
+  /** One poll: claim, then send (in parallel). */
+  async tick(): Promise<number> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((d) => this.send(d)));
+    return claimed.length;
+  }
+}

@@ -1,0 +1,67 @@
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { JSONScalar } from '../graphql/json.scalar';
+import { WEBHOOK_EVENTS } from './webhooks.service';
+
+export enum WebhookEventEnum {
+  your_turn = 'your_turn',
+  match_finished = 'match_finished',
+}
+registerEnumType(WebhookEventEnum, { name: 'WebhookEvent', description: 'your_turn: a human seat of mine is to move; match_finished: a match I sat in is over.' });
+
+@ObjectType('Webhook')
+export class WebhookModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field() @ApiProperty() url!: string;
+  @Field(() => [WebhookEventEnum]) @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true }) events!: string[];
+  @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
+}
+
+@ObjectType('CreatedWebhook', { description: 'A new webhook, with its signing secret: shown this once.' })
+export class CreatedWebhookModel extends WebhookModel {
+  @Field({ description: 'HMAC-SHA256 key of the Scopa-Signature header. Shown once.' }) @ApiProperty() secret!: string;
+}
+
+@ObjectType('WebhookDelivery')
+export class WebhookDeliveryModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field(() => ID) @ApiProperty() webhookId!: string;
+  @Field(() => WebhookEventEnum) @ApiProperty({ enum: WEBHOOK_EVENTS }) event!: string;
+  @Field(() => JSONScalar, { description: 'The data sent: match id, seq, seat, deadline, result. Never a hand.' })
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  payload!: unknown;
+  @Field({ description: 'pending | delivered | failed' }) @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status!: string;
+  @Field(() => Int) @ApiProperty() attempts!: number;
+  @Field(() => Date, { nullable: true, description: 'When the next attempt is due (pending only).' })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  nextAttemptAt!: Date | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) lastError!: string | null;
+  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt.' }) @ApiProperty({ type: Number, nullable: true }) responseCode!: number | null;
+  @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
+  @Field(() => Date, { nullable: true }) @ApiProperty({ type: String, format: 'date-time', nullable: true }) deliveredAt!: Date | null;
+}
+
+@InputType('CreateWebhookInput')
+export class CreateWebhookInput {
+  @Field({ description: 'An http(s) URL.' })
+  @ApiProperty({ example: 'https://example.com/scopa-hook' })
+  @IsString()
+  @MaxLength(2000)
+  url!: string;
+
+  @Field(() => [WebhookEventEnum], { nullable: true, description: 'Default: all.' })
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(10)
+  @IsIn([...WEBHOOK_EVENTS], { each: true })
+  events?: WebhookEventEnum[];
+}
+
+export class DeliveriesQuery {
+  @ApiPropertyOptional() @IsOptional() @IsUUID() webhookId?: string;
+  @ApiPropertyOptional({ default: 50 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;
+}

@@ -1,0 +1,36 @@
+import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Caller, RequireScope } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { CreateWebhookInput, CreatedWebhookModel, WebhookDeliveryModel, WebhookModel } from './webhook.model';
+import { WebhooksService } from './webhooks.service';
+
+@Resolver()
+export class WebhooksResolver {
+  constructor(private readonly service: WebhooksService) {}
+
+  @RequireScope('play')
+  @Mutation(() => CreatedWebhookModel, { description: 'Register a webhook URL for my events; the signing secret is returned this once.' })
+  createWebhook(@Caller() caller: Principal, @Args('input') input: CreateWebhookInput): Promise<CreatedWebhookModel> {
+    return this.service.create(caller, input.url, input.events);
+  }
+
+  @Query(() => [WebhookModel], { description: 'My webhooks (without their secrets).' })
+  webhooks(@Caller() caller: Principal): Promise<WebhookModel[]> {
+    return this.service.list(caller);
+  }
+
+  @RequireScope('play')
+  @Mutation(() => Boolean, { description: 'Remove one of my webhooks (and its deliveries).' })
+  deleteWebhook(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<boolean> {
+    return this.service.delete(caller, id);
+  }
+
+  @Query(() => [WebhookDeliveryModel], { description: 'Deliveries of my webhooks (or of one), newest first, with status and attempts.' })
+  webhookDeliveries(
+    @Caller() caller: Principal,
+    @Args('webhookId', { type: () => ID, nullable: true }) webhookId?: string,
+    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+  ): Promise<WebhookDeliveryModel[]> {
+    return this.service.deliveries(caller, webhookId ?? undefined, limit ?? 50);
+  }
+}
