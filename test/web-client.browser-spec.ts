@@ -109,11 +109,13 @@ describe('web client (Chromium)', () => {
     await page.waitForSelector('#new-match');
     await shot('02-inbox-empty');
 
-    // ---- a match against the greedy bot, to 5 points (an option override)
+    // ---- a match against the greedy bot, to 9 points (option overrides)
     await page.click('#new-match');
     await page.waitForSelector('#create-submit');
     await page.selectOption('#preset', 'scopa');
-    await page.fill('#target', '5');
+    await page.fill('#target', '9');
+    // A free JSON override too: "fifteen" captures offer more choices among captures.
+    await page.fill('#overrides', '{"capture": "fifteen"}');
     await page.selectOption('#seat-1-type', 'bot');
     await page.selectOption('#seat-1-bot', 'greedy');
     await shot('03-new-match');

@@ -47,7 +47,7 @@ const PIPS: Record<number, [number, number][]> = {
   4: [[33, 45], [67, 45], [33, 105], [67, 105]],
   5: [[33, 42], [67, 42], [50, 75], [33, 108], [67, 108]],
   6: [[33, 40], [67, 40], [33, 75], [67, 75], [33, 110], [67, 110]],
-  7: [[33, 38], [67, 38], [50, 56], [33, 75], [67, 75], [33, 110], [67, 110]],
+  7: [[33, 36], [67, 36], [50, 60], [33, 84], [67, 84], [33, 113], [67, 113]],
 };
 
 /** The SVG markup of one card, face up; `width` in CSS pixels (height is 1.5×). */
@@ -65,7 +65,7 @@ export function cardSvg(code: string, width = 72): string {
       `<text x="50" y="103" text-anchor="middle" font-family="Georgia, 'DejaVu Serif', serif" font-weight="700" font-size="34" fill="${ink}">${fig[0]}</text>` +
       `<text x="50" y="116" text-anchor="middle" font-family="sans-serif" font-size="9" fill="${ink}">${fig[1]}</text>`;
   } else {
-    const scale = rank === 1 ? 2.3 : rank >= 6 ? 1.05 : 1.2;
+    const scale = rank === 1 ? 2.3 : rank === 7 ? 0.95 : rank === 6 ? 1.05 : 1.2;
     middle = PIPS[rank].map(([x, y]) => suitSymbol(suit, x, y, scale)).join('');
   }
   const corner = `<text x="11" y="21" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${rank === 10 ? 15 : 18}" fill="${ink}">${rank}</text>${suitSymbol(suit, 11, 32, 0.42)}`;

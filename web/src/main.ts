@@ -123,7 +123,7 @@ function inboxScreen(): Cleanup {
         { class: myTurn ? 'my-turn' : '', 'data-match': m.id },
         h('td', null, h('a', { href: `#/match/${m.id}` }, m.preset), h('div', { class: 'muted small' }, m.id.slice(0, 8))),
         h('td', null, players),
-        h('td', null, m.status === 'over' ? (m.winner === null ? 'over (draw)' : `over — side ${m.winner} won`) : m.status),
+        h('td', null, m.status === 'over' ? (m.winner === null ? 'over: a draw' : `over: ${winners(m)} won`) : m.status),
         h('td', null, myTurn ? h('strong', null, 'your turn') : m.turnPlayer ?? '—'),
         h('td', null, deadline ? `${deadline.toLocaleString()} (${limits[m.id]})` : '—'),
         h(
@@ -163,6 +163,12 @@ function inboxScreen(): Cleanup {
 }
 
 // ------------------------------------------------------------------ create a match
+
+/** The players of the winning side (sides alternate seats in team play). */
+function winners(m: MatchSummary): string {
+  const sides = m.options.teams ? 2 : m.seats.length;
+  return m.seats.filter((_s, i) => i % sides === m.winner).map((s) => s.player ?? '?').join(' & ') || `side ${m.winner}`;
+}
 
 function createScreen(): Cleanup {
   let presets: Preset[] = [];

@@ -123,11 +123,11 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
         h(
           'div',
           { class: 'controls' },
-          h('button', { id: 'step-first', onclick: () => goTo(1), disabled: step <= 1, title: 'first (Home)' }, '⏮'),
+          h('button', { id: 'step-first', onclick: () => goTo(1), disabled: step <= 1, title: 'first (Home)' }, '|◀'),
           h('button', { id: 'step-back', onclick: () => goTo(step - 1), disabled: step <= 1, title: 'back (←)' }, '◀'),
           slider,
           h('button', { id: 'step-forward', onclick: () => goTo(step + 1), disabled: step >= n, title: 'forward (→)' }, '▶'),
-          h('button', { id: 'step-last', onclick: () => goTo(n), disabled: step >= n, title: 'last (End)' }, '⏭'),
+          h('button', { id: 'step-last', onclick: () => goTo(n), disabled: step >= n, title: 'last (End)' }, '▶|'),
           h('span', { id: 'step-label' }, `event ${step} / ${n}`),
         ),
         h(

@@ -80,9 +80,10 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     if (!alive) return;
     if (!match) return mount(root, h('section', { class: 'panel' }, h('p', { class: 'muted' }, 'Loading the match…')));
     const v = match.view;
-    const mySeat = v.viewer;
+    // Once over, everyone gets the same full view (viewer null): find my seat by name.
+    const mySeat = v.viewer ?? v.seats.find((s) => me && s.player === me)?.seat ?? null;
     const seatsTaken = v.seats.every((s) => s.player);
-    const canJoin = mySeat === null && v.phase === 'open' && v.seats.some((s) => !s.player && (!s.reservedFor || s.reservedFor === me));
+    const canJoin = v.viewer === null && mySeat === null && v.phase === 'open' && v.seats.some((s) => !s.player && (!s.reservedFor || s.reservedFor === me));
     const canStart = v.phase === 'open' && seatsTaken && (mySeat !== null || match.createdBy === me);
     const legalCards = new Set(legal && legal.seq === match.seq ? legal.plays.map((p) => p.card) : []);
     const capturing = new Set(legal && legal.seq === match.seq ? legal.plays.filter((p) => p.capture.length).map((p) => p.card) : []);
