@@ -116,13 +116,24 @@ describe('web client (Chromium)', () => {
     await page.fill('#target', '9');
     // A free JSON override too: "fifteen" captures offer more choices among captures.
     await page.fill('#overrides', '{"capture": "fifteen"}');
+    await page.fill('#turn-limit', 'PT1H');
     await page.selectOption('#seat-1-type', 'bot');
     await page.selectOption('#seat-1-bot', 'greedy');
     await shot('03-new-match');
     await page.click('#create-submit');
     await page.waitForSelector('#my-hand');
     await page.waitForSelector('#my-hand .card.legal, #turn-status');
+    // A timed match: the turn's deadline is shown (from the inbox query).
+    await page.waitForSelector('#turn-deadline');
     await shot('04-table');
+    // The inbox lists the match as my turn, with its deadline.
+    await page.click('#nav-inbox');
+    await page.waitForSelector('table.inbox tr.my-turn');
+    expect(await page.textContent('table.inbox tr.my-turn')).toContain('your turn');
+    expect(await page.textContent('table.inbox tr.my-turn')).not.toContain('untimed');
+    await shot('04b-inbox-my-turn');
+    await page.click('table.inbox tr.my-turn a');
+    await page.waitForSelector('#my-hand .card.legal');
 
     // ---- play to the end by clicking
     let plays = 0;

@@ -209,6 +209,13 @@ export interface MatchSummary {
   options: { players: number; teams: boolean; target: number };
   seats: { player: string | null; reservedFor: string | null; bot: string | null }[];
 }
+export interface InboxEntry {
+  matchId: string;
+  seat: number;
+  seq: number;
+  since: string;
+  deadline: string | null;
+}
 export interface Audit {
   sound: boolean;
   checked: string;
@@ -259,12 +266,10 @@ export const api = {
       options { players teams target } seats { player reservedFor bot } } }`);
     return d.myMatches;
   },
-  /** Turn limits of several matches in one request (aliases), for the inbox's deadlines. */
-  async turnLimits(ids: string[]): Promise<Record<string, string | null>> {
-    if (!ids.length) return {};
-    const parts = ids.map((id, i) => `m${i}: match(id: ${JSON.stringify(id)}) { view { settings { turnTimeLimit } } }`);
-    const d = await gql<Record<string, { view: { settings: { turnTimeLimit: string | null } } }>>(`{ ${parts.join(' ')} }`);
-    return Object.fromEntries(ids.map((id, i) => [id, d[`m${i}`]?.view.settings.turnTimeLimit ?? null]));
+  /** Matches where it is my turn, with the turn clock's deadline (null when untimed). */
+  async inbox(): Promise<InboxEntry[]> {
+    const d = await gql<{ inbox: InboxEntry[] }>(`{ inbox(limit: 100) { matchId seat seq since deadline } }`);
+    return d.inbox;
   },
   async createMatch(input: Record<string, unknown>): Promise<Match> {
     const d = await gql<{ createMatch: Match }>(`mutation($i: CreateMatchInput!) { createMatch(input: $i) { ${MATCH_FIELDS} } }`, { i: input });

@@ -1,10 +1,10 @@
 import './style.css';
 import { api, currentSession, setSession, subscribe } from './api';
-import type { MatchSummary, Preset } from './api';
+import type { InboxEntry, MatchSummary, Preset } from './api';
 import { h, mount } from './dom';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
-import { attempt, clearError, durationMs, errorBanner, showError } from './widgets';
+import { attempt, clearError, errorBanner, showError } from './widgets';
 
 type Cleanup = (() => void) | void;
 
@@ -103,20 +103,19 @@ function inboxScreen(): Cleanup {
   const me = currentSession()!.username;
   let alive = true;
   const load = async () => {
-    const list = await attempt(() => api.myMatches());
-    if (!list || !alive) return;
-    const playing = list.filter((m) => m.status === 'playing');
-    const limits = (await attempt(() => api.turnLimits(playing.map((m) => m.id)))) ?? {};
-    if (alive) render(list, limits);
+    const both = await attempt(() => Promise.all([api.myMatches(), api.inbox()]));
+    if (!both || !alive) return;
+    const [list, turns] = both;
+    render(list, new Map(turns.map((t) => [t.matchId, t])));
   };
   const joinBox = h('input', { id: 'join-id', placeholder: 'match id' });
-  const render = (list: MatchSummary[], limits: Record<string, string | null>) => {
+  const render = (list: MatchSummary[], turns: Map<string, InboxEntry>) => {
     const rows = list.map((m) => {
       const mine = m.seats.some((s) => s.player === me);
       const invited = !mine && m.seats.some((s) => s.reservedFor === me && !s.player);
-      const myTurn = m.status === 'playing' && m.turnPlayer === me;
-      const limit = durationMs(limits[m.id] ?? null);
-      const deadline = m.status === 'playing' && limit ? new Date(new Date(m.updatedAt).getTime() + limit) : null;
+      const turn = turns.get(m.id);
+      const myTurn = !!turn || (m.status === 'playing' && m.turnPlayer === me);
+      const deadline = turn?.deadline ? new Date(turn.deadline) : null;
       const players = m.seats.map((s) => s.player ?? (s.reservedFor ? `${s.reservedFor}?` : 'open')).join(', ');
       return h(
         'tr',
@@ -125,7 +124,7 @@ function inboxScreen(): Cleanup {
         h('td', null, players),
         h('td', null, m.status === 'over' ? (m.winner === null ? 'over: a draw' : `over: ${winners(m)} won`) : m.status),
         h('td', null, myTurn ? h('strong', null, 'your turn') : m.turnPlayer ?? '—'),
-        h('td', null, deadline ? `${deadline.toLocaleString()} (${limits[m.id]})` : '—'),
+        h('td', null, deadline ? h('span', { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' }, deadline.toLocaleString()) : myTurn ? 'untimed' : '—'),
         h(
           'td',
           null,

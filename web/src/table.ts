@@ -8,6 +8,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
   const me = currentSession()?.username ?? null;
   let match: Match | null = null;
   let legal: { seq: number; plays: Play[] } | null = null;
+  let deadline: string | null = null;
   let choosing: string | null = null;
   let busy = false;
   let seenRounds = -1;
@@ -37,6 +38,11 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
       return;
     }
     const seq = match.seq;
+    if (match.view.settings.turnTimeLimit) {
+      // The turn clock's deadline: the inbox lists it for each match where it is my turn.
+      const entries = await attempt(() => api.inbox());
+      deadline = entries?.find((e) => e.matchId === id && e.seq === seq)?.deadline ?? null;
+    }
     const l = await attempt(() => api.legalPlays(id));
     if (!l || !alive || !match) return;
     if (l.seq > match.seq) {
@@ -96,7 +102,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
         ? h('div', { class: 'result', id: 'result' }, h('h2', null, 'Match over'), h('p', null, resultText(v, me)), h('a', { href: `#/replay/${id}`, class: 'button primary', id: 'open-replay' }, 'Watch the replay'))
         : v.phase === 'open'
           ? h('div', { class: 'status' }, seatsTaken ? 'Every seat is taken: the match can start.' : 'Waiting for players to join.')
-          : h('div', { class: `status ${myTurn() ? 'mine' : ''}`, id: 'turn-status' }, myTurn() ? (busy ? 'Playing…' : 'Your turn: pick a card.') : `Waiting for ${turnName}…`);
+          : h('div', { class: `status ${myTurn() ? 'mine' : ''}`, id: 'turn-status' }, myTurn() ? [busy ? 'Playing…' : 'Your turn: pick a card.', deadline ? h('span', { class: 'deadline', id: 'turn-deadline' }, ` Deadline ${new Date(deadline).toLocaleTimeString()}`) : null] : `Waiting for ${turnName}…`);
 
     const others = v.seats.filter((s) => s.seat !== mySeat);
     const sides = v.sides.map((s) =>

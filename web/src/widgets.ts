@@ -155,11 +155,3 @@ export function describeEvent(e: MatchEvent, view: MatchView | null): string {
       return e.type;
   }
 }
-
-/** ISO 8601 duration (PnDTnHnMnS) in milliseconds, or null. */
-export function durationMs(iso: string | null): number | null {
-  if (!iso) return null;
-  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(iso);
-  if (!m) return null;
-  return ((Number(m[1] ?? 0) * 24 + Number(m[2] ?? 0)) * 60 + Number(m[3] ?? 0)) * 60_000 + Number(m[4] ?? 0) * 1000;
-}
