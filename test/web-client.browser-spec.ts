@@ -232,6 +232,18 @@ describe('web client (Chromium)', () => {
     expect(await page.textContent('#current-event')).toContain('MatchEnded');
     await shot('12-replay-end');
 
-    expect(pageErrors).toEqual([]);
+    // ---- a session the service no longer accepts: back to the log-in screen, saying why
+    await page.evaluate(() => {
+      const store = (globalThis as unknown as { localStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void } }).localStorage;
+      const session = JSON.parse(store.getItem('scopa.session')!) as { token: string };
+      store.setItem('scopa.session', JSON.stringify({ ...session, token: 'forged.jwt.token' }));
+    });
+    await page.reload();
+    await page.waitForSelector('#auth-submit');
+    await page.waitForSelector('#error:not([hidden])');
+    expect(['UNAUTHENTICATED', 'FORBIDDEN']).toContain(await page.textContent('#error .error-code'));
+    await shot('13-session-expired');
+
+    expect(pageErrors.filter((e) => !/401|403/.test(e))).toEqual([]);
   }
 });

@@ -75,7 +75,12 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
   } catch {
     throw new ApiError(`HTTP_${res.status}`, res.statusText || 'not a GraphQL response');
   }
-  if (body.errors?.length) throw toApiError(body.errors[0]);
+  if (body.errors?.length) {
+    const err = toApiError(body.errors[0]);
+    // An expired or revoked session: the app logs out and says why.
+    if (err.code === 'UNAUTHENTICATED' && session) window.dispatchEvent(new CustomEvent('scopa:session-expired', { detail: err }));
+    throw err;
+  }
   if (!body.data) throw new ApiError(`HTTP_${res.status}`, 'no data in the response');
   return body.data;
 }

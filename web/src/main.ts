@@ -15,6 +15,8 @@ const nav = h('nav', { class: 'top' });
 root.append(nav, banner, main);
 
 let cleanup: Cleanup;
+/** An error to show on the next screen (e.g. why the session ended). */
+let pendingError: unknown = null;
 
 export function go(hash: string): void {
   if (location.hash === hash) route();
@@ -42,6 +44,8 @@ function route(): void {
   if (typeof cleanup === 'function') cleanup();
   cleanup = undefined;
   clearError();
+  if (pendingError) showError(pendingError);
+  pendingError = null;
   renderNav();
   const path = location.hash.replace(/^#/, '') || '/';
   const session = currentSession();
@@ -272,5 +276,10 @@ function createScreen(): Cleanup {
   });
 }
 
+window.addEventListener('scopa:session-expired', (ev) => {
+  setSession(null);
+  pendingError = (ev as CustomEvent).detail;
+  go('#/login');
+});
 window.addEventListener('hashchange', route);
 route();
