@@ -17,6 +17,7 @@ describe('browser-facing hardening (e2e)', () => {
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    expect(res.headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 

@@ -373,6 +373,7 @@ function stripSecrets(view: MatchView): MatchView {
     round: view.round,
     dealer: view.dealer,
     turn: view.turn,
+    lastCapturer: view.lastCapturer,
     hand: view.hand,
     table: view.table,
     deckSize: view.deckSize,

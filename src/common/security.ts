@@ -14,7 +14,8 @@ export function applySecurity(app: INestApplication, env: NodeJS.ProcessEnv = pr
       contentSecurityPolicy: {
         useDefaults: true,
         // the web client and graphql-ws live on this origin; nothing else is loaded
-        directives: { 'connect-src': ["'self'", 'ws:', 'wss:'], 'img-src': ["'self'", 'data:'] },
+        // no upgrade-insecure-requests: over plain http (a LAN host, npm start) it would break the client's assets
+        directives: { 'connect-src': ["'self'", 'ws:', 'wss:'], 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
       },
       crossOriginEmbedderPolicy: false,
     }),

@@ -43,6 +43,8 @@ export interface MatchView {
   round: number;
   dealer: number;
   turn: number;
+  /** The side that captured last this round (it takes what is left at the end), or null. */
+  lastCapturer: number | null;
   /** The viewer's own hand (empty for a spectator). */
   hand: CardCode[];
   table: CardCode[];
@@ -75,6 +77,7 @@ function baseView(state: MatchState, viewer: number | null, hand: readonly Card[
     round: state.round,
     dealer: state.dealer,
     turn: state.turn,
+    lastCapturer: state.lastCapturer,
     hand: cardCodes(hand),
     table: cardCodes(state.table),
     deckSize: state.deck ? state.deck.length - state.deckPos : 0,

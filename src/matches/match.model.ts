@@ -53,6 +53,9 @@ export class MatchViewModel {
   @Field(() => Int) @ApiProperty() round!: number;
   @Field(() => Int) @ApiProperty() dealer!: number;
   @Field(() => Int, { description: 'Seat to move, or -1.' }) @ApiProperty() turn!: number;
+  @Field(() => Int, { nullable: true, description: 'The side that captured last this round (it takes what is left at the end).' })
+  @ApiProperty({ type: Number, nullable: true })
+  lastCapturer!: number | null;
   @Field(() => [String], { description: "The viewer's own hand (empty for a spectator)." }) @ApiProperty({ type: [String] }) hand!: string[];
   @Field(() => [String]) @ApiProperty({ type: [String] }) table!: string[];
   @Field(() => Int) @ApiProperty() deckSize!: number;

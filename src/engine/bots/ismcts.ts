@@ -175,22 +175,6 @@ function baseSim(view: MatchView): Sim {
   };
 }
 
-/**
- * Who captured last is public (every capture is face up) but the view does
- * not carry it. It only matters for the cards left on the table at the end;
- * approximate it by the side that holds captures and moved most recently.
- */
-function guessLastCapturer(view: MatchView): number {
-  const options = view.options!;
-  const players = options.players;
-  for (let back = 1; back <= players; back++) {
-    const seat = (view.turn - back + players) % players;
-    const side = sideOf(options, seat);
-    if (view.sides[side].capturedCount > 0) return side;
-  }
-  return -1;
-}
-
 /** Deals the unseen cards at random: other seats' hands by their known sizes, the rest is the deck. */
 function determinize(base: Sim, view: MatchView, unseen: readonly Card[], rng: Rng): Sim {
   const s = cloneSim(base);
@@ -297,7 +281,7 @@ export function ismctsSearch(view: MatchView, rng: Rng, options: IsmctsOptions =
   const policy = options.rollout ?? 'greedy';
 
   const base = baseSim(view);
-  base.lastCapturer = guessLastCapturer(view);
+  base.lastCapturer = view.lastCapturer ?? -1;
   const unseen = unseenOf(view);
   const root = newNode(null, -1);
   const path: Node[] = [];
