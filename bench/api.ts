@@ -1,0 +1,261 @@
+/**
+ * npm run bench:api — bot-vs-bot matches played through the real HTTP API of
+ * one and of two service instances (separate processes, on the machine's
+ * PostgreSQL and Redis), every seat subscribed over graphql-ws.
+ *
+ * Each seat reacts to its subscription: when an event shows its turn, it picks
+ * a random legal play from its own view (the engine's legalPlaysOf) and sends
+ * it over REST with If-Match and an idempotency key.
+ *  - saturation: every seat plays as soon as it is its turn;
+ *  - paced: plays are admitted at a fixed total rate (default 500/s).
+ * Play latency: the POST's round trip. Delivery latency: from the play's
+ * acknowledgement to its arrival at each subscriber of the match (an event
+ * that arrives before the acknowledgement counts as 0).
+ * Also runs bench:store for the raw-append ceiling and prints the ratio.
+ * Last line: plays_per_s=<saturation, two instances> p99_ms=<play p99 at the
+ * paced rate, two instances> delivery_p99_ms=<same> ratio=<saturation / raw appends>
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createClient } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { cardCode, legalPlaysOf, mulberry32, parseCard } from '../src/engine';
+import type { RulesetOptions } from '../src/engine';
+import { freshPgDatabase } from '../test/store/helpers';
+import { spawnInstance } from '../test/support/process-instance';
+import type { ProcessInstance } from '../test/support/process-instance';
+
+const MATCHES = Number(process.env.BENCH_MATCHES ?? 200);
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
+const TARGET = Number(process.env.BENCH_TARGET ?? 1);
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const LIVE = `subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) {
+  event { seq type }
+  match { seq status view { viewer phase turn hand table deckSize options { players teams handSize tableSize redealKings capture maxCaptureCards fewestCards aceSweeps aceSweepIsScopa cardsPoint denariPoint settebello reBello primiera sevens denariBonus123 allDenariWins target } seats { handSize } } } } }`;
+
+interface Result {
+  mode: string;
+  instances: number;
+  plays: number;
+  seconds: number;
+  playsPerS: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  deliveryP99: number;
+  rssMb: number[];
+  errors: number;
+  stale: number;
+}
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Whatever happens to the bench, its service instances must not outlive it.
+const running: ProcessInstance[] = [];
+process.on('exit', () => running.forEach((i) => i.child.kill('SIGKILL')));
+
+async function http(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : {} };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Result> {
+  const db = await freshPgDatabase();
+  const env = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', PG_POOL_SIZE: '20' };
+  const instances: ProcessInstance[] = [];
+  for (let i = 0; i < count; i++) instances.push(await spawnInstance({ ...env, INSTANCE_ID: `bench${i}` }));
+  running.push(...instances);
+  const base = (n: number) => instances[n % count].url;
+  const rng = mulberry32(7);
+  const sockets: Client[] = [];
+  try {
+    const suffix = Math.random().toString(36).slice(2, 7);
+    const tokens: string[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const r = await http(base(i), 'POST', '/v1/auth/register', null, { username: `b${i}x${suffix}`, password: 'bench-password' });
+      if (r.status !== 201) throw new Error(`register: ${r.status} ${JSON.stringify(r.body)}`);
+      tokens.push(r.body.accessToken);
+    }
+    // one WebSocket per account and instance; each carries that account's subscriptions
+    const wsFor = new Map<string, Client>();
+    const socket = (account: number, inst: number) => {
+      const key = `${account}/${inst}`;
+      let c = wsFor.get(key);
+      if (!c) {
+        c = createClient({ url: instances[inst].url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${tokens[account]}` }, retryAttempts: 0 });
+        wsFor.set(key, c);
+        sockets.push(c);
+      }
+      return c;
+    };
+
+    const playLatencies: number[] = [];
+    const deliveries: number[] = [];
+    const ackAt = new Map<string, number>(); // matchId/seq -> acknowledged at
+    const earlyArrivals = new Map<string, number>(); // matchId/seq -> subscribers that saw it before the ack
+    let plays = 0;
+    let errors = 0;
+    let stale = 0;
+    let nextSlot = 0;
+    let finished = 0;
+    let allDone!: () => void;
+    const done = new Promise<void>((r) => (allDone = r));
+
+    const matches: { id: string; seats: number[] }[] = [];
+    for (let m = 0; m < MATCHES; m++) {
+      const seats = [(2 * m) % ACCOUNTS, (2 * m + 1) % ACCOUNTS];
+      const created = await http(base(m), 'POST', '/v1/matches', tokens[seats[0]], { preset: 'scopa', overrides: { target: TARGET }, seats: [{ type: 'creator' }, { type: 'open' }] });
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+      const id = created.body.id;
+      const joined = await http(base(m + 1), 'POST', `/v1/matches/${id}/join`, tokens[seats[1]], {});
+      if (joined.status !== 200) throw new Error(`join: ${joined.status}`);
+      matches.push({ id, seats });
+    }
+
+    let started = 0;
+    const t0 = { at: 0 };
+    for (const [m, match] of matches.entries()) {
+      let over = false;
+      for (const [seatIndex, account] of match.seats.entries()) {
+        const inst = (m + seatIndex) % count;
+        // Events of one command arrive back to back: act on the latest view once they settle.
+        const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null };
+        const settle = () => {
+          seat.timer = null;
+          const live = seat.latest;
+          const view = live.match.view;
+          if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
+          seat.acted = live.match.seq;
+          void act(view, live.match.seq, account, inst);
+        };
+        socket(account, inst).subscribe(
+          { query: LIVE, variables: { id: match.id, from: 1 } },
+          {
+            next: (msg) => {
+              const live = (msg.data as any)?.matchEventsLive;
+              if (!live) return;
+              const key = `${match.id}/${live.event.seq}`;
+              const acked = ackAt.get(key);
+              if (acked !== undefined) deliveries.push(performance.now() - acked);
+              else if (t0.at > 0) earlyArrivals.set(key, (earlyArrivals.get(key) ?? 0) + 1);
+              if (live.match.status === 'over' && !over && seatIndex === 0) {
+                over = true;
+                if (++finished === matches.length) allDone();
+              }
+              seat.latest = live;
+              if (!seat.timer) seat.timer = setTimeout(settle, 2);
+            },
+            error: () => errors++,
+            complete: () => undefined,
+          },
+        );
+      }
+      const act = async (view: any, seq: number, account: number, inst: number) => {
+        const options = view.options as RulesetOptions;
+        const last = view.deckSize === 0 && view.seats.reduce((n: number, s: any) => n + s.handSize, 0) === 1;
+        const legal = legalPlaysOf(options, view.hand.map(parseCard), view.table.map(parseCard), last);
+        const play = legal[Math.floor(rng() * legal.length)];
+        if (mode === 'paced') {
+          const now = performance.now();
+          nextSlot = Math.max(nextSlot, now) + 1000 / RATE;
+          if (nextSlot - 1000 / RATE > now) await sleep(nextSlot - 1000 / RATE - now);
+        }
+        const body = { card: cardCode(play.card), capture: play.capture.map(cardCode), idempotencyKey: `${match.id}-${seq}` };
+        const sent = performance.now();
+        const r = await http(base(inst), 'POST', `/v1/matches/${match.id}/plays`, tokens[account], body, { 'if-match': `"${seq}"` });
+        const now = performance.now();
+        if (r.status === 412) {
+          stale++; // acted on a view the match had already left; the next event brings the fresh one
+          return;
+        }
+        if (r.status !== 200) {
+          errors++;
+          return;
+        }
+        playLatencies.push(now - sent);
+        plays++;
+        const key = `${match.id}/${seq + 1}`;
+        ackAt.set(key, now);
+        for (let k = earlyArrivals.get(key) ?? 0; k > 0; k--) deliveries.push(0);
+      };
+      started++;
+    }
+    // start every match at once: the first mover of each acts on its subscription
+    await sleep(500);
+    t0.at = performance.now();
+    await Promise.all(matches.map((match, m) => http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {})));
+    const limit = setTimeout(allDone, 180_000);
+    await done;
+    clearTimeout(limit);
+    const seconds = (performance.now() - t0.at) / 1000;
+    return {
+      mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
+      instances: count,
+      plays,
+      seconds,
+      playsPerS: plays / seconds,
+      p50: pct(playLatencies, 50),
+      p95: pct(playLatencies, 95),
+      p99: pct(playLatencies, 99),
+      deliveryP99: pct(deliveries, 99),
+      rssMb: instances.map((i) => rssMb(i.child.pid!)),
+      errors: errors + (started - matches.length),
+      stale,
+    };
+  } finally {
+    for (const s of sockets) await s.dispose();
+    for (const i of instances) await i.stop();
+    await db.drop();
+  }
+}
+
+function storeCeiling(): number {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/store.ts'], { encoding: 'utf8', env: { ...process.env, BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000' } });
+  const last = out.trim().split('\n').pop() ?? '';
+  const raw = /raw_inserts_per_s=(\d+(?:\.\d+)?)/.exec(last);
+  if (!raw) throw new Error(`bench:store printed no ceiling: ${last}`);
+  return Number(raw[1]);
+}
+
+async function main(): Promise<void> {
+  const results: Result[] = [];
+  for (const count of [1, 2] as const) {
+    for (const mode of ['saturation', 'paced'] as const) {
+      const r = await runMode(mode, count);
+      results.push(r);
+      console.error(`${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s`);
+    }
+  }
+  const ceiling = storeCeiling();
+  console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
+  console.log('| mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | RSS MB per instance | stale (412) | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    console.log(`| ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`);
+  }
+  const sat2 = results.find((r) => r.instances === 2 && r.mode === 'saturation')!;
+  const paced2 = results.find((r) => r.instances === 2 && r.mode !== 'saturation')!;
+  console.log(`plays_per_s=${sat2.playsPerS.toFixed(0)} p99_ms=${paced2.p99.toFixed(1)} delivery_p99_ms=${paced2.deliveryP99.toFixed(1)} ratio=${(sat2.playsPerS / ceiling).toFixed(2)}`);
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
