@@ -200,14 +200,6 @@ export class MatchesApi {
 
   // ------------------------------------------------------------------ reading
 
-  /** SECRET: the current state with its seq. */
-  private async current(matchId: string): Promise<{ seq: number; state: MatchState }> {
-    const state = await this.store.state(matchId);
-    const snap = this.store.cache.get(matchId);
-    if (snap && snap.state === state) return { seq: snap.seq, state };
-    const summary = await this.store.get(matchId);
-    return { seq: summary.currentSeq, state: await this.store.state(matchId, summary.currentSeq) };
-  }
 
   /** The match as the caller may see it now, or at `atSeq` (replay). */
   async present(caller: Principal | null, matchId: string, atSeq?: number): Promise<MatchPresentation> {
@@ -221,7 +213,7 @@ export class MatchesApi {
       const over = summary.status === 'over';
       return this.presentation(summary, atSeq, over ? fullView(state, true) : spectatorView(state), over ? fullView(state, true) : null);
     }
-    const { seq, state } = await this.current(matchId);
+    const { seq, state } = await this.store.current(matchId);
     return this.presentation(summary, seq, ...viewsFor(caller, state));
   }
 
@@ -232,7 +224,7 @@ export class MatchesApi {
 
   /** My legal plays now (empty when it is not my turn). */
   async legalPlays(caller: Principal, matchId: string): Promise<{ seq: number; plays: PlayCodes[] }> {
-    const { seq, state } = await this.current(matchId);
+    const { seq, state } = await this.store.current(matchId);
     const seat = seatOf(state, caller.username);
     if (seat < 0) throw new DomainError('NOT_SEATED', 'you hold no seat in this match');
     return { seq, plays: legalPlayCodesInView(seatView(state, seat)) };

@@ -354,6 +354,12 @@ export class MatchStore {
     return snap;
   }
 
+  /** SECRET: the current state with the seq it is at (brought up to the log's seq). Build views from it; never return it to a client. */
+  async current(matchId: string): Promise<{ seq: number; state: MatchState }> {
+    const snap = await this.refresh(matchId, this.cache.get(matchId) ?? null);
+    return { seq: snap.seq, state: snap.state };
+  }
+
   /** SECRET: the full state (seed, deck, every hand) at seq atSeq or now. Build views from it; never return it to a client. */
   async state(matchId: string, atSeq?: number): Promise<MatchState> {
     if (atSeq === undefined) return (await this.refresh(matchId, this.cache.get(matchId) ?? null)).state;

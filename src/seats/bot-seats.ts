@@ -121,7 +121,7 @@ export class BotSeats {
 
   private async playDue(matchId: string): Promise<void> {
     for (let n = 0; n < this.maxPlays && !this.closed; n++) {
-      const { seq, state } = await this.current(matchId);
+      const { seq, state } = await this.store.current(matchId);
       if (state.phase !== 'playing' || state.turn < 0) return;
       const seat = state.seats[state.turn];
       if (!seat?.bot || !seat.player) return;
@@ -140,12 +140,4 @@ export class BotSeats {
     }
   }
 
-  /** SECRET: the current state and its seq (never leaves this class but as a seat view). */
-  private async current(matchId: string): Promise<{ seq: number; state: MatchState }> {
-    const state = await this.store.state(matchId);
-    const snap = this.store.cache.get(matchId);
-    if (snap && snap.state === state) return { seq: snap.seq, state };
-    const summary = await this.store.get(matchId);
-    return { seq: summary.currentSeq, state: await this.store.state(matchId, summary.currentSeq) };
-  }
 }

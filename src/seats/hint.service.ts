@@ -22,7 +22,7 @@ export class HintService {
 
   async hint(username: string, matchId: string, level: string = 'greedy'): Promise<Hint> {
     if (!(BOT_LEVELS as readonly string[]).includes(level)) throw new DomainError('VALIDATION_FAILED', `level is one of ${BOT_LEVELS.join(', ')}`);
-    const { seq, state } = await this.current(matchId);
+    const { seq, state } = await this.store.current(matchId);
     const seat = seatOf(state, username);
     if (seat < 0) throw new DomainError('NOT_SEATED', 'you hold no seat in this match');
     if (state.phase === 'over') throw new DomainError('MATCH_OVER', 'the match is over');
@@ -33,11 +33,4 @@ export class HintService {
     return { matchId, seq, level: level as BotLevel, ...move };
   }
 
-  private async current(matchId: string): Promise<{ seq: number; state: MatchState }> {
-    const state = await this.store.state(matchId);
-    const snap = this.store.cache.get(matchId);
-    if (snap && snap.state === state) return { seq: snap.seq, state };
-    const summary = await this.store.get(matchId);
-    return { seq: summary.currentSeq, state: await this.store.state(matchId, summary.currentSeq) };
-  }
 }
