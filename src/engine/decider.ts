@@ -214,12 +214,10 @@ function inPlay(state: MatchState): Rejection | null {
 function parseCapture(codes: unknown, table: readonly Card[]): Card[] | string {
   if (!Array.isArray(codes)) return 'capture is a list of table cards';
   const out: Card[] = [];
-  let key = 0;
   for (const code of codes) {
     const c = parseCard(code);
     if (c < 0 || !table.includes(c)) return `${JSON.stringify(code)} is not on the table`;
-    if (Math.floor(key / BIT[c]) % 2 === 1) return `${code} is named twice`;
-    key += BIT[c];
+    if (out.includes(c)) return `${code} is named twice`;
     out.push(c);
   }
   return out;
@@ -281,7 +279,7 @@ function playEvents(state: MatchState, seat: number, card: Card, capture: Card[]
     type: 'CardPlayed',
     seat,
     card: cardCode(card),
-    capture: cardCodes(capture),
+    capture: capture.length === 0 ? [] : cardCodes(capture),
     scopa: isScopa(state.options!, card, capture.length, state.table.length, lastPlay),
     auto,
   };
@@ -466,9 +464,12 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
         return next;
       }
       const side = sideOf(options, event.seat);
-      const taken = event.capture.map(parseCard);
-      const pile = state.captured[side].concat(taken);
-      pile.push(card);
+      const before = state.captured[side];
+      const pile = new Array<Card>(before.length + event.capture.length + 1);
+      for (let k = 0; k < before.length; k++) pile[k] = before[k];
+      const taken = new Array<Card>(event.capture.length);
+      for (let k = 0; k < taken.length; k++) pile[before.length + k] = taken[k] = parseCard(event.capture[k]);
+      pile[pile.length - 1] = card;
       next.table = withoutAll(state.table, taken);
       next.captured = replaceAt(state.captured, side, pile);
       if (event.scopa) next.scope = replaceAt(state.scope, side, state.scope[side] + 1);
