@@ -106,8 +106,8 @@ export const APPEND_SQL = APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON
 
 const CREATE_SQL = `
 WITH m AS (
-  INSERT INTO matches (id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player)
-  VALUES ($1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text)
+  INSERT INTO matches (id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry)
+  VALUES ($1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text)
   RETURNING id
 ), e AS (
   INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
@@ -171,6 +171,7 @@ export class EventStore {
   async create(match: NewMatch, events: MatchEvent[], options: AppendOptions): Promise<StoredEvent[]> {
     const chained = chainEvents(match.id, 0, GENESIS_HASH, events, options.actor);
     const p = options.projection;
+    const settings = events[0]?.type === 'MatchCreated' ? events[0].settings : null;
     try {
       const rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
         CREATE_SQL,
@@ -189,6 +190,9 @@ export class EventStore {
         p.turnPlayer,
         this.toRows(chained, options.commandKey ?? null, options.commandHash ?? null),
         JSON.stringify(p.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
+        // the clock trigger reads these from the row instead of the first event, on every append
+        settings?.turnTimeLimit ?? null,
+        settings?.onExpiry ?? null,
       );
       return this.stored(match.id, chained, rows);
     } catch (err) {
