@@ -5,6 +5,7 @@ import { TurnNotifier } from '../inbox/turn-notifier';
 import { MatchesService } from '../matches/matches.service';
 import { MetricsService } from '../observability/metrics.service';
 import { ClockScheduler } from './clock-scheduler';
+import { Poller } from '../common/poller';
 
 /**
  * Polls the turn clocks every CLOCK_POLL_MS (default 1000; 0 disables this
@@ -15,9 +16,7 @@ import { ClockScheduler } from './clock-scheduler';
 export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Clocks');
   readonly scheduler: ClockScheduler;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
+  private readonly poller: Poller;
 
   constructor(prisma: PrismaService, store: MatchesService, notifier: TurnNotifier, metrics: MetricsService) {
     this.scheduler = new ClockScheduler(prisma, store, {
@@ -29,30 +28,19 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
       },
       onError: (clock, err) => this.logger.warn(`clock of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
     });
+    this.poller = new Poller('clock tick', () => this.scheduler.tick(), this.logger);
   }
 
   onApplicationBootstrap(): void {
-    const every = Number(process.env.CLOCK_POLL_MS ?? 1000);
-    if (!(every > 0)) return;
-    this.timer = setInterval(() => void this.poll(), every);
-    this.timer.unref();
+    this.poller.start(Number(process.env.CLOCK_POLL_MS ?? 1000));
   }
 
   /** One tick, unless one is under way. */
   poll(): Promise<unknown> {
-    if (this.stopped) return Promise.resolve();
-    if (!this.running) {
-      this.running = this.scheduler
-        .tick()
-        .catch((err: unknown) => this.logger.warn(`clock tick: ${(err as Error).message}`))
-        .finally(() => (this.running = null));
-    }
-    return this.running;
+    return this.poller.poll();
   }
 
-  async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.poller.stop();
   }
 }

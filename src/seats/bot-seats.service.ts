@@ -5,6 +5,7 @@ import { MatchesService } from '../matches/matches.service';
 import { MetricsService } from '../observability/metrics.service';
 import { TurnNotifier } from '../inbox/turn-notifier';
 import { BotSeats } from './bot-seats';
+import { Poller } from '../common/poller';
 
 /**
  * The bot seats of this instance: driven after each append here, and swept
@@ -15,8 +16,7 @@ import { BotSeats } from './bot-seats';
 export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BotSeats');
   readonly seats: BotSeats;
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<unknown> | null = null;
+  private readonly sweeper: Poller;
   private unsubscribe: (() => void) | null = null;
 
   constructor(
@@ -29,6 +29,7 @@ export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy 
       onPlayed: (result) => this.notifier.publishQuietly(result),
       onError: (matchId, err) => this.logger.warn(`bot seat in match ${matchId}: ${(err as Error)?.message ?? String(err)}`),
     });
+    this.sweeper = new Poller('bot sweep', () => this.seats.sweep(), this.logger);
   }
 
   onApplicationBootstrap(): void {
@@ -44,17 +45,7 @@ export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy 
       }
       this.seats.kick(result.matchId);
     });
-    const every = Number(process.env.BOT_SWEEP_MS ?? 5000);
-    if (every > 0) {
-      this.timer = setInterval(() => {
-        if (this.sweeping) return;
-        this.sweeping = this.seats
-          .sweep()
-          .catch((err: unknown) => this.logger.warn(`bot sweep: ${(err as Error).message}`))
-          .finally(() => (this.sweeping = null));
-      }, every);
-      this.timer.unref();
-    }
+    this.sweeper.start(Number(process.env.BOT_SWEEP_MS ?? 5000));
   }
 
   /** Plays every due bot turn of the match (awaited by the API after a command). */
@@ -64,8 +55,7 @@ export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy 
 
   async onModuleDestroy(): Promise<void> {
     this.unsubscribe?.();
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
+    await this.sweeper.stop();
     await this.seats.close();
   }
 }
