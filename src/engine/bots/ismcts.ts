@@ -21,7 +21,7 @@
  * Pure: no clock or randomness of its own. The Rng is passed in; an ms budget
  * needs a `now` clock passed in too.
  */
-import { BIT as BIT_TABLE, DECK_SIZE, RANK as RANK_TABLE, parseCard } from '../cards';
+import { BIT as BIT_TABLE, RANK as RANK_TABLE, parseCard } from '../cards';
 import type { Card } from '../cards';
 import { sideCount, sideOf } from '../options';
 import type { RulesetOptions } from '../options';
@@ -30,7 +30,7 @@ import type { Play } from '../plays';
 import { scoreRound } from '../scoring';
 import { legalPlaysInView } from '../views';
 import type { MatchView } from '../views';
-import { scorePlay } from './greedy';
+import { scorePlay, unseenCards } from './greedy';
 import type { Rng } from './rng';
 
 // Local copies: under tsx every imported binding is read through a getter (hot loops below).
@@ -141,17 +141,6 @@ function rewards(s: Sim): number[] {
     for (let o = 0; o < points.length; o++) if (o !== side && points[o] > best) best = points[o];
     return p - best;
   });
-}
-
-/** Cards the viewer has not seen this round. */
-function unseenOf(view: MatchView): Card[] {
-  const seen = new Uint8Array(DECK_SIZE);
-  for (const code of view.hand) seen[parseCard(code)] = 1;
-  for (const code of view.table) seen[parseCard(code)] = 1;
-  for (const side of view.sides) for (const code of side.captured) seen[parseCard(code)] = 1;
-  const out: Card[] = [];
-  for (let c = 0; c < DECK_SIZE; c++) if (!seen[c]) out.push(c);
-  return out;
 }
 
 /** The public part of the round, with the viewer's hand; other hands and the deck still empty. */
@@ -282,7 +271,7 @@ export function ismctsSearch(view: MatchView, rng: Rng, options: IsmctsOptions =
 
   const base = baseSim(view);
   base.lastCapturer = view.lastCapturer ?? -1;
-  const unseen = unseenOf(view);
+  const unseen = unseenCards(view);
   const root = newNode(null, -1);
   const path: Node[] = [];
 
