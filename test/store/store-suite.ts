@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { mulberry32, replay, seedFromHex } from '../../src/engine';
+import { allCards, cardCode, mulberry32, replay, seedFromHex } from '../../src/engine';
 import type { MatchState } from '../../src/engine';
 import { DomainError } from '../../src/common/domain-error';
 import { readMigrations } from '../../src/database/migrator';
@@ -314,7 +314,11 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         const id = finished[4];
         const log = await store.eventsFrom(id, 1, 100_000);
         const victim = log.find((e) => e.type === 'CardPlayed' && e.seq > 10)!;
-        const payload = { ...victim.payload, card: (victim.payload.card as string) === '1D' ? '2D' : '1D', capture: [] };
+        // A card the seat did not hold then: the forged play itself breaks the rules, so verify must stop at it.
+        const before = await store.state(id, victim.seq - 1);
+        const held = new Set(before.hands[victim.payload.seat as number].map(cardCode));
+        const forged = allCards().map(cardCode).find((code) => !held.has(code))!;
+        const payload = { ...victim.payload, card: forged, capture: [] };
         let prev = victim.prevHash;
         const rows: string[] = [];
         for (const e of log.filter((x) => x.seq >= victim.seq)) {
