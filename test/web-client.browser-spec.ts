@@ -170,12 +170,17 @@ describe('web client (Chromium)', () => {
         const card = page.locator(state.capturing ? '#my-hand .card.legal.captures' : '#my-hand .card.legal').first();
         const code = await card.getAttribute('data-card');
         await card.click();
-        // Either the play went through (the card left the hand) or a choice is asked.
+        // Either the play went through (the card left the hand), or a choice is asked, or the
+        // round's summary came up over the table first (a new round dealt while we looked).
         await page.waitForFunction(
-          (c) => !document.querySelector(`#my-hand .card[data-card="${c}"]`) || !!document.querySelector('#capture-choice') || !!document.querySelector('#error:not([hidden])'),
+          (c) =>
+            !document.querySelector(`#my-hand .card[data-card="${c}"]`) ||
+            !!document.querySelector('#capture-choice') ||
+            !!document.querySelector('#round-summary') ||
+            !!document.querySelector('#error:not([hidden])'),
           code,
         );
-        if (!(await page.$('#capture-choice'))) plays++;
+        if (!(await page.$('#capture-choice')) && !(await page.$('#round-summary'))) plays++;
         continue;
       }
       await page.waitForTimeout(50);
