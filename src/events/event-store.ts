@@ -9,6 +9,7 @@
 import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
+import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
 
 /** The columns of matches that follow the log (written by each append). */
@@ -52,6 +53,7 @@ export interface MatchLog {
   matchId: string;
   seed: string;
   revealedSeed: string | null;
+  rulesetId: string | null;
   currentSeq: number;
   events: StoredEvent[];
 }
@@ -104,6 +106,28 @@ SELECT seq, created_at FROM e ORDER BY seq`;
 // The common case (a play): no seat changes, so no match_players insert.
 export const APPEND_SQL = APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', '');
 
+// Plays of several matches in one statement: each match's guard is checked on its own row, and
+// only the matches whose guard held get their events. Matches appear once each (see AppendBatcher).
+const APPEND_MANY_SQL = `
+WITH i AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(match_id uuid, expected_seq int, next_seq int, status text, turn_seat int, turn_player text, winner int, revealed_seed text)
+), m AS (
+  UPDATE matches SET current_seq = i.next_seq, status = i.status, turn_seat = i.turn_seat, turn_player = i.turn_player, winner = i.winner,
+    revealed_seed = COALESCE(matches.revealed_seed, i.revealed_seed),
+    ended_at = CASE WHEN i.status = 'over' AND matches.ended_at IS NULL THEN now() ELSE matches.ended_at END,
+    updated_at = now()
+  FROM i
+  WHERE matches.id = i.match_id AND matches.current_seq = i.expected_seq
+  RETURNING matches.id
+), e AS (
+  INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
+  SELECT m.id, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.command_key, r.command_hash
+  FROM jsonb_to_recordset($2::jsonb) AS r(match_id uuid, seq int, type text, payload jsonb, actor text, prev_hash text, hash text, command_key text, command_hash text)
+  JOIN m ON m.id = r.match_id
+  RETURNING match_id, seq, created_at
+)
+SELECT match_id::text AS match_id, seq, created_at FROM e ORDER BY match_id, seq`;
+
 const CREATE_SQL = `
 WITH m AS (
   INSERT INTO matches (id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry)
@@ -145,22 +169,64 @@ export function uniqueViolation(err: unknown): { constraint: string } | null {
   return walk(err, 0);
 }
 
+/** An append decided and chained, waiting for its statement. */
+interface PendingAppend {
+  matchId: string;
+  expectedSeq: number;
+  chained: ChainedEvent[];
+  projection: MatchProjection;
+  commandKey: string | null;
+  commandHash: string | null;
+}
+
+/** A failed append statement as a domain error where it is one (the guard's conflicts, a reused command key). */
+function appendError(err: unknown, a: PendingAppend): unknown {
+  const unique = uniqueViolation(err);
+  if (unique?.constraint === 'match_events_match_id_command_key_key') {
+    return new DomainError('IDEMPOTENCY_KEY_REUSED', 'this command key was already used in this match', { duplicate: true });
+  }
+  if (unique) return new DomainError('VERSION_CONFLICT', `match ${a.matchId} moved on from seq ${a.expectedSeq}`, { expectedSeq: a.expectedSeq });
+  return err;
+}
+
+export interface EventStoreOptions {
+  /** Append statements under way at once (default APPEND_IN_FLIGHT or 4); more appends wait and go out together. */
+  appendsInFlight?: number;
+  /** Most appends in one statement (default 64). */
+  maxAppendBatch?: number;
+}
+
 export class EventStore {
-  constructor(private readonly prisma: Prisma) {}
+  private readonly batcher: AppendBatcher<PendingAppend, StoredEvent[]>;
+
+  constructor(
+    private readonly prisma: Prisma,
+    options: EventStoreOptions = {},
+  ) {
+    this.batcher = new AppendBatcher<PendingAppend, StoredEvent[]>({
+      runOne: (a) => this.appendOne(a),
+      runBatch: (appends) => this.appendMany(appends),
+      maxInFlight: options.appendsInFlight ?? Number(process.env.APPEND_IN_FLIGHT ?? 4),
+      maxBatch: options.maxAppendBatch ?? 64,
+    });
+  }
+
+  private rowsOf(chained: ChainedEvent[], commandKey: string | null, commandHash: string | null) {
+    return chained.map((c, i) => ({
+      seq: c.seq,
+      type: c.type,
+      payload: c.payload,
+      actor: c.actor,
+      prev_hash: c.prevHash,
+      hash: c.hash,
+      // the key marks the command's first event (the start of its batch)
+      command_key: i === 0 ? commandKey : null,
+      command_hash: i === 0 ? commandHash : null,
+    }));
+  }
 
   private toRows(chained: ChainedEvent[], commandKey: string | null, commandHash: string | null): string {
-    return JSON.stringify(
-      chained.map((c, i) => ({
-        seq: c.seq,
-        type: c.type,
-        payload: c.payload,
-        actor: c.actor,
-        prev_hash: c.prevHash,
-        hash: c.hash,
-        command_key: i === 0 ? commandKey : null,
-        command_hash: i === 0 ? commandHash : null,
-      })),
-    );
+    return JSON.stringify(this.rowsOf(chained, commandKey, commandHash));
   }
 
   private stored(matchId: string, chained: ChainedEvent[], rows: { seq: number; created_at: Date }[]): StoredEvent[] {
@@ -206,24 +272,34 @@ export class EventStore {
    * not at expectedSeq (or a concurrent writer took the seq), NOT_FOUND when
    * there is no such match, and rethrows a command-key collision as
    * IDEMPOTENCY_KEY_REUSED with details.duplicate = true (the caller resolves it).
+   * Plays of different matches may share a statement (see AppendBatcher); each
+   * is acknowledged only once its own statement has committed.
    */
   async append(matchId: string, expectedSeq: number, events: MatchEvent[], options: AppendOptions): Promise<StoredEvent[]> {
     if (events.length === 0) return [];
     const prevHash = options.prevHash ?? (await this.hashAt(matchId, expectedSeq));
     const chained = chainEvents(matchId, expectedSeq, prevHash, events, options.actor);
     const p = options.projection;
+    const pending: PendingAppend = { matchId, expectedSeq, chained, projection: p, commandKey: options.commandKey ?? null, commandHash: options.commandHash ?? null };
+    const seatsChanged = p.players.length > 0 || (p.seats !== undefined && p.seats !== null);
+    // Seat changes are rare (joins): they keep their own statement.
+    return seatsChanged ? this.appendOne(pending) : this.batcher.submit(matchId, pending);
+  }
+
+  private async appendOne(a: PendingAppend): Promise<StoredEvent[]> {
+    const p = a.projection;
     let rows: { seq: number; created_at: Date }[];
     try {
       const params = [
-        matchId,
-        expectedSeq,
-        expectedSeq + chained.length,
+        a.matchId,
+        a.expectedSeq,
+        a.expectedSeq + a.chained.length,
         p.status,
         p.turnSeat,
         p.turnPlayer,
         p.winner,
         p.revealedSeed,
-        this.toRows(chained, options.commandKey ?? null, options.commandHash ?? null),
+        this.toRows(a.chained, a.commandKey, a.commandHash),
       ];
       const seatsChanged = p.players.length > 0 || (p.seats !== undefined && p.seats !== null);
       rows = seatsChanged
@@ -235,19 +311,48 @@ export class EventStore {
           )
         : await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(APPEND_SQL, ...params);
     } catch (err) {
-      const unique = uniqueViolation(err);
-      if (unique?.constraint === 'match_events_match_id_command_key_key') {
-        throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this command key was already used in this match', { duplicate: true });
-      }
-      if (unique) throw new DomainError('VERSION_CONFLICT', `match ${matchId} moved on from seq ${expectedSeq}`, { expectedSeq });
-      throw err;
+      throw appendError(err, a);
     }
-    if (rows.length !== chained.length) {
-      const seq = await this.currentSeq(matchId);
-      if (seq === null) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
-      throw new DomainError('VERSION_CONFLICT', `match ${matchId} is at seq ${seq}, not ${expectedSeq}`, { expectedSeq, currentSeq: seq });
+    if (rows.length !== a.chained.length) throw await this.guardFailed(a);
+    return this.stored(a.matchId, a.chained, rows);
+  }
+
+  /** Several matches' appends in one statement: one outcome each (the events, or the error of that append alone). */
+  private async appendMany(appends: PendingAppend[]): Promise<(StoredEvent[] | Error)[]> {
+    const matches = JSON.stringify(
+      appends.map((a) => ({
+        match_id: a.matchId,
+        expected_seq: a.expectedSeq,
+        next_seq: a.expectedSeq + a.chained.length,
+        status: a.projection.status,
+        turn_seat: a.projection.turnSeat,
+        turn_player: a.projection.turnPlayer,
+        winner: a.projection.winner,
+        revealed_seed: a.projection.revealedSeed,
+      })),
+    );
+    const rows = JSON.stringify(appends.flatMap((a) => this.rowsOf(a.chained, a.commandKey, a.commandHash).map((r) => ({ match_id: a.matchId, ...r }))));
+    const written = await this.prisma.$queryRawUnsafe<{ match_id: string; seq: number; created_at: Date }[]>(APPEND_MANY_SQL, matches, rows);
+    const byMatch = new Map<string, { seq: number; created_at: Date }[]>();
+    for (const r of written) {
+      const list = byMatch.get(r.match_id) ?? [];
+      list.push(r);
+      byMatch.set(r.match_id, list);
     }
-    return this.stored(matchId, chained, rows);
+    return Promise.all(
+      appends.map(async (a) => {
+        const mine = byMatch.get(a.matchId) ?? [];
+        if (mine.length === a.chained.length) return this.stored(a.matchId, a.chained, mine);
+        return this.guardFailed(a);
+      }),
+    );
+  }
+
+  /** Why an append's guard matched no row: no such match, or the log is at another seq. */
+  private async guardFailed(a: PendingAppend): Promise<DomainError> {
+    const seq = await this.currentSeq(a.matchId);
+    if (seq === null) return new DomainError('NOT_FOUND', `no match ${a.matchId}`);
+    return new DomainError('VERSION_CONFLICT', `match ${a.matchId} is at seq ${seq}, not ${a.expectedSeq}`, { expectedSeq: a.expectedSeq, currentSeq: seq });
   }
 
   async currentSeq(matchId: string): Promise<number | null> {
@@ -279,8 +384,8 @@ export class EventStore {
    * (so the seq and the events agree). Null when there is no such match.
    */
   async loadLog(matchId: string, afterSeq = 0, toSeq?: number): Promise<MatchLog | null> {
-    const rows = await this.prisma.$queryRawUnsafe<(EventRow & { m_seed: string; m_revealed: string | null; m_seq: number })[]>(
-      `SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.current_seq AS m_seq, e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
+    const rows = await this.prisma.$queryRawUnsafe<(EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_seq: number })[]>(
+      `SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.ruleset_id::text AS m_ruleset, m.current_seq AS m_seq, e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
        FROM matches m LEFT JOIN match_events e ON e.match_id = m.id AND e.seq > $2::int AND ($3::int IS NULL OR e.seq <= $3::int)
        WHERE m.id = $1::uuid ORDER BY e.seq`,
       matchId,
@@ -293,6 +398,7 @@ export class EventStore {
       matchId,
       seed: first.m_seed,
       revealedSeed: first.m_revealed,
+      rulesetId: first.m_ruleset,
       currentSeq: first.m_seq,
       events: rows.filter((r) => r.seq !== null).map(toStored),
     };

@@ -104,6 +104,8 @@ export interface MatchStoreOptions {
   cacheSize?: number;
   /** Re-decisions after a lost race when the client gave no expectedSeq (default 8). */
   maxRetries?: number;
+  /** Append statements under way at once; more appends wait and share the next statement (see EventStore). */
+  appendsInFlight?: number;
 }
 
 const SUMMARY_SELECT = {
@@ -171,7 +173,7 @@ export class MatchStore {
     readonly prisma: Prisma,
     options: MatchStoreOptions = {},
   ) {
-    this.events = new EventStore(prisma);
+    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight });
     this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
     this.maxRetries = options.maxRetries ?? 8;
   }
@@ -240,7 +242,7 @@ export class MatchStore {
       { actor: input.createdBy, projection: projectionOf(state, decision.events) },
     );
     const last = stored[stored.length - 1];
-    this.cache.put(id, { seq: last.seq, hash: last.hash, state });
+    this.cache.put(id, { seq: last.seq, hash: last.hash, state, rulesetId: input.rulesetId ?? null });
     return this.appended({ matchId: id, seq: last.seq, events: stored, replayed: false });
   }
 
@@ -289,7 +291,7 @@ export class MatchStore {
           projection: projectionOf(state, decision.events),
         });
         const last = stored[stored.length - 1];
-        this.cache.put(matchId, { seq: last.seq, hash: last.hash, state });
+        this.cache.put(matchId, { seq: last.seq, hash: last.hash, state, rulesetId: snap.rulesetId });
         return this.appended({ matchId, seq: last.seq, events: stored, replayed: false });
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
@@ -342,13 +344,13 @@ export class MatchStore {
     });
     if (!log) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
     if (from && log.currentSeq < from.seq) from = null; // cannot happen on an append-only log; fold again to be safe
-    let snap: Snapshot = from ?? { seq: 0, hash: GENESIS_HASH, state: initialState(seedFromHex(log.seed)) };
+    let snap: Snapshot = from ?? { seq: 0, hash: GENESIS_HASH, state: initialState(seedFromHex(log.seed)), rulesetId: log.rulesetId };
     if (!from && log.events.length === 0) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
     let state = snap.state;
     for (const e of log.events) state = evolve(state, joinEvent(e));
     if (log.events.length) {
       const last = log.events[log.events.length - 1];
-      snap = { seq: last.seq, hash: last.hash, state };
+      snap = { seq: last.seq, hash: last.hash, state, rulesetId: log.rulesetId };
     }
     this.cache.put(matchId, snap);
     return snap;
@@ -358,6 +360,16 @@ export class MatchStore {
   async current(matchId: string): Promise<{ seq: number; state: MatchState }> {
     const snap = await this.refresh(matchId, this.cache.get(matchId) ?? null);
     return { seq: snap.seq, state: snap.state };
+  }
+
+  /**
+   * SECRET: a snapshot at `minSeq` or later, from this process's cache when it
+   * has one (right after an append here, no read), else brought up to the log.
+   */
+  async atLeast(matchId: string, minSeq: number): Promise<Snapshot> {
+    const cached = this.cache.get(matchId);
+    if (cached && cached.seq >= minSeq) return cached;
+    return this.refresh(matchId, cached ?? null);
   }
 
   /** SECRET: the full state (seed, deck, every hand) at seq atSeq or now. Build views from it; never return it to a client. */

@@ -7,6 +7,8 @@ export interface Snapshot {
   hash: string;
   /** SECRET: holds the seed and the deck. */
   state: MatchState;
+  /** The saved ruleset the match was created from (it never changes). */
+  rulesetId: string | null;
 }
 
 export class SnapshotCache {

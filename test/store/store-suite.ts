@@ -147,6 +147,60 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       expect(after).toHaveLength(log.length + 1);
     });
 
+    it('appends plays of many matches in shared statements, each acknowledged or refused on its own', async () => {
+      let manyStatements = 0;
+      // counts the multi-match append statements, to show the plays did share them
+      const counting = new Proxy(db.prisma, {
+        get(target, prop, receiver) {
+          if (prop === '$queryRawUnsafe') {
+            return (sql: string, ...args: unknown[]) => {
+              if (sql.includes('AS i(match_id uuid')) manyStatements++;
+              return target.$queryRawUnsafe(sql, ...args);
+            };
+          }
+          return Reflect.get(target, prop, receiver);
+        },
+      });
+      const batched = new MatchStore(counting, { appendsInFlight: 1 });
+      const other = new MatchStore(db.prisma);
+      const ids = await Promise.all(Array.from({ length: 10 }, () => startedMatch(store)));
+      const states = await Promise.all(ids.map((id) => batched.state(id)));
+      const seqs = await Promise.all(ids.map(async (id) => (await batched.get(id)).currentSeq));
+      // another process moves three of them on: their plays here are stale
+      for (const i of [1, 4, 7]) {
+        const cmd = randomCommand(states[i], mulberry32(100 + i));
+        await other.execute(ids[i], cmd, { actor: (cmd as { player: string }).player });
+      }
+      const wave = async (keys: (string | undefined)[], seed: number) =>
+        Promise.all(
+          ids.map(async (id, i) => {
+            const snap = await batched.atLeast(id, 0);
+            const cmd = randomCommand(snap.state, mulberry32(seed + i));
+            return codeOf(batched.execute(id, cmd, { actor: (cmd as { player: string }).player, expectedSeq: snap.seq, commandKey: keys[i] }));
+          }),
+        );
+      const first = await wave([], 1);
+      expect(first).toEqual(ids.map((_, i) => ([1, 4, 7].includes(i) ? 'VERSION_CONFLICT' : 'OK')));
+      expect(manyStatements).toBeGreaterThan(0);
+      // a reused command key spoils the shared statement: every play is retried alone and only that one is refused
+      const keyed = ids[3];
+      const used = randomCommand(await other.state(keyed), mulberry32(7));
+      await other.execute(keyed, used, { actor: (used as { player: string }).player, commandKey: 'shared-k' });
+      await Promise.all(ids.map((id) => batched.atLeast(id, 0).then(() => batched.current(id))));
+      const second = await wave(ids.map((_, i) => (i === 3 ? 'shared-k' : undefined)), 50);
+      expect(second[3]).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(second.filter((c) => c === 'OK')).toHaveLength(ids.length - 1);
+      for (const [i, id] of ids.entries()) {
+        const events = await store.eventsFrom(id, 1, 10_000);
+        expect(events.map((e) => e.seq)).toEqual(events.map((_, k) => k + 1));
+        expect((await store.verify(id)).sound).toBe(true);
+        // every acknowledged play is in the log, once; no refused one is
+        const byOther = [1, 3, 4, 7].includes(i) ? 1 : 0;
+        const acknowledged = (first[i] === 'OK' ? 1 : 0) + (second[i] === 'OK' ? 1 : 0);
+        expect(events.filter((e) => e.seq > seqs[i] && e.type === 'CardPlayed')).toHaveLength(byOther + acknowledged);
+      }
+    });
+
     it('re-decides after a lost race when the client gave no expected seq', async () => {
       const { matchId } = await store.create({ preset: 'scopa', overrides: { players: 4 }, seats: [{ player: 'p0' }], createdBy: 'p0' });
       const stores = [1, 2, 3].map(() => new MatchStore(db.prisma));
