@@ -8,6 +8,13 @@ import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { LeakScanner } from './support/leaks';
 import { graphqlTransport, playToEnd } from './support/play';
+import { PUB_SUB } from '../src/graphql/pubsub';
+import type { PubSubEngine } from '../src/graphql/pubsub';
+import { matchChannel } from '../src/inbox/channels';
+import type { MatchNotice } from '../src/inbox/channels';
+import { MatchesService } from '../src/matches/matches.service';
+import { randomCommand } from './store/helpers';
+import { cardCode, mulberry32 } from '../src/engine';
 
 jest.setTimeout(300_000);
 
@@ -119,5 +126,64 @@ describe('graphql-ws subscriptions (e2e)', () => {
       );
     });
     expect(late).toEqual([final.seq - 3, final.seq - 2, final.seq - 1, final.seq]);
+  });
+
+  it('takes the events a notice carries, reads the log after a gap, and ignores a notice that comes late', async () => {
+    const carol = await register(app, 'carol');
+    const dave = await register(app, 'dave');
+    const t = graphqlTransport(app, () => undefined);
+    const created = await t.create(carol, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
+    const id = created.id;
+    await t.join(dave, id);
+    await t.start(carol, id);
+    const store = app.get(MatchesService);
+    const pubsub = app.get<PubSubEngine>(PUB_SUB);
+    const seqs: number[] = [];
+    const hands: string[][] = [];
+    let arrived: () => void = () => undefined;
+    const c = client(carol.token);
+    c.subscribe(
+      { query: LIVE, variables: { id, from: 1 } },
+      {
+        next: (msg) => {
+          const item = (msg.data as any).matchEventsLive;
+          seqs.push(item.event.seq);
+          hands.push(item.match.view.hand);
+          arrived();
+        },
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
+    const waitFor = async (seq: number) => {
+      while (!seqs.includes(seq)) await new Promise<void>((resolve) => (arrived = resolve));
+    };
+    const start = (await store.get(id)).currentSeq;
+    await waitFor(start);
+    // two plays appended without their notices (as if by another instance whose notices are slow)
+    const played = [];
+    for (let k = 0; k < 2; k++) {
+      const state = await store.state(id);
+      const cmd = randomCommand(state, mulberry32(k));
+      played.push(await store.execute(id, cmd, { actor: (cmd as { player: string }).player }));
+    }
+    const [first, second] = played;
+    const wire = (events: typeof first.events) => events.map((e) => ({ ...e, time: e.time.toISOString() }));
+    // the second play's notice comes first: a gap, so the log is read from the first missing event
+    await pubsub.publish(matchChannel(id), { matchId: id, seq: second.seq, events: wire(second.events) } satisfies MatchNotice);
+    await waitFor(second.seq);
+    // the first play's notice, late: nothing is delivered twice
+    await pubsub.publish(matchChannel(id), { matchId: id, seq: first.seq, events: wire(first.events) } satisfies MatchNotice);
+    // a notice that carries the next events is taken as it is
+    const state = await store.state(id);
+    const cmd = randomCommand(state, mulberry32(9));
+    const third = await store.execute(id, cmd, { actor: (cmd as { player: string }).player });
+    await pubsub.publish(matchChannel(id), { matchId: id, seq: third.seq, events: wire(third.events) } satisfies MatchNotice);
+    await waitFor(third.seq);
+    expect(seqs).toEqual(Array.from({ length: third.seq }, (_, k) => k + 1));
+    // and the view after it is the seat's own, as the log says
+    const seat = state.seats.findIndex((s) => s.player === carol.username);
+    const after = await store.state(id);
+    expect(hands[hands.length - 1]).toEqual(after.hands[seat].map((card) => cardCode(card)));
   });
 });

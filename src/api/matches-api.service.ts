@@ -177,11 +177,12 @@ export class MatchesApi {
       expectedSeq: meta.expectedSeq ?? undefined,
       commandKey,
     });
-    if (!result.replayed) {
-      await this.published(result);
-      await this.runBots(matchId);
-    }
-    return this.present(caller, matchId);
+    if (result.replayed) return this.present(caller, matchId);
+    await this.published(result);
+    await this.runBots(result);
+    // The snapshot this append (or the bots after it) left in the cache: no read.
+    const snap = await this.store.atLeast(matchId, result.seq);
+    return this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller, snap.state));
   }
 
   /**
@@ -189,8 +190,8 @@ export class MatchesApi {
    * as people (src/seats: each from its seat view, once per seq); awaited, so
    * the response already shows the bots' plays.
    */
-  private runBots(matchId: string): Promise<void> {
-    return this.botSeats.drive(matchId);
+  private runBots(result: CommandResult): Promise<void> {
+    return this.botSeats.driveAfter(result);
   }
 
   /** Live notices (match moved; your turn, with the deadline): see src/inbox/turn-notifier.ts. */
@@ -217,7 +218,7 @@ export class MatchesApi {
     return this.presentation(summary, seq, ...viewsFor(caller, state));
   }
 
-  private presentation(summary: MatchSummary, seq: number, view: MatchView, reveal: FullView | null): MatchPresentation {
+  private presentation(summary: Pick<MatchSummary, 'id' | 'createdBy' | 'rulesetId'>, seq: number, view: MatchView, reveal: FullView | null): MatchPresentation {
     const status: MatchStatus = view.phase === 'over' ? 'over' : view.phase === 'playing' ? 'playing' : 'open';
     return { id: summary.id, seq, status, createdBy: summary.createdBy, rulesetId: summary.rulesetId, view: stripSecrets(view), reveal };
   }
@@ -253,14 +254,15 @@ export class MatchesApi {
 
   /**
    * The events of a match from `fromSeq`: first those already logged, then
-   * live ones, with no gap and no duplicate. A notice only says "the log has
-   * moved": events are always read from the log, in seq order, after the
-   * last one delivered. Each comes with the subscriber's view after it.
+   * live ones, with no gap and no duplicate. A notice carries the events of
+   * its append: taken as they are when they follow the last one delivered,
+   * else (a gap: notices from two instances may cross) the log is read from
+   * there. Each comes with the subscriber's view after it.
    */
   async follow(caller: Principal, matchId: string, fromSeq: number): Promise<AsyncIterableIterator<LiveEvent>> {
     if (!Number.isSafeInteger(fromSeq) || fromSeq < 1) throw new DomainError('VALIDATION_FAILED', 'fromSeq: an integer >= 1');
     const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
-    // Listen before reading the log: a notice that comes meanwhile only causes one more read.
+    // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
     const gen = this.followLog(caller, summary, fromSeq, notices);
     const it: AsyncIterableIterator<LiveEvent> = {
@@ -278,12 +280,13 @@ export class MatchesApi {
   private async *followLog(caller: Principal, summary: MatchSummary, fromSeq: number, notices: AsyncIterableIterator<MatchNotice>): AsyncGenerator<LiveEvent, undefined> {
     const matchId = summary.id;
     const signal: { wake: (() => void) | null } = { wake: null };
-    let pending = true; // read the log once before the first notice
+    const inbox: MatchNotice[] = [];
+    let readLog = true; // read the log once before the first notice
     let closed = false;
     const pump = (async () => {
       try {
-        for await (const _n of notices as AsyncIterable<MatchNotice>) {
-          pending = true;
+        for await (const notice of notices as AsyncIterable<MatchNotice>) {
+          inbox.push(notice);
           signal.wake?.();
         }
       } finally {
@@ -293,26 +296,38 @@ export class MatchesApi {
     })();
     let last = fromSeq - 1;
     let state: MatchState | null = null;
+    const next = async (e: StoredEvent): Promise<LiveEvent> => {
+      // The state follows the events one by one, from the log folded up to the first one.
+      state = state ? evolve(state, joinEvent(e)) : await this.store.state(matchId, e.seq);
+      last = e.seq;
+      const [view, reveal] = viewsFor(caller, state);
+      return { event: toMessage(e), match: this.presentation(summary, e.seq, view, reveal) };
+    };
     try {
       while (!closed) {
-        if (!pending) await new Promise<void>((resolve) => (signal.wake = resolve));
+        if (!readLog && inbox.length === 0) await new Promise<void>((resolve) => (signal.wake = resolve));
         signal.wake = null;
         if (closed) break;
-        pending = false;
+        for (const notice of inbox.splice(0)) {
+          if (readLog || notice.seq <= last) continue;
+          const events = notice.events ?? [];
+          if (events.length === 0 || events[0].seq > last + 1 || events[events.length - 1].seq !== notice.seq) {
+            readLog = true;
+            continue;
+          }
+          for (const e of events) {
+            if (e.seq <= last) continue;
+            yield await next({ ...e, time: new Date(e.time) });
+          }
+        }
+        if (!readLog) continue;
+        readLog = false;
         for (;;) {
           const batch = await this.store.eventsFrom(matchId, last + 1, 200);
           if (batch.length === 0) break;
           for (const e of batch) {
             if (e.seq !== last + 1) throw new Error(`event log gap at ${last + 1}`);
-            // The state follows the events one by one, from the log folded up to the first one.
-            state = state ? evolve(state, joinEvent(e)) : await this.store.state(matchId, e.seq);
-            last = e.seq;
-            const [view, reveal] = viewsFor(caller, state);
-            const status: MatchStatus = state.phase === 'over' ? 'over' : state.phase === 'playing' ? 'playing' : 'open';
-            yield {
-              event: toMessage(e),
-              match: { id: matchId, seq: e.seq, status, createdBy: summary.createdBy, rulesetId: summary.rulesetId, view: stripSecrets(view), reveal },
-            };
+            yield await next(e);
           }
         }
       }

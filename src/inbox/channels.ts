@@ -3,10 +3,28 @@
 export const matchChannel = (matchId: string): string => `match:${matchId}`;
 export const turnChannel = (player: string): string => `turn:${player}`;
 
-/** "The log of this match has moved to seq": subscribers read the events from the log. */
+/** An event of a match log as published: public by construction (events never carry hidden cards). */
+export interface NoticeEvent {
+  matchId: string;
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  actor: string | null;
+  /** ISO time: notices cross Redis as JSON. */
+  time: string;
+  prevHash: string;
+  hash: string;
+}
+
+/**
+ * "The log of this match has moved to seq", with the events the append wrote.
+ * A subscriber that has every event before them takes them as they are;
+ * after a gap (notices from two instances may cross) it reads the log.
+ */
 export interface MatchNotice {
   matchId: string;
   seq: number;
+  events?: NoticeEvent[];
 }
 
 /** "It is your turn": sent to the player to move after each append. */

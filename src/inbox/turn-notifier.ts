@@ -1,15 +1,23 @@
 /**
  * Live notices after an append, whoever made it (a person through the API, a
- * bot seat, the clock): "the match moved" on the match's channel, and "your
- * turn" (with the deadline) to the human to move.
+ * bot seat, the clock): "the match moved" (with its events) on the match's
+ * channel, and "your turn" (with the deadline) to the human to move.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import { PUB_SUB } from '../graphql/pubsub';
 import type { PubSubEngine } from '../graphql/pubsub';
 import type { CommandResult } from '../matches/match-store';
+import { MatchesService } from '../matches/matches.service';
 import { matchChannel, turnChannel } from './channels';
 import type { MatchNotice, TurnNotice } from './channels';
+
+interface TurnRow {
+  current_seq: number;
+  turn_seat: number | null;
+  turn_player: string | null;
+  deadline: Date | null;
+}
 
 @Injectable()
 export class TurnNotifier {
@@ -17,26 +25,42 @@ export class TurnNotifier {
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly store: MatchesService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
 
-  async published(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<void> {
-    const notice: MatchNotice = { matchId: result.matchId, seq: result.seq };
+  async published(result: Pick<CommandResult, 'matchId' | 'seq'> & Partial<Pick<CommandResult, 'events'>>): Promise<void> {
+    const notice: MatchNotice = {
+      matchId: result.matchId,
+      seq: result.seq,
+      ...(result.events?.length ? { events: result.events.map((e) => ({ ...e, time: e.time.toISOString() })) } : {}),
+    };
     await this.pubsub.publish(matchChannel(result.matchId), notice);
-    const rows = await this.prisma.$queryRawUnsafe<{ current_seq: number; turn_seat: number | null; turn_player: string | null; deadline: Date | null }[]>(
-      `SELECT m.current_seq, m.turn_seat, m.turn_player, c.deadline
-       FROM matches m LEFT JOIN match_clocks c ON c.match_id = m.id AND c.seq = m.current_seq
-       WHERE m.id = $1::uuid AND m.status = 'playing'`,
-      result.matchId,
-    );
-    const m = rows[0];
+    const m = await this.turnAfter(result);
     if (!m || m.turn_player === null || m.turn_seat === null || m.turn_player.startsWith('bot:')) return;
     const turn: TurnNotice = { matchId: result.matchId, seq: m.current_seq, seat: m.turn_seat, player: m.turn_player, deadline: m.deadline };
     await this.pubsub.publish(turnChannel(m.turn_player), turn);
   }
 
+  /** Who is to move after the append: from the snapshot this process just cached when it can (an untimed match needs no read). */
+  private async turnAfter(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<TurnRow | null> {
+    const snap = this.store.cache.get(result.matchId);
+    if (snap && snap.seq === result.seq && snap.state.settings.turnTimeLimit === null) {
+      const s = snap.state;
+      if (s.phase !== 'playing' || s.turn < 0) return null;
+      return { current_seq: snap.seq, turn_seat: s.turn, turn_player: s.seats[s.turn]?.player ?? null, deadline: null };
+    }
+    const rows = await this.prisma.$queryRawUnsafe<TurnRow[]>(
+      `SELECT m.current_seq, m.turn_seat, m.turn_player, c.deadline
+       FROM matches m LEFT JOIN match_clocks c ON c.match_id = m.id AND c.seq = m.current_seq
+       WHERE m.id = $1::uuid AND m.status = 'playing'`,
+      result.matchId,
+    );
+    return rows[0] ?? null;
+  }
+
   /** published(), never throwing (for background workers). */
-  async publishQuietly(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<void> {
+  async publishQuietly(result: Pick<CommandResult, 'matchId' | 'seq'> & Partial<Pick<CommandResult, 'events'>>): Promise<void> {
     try {
       await this.published(result);
     } catch (err) {

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import { MatchesService } from '../matches/matches.service';
+import type { CommandResult } from '../matches/match-store';
 import { MetricsService } from '../observability/metrics.service';
 import { TurnNotifier } from '../inbox/turn-notifier';
 import { BotSeats } from './bot-seats';
@@ -37,20 +38,22 @@ export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy 
       for (const e of result.events) {
         if (e.type === 'CardPlayed') this.metrics.plays.inc({ source: e.actor === null ? 'clock' : e.actor.startsWith('bot:') ? 'bot' : 'human' });
       }
-      // Only when the snapshot just cached says a bot is to move (no extra read otherwise).
-      const snap = this.store.cache.get(result.matchId);
-      if (snap && snap.seq === result.seq) {
-        const s = snap.state;
-        if (s.phase !== 'playing' || s.turn < 0 || !s.seats[s.turn]?.bot) return;
-      }
-      this.seats.kick(result.matchId);
+      if (this.botMayBeDue(result)) this.seats.kick(result.matchId);
     });
     this.sweeper.start(Number(process.env.BOT_SWEEP_MS ?? 5000));
   }
 
-  /** Plays every due bot turn of the match (awaited by the API after a command). */
-  drive(matchId: string): Promise<void> {
-    return this.seats.drive(matchId);
+  /** False only when the snapshot just cached says no bot is to move (no extra read otherwise). */
+  private botMayBeDue(result: Pick<CommandResult, 'matchId' | 'seq'>): boolean {
+    const snap = this.store.cache.get(result.matchId);
+    if (!snap || snap.seq !== result.seq) return true;
+    const s = snap.state;
+    return s.phase === 'playing' && s.turn >= 0 && !!s.seats[s.turn]?.bot;
+  }
+
+  /** Plays every due bot turn of the match after this append (awaited by the API after a command). */
+  driveAfter(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<void> {
+    return this.botMayBeDue(result) ? this.seats.drive(result.matchId) : Promise.resolve();
   }
 
   async onModuleDestroy(): Promise<void> {
