@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 
 let generated: string | undefined;
@@ -11,6 +12,19 @@ export function jwtSecret(): string {
     if (process.env.NODE_ENV !== 'test') Logger.warn('JWT_SECRET is unset: using a random secret, sessions end with this process', 'Auth');
   }
   return generated;
+}
+
+let secretKey: { secret: string; key: KeyObject } | undefined;
+
+/**
+ * The secret as a KeyObject, for verifying: given a string, jsonwebtoken
+ * first tries (and fails) to parse it as a public key on every call, which
+ * costs more than the HMAC itself.
+ */
+export function jwtVerifyKey(): KeyObject {
+  const secret = jwtSecret();
+  if (secretKey?.secret !== secret) secretKey = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
+  return secretKey.key;
 }
 
 /** Session lifetime in seconds (JWT_TTL, default one hour). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { JWT_ISSUER, jwtSecret } from './auth.config';
+import { JWT_ISSUER, jwtVerifyKey } from './auth.config';
 import type { Principal } from './principal';
 import { SCOPES } from './principal';
 
@@ -16,7 +16,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor() {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: jwtSecret(),
+      // jsonwebtoken takes a KeyObject (see jwtVerifyKey); passport-jwt's types only name string and Buffer.
+      secretOrKeyProvider: (_req: unknown, _token: unknown, done: (err: unknown, key?: string) => void) => done(null, jwtVerifyKey() as unknown as string),
       issuer: JWT_ISSUER,
       algorithms: ['HS256'],
       ignoreExpiration: false,
