@@ -17,6 +17,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import httpClient from 'node:http';
 import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -31,9 +32,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 500);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const TARGET = Number(process.env.BENCH_TARGET ?? 1);
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+// What a bot needs after each event; the match's options never change, so they come once, with the match.
 const LIVE = `subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) {
   event { seq type }
-  match { seq status view { viewer phase turn hand table deckSize options { players teams handSize tableSize redealKings capture maxCaptureCards fewestCards aceSweeps aceSweepIsScopa cardsPoint denariPoint settebello reBello primiera sevens denariBonus123 allDenariWins target } seats { handSize } } } } }`;
+  match { seq status view { viewer phase turn hand table deckSize seats { handSize } } } } }`;
 
 interface Result {
   mode: string;
@@ -60,14 +62,24 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const running: ProcessInstance[] = [];
 process.on('exit', () => running.forEach((i) => i.child.kill('SIGKILL')));
 
-async function http(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+// node:http with keep-alive: on this machine fetch (undici) costs the load generator about four times as much CPU per request.
+const agent = new httpClient.Agent({ keepAlive: true, maxSockets: 256 });
+function http(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = httpClient.request(
+      base + path,
+      { method, agent, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {} };
 }
 
 function rssMb(pid: number): number {
@@ -77,9 +89,11 @@ function rssMb(pid: number): number {
 
 async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Result> {
   const db = await freshPgDatabase();
-  const env = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', PG_POOL_SIZE: '20' };
+  const env: Record<string, string> = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', PG_POOL_SIZE: '20' };
+  // e.g. BENCH_NODE_ARGS=--cpu-prof to profile the instances
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const instances: ProcessInstance[] = [];
-  for (let i = 0; i < count; i++) instances.push(await spawnInstance({ ...env, INSTANCE_ID: `bench${i}` }));
+  for (let i = 0; i < count; i++) instances.push(await spawnInstance({ ...env, INSTANCE_ID: `bench${i}` }, nodeArgs));
   running.push(...instances);
   const base = (n: number) => instances[n % count].url;
   const rng = mulberry32(7);
@@ -117,7 +131,7 @@ async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Resu
     let allDone!: () => void;
     const done = new Promise<void>((r) => (allDone = r));
 
-    const matches: { id: string; seats: number[] }[] = [];
+    const matches: { id: string; seats: number[]; options: RulesetOptions }[] = [];
     for (let m = 0; m < MATCHES; m++) {
       const seats = [(2 * m) % ACCOUNTS, (2 * m + 1) % ACCOUNTS];
       const created = await http(base(m), 'POST', '/v1/matches', tokens[seats[0]], { preset: 'scopa', overrides: { target: TARGET }, seats: [{ type: 'creator' }, { type: 'open' }] });
@@ -125,7 +139,7 @@ async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Resu
       const id = created.body.id;
       const joined = await http(base(m + 1), 'POST', `/v1/matches/${id}/join`, tokens[seats[1]], {});
       if (joined.status !== 200) throw new Error(`join: ${joined.status}`);
-      matches.push({ id, seats });
+      matches.push({ id, seats, options: created.body.view.options });
     }
 
     let started = 0;
@@ -167,7 +181,7 @@ async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Resu
         );
       }
       const act = async (view: any, seq: number, account: number, inst: number) => {
-        const options = view.options as RulesetOptions;
+        const options = match.options;
         const last = view.deckSize === 0 && view.seats.reduce((n: number, s: any) => n + s.handSize, 0) === 1;
         const legal = legalPlaysOf(options, view.hand.map(parseCard), view.table.map(parseCard), last);
         const play = legal[Math.floor(rng() * legal.length)];
@@ -235,12 +249,19 @@ function storeCeiling(): number {
 
 async function main(): Promise<void> {
   const results: Result[] = [];
+  // BENCH_ONLY=saturation:2 runs one case (for profiling); the last line needs all four.
+  const only = process.env.BENCH_ONLY;
   for (const count of [1, 2] as const) {
     for (const mode of ['saturation', 'paced'] as const) {
+      if (only && only !== `${mode}:${count}`) continue;
       const r = await runMode(mode, count);
       results.push(r);
       console.error(`${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s`);
     }
+  }
+  if (only) {
+    for (const r of results) console.log(JSON.stringify(r));
+    process.exit(0);
   }
   const ceiling = storeCeiling();
   console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);

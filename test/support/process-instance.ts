@@ -21,9 +21,9 @@ export interface ProcessInstance {
 }
 
 /** The built service (dist/main.js) as a separate process, so a test can SIGKILL it. */
-export async function spawnInstance(env: Record<string, string>): Promise<ProcessInstance> {
+export async function spawnInstance(env: Record<string, string>, nodeArgs: string[] = []): Promise<ProcessInstance> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
