@@ -1,11 +1,16 @@
 /**
- * Legal capture enumeration (contract, "Legal plays"), written for the hot
- * path: captures go into a reusable buffer as table positions, so asking for
- * legal plays allocates nothing.
+ * Legal captures (contract, "Legal plays"), written for the hot path: a table
+ * is read once into scratch arrays (ranks, and which sums its subsets can
+ * make), then each card's captures are enumerated into a reusable buffer as
+ * table positions, or a named capture is checked without enumerating at all.
+ * Nothing here allocates.
  */
-import { RANK } from './cards';
+import { DECK_SIZE, RANK as RANK_TABLE } from './cards';
 import type { Card } from './cards';
 import type { RulesetOptions } from './options';
+
+// A local binding: under tsx every imported one is read through a getter.
+const RANK = RANK_TABLE;
 
 /** Capture sets as table positions, flattened: set i is pos[start[i] .. start[i] + size[i]). */
 export class CaptureBuffer {
@@ -49,9 +54,10 @@ export class CaptureBuffer {
 
   /** The table cards of set i. */
   cards(i: number, table: readonly Card[]): Card[] {
-    const out = new Array<Card>(this.size[i]);
+    const size = this.size[i];
     const from = this.start[i];
-    for (let k = 0; k < out.length; k++) out[k] = table[this.pos[from + k]];
+    const out = new Array<Card>(size);
+    for (let k = 0; k < size; k++) out[k] = table[this.pos[from + k]];
     return out;
   }
 }
@@ -61,22 +67,59 @@ function grow<T extends Uint8Array | Uint32Array>(from: T, to: T): T {
   return to;
 }
 
-// DFS scratch, shared: the engine is single-threaded and never re-enters here.
-const stack = new Uint8Array(64);
-let dfsTable: readonly Card[] = [];
+// Scratch for the prepared table, shared: the engine is single-threaded and
+// never re-enters here (every caller prepares the table it then asks about).
+// Fixed arrays held in consts, which the compiler can treat as constants.
+// Sums above 15 never matter (the most a capture can need is 15 - 1).
+const SUMS = 0xffff;
+let tableLength = 0;
+/** Rank of each table position. */
+const ranks = new Uint8Array(DECK_SIZE);
+/** reach[i]: bit s set iff some subset of positions i.. sums to s (s <= 15; the empty set gives bit 0). */
+const reach = new Int32Array(DECK_SIZE + 1);
+/** Bit r set iff a card of rank r lies on the table. */
+let rankMask = 0;
+const stack = new Uint8Array(DECK_SIZE);
 let dfsOut: CaptureBuffer;
 let dfsMinSize = 1;
-let dfsMaxSize = 64;
+let dfsMaxSize = DECK_SIZE;
+/** Fewest cards making each sum 0..15 (255: none), filled only when a rule needs it. */
+const fewest = new Uint8Array(16);
 
-/** Every set of table positions from `start` whose ranks sum to `remaining`. */
+/** Reads a table into the scratch arrays. */
+export function prepareTable(table: readonly Card[]): void {
+  const n = table.length;
+  if (n > DECK_SIZE) throw new RangeError(`a table of ${n} cards`);
+  tableLength = n;
+  let mask = 0;
+  for (let i = 0; i < n; i++) {
+    const r = RANK[table[i]];
+    ranks[i] = r;
+    mask |= 1 << r;
+  }
+  rankMask = mask;
+  let m = 1;
+  reach[n] = m;
+  for (let i = n - 1; i >= 0; i--) {
+    m = (m | (m << ranks[i])) & SUMS;
+    reach[i] = m;
+  }
+}
+
+/**
+ * Every set of table positions from `start` whose ranks sum to `remaining`.
+ * A branch is entered only if the rest of the table can still make the sum,
+ * so the search visits little more than the sets it finds; the order of the
+ * sets is that of a plain search (positions ascending).
+ */
 function sumsTo(start: number, remaining: number, depth: number): void {
-  for (let i = start; i < dfsTable.length; i++) {
-    const r = RANK[dfsTable[i]];
+  for (let i = start; i < tableLength; i++) {
+    const r = ranks[i];
     if (r > remaining) continue;
     stack[depth] = i;
     if (r === remaining) {
       if (depth + 1 >= dfsMinSize) dfsOut.push(stack, depth + 1);
-    } else if (depth + 1 < dfsMaxSize) {
+    } else if (depth + 1 < dfsMaxSize && (reach[i + 1] >> (remaining - r)) & 1) {
       sumsTo(i + 1, remaining - r, depth + 1);
     }
   }
@@ -92,13 +135,19 @@ export function isAceSweep(options: RulesetOptions, card: Card, tableLength: num
  * is laid on the table (step 5: a card that can capture must capture).
  */
 export function findCaptures(options: RulesetOptions, table: readonly Card[], card: Card, out: CaptureBuffer): void {
+  prepareTable(table);
+  capturesOnPrepared(options, card, out);
+}
+
+/** `findCaptures` on the table last given to `prepareTable`. */
+export function capturesOnPrepared(options: RulesetOptions, card: Card, out: CaptureBuffer): void {
   out.reset();
-  const n = table.length;
+  const n = tableLength;
   if (n === 0) return;
-  const max = options.maxCaptureCards ?? 64;
+  const max = options.maxCaptureCards ?? DECK_SIZE;
   const rank = RANK[card];
 
-  if (isAceSweep(options, card, n)) {
+  if (options.aceSweeps && rank === 1) {
     // Step 1: the ace takes the whole table, or nothing if that is too many cards.
     if (n <= max) {
       for (let i = 0; i < n; i++) stack[i] = i;
@@ -107,28 +156,90 @@ export function findCaptures(options: RulesetOptions, table: readonly Card[], ca
     return;
   }
 
+  let target: number;
   if (options.capture === 'match') {
     // Step 2: a card of the same rank on the table must be taken alone.
-    for (let i = 0; i < n; i++) {
-      if (RANK[table[i]] === rank) {
-        stack[0] = i;
-        out.push(stack, 1);
+    if ((rankMask >> rank) & 1) {
+      for (let i = 0; i < n; i++) {
+        if (ranks[i] === rank) {
+          stack[0] = i;
+          out.push(stack, 1);
+        }
       }
+      return; // sets of one card: max >= 1 and fewest keep them all
     }
-    if (out.count > 0) return; // sets of one card: max >= 1 and fewest keep them all
+    target = rank;
     dfsMinSize = 2;
-    dfsMaxSize = max;
-    dfsTable = table;
-    dfsOut = out;
-    sumsTo(0, rank, 0);
   } else {
     // Step 3: table cards that make 15 with the card played.
+    target = 15 - rank;
     dfsMinSize = 1;
-    dfsMaxSize = max;
-    dfsTable = table;
-    dfsOut = out;
-    sumsTo(0, 15 - rank, 0);
   }
-  dfsTable = [];
+  if (!((reach[0] >> target) & 1)) return;
+  dfsMaxSize = max;
+  dfsOut = out;
+  sumsTo(0, target, 0);
   if (options.fewestCards && out.count > 1) out.keepFewest();
+}
+
+/** Fills `fewest` for the prepared table: a 0/1 knapsack on card count. */
+function fillFewest(): void {
+  fewest.fill(255);
+  fewest[0] = 0;
+  for (let i = 0; i < tableLength; i++) {
+    const r = ranks[i];
+    for (let s = 15; s >= r; s--) {
+      const via = fewest[s - r] + 1;
+      if (via < fewest[s]) fewest[s] = via;
+    }
+  }
+}
+
+/** Why a named capture is refused; null when it is legal. */
+export type CaptureFault = null | 'MUST_CAPTURE' | 'CAPTURE_NOT_LEGAL';
+
+/**
+ * Checks a named capture (distinct table positions) for `card` on the
+ * prepared table, with the same outcome as looking it up among the sets
+ * `capturesOnPrepared` lists, but without listing them: a capture is legal
+ * iff it makes the card's sum and has an allowed size. Every set that makes
+ * the sum already has the contract's minimum size (a single card of the
+ * played rank would be a match, step 2), so only `maxCaptureCards` and
+ * `fewestCards` need the fewest cards that make it.
+ */
+export function checkCaptureOnPrepared(options: RulesetOptions, card: Card, positions: ArrayLike<number>, size: number): CaptureFault {
+  const n = tableLength;
+  const max = options.maxCaptureCards ?? DECK_SIZE;
+  const rank = RANK[card];
+  if (options.aceSweeps && rank === 1 && n > 0) {
+    // Step 1: the one set is the whole table, when it is not too many cards.
+    if (n > max) return size === 0 ? null : 'CAPTURE_NOT_LEGAL';
+    if (size === 0) return 'MUST_CAPTURE';
+    return size === n ? null : 'CAPTURE_NOT_LEGAL';
+  }
+  let target: number;
+  if (options.capture === 'match') {
+    if ((rankMask >> rank) & 1) {
+      if (size === 0) return 'MUST_CAPTURE';
+      return size === 1 && ranks[positions[0]] === rank ? null : 'CAPTURE_NOT_LEGAL';
+    }
+    target = rank;
+  } else {
+    target = 15 - rank;
+  }
+  let least = 255; // fewest cards making the target: only a size rule needs the exact figure
+  if ((reach[0] >> target) & 1) {
+    if (options.maxCaptureCards !== null || options.fewestCards) {
+      fillFewest();
+      least = fewest[target];
+    } else {
+      least = 1;
+    }
+  }
+  const canCapture = least <= max;
+  if (size === 0) return canCapture ? 'MUST_CAPTURE' : null;
+  if (!canCapture || size > max || (options.fewestCards && size !== least)) return 'CAPTURE_NOT_LEGAL';
+  let sum = 0;
+  for (let k = 0; k < size; k++) sum += ranks[positions[k]];
+  return sum === target ? null : 'CAPTURE_NOT_LEGAL';
 }

@@ -6,9 +6,9 @@
  * secret until the end); every deal follows from it, so events never carry a
  * hidden card and replay is exact.
  */
-import { BIT, DECK_SIZE, cardCode, cardCodes, parseCard, setKey } from './cards';
+import { DECK_SIZE, cardCode, cardCodes, parseCard } from './cards';
 import type { Card } from './cards';
-import { CaptureBuffer, findCaptures } from './captures';
+import { checkCaptureOnPrepared, prepareTable } from './captures';
 import { mustRedeal } from './deal';
 import { reject } from './errors';
 import type { Rejection } from './errors';
@@ -185,7 +185,7 @@ function decideStart(command: Extract<Command, { type: 'start' }>, state: MatchS
   if (state.seats.some((s) => s.player === null)) return no(reject('SEATS_NOT_FILLED', 'every seat must be taken first'));
   if (!state.seed) return no(reject('INVALID_COMMAND', 'the match seed is missing'));
   const started = evolve(state, { type: 'MatchStarted' });
-  return ok([{ type: 'MatchStarted' }, ...roundDeals(started, 1, state.seats.length - 1)]);
+  return ok(roundDeals(started, 1, state.seats.length - 1, [{ type: 'MatchStarted' }]));
 }
 
 function decidePlay(command: Extract<Command, { type: 'play' }>, state: MatchState): Decision {
@@ -196,11 +196,15 @@ function decidePlay(command: Extract<Command, { type: 'play' }>, state: MatchSta
   if (seat !== state.turn) return no(reject('NOT_YOUR_TURN', `it is seat ${state.turn}'s turn`));
   const card = parseCard(command.card);
   if (card < 0) return no(reject('ILLEGAL_PLAY', `${JSON.stringify(command.card)} is not a card code`, { reason: 'UNKNOWN_CARD' }));
-  if (!state.hands[seat].includes(card)) return no(reject('ILLEGAL_PLAY', `${command.card} is not in your hand`, { reason: 'CARD_NOT_IN_HAND' }));
+  if (indexOf(state.hands[seat], card) < 0) return no(reject('ILLEGAL_PLAY', `${command.card} is not in your hand`, { reason: 'CARD_NOT_IN_HAND' }));
   const capture = parseCapture(command.capture, state.table);
   if (typeof capture === 'string') return no(reject('ILLEGAL_PLAY', capture, { reason: 'CAPTURE_NOT_ON_TABLE' }));
-  const legality = checkCapture(state, card, capture);
-  if (legality) return no(legality);
+  prepareTable(state.table);
+  const fault = checkCaptureOnPrepared(state.options!, card, capturePositions, capture.length);
+  if (fault === 'MUST_CAPTURE') return no(reject('ILLEGAL_PLAY', `${cardCode(card)} can capture, so it must`, { reason: 'MUST_CAPTURE' }));
+  if (fault === 'CAPTURE_NOT_LEGAL') {
+    return no(reject('ILLEGAL_PLAY', `${cardCode(card)} cannot capture ${cardCodes(capture).join(' ')}`, { reason: 'CAPTURE_NOT_LEGAL' }));
+  }
   return ok(playEvents(state, seat, card, capture, false));
 }
 
@@ -211,37 +215,28 @@ function inPlay(state: MatchState): Rejection | null {
   return null;
 }
 
-function parseCapture(codes: unknown, table: readonly Card[]): Card[] | string {
-  if (!Array.isArray(codes)) return 'capture is a list of table cards';
-  const out: Card[] = [];
-  for (const code of codes) {
-    const c = parseCard(code);
-    if (c < 0 || !table.includes(c)) return `${JSON.stringify(code)} is not on the table`;
-    if (out.includes(c)) return `${code} is named twice`;
-    out.push(c);
-  }
-  return out;
+/** Position of a card in a short list, or -1 (a loop beats the includes builtin at these sizes). */
+function indexOf(cards: readonly Card[], card: Card): number {
+  for (let i = 0; i < cards.length; i++) if (cards[i] === card) return i;
+  return -1;
 }
 
-const checkBuffer = new CaptureBuffer();
+/** Table positions of the capture parseCapture last accepted. */
+const capturePositions = new Uint8Array(40);
 
-function checkCapture(state: MatchState, card: Card, capture: readonly Card[]): Rejection | null {
-  findCaptures(state.options!, state.table, card, checkBuffer);
-  if (checkBuffer.count === 0) {
-    if (capture.length === 0) return null;
-    return reject('ILLEGAL_PLAY', `${cardCode(card)} cannot capture ${cardCodes(capture).join(' ')}`, { reason: 'CAPTURE_NOT_LEGAL' });
+function parseCapture(codes: unknown, table: readonly Card[]): Card[] | string {
+  if (!Array.isArray(codes)) return 'capture is a list of table cards';
+  const out = new Array<Card>(codes.length);
+  for (let k = 0; k < codes.length; k++) {
+    const code: unknown = codes[k];
+    const c = parseCard(code);
+    const at = c < 0 ? -1 : indexOf(table, c);
+    if (at < 0) return `${JSON.stringify(code)} is not on the table`;
+    for (let j = 0; j < k; j++) if (out[j] === c) return `${code} is named twice`;
+    capturePositions[k] = at;
+    out[k] = c;
   }
-  if (capture.length === 0) {
-    return reject('ILLEGAL_PLAY', `${cardCode(card)} can capture, so it must`, { reason: 'MUST_CAPTURE' });
-  }
-  const key = setKey(capture);
-  for (let i = 0; i < checkBuffer.count; i++) {
-    if (checkBuffer.size[i] !== capture.length) continue;
-    let k = 0;
-    for (let p = 0; p < checkBuffer.size[i]; p++) k += BIT[state.table[checkBuffer.pos[checkBuffer.start[i] + p]]];
-    if (k === key) return null;
-  }
-  return reject('ILLEGAL_PLAY', `${cardCode(card)} cannot capture ${cardCodes(capture).join(' ')}`, { reason: 'CAPTURE_NOT_LEGAL' });
+  return out;
 }
 
 function decideResign(command: Extract<Command, { type: 'resign' }>, state: MatchState): Decision {
@@ -279,16 +274,19 @@ function playEvents(state: MatchState, seat: number, card: Card, capture: Card[]
     type: 'CardPlayed',
     seat,
     card: cardCode(card),
-    capture: capture.length === 0 ? [] : cardCodes(capture),
+    capture: cardCodes(capture),
     scopa: isScopa(state.options!, card, capture.length, state.table.length, lastPlay),
     auto,
   };
   if (cardsInHands > 1) return [played];
   if (!lastPlay) return [played, { type: 'HandsDealt', round: state.round, deal: state.deal }];
-  return [played, ...roundEnd(evolve(state, played))];
+  const events: MatchEvent[] = [played];
+  roundEnd(evolve(state, played), events);
+  return events;
 }
 
-function roundEnd(state: MatchState): MatchEvent[] {
+/** Appends the events that close a round: what is left on the table, the score, then the match end or the next deal. */
+function roundEnd(state: MatchState, events: MatchEvent[]): void {
   const options = state.options!;
   const ended: MatchEvent = { type: 'RoundEnded', round: state.round, side: state.lastCapturer, cards: cardCodes(state.table) };
   const after = evolve(state, ended);
@@ -296,20 +294,20 @@ function roundEnd(state: MatchState): MatchEvent[] {
   const totals = after.scores.map((points, side) => points + breakdown.points[side]);
   const scored: MatchEvent = { type: 'RoundScored', round: state.round, breakdown, totals };
   const verdict = matchEnd(options, totals, breakdown.allDenari);
+  events.push(ended, scored);
   if (verdict.over) {
     const reason = options.allDenariWins && breakdown.allDenari !== null ? 'allDenari' : 'points';
-    return [ended, scored, { type: 'MatchEnded', reason, winner: verdict.winner, totals, seed: toHex(state.seed!) }];
+    events.push({ type: 'MatchEnded', reason, winner: verdict.winner, totals, seed: toHex(state.seed!) });
+  } else {
+    roundDeals(after, state.round + 1, (state.dealer + 1) % options.players, events);
   }
-  return [ended, scored, ...roundDeals(after, state.round + 1, (state.dealer + 1) % options.players)];
 }
 
-/** A round's deal, plus a redeal for each table with too many kings. */
-function roundDeals(state: MatchState, round: number, dealer: number): MatchEvent[] {
+/** Appends a round's deal, plus a redeal for each table with too many kings. */
+function roundDeals(state: MatchState, round: number, dealer: number, events: MatchEvent[]): MatchEvent[] {
   const { tableSize } = state.options!;
-  const events: MatchEvent[] = [];
   for (let attempt = 0; ; attempt++) {
-    const deck = cachedDeck(state.seed!, round, attempt);
-    const table = Array.from(deck.subarray(0, tableSize));
+    const table = tableOf(cachedDeck(state.seed!, round, attempt), tableSize);
     events.push({ type: 'RoundDealt', round, attempt, dealer, table: cardCodes(table) });
     if (!mustRedeal(state.options!, table)) return events;
   }
@@ -332,38 +330,55 @@ export function seatOf(state: MatchState, player: unknown): number {
 }
 
 // ------------------------------------------------------------------ evolve
+//
+// evolve never changes the state or the arrays it is given: it returns a new
+// state whose changed lists are new arrays, sharing everything else. Lists
+// are built at their final size (new Array(n), then filled): no growth, and
+// every card list has the same elements kind, which keeps readers monomorphic
+// (a second kind showing up later costs a deoptimization and a recompile).
 
-/** The cards of one deal for a seat: deck[tableSize + deal*players*handSize + p*handSize ..], p = position after the dealer. */
-function handFromDeck(state: MatchState, deck: Uint8Array, deal: number, seat: number): Card[] {
-  const { players, handSize, tableSize } = state.options!;
-  const p = (seat - state.dealer - 1 + 2 * players) % players;
-  const from = tableSize + deal * players * handSize + p * handSize;
-  const hand = new Array<Card>(handSize);
-  for (let k = 0; k < handSize; k++) hand[k] = deck[from + k];
-  return hand;
+/** An empty card list of the same elements kind as the others (a [] literal is packed, new Array(n) holey). */
+function noCards(): Card[] {
+  return new Array<Card>(0);
 }
 
-function dealHands(state: MatchState, deal: number): MatchState {
-  const { players, handSize } = state.options!;
-  const hands: Card[][] = [];
-  for (let seat = 0; seat < players; seat++) hands.push(handFromDeck(state, state.deck!, deal, seat));
-  return update(state, { hands, deal: deal + 1, deckPos: state.deckPos + players * handSize });
+function tableOf(deck: Uint8Array, tableSize: number): Card[] {
+  const table = new Array<Card>(tableSize);
+  for (let k = 0; k < tableSize; k++) table[k] = deck[k];
+  return table;
+}
+
+/** Deals hands into a state evolve has just made: deck[tableSize + deal*players*handSize + p*handSize ..], p = position after the dealer. */
+function dealHands(next: Mutable<MatchState>, deal: number): MatchState {
+  const { players, handSize, tableSize } = next.options!;
+  const deck = next.deck!;
+  const hands = new Array<Card[]>(players);
+  for (let seat = 0; seat < players; seat++) {
+    const p = (seat - next.dealer - 1 + 2 * players) % players;
+    const from = tableSize + deal * players * handSize + p * handSize;
+    const hand = new Array<Card>(handSize);
+    for (let k = 0; k < handSize; k++) hand[k] = deck[from + k];
+    hands[seat] = hand;
+  }
+  next.hands = hands;
+  next.deal = deal + 1;
+  next.deckPos = next.deckPos + players * handSize;
+  return next;
 }
 
 function without(cards: readonly Card[], removed: Card): Card[] {
-  const out: Card[] = [];
-  for (const c of cards) if (c !== removed) out.push(c);
-  return out;
-}
-
-function withoutAll(cards: readonly Card[], removed: readonly Card[]): Card[] {
-  const out: Card[] = [];
-  for (const c of cards) if (!removed.includes(c)) out.push(c);
+  let at = -1;
+  for (let i = 0; i < cards.length; i++) if (cards[i] === removed) at = i;
+  if (at < 0) return cards.slice();
+  const out = new Array<Card>(cards.length - 1);
+  for (let i = 0, j = 0; i < cards.length; i++) if (i !== at) out[j++] = cards[i];
   return out;
 }
 
 function replaceAt<T>(list: readonly T[], index: number, value: T): T[] {
-  const out = list.slice();
+  // A loop, not slice(): these lists hold a few items, and the builtin call costs more than the copy.
+  const out = new Array<T>(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = list[i];
   out[index] = value;
   return out;
 }
@@ -403,102 +418,165 @@ function copy(s: MatchState): Mutable<MatchState> {
   };
 }
 
-function update(s: MatchState, changes: Partial<MatchState>): MatchState {
-  const next = copy(s);
-  for (const key in changes) (next as Record<string, unknown>)[key] = (changes as Record<string, unknown>)[key];
-  return next;
-}
-
 export function evolve(state: MatchState, event: MatchEvent): MatchState {
+  // The play first: it is most of every log.
   switch (event.type) {
+    case 'CardPlayed':
+      return played(state, event);
+    case 'HandsDealt':
+      return dealHands(copy(state), event.deal);
     case 'MatchCreated': {
-      const sides = event.options.teams ? 2 : event.options.players;
-      return update(state, {
-        phase: 'open',
-        rulesVersion: event.rulesVersion,
-        preset: event.preset,
-        options: event.options,
-        settings: event.settings,
-        createdBy: event.createdBy,
-        seedCommitment: event.seedCommitment,
-        seats: event.seats,
-        scores: new Array<number>(sides).fill(0),
-      });
+      const next = copy(state);
+      next.phase = 'open';
+      next.rulesVersion = event.rulesVersion;
+      next.preset = event.preset;
+      next.options = event.options;
+      next.settings = event.settings;
+      next.createdBy = event.createdBy;
+      next.seedCommitment = event.seedCommitment;
+      next.seats = event.seats;
+      next.scores = new Array<number>(event.options.teams ? 2 : event.options.players).fill(0);
+      return next;
     }
-    case 'SeatTaken':
-      return update(state, { seats: replaceAt(state.seats, event.seat, { ...state.seats[event.seat], player: event.player }) });
-    case 'MatchStarted':
-      return update(state, { phase: 'playing' });
+    case 'SeatTaken': {
+      const next = copy(state);
+      next.seats = replaceAt(state.seats, event.seat, { ...state.seats[event.seat], player: event.player });
+      return next;
+    }
+    case 'MatchStarted': {
+      const next = copy(state);
+      next.phase = 'playing';
+      return next;
+    }
     case 'RoundDealt': {
       const options = state.options!;
       const deck = cachedDeck(state.seed!, event.round, event.attempt);
       const sides = sideCount(options);
-      const dealt = update(state, {
-        round: event.round,
-        attempt: event.attempt,
-        dealer: event.dealer,
-        deck,
-        deckPos: options.tableSize,
-        table: Array.from(deck.subarray(0, options.tableSize)),
-        captured: Array.from({ length: sides }, () => []),
-        scope: new Array<number>(sides).fill(0),
-        lastCapturer: null,
-        turn: (event.dealer + 1) % options.players,
-      });
-      return dealHands(dealt, 0);
-    }
-    case 'HandsDealt':
-      return dealHands(state, event.deal);
-    case 'CardPlayed': {
-      const options = state.options!;
-      const card = parseCard(event.card);
-      const hands = replaceAt(state.hands, event.seat, without(state.hands[event.seat], card));
-      const turn = (event.seat + 1) % options.players;
       const next = copy(state);
-      next.hands = hands;
-      next.turn = turn;
-      if (event.capture.length === 0) {
-        const table = state.table.slice();
-        table.push(card);
-        next.table = table;
-        return next;
-      }
-      const side = sideOf(options, event.seat);
-      const before = state.captured[side];
-      const pile = new Array<Card>(before.length + event.capture.length + 1);
-      for (let k = 0; k < before.length; k++) pile[k] = before[k];
-      const taken = new Array<Card>(event.capture.length);
-      for (let k = 0; k < taken.length; k++) pile[before.length + k] = taken[k] = parseCard(event.capture[k]);
-      pile[pile.length - 1] = card;
-      next.table = withoutAll(state.table, taken);
-      next.captured = replaceAt(state.captured, side, pile);
-      if (event.scopa) next.scope = replaceAt(state.scope, side, state.scope[side] + 1);
-      next.lastCapturer = side;
-      return next;
+      next.round = event.round;
+      next.attempt = event.attempt;
+      next.dealer = event.dealer;
+      next.deck = deck;
+      next.deckPos = options.tableSize;
+      next.table = tableOf(deck, options.tableSize);
+      const captured = new Array<Card[]>(sides);
+      for (let side = 0; side < sides; side++) captured[side] = noCards();
+      next.captured = captured;
+      next.scope = new Array<number>(sides).fill(0);
+      next.lastCapturer = null;
+      next.turn = (event.dealer + 1) % options.players;
+      return dealHands(next, 0);
     }
     case 'RoundEnded': {
-      if (event.side === null) return update(state, { table: [], turn: -1 });
-      const pile = state.captured[event.side].concat(event.cards.map(parseCard));
-      return update(state, { table: [], captured: replaceAt(state.captured, event.side, pile), turn: -1 });
+      const next = copy(state);
+      next.table = noCards();
+      next.turn = -1;
+      if (event.side !== null) {
+        const before = state.captured[event.side];
+        const pile = new Array<Card>(before.length + event.cards.length);
+        for (let k = 0; k < before.length; k++) pile[k] = before[k];
+        for (let k = 0; k < event.cards.length; k++) pile[before.length + k] = parseCard(event.cards[k]);
+        next.captured = replaceAt(state.captured, event.side, pile);
+      }
+      return next;
     }
-    case 'RoundScored':
-      return update(state, { scores: event.totals.slice(), rounds: [...state.rounds, { round: event.round, breakdown: event.breakdown }] });
+    case 'RoundScored': {
+      const next = copy(state);
+      next.scores = event.totals.slice();
+      next.rounds = [...state.rounds, { round: event.round, breakdown: event.breakdown }];
+      return next;
+    }
     case 'SeatResigned':
     case 'SeatForfeited':
       return state;
-    case 'MatchEnded':
-      return update(state, {
-        phase: 'over',
-        turn: -1,
-        scores: event.totals.slice(),
-        result: { reason: event.reason, winner: event.winner },
-        seed: state.seed ?? hexToBytes(event.seed),
-      });
+    case 'MatchEnded': {
+      const next = copy(state);
+      next.phase = 'over';
+      next.turn = -1;
+      next.scores = event.totals.slice();
+      next.result = { reason: event.reason, winner: event.winner };
+      next.seed = state.seed ?? hexToBytes(event.seed);
+      return next;
+    }
     default: {
       const unknown: never = event;
       throw new TypeError(`unknown event ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+function played(state: MatchState, event: Extract<MatchEvent, { type: 'CardPlayed' }>): MatchState {
+  const options = state.options!;
+  const card = parseCard(event.card);
+  const seat = event.seat;
+  const hands = replaceAt(state.hands, seat, without(state.hands[seat], card));
+  const table = state.table;
+  const codes = event.capture;
+  let nextTable: Card[];
+  let captured = state.captured;
+  let scope = state.scope;
+  let lastCapturer = state.lastCapturer;
+  if (codes.length === 0) {
+    nextTable = new Array<Card>(table.length + 1);
+    for (let k = 0; k < table.length; k++) nextTable[k] = table[k];
+    nextTable[table.length] = card;
+  } else {
+    const side = sideOf(options, seat);
+    const before = captured[side];
+    const pile = new Array<Card>(before.length + codes.length + 1);
+    for (let k = 0; k < before.length; k++) pile[k] = before[k];
+    // Taken cards as a bit set over the 40 (two words: bitwise operators are 32-bit).
+    let lo = 0;
+    let hi = 0;
+    for (let k = 0; k < codes.length; k++) {
+      const c = parseCard(codes[k]);
+      pile[before.length + k] = c;
+      if (c < 20) lo |= 1 << c;
+      else hi |= 1 << (c - 20);
+    }
+    pile[pile.length - 1] = card;
+    let left = 0;
+    for (let k = 0; k < table.length; k++) {
+      const c = table[k];
+      if (!((c < 20 ? lo >> c : hi >> (c - 20)) & 1)) left++;
+    }
+    nextTable = new Array<Card>(left);
+    for (let k = 0, j = 0; k < table.length; k++) {
+      const c = table[k];
+      if (!((c < 20 ? lo >> c : hi >> (c - 20)) & 1)) nextTable[j++] = c;
+    }
+    captured = replaceAt(captured, side, pile);
+    if (event.scopa) scope = replaceAt(scope, side, scope[side] + 1);
+    lastCapturer = side;
+  }
+  // The new state last, in one literal with copy()'s field order (same shape):
+  // nothing is written twice, and no store needs a write barrier.
+  return {
+    phase: state.phase,
+    seed: state.seed,
+    rulesVersion: state.rulesVersion,
+    preset: state.preset,
+    options,
+    settings: state.settings,
+    createdBy: state.createdBy,
+    seedCommitment: state.seedCommitment,
+    seats: state.seats,
+    round: state.round,
+    attempt: state.attempt,
+    dealer: state.dealer,
+    deal: state.deal,
+    deck: state.deck,
+    deckPos: state.deckPos,
+    hands,
+    table: nextTable,
+    captured,
+    scope,
+    lastCapturer,
+    turn: (seat + 1) % options.players,
+    scores: state.scores,
+    rounds: state.rounds,
+    result: state.result,
+  };
 }
 
 function hexToBytes(hex: string): Uint8Array {

@@ -1,7 +1,7 @@
 /** Legal plays of a hand on a table, with the scopa flag (contract, "Legal plays"). */
 import { RANK, cardCodes } from './cards';
 import type { Card, CardCode } from './cards';
-import { CaptureBuffer, findCaptures, isAceSweep } from './captures';
+import { CaptureBuffer, capturesOnPrepared, isAceSweep, prepareTable } from './captures';
 import type { RulesetOptions } from './options';
 
 export interface Play {
@@ -16,7 +16,9 @@ export interface PlayCodes {
   scopa: boolean;
 }
 
-const buffer = new CaptureBuffer();
+/** One capture buffer per hand card, so a hand's plays can be counted before the list is made. */
+const buffers: CaptureBuffer[] = [new CaptureBuffer()];
+const buffer = buffers[0];
 
 /**
  * A capture that empties the table is a scopa, except on the round's last
@@ -28,16 +30,25 @@ export function isScopa(options: RulesetOptions, card: Card, captureSize: number
 }
 
 export function legalPlaysOf(options: RulesetOptions, hand: readonly Card[], table: readonly Card[], lastPlay: boolean): Play[] {
-  const plays: Play[] = [];
-  for (const card of hand) {
-    findCaptures(options, table, card, buffer);
-    if (buffer.count === 0) {
-      plays.push({ card, capture: [], scopa: false });
+  prepareTable(table); // once for the whole hand
+  let total = 0;
+  for (let h = 0; h < hand.length; h++) {
+    if (h === buffers.length) buffers.push(new CaptureBuffer());
+    capturesOnPrepared(options, hand[h], buffers[h]);
+    total += buffers[h].count === 0 ? 1 : buffers[h].count;
+  }
+  const plays = new Array<Play>(total); // exact size: no growth
+  let p = 0;
+  for (let h = 0; h < hand.length; h++) {
+    const card = hand[h];
+    const found = buffers[h];
+    if (found.count === 0) {
+      plays[p++] = { card, capture: new Array<Card>(0), scopa: false }; // new Array, like every capture list: one elements kind
       continue;
     }
-    for (let i = 0; i < buffer.count; i++) {
-      const capture = buffer.cards(i, table);
-      plays.push({ card, capture, scopa: isScopa(options, card, capture.length, table.length, lastPlay) });
+    for (let i = 0; i < found.count; i++) {
+      const capture = found.cards(i, table);
+      plays[p++] = { card, capture, scopa: isScopa(options, card, capture.length, table.length, lastPlay) };
     }
   }
   return plays;

@@ -39,38 +39,54 @@ export function seedCommitment(seed: Uint8Array): string {
   return toHex(sha256(seed));
 }
 
-class DealStream {
-  private readonly input: Uint8Array;
-  private readonly view: DataView;
-  private block: Uint8Array = new Uint8Array(0);
-  private offset = 32;
-  private counter = 0;
+// Scratch for the stream, reused by every shuffle (they never overlap): one
+// hasher reset from a pristine copy for each block, and buffers over explicit
+// ArrayBuffers, since taking a DataView of a small typed array that owns its
+// bytes makes V8 move them off the heap, with a malloc, on every call.
+const PRISTINE = sha256.create();
+const HASHER = sha256.create();
+const INPUT = new Uint8Array(new ArrayBuffer(SEED_BYTES + DOMAIN.length + 12));
+const INPUT_VIEW = new DataView(INPUT.buffer);
+const BLOCK = new Uint8Array(new ArrayBuffer(32));
+INPUT.set(DOMAIN, SEED_BYTES);
+let offset = 32;
+let counter = 0;
 
-  constructor(seed: Uint8Array, round: number, attempt: number) {
-    this.input = new Uint8Array(SEED_BYTES + DOMAIN.length + 12);
-    this.input.set(seed, 0);
-    this.input.set(DOMAIN, SEED_BYTES);
-    this.view = new DataView(this.input.buffer);
-    this.view.setUint32(SEED_BYTES + DOMAIN.length, round);
-    this.view.setUint32(SEED_BYTES + DOMAIN.length + 4, attempt);
+function startStream(seed: Uint8Array, round: number, attempt: number): void {
+  INPUT.set(seed, 0);
+  INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length, round);
+  INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length + 4, attempt);
+  offset = 32;
+  counter = 0;
+}
+
+function nextByte(): number {
+  if (offset === 32) {
+    INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length + 8, counter++);
+    PRISTINE._cloneInto(HASHER);
+    HASHER.update(INPUT).digestInto(BLOCK);
+    offset = 0;
   }
+  return BLOCK[offset++];
+}
 
-  private nextByte(): number {
-    if (this.offset === 32) {
-      this.view.setUint32(SEED_BYTES + DOMAIN.length + 8, this.counter++);
-      this.block = sha256(this.input);
-      this.offset = 0;
-    }
-    return this.block[this.offset++];
-  }
+// Per bound 1..40: the rejection limit 256 - (256 mod bound), and
+// ceil(2^16 / bound), with which (b * it) >>> 16 is exactly floor(b / bound)
+// for every byte b (the error stays below b / 2^16 < 1 / bound): no division
+// in the loop.
+const LIMIT = new Uint16Array(DECK_SIZE + 1);
+const RECIPROCAL = new Uint32Array(DECK_SIZE + 1);
+for (let bound = 1; bound <= DECK_SIZE; bound++) {
+  LIMIT[bound] = 256 - (256 % bound);
+  RECIPROCAL[bound] = Math.ceil(65536 / bound);
+}
 
-  /** Uniform integer in 0..bound-1 (bound <= 256). */
-  below(bound: number): number {
-    const limit = 256 - (256 % bound);
-    for (;;) {
-      const b = this.nextByte();
-      if (b < limit) return b % bound;
-    }
+/** Uniform integer in 0..bound-1 (bound <= 40), by rejection sampling. */
+function below(bound: number): number {
+  const limit = LIMIT[bound];
+  for (;;) {
+    const b = nextByte();
+    if (b < limit) return b - ((b * RECIPROCAL[bound]) >>> 16) * bound;
   }
 }
 
@@ -78,9 +94,9 @@ export function shuffledDeck(seed: Uint8Array, round: number, attempt: number): 
   if (seed.length !== SEED_BYTES) throw new RangeError('a seed is 32 bytes');
   const deck = new Uint8Array(DECK_SIZE);
   for (let c = 0; c < DECK_SIZE; c++) deck[c] = c as Card;
-  const stream = new DealStream(seed, round, attempt);
+  startStream(seed, round, attempt);
   for (let i = DECK_SIZE - 1; i > 0; i--) {
-    const j = stream.below(i + 1);
+    const j = below(i + 1);
     const t = deck[i];
     deck[i] = deck[j];
     deck[j] = t;
