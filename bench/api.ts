@@ -1,19 +1,22 @@
 /**
- * npm run bench:api — bot-vs-bot matches played through the real HTTP API of
+ * npm run bench:api — bot-vs-bot matches played through the real HTTP/GraphQL API of
  * one and of two service instances (separate processes, on the machine's
  * PostgreSQL and Redis), every seat subscribed over graphql-ws.
  *
  * Each seat reacts to its subscription: when an event shows its turn, it picks
  * a random legal play from its own view (the engine's legalPlaysOf) and sends
- * it over REST with If-Match and an idempotency key.
+ * it with the seq it saw and an idempotency key, over REST (If-Match) and, in
+ * a second pass, as the GraphQL play mutation on the seat's graphql-ws socket
+ * (BENCH_TRANSPORT=rest|ws runs one).
  *  - saturation: every seat plays as soon as it is its turn;
  *  - paced: plays are admitted at a fixed total rate (default 500/s).
- * Play latency: the POST's round trip. Delivery latency: from the play's
+ * Play latency: the request's round trip. Delivery latency: from the play's
  * acknowledgement to its arrival at each subscriber of the match (an event
  * that arrives before the acknowledgement counts as 0).
  * Also runs bench:store for the raw-append ceiling and prints the ratio.
- * Last line: plays_per_s=<saturation, two instances> p99_ms=<play p99 at the
- * paced rate, two instances> delivery_p99_ms=<same> ratio=<saturation / raw appends>
+ * Last line (plays over graphql-ws, or the one transport run):
+ * plays_per_s=<saturation, two instances> p99_ms=<play p99 at the paced rate,
+ * two instances> delivery_p99_ms=<same> ratio=<saturation / raw appends>
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -31,6 +34,10 @@ const MATCHES = Number(process.env.BENCH_MATCHES ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const TARGET = Number(process.env.BENCH_TARGET ?? 1);
+// How plays are sent: 'rest' (POST /v1/matches/:id/plays) or 'ws' (the GraphQL play mutation over the seat's graphql-ws socket).
+type Transport = 'rest' | 'ws';
+const TRANSPORTS: Transport[] = process.env.BENCH_TRANSPORT === 'ws' ? ['ws'] : process.env.BENCH_TRANSPORT === 'rest' ? ['rest'] : ['rest', 'ws'];
+const PLAY = `mutation($id: ID!, $input: PlayInput!) { play(matchId: $id, input: $input) { seq } }`;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 // What a bot needs after each event; the match's options never change, so they come once, with the match.
 const LIVE = `subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) {
@@ -38,6 +45,7 @@ const LIVE = `subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id,
   match { seq status view { viewer phase turn hand table deckSize seats { handSize } } } } }`;
 
 interface Result {
+  transport: Transport;
   mode: string;
   instances: number;
   plays: number;
@@ -82,12 +90,30 @@ function http(base: string, method: string, path: string, token: string | null, 
   });
 }
 
+/** The play mutation over a graphql-ws socket, its outcome in HTTP terms (412 for a stale seq). */
+function wsPlay(client: Client, matchId: string, input: Record<string, unknown>): Promise<{ status: number }> {
+  return new Promise((resolve) => {
+    let status = 0;
+    client.subscribe(
+      { query: PLAY, variables: { id: matchId, input } },
+      {
+        next: (msg) => {
+          const code = (msg.errors?.[0]?.extensions as { code?: string } | undefined)?.code;
+          status = msg.errors ? (code === 'VERSION_CONFLICT' ? 412 : 500) : 200;
+        },
+        error: () => resolve({ status: 500 }),
+        complete: () => resolve({ status }),
+      },
+    );
+  });
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Result> {
+async function runMode(transport: Transport, mode: 'saturation' | 'paced', count: 1 | 2): Promise<Result> {
   const db = await freshPgDatabase();
   const env: Record<string, string> = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', PG_POOL_SIZE: '20' };
   // e.g. BENCH_NODE_ARGS=--cpu-prof to profile the instances
@@ -192,7 +218,10 @@ async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Resu
         }
         const body = { card: cardCode(play.card), capture: play.capture.map(cardCode), idempotencyKey: `${match.id}-${seq}` };
         const sent = performance.now();
-        const r = await http(base(inst), 'POST', `/v1/matches/${match.id}/plays`, tokens[account], body, { 'if-match': `"${seq}"` });
+        const r =
+          transport === 'ws'
+            ? await wsPlay(socket(account, inst), match.id, { ...body, expectedSeq: seq })
+            : await http(base(inst), 'POST', `/v1/matches/${match.id}/plays`, tokens[account], body, { 'if-match': `"${seq}"` });
         const now = performance.now();
         if (r.status === 412) {
           stale++; // acted on a view the match had already left; the next event brings the fresh one
@@ -219,6 +248,7 @@ async function runMode(mode: 'saturation' | 'paced', count: 1 | 2): Promise<Resu
     clearTimeout(limit);
     const seconds = (performance.now() - t0.at) / 1000;
     return {
+      transport,
       mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
       instances: count,
       plays,
@@ -251,12 +281,14 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   // BENCH_ONLY=saturation:2 runs one case (for profiling); the last line needs all four.
   const only = process.env.BENCH_ONLY;
-  for (const count of [1, 2] as const) {
-    for (const mode of ['saturation', 'paced'] as const) {
-      if (only && only !== `${mode}:${count}`) continue;
-      const r = await runMode(mode, count);
-      results.push(r);
-      console.error(`${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s`);
+  for (const transport of TRANSPORTS) {
+    for (const count of [1, 2] as const) {
+      for (const mode of ['saturation', 'paced'] as const) {
+        if (only && only !== `${mode}:${count}`) continue;
+        const r = await runMode(transport, mode, count);
+        results.push(r);
+        console.error(`${transport}, ${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s`);
+      }
     }
   }
   if (only) {
@@ -264,14 +296,16 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const ceiling = storeCeiling();
-  console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
-  console.log('| mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | RSS MB per instance | stale (412) | errors |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; plays sent over REST or as the GraphQL play mutation on the seat's graphql-ws socket (ws); raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
+  console.log('| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | RSS MB per instance | stale (412) | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`);
+    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`);
   }
-  const sat2 = results.find((r) => r.instances === 2 && r.mode === 'saturation')!;
-  const paced2 = results.find((r) => r.instances === 2 && r.mode !== 'saturation')!;
+  // The last line: plays over graphql-ws when it ran (a subscribed client's own socket), else REST.
+  const lastTransport = TRANSPORTS[TRANSPORTS.length - 1];
+  const sat2 = results.find((r) => r.transport === lastTransport && r.instances === 2 && r.mode === 'saturation')!;
+  const paced2 = results.find((r) => r.transport === lastTransport && r.instances === 2 && r.mode !== 'saturation')!;
   console.log(`plays_per_s=${sat2.playsPerS.toFixed(0)} p99_ms=${paced2.p99.toFixed(1)} delivery_p99_ms=${paced2.deliveryP99.toFixed(1)} ratio=${(sat2.playsPerS / ceiling).toFixed(2)}`);
   process.exit(0);
 }

@@ -35,11 +35,14 @@ export class TurnNotifier {
       seq: result.seq,
       ...(result.events?.length ? { events: result.events.map((e) => ({ ...e, time: e.time.toISOString() })) } : {}),
     };
-    await this.pubsub.publish(matchChannel(result.matchId), notice);
     const m = await this.turnAfter(result);
-    if (!m || m.turn_player === null || m.turn_seat === null || m.turn_player.startsWith('bot:')) return;
-    const turn: TurnNotice = { matchId: result.matchId, seq: m.current_seq, seat: m.turn_seat, player: m.turn_player, deadline: m.deadline };
-    await this.pubsub.publish(turnChannel(m.turn_player), turn);
+    // Both go out together (one write to Redis), the match's notice first.
+    const sent = [this.pubsub.publish(matchChannel(result.matchId), notice)];
+    if (m && m.turn_player !== null && m.turn_seat !== null && !m.turn_player.startsWith('bot:')) {
+      const turn: TurnNotice = { matchId: result.matchId, seq: m.current_seq, seat: m.turn_seat, player: m.turn_player, deadline: m.deadline };
+      sent.push(this.pubsub.publish(turnChannel(m.turn_player), turn));
+    }
+    await Promise.all(sent);
   }
 
   /** Who is to move after the append: from the snapshot this process just cached when it can (an untimed match needs no read). */

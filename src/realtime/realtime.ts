@@ -24,7 +24,8 @@ export function createRealtime(redisUrl: string | undefined = process.env.REDIS_
     maxRetriesPerRequest: 3,
     lazyConnect: false,
   };
-  const publisher = new Redis(redisUrl, options);
+  // Publishes made in the same tick (a play's match and turn notices, many plays under load) share one write.
+  const publisher = new Redis(redisUrl, { ...options, enableAutoPipelining: true });
   const subscriber = new Redis(redisUrl, options);
   // Connection errors surface through readiness and retries, not as crashes.
   publisher.on('error', () => undefined);
