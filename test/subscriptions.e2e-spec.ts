@@ -61,6 +61,36 @@ describe('graphql-ws subscriptions (e2e)', () => {
     }
   });
 
+  it('over graphql-ws too, refuses over-deep and over-complex operations, every time they are sent', async () => {
+    const erin = await register(app, 'erin');
+    const c = client(erin.token);
+    const run = (query: string) =>
+      new Promise<{ data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] }>((resolve) => {
+        let result: { data?: unknown; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] } = {};
+        c.subscribe(
+          { query },
+          {
+            next: (msg) => (result = msg as typeof result),
+            error: (errors) => resolve({ errors: errors as typeof result.errors }),
+            complete: () => resolve(result),
+          },
+        );
+      });
+    const deep = `{ __schema { types { fields { type { ${'ofType { '.repeat(14)} name ${'} '.repeat(14)} } } } } }`;
+    const aliases = Array.from({ length: 150 }, (_, i) => `a${i}: rulesets { id sources players options { players teams handSize tableSize target } }`).join(' ');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      // the second time, the validation outcome comes from the cache: still refused
+      const tooDeep = await run(deep);
+      expect(tooDeep.data).toBeUndefined();
+      expect(tooDeep.errors?.[0]?.message).toMatch(/depth \d+ exceeds the limit/);
+      const tooComplex = await run(`{ ${aliases} }`);
+      expect(tooComplex.errors?.[0]?.message).toMatch(/complexity \d+\+? exceeds the limit/);
+      const fine = await run('{ rulesets { id } }');
+      expect(fine.errors).toBeUndefined();
+      expect((fine.data as { rulesets: unknown[] }).rulesets.length).toBeGreaterThan(0);
+    }
+  });
+
   it('each seat and a spectator get every event once, in order, redacted, from seq 1 and live', async () => {
     const alice = await register(app, 'alice');
     const bob = await register(app, 'bob');

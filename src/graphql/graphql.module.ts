@@ -11,6 +11,7 @@ import type { Principal } from '../auth/principal';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { complexityRule, depthLimitRule } from './limits';
+import { cachedValidator } from './ws-validation';
 
 /** The committed SDL (a test fails if the code builds another). */
 export const SCHEMA_FILE = path.join(process.cwd(), 'schema.graphql');
@@ -49,6 +50,8 @@ interface WsExtra {
         validationRules: [depthLimitRule(), complexityRule()],
         subscriptions: {
           'graphql-ws': {
+            // graphql-ws takes `validate`; Nest's type of these options does not list it
+            ...({ validate: cachedValidator([depthLimitRule(), complexityRule()]) } as object),
             onConnect: async (ctx: WsContext<Record<string, unknown> | undefined, unknown>) => {
               const user = await wsAuth.authenticate(ctx.connectionParams);
               if (!user) return false;
