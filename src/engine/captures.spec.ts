@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DECK_SIZE, RANK } from './cards';
-import { CaptureBuffer, checkCaptureOnPrepared, findCaptures, prepareTable } from './captures';
+import { CaptureBuffer, captureFault, findCaptures } from './captures';
 import type { CaptureFault } from './captures';
 import { PRESETS } from './options';
 import type { RulesetOptions } from './options';
@@ -82,12 +82,11 @@ describe('captures', () => {
     fc.assert(
       fc.property(optionsArb, positionArb, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), (options, { card, table }, picks) => {
         const legal = contractCaptures(options, table, card);
-        prepareTable(table);
         // every legal set, no capture at all, and an arbitrary subset of the table
         const candidates = [...legal, [], table.map((_, i) => i).filter((i) => picks[i])];
         for (const named of candidates) {
-          const positions = Uint8Array.from(named);
-          expect(checkCaptureOnPrepared(options, card, positions, named.length)).toBe(expectedFault(legal, named));
+          const capture = named.map((i) => table[i]);
+          expect(captureFault(options, table, card, capture)).toBe(expectedFault(legal, named));
         }
       }),
       { numRuns: 3000 },
@@ -96,14 +95,11 @@ describe('captures', () => {
 
   it('handles the empty table and the ace sweep edges', () => {
     const options = { ...PRESETS['scopa-d-assi'].defaults, maxCaptureCards: 2 };
-    prepareTable([]);
-    expect(checkCaptureOnPrepared(options, 0, new Uint8Array(0), 0)).toBeNull();
+    expect(captureFault(options, [], 0, [])).toBeNull();
     // three cards are too many for one ace sweep under maxCaptureCards 2: the ace is laid
-    prepareTable([1, 2, 3]);
-    expect(checkCaptureOnPrepared(options, 0, new Uint8Array(0), 0)).toBeNull();
-    expect(checkCaptureOnPrepared(options, 0, Uint8Array.of(0, 1), 2)).toBe('CAPTURE_NOT_LEGAL');
-    prepareTable([1, 2]);
-    expect(checkCaptureOnPrepared(options, 0, new Uint8Array(0), 0)).toBe('MUST_CAPTURE');
-    expect(checkCaptureOnPrepared(options, 0, Uint8Array.of(0, 1), 2)).toBeNull();
+    expect(captureFault(options, [1, 2, 3], 0, [])).toBeNull();
+    expect(captureFault(options, [1, 2, 3], 0, [1, 2])).toBe('CAPTURE_NOT_LEGAL');
+    expect(captureFault(options, [1, 2], 0, [])).toBe('MUST_CAPTURE');
+    expect(captureFault(options, [1, 2], 0, [1, 2])).toBeNull();
   });
 });

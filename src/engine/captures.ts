@@ -2,7 +2,7 @@
  * Legal captures (contract, "Legal plays"), written for the hot path: a table
  * is read once into scratch arrays (ranks, and which sums its subsets can
  * make), then each card's captures are enumerated into a reusable buffer as
- * table positions, or a named capture is checked without enumerating at all.
+ * table positions; a named capture is checked without enumerating at all.
  * Nothing here allocates.
  */
 import { DECK_SIZE, RANK as RANK_TABLE } from './cards';
@@ -182,12 +182,12 @@ export function capturesOnPrepared(options: RulesetOptions, card: Card, out: Cap
   if (options.fewestCards && out.count > 1) out.keepFewest();
 }
 
-/** Fills `fewest` for the prepared table: a 0/1 knapsack on card count. */
-function fillFewest(): void {
+/** Fills `fewest` for a table: a 0/1 knapsack on card count. */
+function fillFewest(table: readonly Card[]): void {
   fewest.fill(255);
   fewest[0] = 0;
-  for (let i = 0; i < tableLength; i++) {
-    const r = ranks[i];
+  for (let i = 0; i < table.length; i++) {
+    const r = RANK[table[i]];
     for (let s = 15; s >= r; s--) {
       const via = fewest[s - r] + 1;
       if (via < fewest[s]) fewest[s] = via;
@@ -199,16 +199,17 @@ function fillFewest(): void {
 export type CaptureFault = null | 'MUST_CAPTURE' | 'CAPTURE_NOT_LEGAL';
 
 /**
- * Checks a named capture (distinct table positions) for `card` on the
- * prepared table, with the same outcome as looking it up among the sets
- * `capturesOnPrepared` lists, but without listing them: a capture is legal
- * iff it makes the card's sum and has an allowed size. Every set that makes
- * the sum already has the contract's minimum size (a single card of the
- * played rank would be a match, step 2), so only `maxCaptureCards` and
- * `fewestCards` need the fewest cards that make it.
+ * Checks a named capture (distinct cards of the table) for `card`, with the
+ * same outcome as looking it up among the sets `findCaptures` lists, but
+ * without listing them: a capture is legal iff it makes the card's sum and
+ * has an allowed size. Every set that makes the sum already has the
+ * contract's minimum size (a single card of the played rank would be a
+ * match, step 2), so only `maxCaptureCards` and `fewestCards` need the
+ * fewest cards that make it.
  */
-export function checkCaptureOnPrepared(options: RulesetOptions, card: Card, positions: ArrayLike<number>, size: number): CaptureFault {
-  const n = tableLength;
+export function captureFault(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[]): CaptureFault {
+  const n = table.length;
+  const size = capture.length;
   const max = options.maxCaptureCards ?? DECK_SIZE;
   const rank = RANK[card];
   if (options.aceSweeps && rank === 1 && n > 0) {
@@ -219,18 +220,22 @@ export function checkCaptureOnPrepared(options: RulesetOptions, card: Card, posi
   }
   let target: number;
   if (options.capture === 'match') {
-    if ((rankMask >> rank) & 1) {
+    let matched = false;
+    for (let i = 0; i < n; i++) if (RANK[table[i]] === rank) matched = true;
+    if (matched) {
       if (size === 0) return 'MUST_CAPTURE';
-      return size === 1 && ranks[positions[0]] === rank ? null : 'CAPTURE_NOT_LEGAL';
+      return size === 1 && RANK[capture[0]] === rank ? null : 'CAPTURE_NOT_LEGAL';
     }
     target = rank;
   } else {
     target = 15 - rank;
   }
+  let sums = 1; // bit s: some subset of the table sums to s
+  for (let i = 0; i < n; i++) sums = (sums | (sums << RANK[table[i]])) & SUMS;
   let least = 255; // fewest cards making the target: only a size rule needs the exact figure
-  if ((reach[0] >> target) & 1) {
+  if ((sums >> target) & 1) {
     if (options.maxCaptureCards !== null || options.fewestCards) {
-      fillFewest();
+      fillFewest(table);
       least = fewest[target];
     } else {
       least = 1;
@@ -240,6 +245,6 @@ export function checkCaptureOnPrepared(options: RulesetOptions, card: Card, posi
   if (size === 0) return canCapture ? 'MUST_CAPTURE' : null;
   if (!canCapture || size > max || (options.fewestCards && size !== least)) return 'CAPTURE_NOT_LEGAL';
   let sum = 0;
-  for (let k = 0; k < size; k++) sum += ranks[positions[k]];
+  for (let k = 0; k < size; k++) sum += RANK[capture[k]];
   return sum === target ? null : 'CAPTURE_NOT_LEGAL';
 }

@@ -8,11 +8,11 @@
  */
 import { DECK_SIZE, cardCode, cardCodes, parseCard } from './cards';
 import type { Card } from './cards';
-import { checkCaptureOnPrepared, prepareTable } from './captures';
+import { captureFault } from './captures';
 import { mustRedeal } from './deal';
 import { reject } from './errors';
 import type { Rejection } from './errors';
-import { resolveRuleset, sideCount, sideOf } from './options';
+import { optionsRecord, resolveRuleset, sideCount, sideOf } from './options';
 import { isScopa } from './plays';
 import { matchEnd, scoreRound, uniqueTop } from './scoring';
 import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
@@ -199,8 +199,7 @@ function decidePlay(command: Extract<Command, { type: 'play' }>, state: MatchSta
   if (indexOf(state.hands[seat], card) < 0) return no(reject('ILLEGAL_PLAY', `${command.card} is not in your hand`, { reason: 'CARD_NOT_IN_HAND' }));
   const capture = parseCapture(command.capture, state.table);
   if (typeof capture === 'string') return no(reject('ILLEGAL_PLAY', capture, { reason: 'CAPTURE_NOT_ON_TABLE' }));
-  prepareTable(state.table);
-  const fault = checkCaptureOnPrepared(state.options!, card, capturePositions, capture.length);
+  const fault = captureFault(state.options!, state.table, card, capture);
   if (fault === 'MUST_CAPTURE') return no(reject('ILLEGAL_PLAY', `${cardCode(card)} can capture, so it must`, { reason: 'MUST_CAPTURE' }));
   if (fault === 'CAPTURE_NOT_LEGAL') {
     return no(reject('ILLEGAL_PLAY', `${cardCode(card)} cannot capture ${cardCodes(capture).join(' ')}`, { reason: 'CAPTURE_NOT_LEGAL' }));
@@ -221,9 +220,6 @@ function indexOf(cards: readonly Card[], card: Card): number {
   return -1;
 }
 
-/** Table positions of the capture parseCapture last accepted. */
-const capturePositions = new Uint8Array(40);
-
 function parseCapture(codes: unknown, table: readonly Card[]): Card[] | string {
   if (!Array.isArray(codes)) return 'capture is a list of table cards';
   const out = new Array<Card>(codes.length);
@@ -233,7 +229,6 @@ function parseCapture(codes: unknown, table: readonly Card[]): Card[] | string {
     const at = c < 0 ? -1 : indexOf(table, c);
     if (at < 0) return `${JSON.stringify(code)} is not on the table`;
     for (let j = 0; j < k; j++) if (out[j] === c) return `${code} is named twice`;
-    capturePositions[k] = at;
     out[k] = c;
   }
   return out;
@@ -291,7 +286,8 @@ function roundEnd(state: MatchState, events: MatchEvent[]): void {
   const ended: MatchEvent = { type: 'RoundEnded', round: state.round, side: state.lastCapturer, cards: cardCodes(state.table) };
   const after = evolve(state, ended);
   const breakdown = scoreRound(options, after.captured, after.scope);
-  const totals = after.scores.map((points, side) => points + breakdown.points[side]);
+  const totals = new Array<number>(after.scores.length); // like every scores list: one elements kind
+  for (let side = 0; side < totals.length; side++) totals[side] = after.scores[side] + breakdown.points[side];
   const scored: MatchEvent = { type: 'RoundScored', round: state.round, breakdown, totals };
   const verdict = matchEnd(options, totals, breakdown.allDenari);
   events.push(ended, scored);
@@ -430,12 +426,13 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
       next.phase = 'open';
       next.rulesVersion = event.rulesVersion;
       next.preset = event.preset;
-      next.options = event.options;
+      const options = optionsRecord(event.options); // one shape, also for options parsed from a stored log
+      next.options = options;
       next.settings = event.settings;
       next.createdBy = event.createdBy;
       next.seedCommitment = event.seedCommitment;
       next.seats = event.seats;
-      next.scores = new Array<number>(event.options.teams ? 2 : event.options.players).fill(0);
+      next.scores = new Array<number>(sideCount(options)).fill(0);
       return next;
     }
     case 'SeatTaken': {

@@ -1,4 +1,4 @@
-import { PRESETS, PRESET_IDS, resolveRuleset } from './options';
+import { OPTION_NAMES, PRESETS, PRESET_IDS, resolveRuleset } from './options';
 
 const errorOf = (preset: unknown, overrides: unknown) => {
   const r = resolveRuleset(preset, overrides);
@@ -8,6 +8,10 @@ const errorOf = (preset: unknown, overrides: unknown) => {
 describe('resolving a ruleset', () => {
   it('resolves every preset to the contract table', () => {
     for (const id of PRESET_IDS) expect(resolveRuleset(id, {})).toEqual({ ok: true, ruleset: { preset: id, options: PRESETS[id].defaults } });
+    // the options go into MatchCreated, whose JSON is stored and hashed: keys in the options table's order, whatever the overrides' order
+    const resolved = resolveRuleset('scopa', { target: 21, players: 3, fewestCards: true });
+    expect(resolved.ok && JSON.stringify(Object.keys(resolved.ruleset.options))).toBe(JSON.stringify(OPTION_NAMES));
+    expect(resolved.ok && JSON.stringify(resolved.ruleset.options)).toBe(JSON.stringify({ ...PRESETS.scopa.defaults, target: 21, players: 3, fewestCards: true }));
     const trenta = PRESETS['scopone-trenta'].defaults;
     expect(trenta).toMatchObject({ players: 4, teams: true, handSize: 9, tableSize: 4, denariBonus123: true, allDenariWins: true, target: 21 });
     expect(PRESETS['scopone-scientifico'].defaults).toMatchObject({ handSize: 10, tableSize: 0, redealKings: null, primiera: 'missingSuitZero' });

@@ -198,7 +198,37 @@ export function resolveRuleset(presetId: unknown, overrides: unknown = {}): Reso
   if (o.redealKings !== null && (o.redealKings as number) <= o.tableSize - 36) {
     return fail('redealKings', `with ${o.tableSize} table cards every deal holds ${o.tableSize - 36} kings or more`);
   }
-  return { ok: true, ruleset: { preset: presetId, options: o as unknown as RulesetOptions } };
+  return { ok: true, ruleset: { preset: presetId, options: optionsRecord(o as unknown as RulesetOptions) } };
+}
+
+/**
+ * The options as one object literal in the options table's order: every
+ * match's options then share one shape (a spread of overrides, or a parsed
+ * event, may not), so the engine's hot paths never meet a second one and
+ * deoptimize. Same keys in the same order: the JSON does not change.
+ */
+export function optionsRecord(o: RulesetOptions): RulesetOptions {
+  return {
+    players: o.players,
+    teams: o.teams,
+    handSize: o.handSize,
+    tableSize: o.tableSize,
+    redealKings: o.redealKings,
+    capture: o.capture,
+    maxCaptureCards: o.maxCaptureCards,
+    fewestCards: o.fewestCards,
+    aceSweeps: o.aceSweeps,
+    aceSweepIsScopa: o.aceSweepIsScopa,
+    cardsPoint: o.cardsPoint,
+    denariPoint: o.denariPoint,
+    settebello: o.settebello,
+    reBello: o.reBello,
+    primiera: o.primiera,
+    sevens: o.sevens,
+    denariBonus123: o.denariBonus123,
+    allDenariWins: o.allDenariWins,
+    target: o.target,
+  };
 }
 
 /** Number of sides: teams pool seats 0+2 and 1+3. */

@@ -126,7 +126,9 @@ export function scoreRound(options: RulesetOptions, captured: readonly (readonly
   if (options.denariPoint !== null) award('denari', pointFor(options.denariPoint, denariCounts, 10));
   if (options.settebello) award('settebello', settebelloSide);
   if (options.reBello) award('reBello', reBelloSide);
-  const breakdown: RoundBreakdown = { points, scope: scope.slice(0, sides), awards, cardCounts, denariCounts, allDenari: null };
+  let allDenari: number | null = null;
+  for (let side = 0; side < sides; side++) if (denariCounts[side] === 10) allDenari = side;
+  const breakdown: RoundBreakdown = { points, scope: scope.slice(0, sides), awards, cardCounts, denariCounts, allDenari };
   if (options.primiera !== null) {
     breakdown.primiera = primiera;
     // A void primiera ranks below every real total (the lowest real one is 4 * 10).
@@ -140,7 +142,6 @@ export function scoreRound(options: RulesetOptions, captured: readonly (readonly
     breakdown.denariBonus = bonus;
     for (let side = 0; side < sides; side++) points[side] += bonus[side];
   }
-  for (let side = 0; side < sides; side++) if (denariCounts[side] === 10) breakdown.allDenari = side;
   return breakdown;
 }
 

@@ -49,31 +49,19 @@ const INPUT = new Uint8Array(new ArrayBuffer(SEED_BYTES + DOMAIN.length + 12));
 const INPUT_VIEW = new DataView(INPUT.buffer);
 const BLOCK = new Uint8Array(new ArrayBuffer(32));
 INPUT.set(DOMAIN, SEED_BYTES);
-let offset = 32;
-let counter = 0;
+const COUNTER_AT = SEED_BYTES + DOMAIN.length + 8;
 
-function startStream(seed: Uint8Array, round: number, attempt: number): void {
-  INPUT.set(seed, 0);
-  INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length, round);
-  INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length + 4, attempt);
-  offset = 32;
-  counter = 0;
-}
-
-function nextByte(): number {
-  if (offset === 32) {
-    INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length + 8, counter++);
-    PRISTINE._cloneInto(HASHER);
-    HASHER.update(INPUT).digestInto(BLOCK);
-    offset = 0;
-  }
-  return BLOCK[offset++];
+/** Puts stream block i (of the seed, round and attempt already in INPUT) into BLOCK. */
+function streamBlock(i: number): void {
+  INPUT_VIEW.setUint32(COUNTER_AT, i);
+  PRISTINE._cloneInto(HASHER);
+  HASHER.update(INPUT).digestInto(BLOCK);
 }
 
 // Per bound 1..40: the rejection limit 256 - (256 mod bound), and
 // ceil(2^16 / bound), with which (b * it) >>> 16 is exactly floor(b / bound)
 // for every byte b (the error stays below b / 2^16 < 1 / bound): no division
-// in the loop.
+// per draw.
 const LIMIT = new Uint16Array(DECK_SIZE + 1);
 const RECIPROCAL = new Uint32Array(DECK_SIZE + 1);
 for (let bound = 1; bound <= DECK_SIZE; bound++) {
@@ -81,22 +69,27 @@ for (let bound = 1; bound <= DECK_SIZE; bound++) {
   RECIPROCAL[bound] = Math.ceil(65536 / bound);
 }
 
-/** Uniform integer in 0..bound-1 (bound <= 40), by rejection sampling. */
-function below(bound: number): number {
-  const limit = LIMIT[bound];
-  for (;;) {
-    const b = nextByte();
-    if (b < limit) return b - ((b * RECIPROCAL[bound]) >>> 16) * bound;
-  }
-}
-
 export function shuffledDeck(seed: Uint8Array, round: number, attempt: number): Uint8Array {
   if (seed.length !== SEED_BYTES) throw new RangeError('a seed is 32 bytes');
   const deck = new Uint8Array(DECK_SIZE);
   for (let c = 0; c < DECK_SIZE; c++) deck[c] = c as Card;
-  startStream(seed, round, attempt);
+  INPUT.set(seed, 0);
+  INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length, round);
+  INPUT_VIEW.setUint32(SEED_BYTES + DOMAIN.length + 4, attempt);
+  let block = 0;
+  let offset = 32; // next byte of BLOCK; 32: draw the next block first
   for (let i = DECK_SIZE - 1; i > 0; i--) {
-    const j = below(i + 1);
+    const bound = i + 1;
+    const limit = LIMIT[bound];
+    let b: number;
+    do {
+      if (offset === 32) {
+        streamBlock(block++);
+        offset = 0;
+      }
+      b = BLOCK[offset++];
+    } while (b >= limit); // rejection sampling: every j below is equally likely
+    const j = b - ((b * RECIPROCAL[bound]) >>> 16) * bound;
     const t = deck[i];
     deck[i] = deck[j];
     deck[j] = t;
