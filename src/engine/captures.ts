@@ -77,6 +77,8 @@ let tableLength = 0;
 const ranks = new Uint8Array(DECK_SIZE);
 /** reach[i]: bit s set iff some subset of positions i.. sums to s (s <= 15; the empty set gives bit 0). */
 const reach = new Int32Array(DECK_SIZE + 1);
+/** Whether `reach` is filled for the prepared table: only a search needs more than reach[0]. */
+let reachFilled = false;
 /** Bit r set iff a card of rank r lies on the table. */
 let rankMask = 0;
 const stack = new Uint8Array(DECK_SIZE);
@@ -92,18 +94,26 @@ export function prepareTable(table: readonly Card[]): void {
   if (n > DECK_SIZE) throw new RangeError(`a table of ${n} cards`);
   tableLength = n;
   let mask = 0;
+  let sums = 1;
   for (let i = 0; i < n; i++) {
     const r = RANK[table[i]];
     ranks[i] = r;
     mask |= 1 << r;
+    sums = (sums | (sums << r)) & SUMS;
   }
   rankMask = mask;
+  reach[0] = sums;
+  reachFilled = false;
+}
+
+function fillReach(): void {
   let m = 1;
-  reach[n] = m;
-  for (let i = n - 1; i >= 0; i--) {
+  reach[tableLength] = m;
+  for (let i = tableLength - 1; i > 0; i--) {
     m = (m | (m << ranks[i])) & SUMS;
     reach[i] = m;
   }
+  reachFilled = true;
 }
 
 /**
@@ -176,6 +186,7 @@ export function capturesOnPrepared(options: RulesetOptions, card: Card, out: Cap
     dfsMinSize = 1;
   }
   if (!((reach[0] >> target) & 1)) return;
+  if (!reachFilled) fillReach();
   dfsMaxSize = max;
   dfsOut = out;
   sumsTo(0, target, 0);

@@ -220,8 +220,12 @@ function indexOf(cards: readonly Card[], card: Card): number {
   return -1;
 }
 
-function parseCapture(codes: unknown, table: readonly Card[]): Card[] | string {
+/** No capture: one list for all, since the decider only reads a parsed capture (events get their own copy). */
+const NO_CAPTURE: readonly Card[] = new Array<Card>(0);
+
+function parseCapture(codes: unknown, table: readonly Card[]): readonly Card[] | string {
   if (!Array.isArray(codes)) return 'capture is a list of table cards';
+  if (codes.length === 0) return NO_CAPTURE;
   const out = new Array<Card>(codes.length);
   for (let k = 0; k < codes.length; k++) {
     const code: unknown = codes[k];
@@ -261,9 +265,9 @@ function abandonment(state: MatchState, seat: number, reason: 'resignation' | 'f
 }
 
 /** The events of one play and of everything it sets off: a new deal, or the round's end and what follows. */
-function playEvents(state: MatchState, seat: number, card: Card, capture: Card[], auto: boolean): MatchEvent[] {
+function playEvents(state: MatchState, seat: number, card: Card, capture: readonly Card[], auto: boolean): MatchEvent[] {
   let cardsInHands = 0;
-  for (const hand of state.hands) cardsInHands += hand.length;
+  for (let s = 0; s < state.hands.length; s++) cardsInHands += state.hands[s].length;
   const lastPlay = cardsInHands === 1 && state.deckPos === DECK_SIZE;
   const played: MatchEvent = {
     type: 'CardPlayed',
