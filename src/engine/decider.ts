@@ -388,11 +388,15 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /**
  * A field-by-field copy: every state then shares one object shape, which keeps
  * property access fast on the hot path (a spread does not guarantee that).
+ * `result` and `seed` are given here rather than assigned after: a field
+ * first written after its object is made stops being a constant, and the
+ * code compiled on that assumption (the play's evolve) would be thrown away
+ * at the first match end.
  */
-function copy(s: MatchState): Mutable<MatchState> {
+function copy(s: MatchState, result = s.result, seed = s.seed): Mutable<MatchState> {
   return {
     phase: s.phase,
-    seed: s.seed,
+    seed,
     rulesVersion: s.rulesVersion,
     preset: s.preset,
     options: s.options,
@@ -414,7 +418,7 @@ function copy(s: MatchState): Mutable<MatchState> {
     turn: s.turn,
     scores: s.scores,
     rounds: s.rounds,
-    result: s.result,
+    result,
   };
 }
 
@@ -491,12 +495,10 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
     case 'SeatForfeited':
       return state;
     case 'MatchEnded': {
-      const next = copy(state);
+      const next = copy(state, { reason: event.reason, winner: event.winner }, state.seed ?? hexToBytes(event.seed));
       next.phase = 'over';
       next.turn = -1;
       next.scores = event.totals.slice();
-      next.result = { reason: event.reason, winner: event.winner };
-      next.seed = state.seed ?? hexToBytes(event.seed);
       return next;
     }
     default: {
