@@ -366,12 +366,19 @@ function dealHands(next: Mutable<MatchState>, deal: number): MatchState {
   return next;
 }
 
+/** The cards but `removed`, in one pass on the usual case (it is there once). */
 function without(cards: readonly Card[], removed: Card): Card[] {
-  let at = -1;
-  for (let i = 0; i < cards.length; i++) if (cards[i] === removed) at = i;
-  if (at < 0) return cards.slice();
-  const out = new Array<Card>(cards.length - 1);
-  for (let i = 0, j = 0; i < cards.length; i++) if (i !== at) out[j++] = cards[i];
+  const n = cards.length;
+  if (n === 0) return noCards();
+  const out = new Array<Card>(n - 1);
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const c = cards[i];
+    if (c === removed) continue;
+    if (j === n - 1) return cards.slice(); // not there: an unchanged copy
+    out[j++] = c;
+  }
+  if (j < n - 1) out.length = j; // there more than once
   return out;
 }
 
