@@ -18,7 +18,8 @@ const playBudget = Number(arg('plays') ?? Infinity);
 const rng = mulberry32(20261122);
 
 function newMatch(): MatchState {
-  const seed = Uint8Array.from({ length: 32 }, () => Math.floor(rng() * 256));
+  const seed = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) seed[i] = Math.floor(rng() * 256);
   let state = initialState(seed);
   const commands: Command[] = [
     { type: 'create', preset: 'scopa', overrides: { target: 100 }, seats: [{ player: 'a' }, { player: 'b' }], createdBy: 'a', seedCommitment: seedCommitment(seed) },

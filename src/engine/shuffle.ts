@@ -28,19 +28,8 @@ export function seedFromHex(hex: string): Uint8Array {
   return out;
 }
 
-export function toHex(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += bytes[i].toString(16).padStart(2, '0');
-  return s;
-}
-
-/** The public commitment to a seed: hex SHA-256 of its 32 bytes. */
-export function seedCommitment(seed: Uint8Array): string {
-  return toHex(sha256(seed));
-}
-
-// Scratch for the stream, reused by every shuffle (they never overlap): one
-// hasher reset from a pristine copy for each block, and buffers over explicit
+// Scratch for hashing, reused by every call (they never overlap): one
+// hasher reset from a pristine copy for each hash, and buffers over explicit
 // ArrayBuffers, since taking a DataView of a small typed array that owns its
 // bytes makes V8 move them off the heap, with a malloc, on every call.
 const PRISTINE = sha256.create();
@@ -48,7 +37,23 @@ const HASHER = sha256.create();
 const INPUT = new Uint8Array(new ArrayBuffer(SEED_BYTES + DOMAIN.length + 12));
 const INPUT_VIEW = new DataView(INPUT.buffer);
 const BLOCK = new Uint8Array(new ArrayBuffer(32));
+const DIGEST = new Uint8Array(new ArrayBuffer(32));
 INPUT.set(DOMAIN, SEED_BYTES);
+const HEX: string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+export function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]];
+  return s;
+}
+
+/** The public commitment to a seed: hex SHA-256 of its 32 bytes. */
+export function seedCommitment(seed: Uint8Array): string {
+  PRISTINE._cloneInto(HASHER);
+  HASHER.update(seed).digestInto(DIGEST);
+  return toHex(DIGEST);
+}
+
 const COUNTER_AT = SEED_BYTES + DOMAIN.length + 8;
 
 /** Puts stream block i (of the seed, round and attempt already in INPUT) into BLOCK. */
