@@ -85,7 +85,11 @@ function http(base: string, method: string, path: string, token: string | null, 
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as it was reused: the request never reached it (Node's documented retry case).
+      if (req.reusedSocket && err.code === 'ECONNRESET') http(base, method, path, token, body, headers).then(resolve, reject);
+      else reject(err);
+    });
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
@@ -182,7 +186,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
           const view = live.match.view;
           if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
           seat.acted = live.match.seq;
-          void act(view, live.match.seq, account, inst);
+          act(view, live.match.seq, account, inst).catch(() => errors++);
         };
         socket(account, inst).subscribe(
           { query: LIVE, variables: { id: match.id, from: 1 } },
