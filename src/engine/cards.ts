@@ -44,11 +44,13 @@ export function parseCard(code: unknown): Card {
   // Hot path (events are folded by the million): read the characters, no lookup table of strings.
   if (code.length === 2) {
     const rank = code.charCodeAt(0) - 48;
-    const suit = SUIT_INDEX[code.charCodeAt(1) & 127];
+    const c = code.charCodeAt(1);
+    const suit = c < 128 ? SUIT_INDEX[c] : -1; // no masking: '7\u00c4' is not 7D
     return rank >= 1 && rank <= 9 && suit >= 0 ? suit * 10 + rank - 1 : -1;
   }
   if (code.length === 3 && code.charCodeAt(0) === 49 && code.charCodeAt(1) === 48) {
-    const suit = SUIT_INDEX[code.charCodeAt(2) & 127];
+    const c = code.charCodeAt(2);
+    const suit = c < 128 ? SUIT_INDEX[c] : -1;
     return suit >= 0 ? suit * 10 + 9 : -1;
   }
   return -1;
