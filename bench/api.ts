@@ -13,7 +13,9 @@
  * Play latency: the request's round trip. Delivery latency: from the play's
  * acknowledgement to its arrival at each subscriber of the match (an event
  * that arrives before the acknowledgement counts as 0).
- * Also runs bench:store for the raw-append ceiling and prints the ratio.
+ * Each case starts with an unmeasured pass of BENCH_WARMUP (50) matches on
+ * the fresh instances. Also runs bench:store for the raw-append ceiling and
+ * prints the ratio.
  * Last line (plays over graphql-ws, or the one transport run):
  * plays_per_s=<saturation, two instances> p99_ms=<play p99 at the paced rate,
  * two instances> delivery_p99_ms=<same> ratio=<saturation / raw appends>
@@ -31,6 +33,7 @@ import { spawnInstance } from '../test/support/process-instance';
 import type { ProcessInstance } from '../test/support/process-instance';
 
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 200);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const TARGET = Number(process.env.BENCH_TARGET ?? 1);
@@ -128,144 +131,153 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
   const base = (n: number) => instances[n % count].url;
   const rng = mulberry32(7);
   const sockets: Client[] = [];
-  try {
-    const suffix = Math.random().toString(36).slice(2, 7);
-    const tokens: string[] = [];
-    for (let i = 0; i < ACCOUNTS; i++) {
-      const r = await http(base(i), 'POST', '/v1/auth/register', null, { username: `b${i}x${suffix}`, password: 'bench-password' });
-      if (r.status !== 201) throw new Error(`register: ${r.status} ${JSON.stringify(r.body)}`);
-      tokens.push(r.body.accessToken);
-    }
-    // one WebSocket per account and instance; each carries that account's subscriptions
-    const wsFor = new Map<string, Client>();
-    const socket = (account: number, inst: number) => {
-      const key = `${account}/${inst}`;
-      let c = wsFor.get(key);
-      if (!c) {
-        c = createClient({ url: instances[inst].url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${tokens[account]}` }, retryAttempts: 0 });
-        wsFor.set(key, c);
-        sockets.push(c);
+  // One pass of matchCount matches on these instances.
+  const play = async (matchCount: number): Promise<Result> => {
+      const suffix = Math.random().toString(36).slice(2, 7);
+      const tokens: string[] = [];
+      for (let i = 0; i < ACCOUNTS; i++) {
+        const r = await http(base(i), 'POST', '/v1/auth/register', null, { username: `b${i}x${suffix}`, password: 'bench-password' });
+        if (r.status !== 201) throw new Error(`register: ${r.status} ${JSON.stringify(r.body)}`);
+        tokens.push(r.body.accessToken);
       }
-      return c;
-    };
-
-    const playLatencies: number[] = [];
-    const deliveries: number[] = [];
-    const ackAt = new Map<string, number>(); // matchId/seq -> acknowledged at
-    const earlyArrivals = new Map<string, number>(); // matchId/seq -> subscribers that saw it before the ack
-    let plays = 0;
-    let errors = 0;
-    let stale = 0;
-    let nextSlot = 0;
-    let finished = 0;
-    let allDone!: () => void;
-    const done = new Promise<void>((r) => (allDone = r));
-
-    const matches: { id: string; seats: number[]; options: RulesetOptions }[] = [];
-    for (let m = 0; m < MATCHES; m++) {
-      const seats = [(2 * m) % ACCOUNTS, (2 * m + 1) % ACCOUNTS];
-      const created = await http(base(m), 'POST', '/v1/matches', tokens[seats[0]], { preset: 'scopa', overrides: { target: TARGET }, seats: [{ type: 'creator' }, { type: 'open' }] });
-      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
-      const id = created.body.id;
-      const joined = await http(base(m + 1), 'POST', `/v1/matches/${id}/join`, tokens[seats[1]], {});
-      if (joined.status !== 200) throw new Error(`join: ${joined.status}`);
-      matches.push({ id, seats, options: created.body.view.options });
-    }
-
-    let started = 0;
-    const t0 = { at: 0 };
-    for (const [m, match] of matches.entries()) {
-      let over = false;
-      for (const [seatIndex, account] of match.seats.entries()) {
-        const inst = (m + seatIndex) % count;
-        // Events of one command arrive back to back: act on the latest view once they settle.
-        const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null };
-        const settle = () => {
-          seat.timer = null;
-          const live = seat.latest;
-          const view = live.match.view;
-          if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
-          seat.acted = live.match.seq;
-          act(view, live.match.seq, account, inst).catch(() => errors++);
-        };
-        socket(account, inst).subscribe(
-          { query: LIVE, variables: { id: match.id, from: 1 } },
-          {
-            next: (msg) => {
-              const live = (msg.data as any)?.matchEventsLive;
-              if (!live) return;
-              const key = `${match.id}/${live.event.seq}`;
-              const acked = ackAt.get(key);
-              if (acked !== undefined) deliveries.push(performance.now() - acked);
-              else if (t0.at > 0) earlyArrivals.set(key, (earlyArrivals.get(key) ?? 0) + 1);
-              if (live.match.status === 'over' && !over && seatIndex === 0) {
-                over = true;
-                if (++finished === matches.length) allDone();
-              }
-              seat.latest = live;
-              if (!seat.timer) seat.timer = setTimeout(settle, 2);
-            },
-            error: () => errors++,
-            complete: () => undefined,
-          },
-        );
-      }
-      const act = async (view: any, seq: number, account: number, inst: number) => {
-        const options = match.options;
-        const last = view.deckSize === 0 && view.seats.reduce((n: number, s: any) => n + s.handSize, 0) === 1;
-        const legal = legalPlaysOf(options, view.hand.map(parseCard), view.table.map(parseCard), last);
-        const play = legal[Math.floor(rng() * legal.length)];
-        if (mode === 'paced') {
-          const now = performance.now();
-          nextSlot = Math.max(nextSlot, now) + 1000 / RATE;
-          if (nextSlot - 1000 / RATE > now) await sleep(nextSlot - 1000 / RATE - now);
+      // one WebSocket per account and instance; each carries that account's subscriptions
+      const wsFor = new Map<string, Client>();
+      const socket = (account: number, inst: number) => {
+        const key = `${account}/${inst}`;
+        let c = wsFor.get(key);
+        if (!c) {
+          c = createClient({ url: instances[inst].url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${tokens[account]}` }, retryAttempts: 0 });
+          wsFor.set(key, c);
+          sockets.push(c);
         }
-        const body = { card: cardCode(play.card), capture: play.capture.map(cardCode), idempotencyKey: `${match.id}-${seq}` };
-        const sent = performance.now();
-        const r =
-          transport === 'ws'
-            ? await wsPlay(socket(account, inst), match.id, { ...body, expectedSeq: seq })
-            : await http(base(inst), 'POST', `/v1/matches/${match.id}/plays`, tokens[account], body, { 'if-match': `"${seq}"` });
-        const now = performance.now();
-        if (r.status === 412) {
-          stale++; // acted on a view the match had already left; the next event brings the fresh one
-          return;
-        }
-        if (r.status !== 200) {
-          errors++;
-          return;
-        }
-        playLatencies.push(now - sent);
-        plays++;
-        const key = `${match.id}/${seq + 1}`;
-        ackAt.set(key, now);
-        for (let k = earlyArrivals.get(key) ?? 0; k > 0; k--) deliveries.push(0);
+        return c;
       };
-      started++;
+
+      const playLatencies: number[] = [];
+      const deliveries: number[] = [];
+      const ackAt = new Map<string, number>(); // matchId/seq -> acknowledged at
+      const earlyArrivals = new Map<string, number>(); // matchId/seq -> subscribers that saw it before the ack
+      let plays = 0;
+      let errors = 0;
+      let stale = 0;
+      let nextSlot = 0;
+      let finished = 0;
+      let allDone!: () => void;
+      const done = new Promise<void>((r) => (allDone = r));
+
+      const matches: { id: string; seats: number[]; options: RulesetOptions }[] = [];
+      for (let m = 0; m < matchCount; m++) {
+        const seats = [(2 * m) % ACCOUNTS, (2 * m + 1) % ACCOUNTS];
+        const created = await http(base(m), 'POST', '/v1/matches', tokens[seats[0]], { preset: 'scopa', overrides: { target: TARGET }, seats: [{ type: 'creator' }, { type: 'open' }] });
+        if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+        const id = created.body.id;
+        const joined = await http(base(m + 1), 'POST', `/v1/matches/${id}/join`, tokens[seats[1]], {});
+        if (joined.status !== 200) throw new Error(`join: ${joined.status}`);
+        matches.push({ id, seats, options: created.body.view.options });
+      }
+
+      let started = 0;
+      const t0 = { at: 0 };
+      for (const [m, match] of matches.entries()) {
+        let over = false;
+        for (const [seatIndex, account] of match.seats.entries()) {
+          const inst = (m + seatIndex) % count;
+          // Events of one command arrive back to back: act on the latest view once they settle.
+          const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null };
+          const settle = () => {
+            seat.timer = null;
+            const live = seat.latest;
+            const view = live.match.view;
+            if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
+            seat.acted = live.match.seq;
+            act(view, live.match.seq, account, inst).catch(() => errors++);
+          };
+          socket(account, inst).subscribe(
+            { query: LIVE, variables: { id: match.id, from: 1 } },
+            {
+              next: (msg) => {
+                const live = (msg.data as any)?.matchEventsLive;
+                if (!live) return;
+                const key = `${match.id}/${live.event.seq}`;
+                const acked = ackAt.get(key);
+                if (acked !== undefined) deliveries.push(performance.now() - acked);
+                else if (t0.at > 0) earlyArrivals.set(key, (earlyArrivals.get(key) ?? 0) + 1);
+                if (live.match.status === 'over' && !over && seatIndex === 0) {
+                  over = true;
+                  if (++finished === matches.length) allDone();
+                }
+                seat.latest = live;
+                if (!seat.timer) seat.timer = setTimeout(settle, 2);
+              },
+              error: () => errors++,
+              complete: () => undefined,
+            },
+          );
+        }
+        const act = async (view: any, seq: number, account: number, inst: number) => {
+          const options = match.options;
+          const last = view.deckSize === 0 && view.seats.reduce((n: number, s: any) => n + s.handSize, 0) === 1;
+          const legal = legalPlaysOf(options, view.hand.map(parseCard), view.table.map(parseCard), last);
+          const play = legal[Math.floor(rng() * legal.length)];
+          if (mode === 'paced') {
+            const now = performance.now();
+            nextSlot = Math.max(nextSlot, now) + 1000 / RATE;
+            if (nextSlot - 1000 / RATE > now) await sleep(nextSlot - 1000 / RATE - now);
+          }
+          const body = { card: cardCode(play.card), capture: play.capture.map(cardCode), idempotencyKey: `${match.id}-${seq}` };
+          const sent = performance.now();
+          const r =
+            transport === 'ws'
+              ? await wsPlay(socket(account, inst), match.id, { ...body, expectedSeq: seq })
+              : await http(base(inst), 'POST', `/v1/matches/${match.id}/plays`, tokens[account], body, { 'if-match': `"${seq}"` });
+          const now = performance.now();
+          if (r.status === 412) {
+            stale++; // acted on a view the match had already left; the next event brings the fresh one
+            return;
+          }
+          if (r.status !== 200) {
+            errors++;
+            return;
+          }
+          playLatencies.push(now - sent);
+          plays++;
+          const key = `${match.id}/${seq + 1}`;
+          ackAt.set(key, now);
+          for (let k = earlyArrivals.get(key) ?? 0; k > 0; k--) deliveries.push(0);
+        };
+        started++;
+      }
+      // start every match at once: the first mover of each acts on its subscription
+      await sleep(500);
+      t0.at = performance.now();
+      await Promise.all(matches.map((match, m) => http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {})));
+      const limit = setTimeout(allDone, 180_000);
+      await done;
+      clearTimeout(limit);
+      const seconds = (performance.now() - t0.at) / 1000;
+      return {
+        transport,
+        mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
+        instances: count,
+        plays,
+        seconds,
+        playsPerS: plays / seconds,
+        p50: pct(playLatencies, 50),
+        p95: pct(playLatencies, 95),
+        p99: pct(playLatencies, 99),
+        deliveryP99: pct(deliveries, 99),
+        rssMb: instances.map((i) => rssMb(i.child.pid!)),
+        errors: errors + (started - matches.length),
+        stale,
+      };
+  };
+  try {
+    // An unmeasured first pass (BENCH_WARMUP matches, default 50), so the figures are the steady state, not the JIT's warm-up.
+    if (WARMUP > 0) {
+      await play(WARMUP);
+      for (const socket of sockets.splice(0)) await socket.dispose();
     }
-    // start every match at once: the first mover of each acts on its subscription
-    await sleep(500);
-    t0.at = performance.now();
-    await Promise.all(matches.map((match, m) => http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {})));
-    const limit = setTimeout(allDone, 180_000);
-    await done;
-    clearTimeout(limit);
-    const seconds = (performance.now() - t0.at) / 1000;
-    return {
-      transport,
-      mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
-      instances: count,
-      plays,
-      seconds,
-      playsPerS: plays / seconds,
-      p50: pct(playLatencies, 50),
-      p95: pct(playLatencies, 95),
-      p99: pct(playLatencies, 99),
-      deliveryP99: pct(deliveries, 99),
-      rssMb: instances.map((i) => rssMb(i.child.pid!)),
-      errors: errors + (started - matches.length),
-      stale,
-    };
+    return await play(MATCHES);
   } finally {
     for (const s of sockets) await s.dispose();
     for (const i of instances) await i.stop();

@@ -315,9 +315,12 @@ export class MatchesApi {
             readLog = true;
             continue;
           }
-          for (const e of events) {
+          const stored = events.map((e) => ({ ...e, time: new Date(e.time) }));
+          // The same events keep this instance's snapshot current (plays of a match may arrive on any instance).
+          this.store.absorb(matchId, stored);
+          for (const e of stored) {
             if (e.seq <= last) continue;
-            yield await next({ ...e, time: new Date(e.time) });
+            yield await next(e);
           }
         }
         if (!readLog) continue;

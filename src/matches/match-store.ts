@@ -363,6 +363,27 @@ export class MatchStore {
   }
 
   /**
+   * Events appended elsewhere (another instance; they came with its notice):
+   * when this process's snapshot is just before them and their chain links
+   * onto it, the snapshot moves on, so the next command here needs no read
+   * and does not lose its append to a stale seq. Anything else is ignored:
+   * the append's seq guard still checks every snapshot against the log.
+   */
+  absorb(matchId: string, events: readonly StoredEvent[]): void {
+    const snap = this.cache.get(matchId);
+    if (!snap || events.length === 0 || events[events.length - 1].seq <= snap.seq) return;
+    let { seq, hash, state } = snap;
+    for (const e of events) {
+      if (e.seq <= seq) continue;
+      if (e.seq !== seq + 1 || e.prevHash !== hash) return;
+      state = evolve(state, joinEvent(e));
+      seq = e.seq;
+      hash = e.hash;
+    }
+    this.cache.put(matchId, { seq, hash, state, rulesetId: snap.rulesetId });
+  }
+
+  /**
    * SECRET: a snapshot at `minSeq` or later, from this process's cache when it
    * has one (right after an append here, no read), else brought up to the log.
    */

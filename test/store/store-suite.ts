@@ -201,6 +201,30 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       }
     });
 
+    it('moves a snapshot on with events appended elsewhere when they link onto it, and ignores them otherwise', async () => {
+      const matchId = await startedMatch(store);
+      const here = new MatchStore(db.prisma);
+      const elsewhere = new MatchStore(db.prisma);
+      await here.state(matchId);
+      const before = here.cache.get(matchId)!;
+      const cmd = randomCommand(await elsewhere.state(matchId), mulberry32(3));
+      const played = await elsewhere.execute(matchId, cmd, { actor: (cmd as { player: string }).player });
+      // a forged copy (its chain does not link) and events from further on (a gap) change nothing
+      here.absorb(matchId, played.events.map((e) => ({ ...e, prevHash: 'f'.repeat(64) })));
+      here.absorb(matchId, played.events.map((e) => ({ ...e, seq: e.seq + 1 })));
+      expect(here.cache.get(matchId)!.seq).toBe(before.seq);
+      here.absorb(matchId, played.events);
+      const moved = here.cache.get(matchId)!;
+      expect(moved.seq).toBe(played.seq);
+      expect(moved.hash).toBe(played.events[played.events.length - 1].hash);
+      expect(moved.state).toEqual(await new MatchStore(db.prisma).state(matchId));
+      // a play decided on the moved snapshot is accepted at the next seq
+      const next = randomCommand(moved.state, mulberry32(4));
+      const result = await here.execute(matchId, next, { actor: (next as { player: string }).player, expectedSeq: played.seq });
+      expect(result.events[0].seq).toBe(played.seq + 1);
+      expect((await store.verify(matchId)).sound).toBe(true);
+    });
+
     it('re-decides after a lost race when the client gave no expected seq', async () => {
       const { matchId } = await store.create({ preset: 'scopa', overrides: { players: 4 }, seats: [{ player: 'p0' }], createdBy: 'p0' });
       const stores = [1, 2, 3].map(() => new MatchStore(db.prisma));
