@@ -1,19 +1,12 @@
 /** The pub/sub channels of live notices (GraphQL subscriptions), and their messages. */
+import type { ExportLine } from '../events/export';
 
 export const matchChannel = (matchId: string): string => `match:${matchId}`;
 export const turnChannel = (player: string): string => `turn:${player}`;
 
-/** An event of a match log as published: public by construction (events never carry hidden cards). */
-export interface NoticeEvent {
+/** An event of a match log as published, in the shape of an export line (JSON: ISO time), plus its match: public by construction. */
+export interface NoticeEvent extends ExportLine {
   matchId: string;
-  seq: number;
-  type: string;
-  payload: Record<string, unknown>;
-  actor: string | null;
-  /** ISO time: notices cross Redis as JSON. */
-  time: string;
-  prevHash: string;
-  hash: string;
 }
 
 /**
