@@ -12,6 +12,8 @@ import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { complexityRule, depthLimitRule } from './limits';
 import { cachedValidator } from './ws-validation';
+import { coalesceSends } from '../realtime/coalesced-sends';
+import type { CoalescableSocket } from '../realtime/coalesced-sends';
 
 /** The committed SDL (a test fails if the code builds another). */
 export const SCHEMA_FILE = path.join(process.cwd(), 'schema.graphql');
@@ -24,6 +26,8 @@ function schemaTarget(): string | true {
 
 interface WsExtra {
   user?: Principal;
+  /** graphql-ws's `ws` integration puts the connection here. */
+  socket: CoalescableSocket;
 }
 
 /**
@@ -56,6 +60,7 @@ interface WsExtra {
               const user = await wsAuth.authenticate(ctx.connectionParams);
               if (!user) return false;
               (ctx.extra as WsExtra).user = user;
+              coalesceSends((ctx.extra as WsExtra).socket);
               return true;
             },
           },
