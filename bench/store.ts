@@ -8,8 +8,9 @@
  *  - full path: MatchesService.execute per play (snapshot, decide, hash,
  *    one-statement append with the expected-seq guard and the projection);
  *  - ceiling: the same event rows, one autocommit INSERT per row, through the
- *    same driver (Prisma raw over @prisma/adapter-pg), same pool, same
- *    concurrency, into a table with the same keys and indexes;
+ *    same driver (Prisma raw over @prisma/adapter-pg, the statement prepared
+ *    as the store's are), same pool, same concurrency, into a table with the
+ *    same keys and indexes;
  *  - replay: folding the already-loaded events of every match through the
  *    engine (no database read, no hash check).
  * Last line: appends_per_s=<n> raw_inserts_per_s=<n> ratio=<r> replay_events_per_s=<n> (the 1,000-match case).
@@ -19,11 +20,16 @@ import pg from 'pg';
 import { mulberry32, replay, seedFromHex } from '../src/engine';
 import type { MatchEvent } from '../src/engine';
 import { openDatabase } from '../src/database/database';
+import { prepared } from '../src/database/prepared-statements';
 import { joinEvent } from '../src/events/chain';
 import type { StoredEvent } from '../src/events/chain';
 import { MatchStore } from '../src/matches/match-store';
 import { players, randomCommand } from '../test/store/helpers';
 
+// Prepared like the store's own statements, so that the ceiling uses the driver exactly as the full path does.
+const RAW_INSERT_SQL = prepared(
+  'INSERT INTO bench_raw_events (match_id, seq, type, payload, actor, prev_hash, hash) VALUES ($1::uuid, $2::int, $3::text, $4::jsonb, $5::text, $6::text, $7::text)',
+);
 const BASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
 const POOL = Number(process.env.PG_POOL_SIZE ?? 20);
 const EVENTS_TARGET = Number(process.env.BENCH_EVENTS ?? 20_000);
@@ -108,7 +114,7 @@ async function runCase(url: string, matches: number): Promise<CaseResult> {
       appended.map(async (events) => {
         for (const e of events) {
           await prisma.$executeRawUnsafe(
-            'INSERT INTO bench_raw_events (match_id, seq, type, payload, actor, prev_hash, hash) VALUES ($1::uuid, $2::int, $3::text, $4::jsonb, $5::text, $6::text, $7::text)',
+            RAW_INSERT_SQL,
             e.matchId,
             e.seq,
             e.type,

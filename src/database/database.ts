@@ -12,6 +12,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
 import { PrismaClient } from './generated/client';
 import { migrate, readMigrations } from './migrator';
+import { preparedStatementName } from './prepared-statements';
 import type { MigrationConnection, MigrationFile, MigrationReport } from './migrator';
 
 export function createPrismaClient(adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>) {
@@ -73,12 +74,19 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
   const noMigrations: MigrationReport = { applied: [], alreadyApplied: [] };
   if (options.url) {
     const url = options.url;
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? Number(process.env.PG_POOL_SIZE ?? 10) });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? Number(process.env.PG_POOL_SIZE ?? 10),
+      // Idle connections stay open for 5 minutes (pg's default is 10 s): a new server backend costs a fork and
+      // cold caches, and reopening them whenever load rises after a lull showed as latency spikes.
+      idleTimeoutMillis: 300_000,
+    });
     pool.on('error', () => undefined); // an idle client dropped by the server; the pool replaces it
     let ended = false;
     return {
       kind: 'pg',
-      adapter: new PrismaPg(pool),
+      // Registered hot statements are prepared once per connection (see prepared-statements.ts).
+      adapter: new PrismaPg(pool, { statementNameGenerator: (query) => preparedStatementName(query.sql) as string }),
       pool,
       ready: () => (options.migrate === false ? Promise.resolve(noMigrations) : pgMigrate(url, options.migrations)),
       close: async () => {

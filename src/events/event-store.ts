@@ -9,6 +9,7 @@
 import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
+import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
 
@@ -104,11 +105,11 @@ WITH m AS (
 SELECT seq, created_at FROM e ORDER BY seq`;
 
 // The common case (a play): no seat changes, so no match_players insert.
-export const APPEND_SQL = APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', '');
+export const APPEND_SQL = prepared(APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', ''));
 
 // Plays of several matches in one statement: each match's guard is checked on its own row, and
 // only the matches whose guard held get their events. Matches appear once each (see AppendBatcher).
-const APPEND_MANY_SQL = `
+const APPEND_MANY_SQL = prepared(`
 WITH i AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(match_id uuid, expected_seq int, next_seq int, status text, turn_seat int, turn_player text, winner int, revealed_seed text)
 ), m AS (
@@ -126,7 +127,7 @@ WITH i AS (
   JOIN m ON m.id = r.match_id
   RETURNING match_id, seq, created_at
 )
-SELECT match_id::text AS match_id, seq, created_at FROM e ORDER BY match_id, seq`;
+SELECT match_id::text AS match_id, seq, created_at FROM e ORDER BY match_id, seq`);
 
 const CREATE_SQL = `
 WITH m AS (
@@ -146,6 +147,18 @@ WITH m AS (
   UPDATE rulesets SET locked_at = now() WHERE id = $11::uuid AND locked_at IS NULL
 )
 SELECT seq, created_at FROM e ORDER BY seq`;
+
+// The reads of the hot path (statements are prepared on PostgreSQL, see prepared-statements.ts).
+const CURRENT_SEQ_SQL = prepared('SELECT current_seq FROM matches WHERE id = $1::uuid');
+const HASH_AT_SQL = prepared('SELECT hash FROM match_events WHERE match_id = $1::uuid AND seq = $2::int');
+const EVENTS_SQL = prepared(
+  `SELECT ${EVENT_COLUMNS} FROM match_events WHERE match_id = $1::uuid AND seq >= $2::int AND ($4::int IS NULL OR seq <= $4::int) ORDER BY seq LIMIT $3::int`,
+);
+const LOAD_LOG_SQL = prepared(`SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.ruleset_id::text AS m_ruleset, m.current_seq AS m_seq,
+  e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
+  FROM matches m LEFT JOIN match_events e ON e.match_id = m.id AND e.seq > $2::int AND ($3::int IS NULL OR e.seq <= $3::int)
+  WHERE m.id = $1::uuid ORDER BY e.seq`);
+const FIND_COMMAND_SQL = prepared('SELECT seq, command_hash FROM match_events WHERE match_id = $1::uuid AND command_key = $2::text');
 
 /** A unique violation from either driver adapter, with the constraint it names when known. */
 export function uniqueViolation(err: unknown): { constraint: string } | null {
@@ -356,13 +369,13 @@ export class EventStore {
   }
 
   async currentSeq(matchId: string): Promise<number | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ current_seq: number }[]>('SELECT current_seq FROM matches WHERE id = $1::uuid', matchId);
+    const rows = await this.prisma.$queryRawUnsafe<{ current_seq: number }[]>(CURRENT_SEQ_SQL, matchId);
     return rows[0]?.current_seq ?? null;
   }
 
   async hashAt(matchId: string, seq: number): Promise<string> {
     if (seq === 0) return GENESIS_HASH;
-    const rows = await this.prisma.$queryRawUnsafe<{ hash: string }[]>('SELECT hash FROM match_events WHERE match_id = $1::uuid AND seq = $2::int', matchId, seq);
+    const rows = await this.prisma.$queryRawUnsafe<{ hash: string }[]>(HASH_AT_SQL, matchId, seq);
     if (!rows[0]) throw new DomainError('NOT_FOUND', `no event ${seq} in match ${matchId}`);
     return rows[0].hash;
   }
@@ -370,7 +383,7 @@ export class EventStore {
   /** Events with seq in [fromSeq, fromSeq + limit), in order. */
   async events(matchId: string, fromSeq = 1, limit = 1_000_000, toSeq?: number): Promise<StoredEvent[]> {
     const rows = await this.prisma.$queryRawUnsafe<EventRow[]>(
-      `SELECT ${EVENT_COLUMNS} FROM match_events WHERE match_id = $1::uuid AND seq >= $2::int AND ($4::int IS NULL OR seq <= $4::int) ORDER BY seq LIMIT $3::int`,
+      EVENTS_SQL,
       matchId,
       fromSeq,
       limit,
@@ -385,9 +398,7 @@ export class EventStore {
    */
   async loadLog(matchId: string, afterSeq = 0, toSeq?: number): Promise<MatchLog | null> {
     const rows = await this.prisma.$queryRawUnsafe<(EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_seq: number })[]>(
-      `SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.ruleset_id::text AS m_ruleset, m.current_seq AS m_seq, e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
-       FROM matches m LEFT JOIN match_events e ON e.match_id = m.id AND e.seq > $2::int AND ($3::int IS NULL OR e.seq <= $3::int)
-       WHERE m.id = $1::uuid ORDER BY e.seq`,
+      LOAD_LOG_SQL,
       matchId,
       afterSeq,
       toSeq ?? null,
@@ -407,7 +418,7 @@ export class EventStore {
   /** The command that used this key, and the events of its batch. */
   async findCommand(matchId: string, commandKey: string): Promise<CommandRecord | null> {
     const head = await this.prisma.$queryRawUnsafe<{ seq: number; command_hash: string | null }[]>(
-      'SELECT seq, command_hash FROM match_events WHERE match_id = $1::uuid AND command_key = $2::text',
+      FIND_COMMAND_SQL,
       matchId,
       commandKey,
     );
