@@ -13,15 +13,19 @@
  * Play latency: the request's round trip. Delivery latency: from the play's
  * acknowledgement to its arrival at each subscriber of the match (an event
  * that arrives before the acknowledgement counts as 0).
- * Each case starts with an unmeasured pass of BENCH_WARMUP (50) matches on
- * the fresh instances. Also runs bench:store for the raw-append ceiling and
+ * Each case starts with an unmeasured pass of BENCH_WARMUP (200) matches on
+ * the fresh instances (after 50, the JIT was still compiling: 15% of the
+ * instances' CPU). A pass begins once every seat's subscription has delivered
+ * the log so far; in paced mode the starts go through the pacer with the
+ * plays. CPU per play: the whole machine's CPU time (instances, PostgreSQL,
+ * Redis, this generator) over the pass, per acknowledged play. Also runs bench:store for the raw-append ceiling and
  * prints the ratio.
  * Last line (plays over graphql-ws, or the one transport run):
  * plays_per_s=<saturation, two instances> p99_ms=<play p99 at the paced rate,
  * two instances> delivery_p99_ms=<same> ratio=<saturation / raw appends>
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import httpClient from 'node:http';
 import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
@@ -33,7 +37,7 @@ import { spawnInstance } from '../test/support/process-instance';
 import type { ProcessInstance } from '../test/support/process-instance';
 
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 200);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const TARGET = Number(process.env.BENCH_TARGET ?? 1);
@@ -58,6 +62,8 @@ interface Result {
   p95: number;
   p99: number;
   deliveryP99: number;
+  /** CPU time of the whole machine (service, PostgreSQL, Redis, load generator) per acknowledged play. */
+  cpuMsPerPlay: number;
   rssMb: number[];
   errors: number;
   stale: number;
@@ -115,6 +121,23 @@ function wsPlay(client: Client, matchId: string, input: Record<string, unknown>)
   });
 }
 
+/** CPU time (ms) every process on the machine has used so far: instances, PostgreSQL, Redis and this load generator alike. */
+function machineCpuMs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime + stime of the process (its threads included)
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -161,6 +184,13 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       let errors = 0;
       let stale = 0;
       let nextSlot = 0;
+      // Paced mode: every command (a start or a play) waits for its slot, RATE a second in all.
+      const slot = async () => {
+        if (mode !== 'paced') return;
+        const now = performance.now();
+        nextSlot = Math.max(nextSlot, now) + 1000 / RATE;
+        if (nextSlot - 1000 / RATE > now) await sleep(nextSlot - 1000 / RATE - now);
+      };
       let finished = 0;
       let allDone!: () => void;
       const done = new Promise<void>((r) => (allDone = r));
@@ -178,12 +208,16 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
 
       let started = 0;
       const t0 = { at: 0 };
+      // Seats whose subscription has delivered the log so far (the join, seq 2): the run starts when all have.
+      let caughtUp = 0;
+      let allCaughtUp!: () => void;
+      const subscribed = new Promise<void>((r) => (allCaughtUp = r));
       for (const [m, match] of matches.entries()) {
         let over = false;
         for (const [seatIndex, account] of match.seats.entries()) {
           const inst = (m + seatIndex) % count;
           // Events of one command arrive back to back: act on the latest view once they settle.
-          const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null };
+          const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null, caughtUp: false };
           const settle = () => {
             seat.timer = null;
             const live = seat.latest;
@@ -206,6 +240,10 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
                   over = true;
                   if (++finished === matches.length) allDone();
                 }
+                if (!seat.caughtUp && live.event.seq >= 2) {
+                  seat.caughtUp = true;
+                  if (++caughtUp === 2 * matches.length) allCaughtUp();
+                }
                 seat.latest = live;
                 if (!seat.timer) seat.timer = setTimeout(settle, 2);
               },
@@ -219,11 +257,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
           const last = view.deckSize === 0 && view.seats.reduce((n: number, s: any) => n + s.handSize, 0) === 1;
           const legal = legalPlaysOf(options, view.hand.map(parseCard), view.table.map(parseCard), last);
           const play = legal[Math.floor(rng() * legal.length)];
-          if (mode === 'paced') {
-            const now = performance.now();
-            nextSlot = Math.max(nextSlot, now) + 1000 / RATE;
-            if (nextSlot - 1000 / RATE > now) await sleep(nextSlot - 1000 / RATE - now);
-          }
+          await slot();
           const body = { card: cardCode(play.card), capture: play.capture.map(cardCode), idempotencyKey: `${match.id}-${seq}` };
           const sent = performance.now();
           const r =
@@ -247,14 +281,22 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         };
         started++;
       }
-      // start every match at once: the first mover of each acts on its subscription
-      await sleep(500);
+      // Once every seat's subscription is live, start every match (at once in saturation, through the pacer in paced mode): the first mover of each acts on its subscription.
+      await Promise.race([subscribed, sleep(60_000)]);
+      await sleep(200);
       t0.at = performance.now();
-      await Promise.all(matches.map((match, m) => http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {})));
+      const cpuAtStart = machineCpuMs();
+      await Promise.all(
+        matches.map(async (match, m) => {
+          await slot();
+          await http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {});
+        }),
+      );
       const limit = setTimeout(allDone, 180_000);
       await done;
       clearTimeout(limit);
       const seconds = (performance.now() - t0.at) / 1000;
+      const cpuMs = machineCpuMs() - cpuAtStart;
       return {
         transport,
         mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
@@ -266,13 +308,14 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         p95: pct(playLatencies, 95),
         p99: pct(playLatencies, 99),
         deliveryP99: pct(deliveries, 99),
+        cpuMsPerPlay: cpuMs / plays,
         rssMb: instances.map((i) => rssMb(i.child.pid!)),
         errors: errors + (started - matches.length),
         stale,
       };
   };
   try {
-    // An unmeasured first pass (BENCH_WARMUP matches, default 50), so the figures are the steady state, not the JIT's warm-up.
+    // An unmeasured first pass (BENCH_WARMUP matches, default 200), so the figures are the steady state, not the JIT's warm-up.
     if (WARMUP > 0) {
       await play(WARMUP);
       for (const socket of sockets.splice(0)) await socket.dispose();
@@ -313,10 +356,10 @@ async function main(): Promise<void> {
   }
   const ceiling = storeCeiling();
   console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; plays sent over REST or as the GraphQL play mutation on the seat's graphql-ws socket (ws); raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
-  console.log('| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | RSS MB per instance | stale (412) | errors |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | machine CPU ms per play | RSS MB per instance | stale (412) | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`);
+    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`);
   }
   // The last line: plays over graphql-ws when it ran (a subscribed client's own socket), else REST.
   const lastTransport = TRANSPORTS[TRANSPORTS.length - 1];
