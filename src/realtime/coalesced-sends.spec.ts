@@ -74,6 +74,21 @@ describe('coalesceSends', () => {
     }
   });
 
+  it('sends what is pending before the socket closes', async () => {
+    const { server, client, close } = await pair();
+    try {
+      coalesceSends(server);
+      const arrived = received(client, 1);
+      const closed = new Promise<number>((resolve) => client.once('close', resolve));
+      server.send('last words');
+      server.close(4400, 'bye');
+      expect(await arrived).toEqual(['last words']);
+      expect(await closed).toBe(4400);
+    } finally {
+      await close();
+    }
+  });
+
   it('leaves a socket that is not open to ws: the callback gets the error', async () => {
     const { server, close } = await pair();
     coalesceSends(server);

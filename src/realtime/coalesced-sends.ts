@@ -14,6 +14,7 @@ export interface CoalescableSocket {
   readonly readyState: number;
   readonly OPEN: number;
   send(data: unknown, options?: unknown, cb?: (err?: Error) => void): void;
+  close(code?: number, reason?: string | Buffer): void;
   /** ws keeps its net.Socket here; absent on other implementations (then each message is written as it comes). */
   _socket?: { cork(): void; uncork(): void };
 }
@@ -35,6 +36,13 @@ export function coalesceSends(ws: CoalescableSocket): void {
     } finally {
       socket?.uncork();
     }
+  };
+
+  // What was sent before a close goes out before it (graphql-ws may send an error, then close).
+  const close = ws.close.bind(ws);
+  ws.close = (code?: number, reason?: string | Buffer): void => {
+    if (pending) flush();
+    close(code, reason);
   };
 
   ws.send = (data: unknown, options?: unknown, cb?: SendCallback): void => {
