@@ -18,8 +18,8 @@
  * instances' CPU). A pass begins once every seat's subscription has delivered
  * the log so far; in paced mode the starts go through the pacer with the
  * plays. CPU per play: the whole machine's CPU time (instances, PostgreSQL,
- * Redis, this generator) over the pass, per acknowledged play. Also runs bench:store for the raw-append ceiling and
- * prints the ratio.
+ * Redis, this generator) over the pass, per acknowledged play. Also runs
+ * bench:store for the raw-append ceiling and prints the ratio.
  * Last line (plays over graphql-ws, or the one transport run):
  * plays_per_s=<saturation, two instances> p99_ms=<play p99 at the paced rate,
  * two instances> delivery_p99_ms=<same> ratio=<saturation / raw appends>
@@ -121,6 +121,9 @@ function wsPlay(client: Client, matchId: string, input: Record<string, unknown>)
   });
 }
 
+// /proc counts CPU time in clock ticks of USER_HZ, 100 a second on Linux.
+const CLOCK_TICKS = 100;
+
 /** CPU time (ms) every process on the machine has used so far: instances, PostgreSQL, Redis and this load generator alike. */
 function machineCpuMs(): number {
   let ticks = 0;
@@ -136,7 +139,6 @@ function machineCpuMs(): number {
   }
   return (ticks * 1000) / CLOCK_TICKS;
 }
-const CLOCK_TICKS = 100;
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -188,8 +190,9 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       const slot = async () => {
         if (mode !== 'paced') return;
         const now = performance.now();
-        nextSlot = Math.max(nextSlot, now) + 1000 / RATE;
-        if (nextSlot - 1000 / RATE > now) await sleep(nextSlot - 1000 / RATE - now);
+        const at = Math.max(nextSlot, now);
+        nextSlot = at + 1000 / RATE;
+        if (at > now) await sleep(at - now);
       };
       let finished = 0;
       let allDone!: () => void;
