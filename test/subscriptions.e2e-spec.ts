@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import request from 'supertest';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
@@ -89,6 +90,41 @@ describe('graphql-ws subscriptions (e2e)', () => {
       expect(fine.errors).toBeUndefined();
       expect((fine.data as { rulesets: unknown[] }).rulesets.length).toBeGreaterThan(0);
     }
+  });
+
+  it('over graphql-ws, a refused operation carries the same stable code and message as over HTTP and changes nothing', async () => {
+    const gina = await register(app, 'gina');
+    const hugo = await register(app, 'hugo');
+    const c = client(gina.token);
+    type Outcome = { data?: any; errors?: readonly { message: string; path?: unknown; extensions?: Record<string, unknown> }[] };
+    const overWs = (query: string, variables: Record<string, unknown> = {}) =>
+      new Promise<Outcome>((resolve) => {
+        let result: Outcome = {};
+        c.subscribe({ query, variables }, { next: (msg) => (result = msg as Outcome), error: (errors) => resolve({ errors: errors as Outcome['errors'] }), complete: () => resolve(result) });
+      });
+    const overHttp = async (query: string, variables: Record<string, unknown> = {}): Promise<Outcome> =>
+      (await request(app.getHttpServer()).post('/graphql').set('authorization', `Bearer ${gina.token}`).send({ query, variables })).body;
+    const t = graphqlTransport(app, () => undefined);
+    const created = await t.create(gina, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
+    await t.join(hugo, created.id);
+    const started = await t.start(gina, created.id);
+    const PLAY = 'mutation($id: ID!, $i: PlayInput!) { play(matchId: $id, input: $i) { seq } }';
+    const cases: [string, Record<string, unknown>, string][] = [
+      [PLAY, { id: created.id, i: { card: '1C', capture: [], expectedSeq: 1 } }, 'VERSION_CONFLICT'],
+      [PLAY, { id: '00000000-0000-4000-8000-000000000000', i: { card: '1C', capture: [] } }, 'NOT_FOUND'],
+      [PLAY, { id: created.id, i: { card: 'not-a-card', capture: [] } }, 'VALIDATION_FAILED'],
+      [PLAY, { id: created.id, i: { card: 7, capture: 'x' } }, 'VALIDATION_FAILED'],
+      ['query($id: ID!) { match(id: $id) { nope } }', { id: created.id }, 'VALIDATION_FAILED'],
+    ];
+    for (const [query, variables, code] of cases) {
+      const [ws, http] = [await overWs(query, variables), await overHttp(query, variables)];
+      expect(ws.data?.play ?? null).toBeNull();
+      expect(ws.errors?.[0]?.extensions?.code).toBe(code);
+      expect(http.errors?.[0]?.extensions?.code).toBe(code);
+      expect(ws.errors?.[0]?.message).toBe(http.errors?.[0]?.message);
+    }
+    const current = await t.match(gina, created.id);
+    expect(current.seq).toBe(started.seq);
   });
 
   it('each seat and a spectator get every event once, in order, redacted, from seq 1 and live', async () => {

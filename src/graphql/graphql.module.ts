@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { complexityRule, depthLimitRule } from './limits';
-import { cachedValidator } from './ws-validation';
+import { wsExecution } from './ws-execution';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
 
@@ -42,35 +42,39 @@ interface WsExtra {
       driver: ApolloDriver,
       imports: [AuthModule],
       inject: [WsAuthService],
-      useFactory: (wsAuth: WsAuthService): ApolloDriverConfig => ({
-        path: '/graphql',
-        autoSchemaFile: schemaTarget(),
-        sortSchema: true,
-        resolvers: { JSON: JSONScalar },
-        introspection: true,
-        playground: false,
-        includeStacktraceInErrorResponses: false,
-        formatError,
-        validationRules: [depthLimitRule(), complexityRule()],
-        subscriptions: {
-          'graphql-ws': {
-            // graphql-ws takes `validate`; Nest's type of these options does not list it
-            ...({ validate: cachedValidator([depthLimitRule(), complexityRule()]) } as object),
-            onConnect: async (ctx: WsContext<Record<string, unknown> | undefined, unknown>) => {
-              const user = await wsAuth.authenticate(ctx.connectionParams);
-              if (!user) return false;
-              (ctx.extra as WsExtra).user = user;
-              coalesceSends((ctx.extra as WsExtra).socket);
-              return true;
+      useFactory: (wsAuth: WsAuthService): ApolloDriverConfig => {
+        const overWs = wsExecution({ rules: [depthLimitRule(), complexityRule()], formatError });
+        return {
+          path: '/graphql',
+          autoSchemaFile: schemaTarget(),
+          sortSchema: true,
+          resolvers: { JSON: JSONScalar },
+          introspection: true,
+          playground: false,
+          includeStacktraceInErrorResponses: false,
+          formatError,
+          validationRules: [depthLimitRule(), complexityRule()],
+          transformSchema: overWs.useSchema,
+          subscriptions: {
+            'graphql-ws': {
+              // Nest's type of these options lists none of graphql-ws's hooks; it passes them all on
+              ...(overWs.hooks as object),
+              onConnect: async (ctx: WsContext<Record<string, unknown> | undefined, unknown>) => {
+                const user = await wsAuth.authenticate(ctx.connectionParams);
+                if (!user) return false;
+                (ctx.extra as WsExtra).user = user;
+                coalesceSends((ctx.extra as WsExtra).socket);
+                return true;
+              },
             },
           },
-        },
-        context: (arg: { req?: Request; res?: Response; extra?: WsExtra; connectionParams?: unknown }) => {
-          if (arg.req) return { req: arg.req, res: arg.res };
-          // graphql-ws: a request-like object so that guards and @Caller() work unchanged.
-          return { req: { user: arg.extra?.user, headers: {} }, ws: true };
-        },
-      }),
+          context: (arg: { req?: Request; res?: Response; extra?: WsExtra; connectionParams?: unknown }) => {
+            if (arg.req) return { req: arg.req, res: arg.res };
+            // graphql-ws: a request-like object so that guards and @Caller() work unchanged.
+            return { req: { user: arg.extra?.user, headers: {} }, ws: true };
+          },
+        };
+      },
     }),
   ],
 })
