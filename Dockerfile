@@ -7,4 +7,5 @@ COPY . .
 RUN npm run build
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
-CMD ["node", "dist/main.js"]
+# the flags of src/node-flags.ts
+CMD ["node", "--heap-growing-percent=200", "dist/main.js"]

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { SERVICE_NODE_FLAGS } from '../src/node-flags';
 
 // No Docker engine runs on the CI machines: check the file's topology instead.
 const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -41,5 +42,12 @@ describe('docker-compose.yml', () => {
     expect(nginx).toMatch(/server app2:3000/);
     expect(nginx).toMatch(/proxy_set_header Upgrade \$http_upgrade/);
     expect(services.lb.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
+  });
+
+  it("starts the replicas' image with the service's Node flags, as npm start does", () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8'))?.[1];
+    expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js']);
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
   });
 });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { SERVICE_NODE_FLAGS } from '../../src/node-flags';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -20,10 +21,10 @@ export interface ProcessInstance {
   stop(): Promise<void>;
 }
 
-/** The built service (dist/main.js) as a separate process, so a test can SIGKILL it. */
+/** The built service (dist/main.js) as a separate process, started as in production, so a test can SIGKILL it. */
 export async function spawnInstance(env: Record<string, string>, nodeArgs: string[] = []): Promise<ProcessInstance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/main.js'], {
     env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
