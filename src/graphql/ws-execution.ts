@@ -115,8 +115,13 @@ export function wsExecution(options: WsExecutionOptions): WsExecution {
     const key = args.operationName ?? '';
     let query = byOperation.get(key);
     if (query === undefined) {
-      const result = compileQuery(schema, args.document, args.operationName ?? undefined);
-      query = isCompiledQuery(result) ? result : null;
+      // Bounded: graphql-ws runs only operations the (cached) document defines.
+      try {
+        const result = compileQuery(schema, args.document, args.operationName ?? undefined);
+        query = isCompiledQuery(result) ? result : null;
+      } catch {
+        query = null;
+      }
       byOperation.set(key, query);
     }
     return query;
