@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { toDomainError, toGraphQLExtensions } from '../common/error-mapping';
 
 /** Apollo's own codes for requests refused before execution: all bad input. */
@@ -14,8 +14,8 @@ const INPUT_CODES = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
 ]);
 
-// by tag, not instanceof: Apollo subclasses it, and graphql may be loaded twice (ESM and CJS)
-const isGraphQLError = (e: unknown): boolean => Object.prototype.toString.call(e) === '[object GraphQLError]';
+// by tag, not instanceof: Apollo subclasses it, graphql may be loaded twice (ESM and CJS), and graphql-jit's errors only inherit its prototype
+export const isGraphQLError = (e: unknown): e is GraphQLError => Object.prototype.toString.call(e) === '[object GraphQLError]';
 
 /**
  * Every GraphQL error through the same mapping as REST: `extensions.code` is

@@ -17,6 +17,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import type { ServerOptions, SubscribePayload } from 'graphql-ws';
 import { LRUCache } from 'lru-cache';
+import { isGraphQLError } from './format-error';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
@@ -39,9 +40,6 @@ export interface WsExecution {
   /** Takes the schema to run on once built (Nest builds it after reading the module's options). */
   useSchema(schema: GraphQLSchema): GraphQLSchema;
 }
-
-// By tag, not instanceof: graphql may be loaded twice (ESM and CJS), and graphql-jit's errors only inherit the prototype.
-const isGraphQLError = (e: unknown): e is GraphQLError => Object.prototype.toString.call(e) === '[object GraphQLError]';
 
 /** What a resolver threw, when graphql wrapped it with a path; else the error itself. */
 function resolverErrorOf(error: unknown): unknown {
