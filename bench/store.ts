@@ -23,7 +23,7 @@ import { openDatabase } from '../src/database/database';
 import { prepared } from '../src/database/prepared-statements';
 import { joinEvent } from '../src/events/chain';
 import type { StoredEvent } from '../src/events/chain';
-import { MatchStore } from '../src/matches/match-store';
+import { MatchStore } from '../src/events/match-store';
 import { players, randomCommand } from '../test/store/helpers';
 
 // Prepared like the store's own statements, so that the ceiling uses the driver exactly as the full path does.

@@ -1,13 +1,32 @@
 import { Module } from '@nestjs/common';
-import { ApiModule } from './api/api.module';
+import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { DatabaseModule } from './database/database.module';
+import { AppGraphQLModule } from './graphql/graphql.module';
 import { HealthModule } from './health/health.module';
+import { InboxModule } from './inbox/inbox.module';
 import { MatchesModule } from './matches/matches.module';
 import { ObservabilityModule } from './observability/observability.module';
+import { PubSubModule } from './realtime/realtime.module';
+import { RulesetsModule } from './rulesets/rulesets.module';
+import { SeatsModule } from './seats/seats.module';
 
 @Module({
-  imports: [ObservabilityModule, DatabaseModule, MatchesModule, HealthModule, ApiModule, ClocksModule, WebhooksModule],
+  // The order of the controllers in openapi.yaml follows this one (health, matches, auth, rulesets, inbox, hints, webhooks).
+  imports: [
+    ObservabilityModule,
+    DatabaseModule,
+    PubSubModule,
+    HealthModule,
+    MatchesModule,
+    AuthModule,
+    AppGraphQLModule,
+    RulesetsModule,
+    InboxModule,
+    SeatsModule,
+    ClocksModule,
+    WebhooksModule,
+  ],
 })
 export class AppModule {}

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import fc from 'fast-check';
 import request from 'supertest';
-import { MatchesService } from '../src/matches/matches.service';
+import { MatchStore } from '../src/events/match-store';
 import { cardCodes } from '../src/engine';
 import { createTestApp } from './support/app';
 import { errorCode, gql, register } from './support/clients';
@@ -35,7 +35,7 @@ describe('authorization, rate limits and malformed input (e2e)', () => {
   });
 
   async function state() {
-    return app.get(MatchesService).state(matchId);
+    return app.get(MatchStore).state(matchId);
   }
 
   it('a reserved seat refuses others; a seat cannot play for another', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse } from 'yaml';
-import { openApiYaml } from '../src/api/openapi';
+import { openApiYaml } from '../src/common/openapi';
 import { createTestApp } from './support/app';
 
 jest.setTimeout(120_000);

@@ -6,7 +6,7 @@
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
 import { APPEND_SQL } from '../src/events/event-store';
-import { MatchStore } from '../src/matches/match-store';
+import { MatchStore } from '../src/events/match-store';
 import { freshPgDatabase, players, randomCommand } from './store/helpers';
 import { mulberry32 } from '../src/engine';
 

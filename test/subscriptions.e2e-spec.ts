@@ -9,11 +9,11 @@ import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { LeakScanner } from './support/leaks';
 import { graphqlTransport, playToEnd } from './support/play';
-import { PUB_SUB } from '../src/graphql/pubsub';
-import type { PubSubEngine } from '../src/graphql/pubsub';
+import { PUB_SUB } from '../src/realtime/realtime.module';
+import type { PubSubEngine } from '../src/realtime/realtime.module';
 import { matchChannel } from '../src/inbox/channels';
 import type { MatchNotice } from '../src/inbox/channels';
-import { MatchesService } from '../src/matches/matches.service';
+import { MatchStore } from '../src/events/match-store';
 import { randomCommand } from './store/helpers';
 import { cardCode, mulberry32 } from '../src/engine';
 
@@ -202,7 +202,7 @@ describe('graphql-ws subscriptions (e2e)', () => {
     const id = created.id;
     await t.join(dave, id);
     await t.start(carol, id);
-    const store = app.get(MatchesService);
+    const store = app.get(MatchStore);
     const pubsub = app.get<PubSubEngine>(PUB_SUB);
     const seqs: number[] = [];
     const hands: string[][] = [];

@@ -1,15 +1,23 @@
 import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { DatabaseModule } from '../database/database.module';
 import { AccountsService } from './accounts.service';
 import { AuthController } from './auth.controller';
+import { BearerAuthGuard } from './auth.guard';
 import { AuthResolver } from './auth.resolver';
 import { JWT_ISSUER, jwtSecret } from './auth.config';
 import { JwtStrategy } from './jwt.strategy';
+import { MemoryRateLimitStore, RATE_LIMIT_CONFIG, RATE_LIMIT_STORE, RateLimitGuard, rateLimitConfig } from './rate-limit.guard';
 import { TokensService } from './tokens.service';
 import { WsAuthService } from './ws-auth.service';
 
+/**
+ * Accounts, sessions and API tokens, and the global guards of both
+ * transports, in order: authentication (@Public() opts out), then rate
+ * limiting (keyed on the caller).
+ */
 @Module({
   imports: [
     DatabaseModule,
@@ -19,7 +27,17 @@ import { WsAuthService } from './ws-auth.service';
     }),
   ],
   controllers: [AuthController],
-  providers: [AccountsService, TokensService, JwtStrategy, WsAuthService, AuthResolver],
+  providers: [
+    AccountsService,
+    TokensService,
+    JwtStrategy,
+    WsAuthService,
+    AuthResolver,
+    { provide: RATE_LIMIT_STORE, useFactory: () => new MemoryRateLimitStore() },
+    { provide: RATE_LIMIT_CONFIG, useFactory: () => rateLimitConfig() },
+    { provide: APP_GUARD, useClass: BearerAuthGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+  ],
   exports: [AccountsService, TokensService, WsAuthService, JwtModule],
 })
 export class AuthModule {}

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import { TurnNotifier } from '../inbox/turn-notifier';
-import { MatchesService } from '../matches/matches.service';
+import { MatchStore } from '../events/match-store';
 import { MetricsService } from '../observability/metrics.service';
 import { ClockScheduler } from './clock-scheduler';
 import { Poller } from '../common/poller';
@@ -18,7 +18,7 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
   readonly scheduler: ClockScheduler;
   private readonly poller: Poller;
 
-  constructor(prisma: PrismaService, store: MatchesService, notifier: TurnNotifier, metrics: MetricsService) {
+  constructor(prisma: PrismaService, store: MatchStore, notifier: TurnNotifier, metrics: MetricsService) {
     this.scheduler = new ClockScheduler(prisma, store, {
       batch: Number(process.env.CLOCK_BATCH ?? 20),
       leaseMs: Number(process.env.CLOCK_LEASE_MS ?? 30_000),

@@ -14,7 +14,7 @@
  */
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
-import type { CommandResult, MatchStore } from '../matches/match-store';
+import type { CommandResult, MatchStore } from '../events/match-store';
 
 export interface ClaimedClock {
   matchId: string;

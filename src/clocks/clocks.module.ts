@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { InboxModule } from '../inbox/inbox.module';
-import { MatchesModule } from '../matches/matches.module';
+import { StoreModule } from '../events/store.module';
 import { ClockSchedulerService } from './clock-scheduler.service';
 
 /** Turn clocks: the expiry scheduler (deadlines are written by the append trigger). */
 @Module({
-  imports: [MatchesModule, InboxModule],
+  imports: [StoreModule, InboxModule],
   providers: [ClockSchedulerService],
   exports: [ClockSchedulerService],
 })

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MatchesModule } from '../matches/matches.module';
+import { StoreModule } from '../events/store.module';
 import { InboxController } from './inbox.controller';
 import { InboxResolver } from './inbox.resolver';
 import { InboxService } from './inbox.service';
@@ -7,7 +7,7 @@ import { TurnNotifier } from './turn-notifier';
 
 /** The inbox ("my turn" by deadline) and the live notices after each append. */
 @Module({
-  imports: [MatchesModule],
+  imports: [StoreModule],
   controllers: [InboxController],
   providers: [InboxService, InboxResolver, TurnNotifier],
   exports: [InboxService, TurnNotifier],

@@ -5,10 +5,10 @@
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import { PUB_SUB } from '../graphql/pubsub';
-import type { PubSubEngine } from '../graphql/pubsub';
-import type { CommandResult } from '../matches/match-store';
-import { MatchesService } from '../matches/matches.service';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import type { CommandResult } from '../events/match-store';
+import { MatchStore } from '../events/match-store';
 import { matchChannel, turnChannel } from './channels';
 import type { MatchNotice, TurnNotice } from './channels';
 
@@ -25,7 +25,7 @@ export class TurnNotifier {
 
   constructor(
     private readonly prisma: PrismaService,
-    private readonly store: MatchesService,
+    private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
 

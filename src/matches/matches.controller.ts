@@ -12,8 +12,8 @@ import {
 import { DomainError } from '../common/domain-error';
 import { Caller, RequireScope } from '../auth/principal';
 import type { Principal } from '../auth/principal';
-import { MatchesApi } from '../api/matches-api.service';
-import type { MatchPresentation } from '../api/matches-api.service';
+import { MatchesService } from './matches.service';
+import type { MatchPresentation } from './matches.service';
 import { AtSeqQuery, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput } from './match.input';
 import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
 import { seatRequests } from './matches.resolver';
@@ -38,7 +38,7 @@ function expectedSeqOf(ifMatch: string | undefined, body: CommandInput): number 
 @ApiBearerAuth()
 @Controller('v1/matches')
 export class MatchesController {
-  constructor(private readonly api: MatchesApi) {}
+  constructor(private readonly api: MatchesService) {}
 
   private send(res: Response, m: MatchPresentation): MatchModel {
     res.setHeader('ETag', etagOf(m.seq));

@@ -1,9 +1,18 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { StoreModule } from '../events/store.module';
+import { InboxModule } from '../inbox/inbox.module';
+import { RulesetsModule } from '../rulesets/rulesets.module';
+import { SeatsModule } from '../seats/seats.module';
+import { MatchesController } from './matches.controller';
+import { MatchesResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';
 
-/** MatchesService over the global DatabaseModule's PrismaService. */
+/** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService. */
 @Module({
-  providers: [MatchesService],
+  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule],
+  controllers: [MatchesController],
+  providers: [MatchesService, MatchesResolver],
   exports: [MatchesService],
 })
 export class MatchesModule {}

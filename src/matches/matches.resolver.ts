@@ -1,12 +1,12 @@
 import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { RequireScope, Caller } from '../auth/principal';
 import type { Principal } from '../auth/principal';
-import { MatchesApi } from '../api/matches-api.service';
-import type { LiveEvent, TurnNotice } from '../api/matches-api.service';
+import { MatchesService } from './matches.service';
+import type { LiveEvent, TurnNotice } from './matches.service';
 import { CommandInput, CreateMatchInput, JoinInput, MatchStatusEnum, PlayInput } from './match.input';
 import type { SeatInput } from './match.input';
 import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSummaryModel, TurnNoticeModel } from './match.model';
-import type { SeatRequest } from '../api/matches-api.service';
+import type { SeatRequest } from './matches.service';
 
 export function seatRequests(seats: SeatInput[] | undefined): SeatRequest[] | undefined {
   return seats?.map((s) => ({ type: s.type, username: s.username ?? '', bot: s.bot }) as SeatRequest);
@@ -14,7 +14,7 @@ export function seatRequests(seats: SeatInput[] | undefined): SeatRequest[] | un
 
 @Resolver()
 export class MatchesResolver {
-  constructor(private readonly api: MatchesApi) {}
+  constructor(private readonly api: MatchesService) {}
 
   @Query(() => MatchModel, { description: 'A match as I may see it: my seat, a spectator view, or everything once over. atSeq: replay (spectator view before the end).' })
   match(

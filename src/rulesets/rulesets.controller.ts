@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal';
 import { CustomRulesetsService } from './custom-rulesets.service';
 import { CustomRulesetModel, PresetModel } from './ruleset.model';
 import { SaveRulesetInput } from './ruleset.input';
-import { PresetsService } from './rulesets.service';
+import { PresetsService } from './presets.service';
 
 @ApiTags('rulesets')
 @Controller('v1')

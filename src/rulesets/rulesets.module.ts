@@ -3,7 +3,7 @@ import { DatabaseModule } from '../database/database.module';
 import { CustomRulesetsService } from './custom-rulesets.service';
 import { RulesetsController } from './rulesets.controller';
 import { RulesetsResolver } from './rulesets.resolver';
-import { PresetsService } from './rulesets.service';
+import { PresetsService } from './presets.service';
 
 @Module({
   imports: [DatabaseModule],

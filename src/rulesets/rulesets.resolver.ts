@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { CustomRulesetsService } from './custom-rulesets.service';
 import { CustomRulesetModel, PresetModel } from './ruleset.model';
 import { SaveRulesetInput } from './ruleset.input';
-import { PresetsService } from './rulesets.service';
+import { PresetsService } from './presets.service';
 
 @Resolver()
 export class RulesetsResolver {

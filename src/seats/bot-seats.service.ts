@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import { MatchesService } from '../matches/matches.service';
-import type { CommandResult } from '../matches/match-store';
+import { MatchStore } from '../events/match-store';
+import type { CommandResult } from '../events/match-store';
 import { MetricsService } from '../observability/metrics.service';
 import { TurnNotifier } from '../inbox/turn-notifier';
 import { BotSeats } from './bot-seats';
@@ -22,7 +22,7 @@ export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     prisma: PrismaService,
-    private readonly store: MatchesService,
+    private readonly store: MatchStore,
     private readonly notifier: TurnNotifier,
     private readonly metrics: MetricsService,
   ) {

@@ -14,7 +14,7 @@ import { botPlay, cardCodes, mulberry32, seatView } from '../engine';
 import type { BotLevel, IsmctsOptions, MatchState, Play } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
-import type { CommandResult, MatchStore } from '../matches/match-store';
+import type { CommandResult, MatchStore } from '../events/match-store';
 
 export interface BotSeatsOptions {
   /** ismcts budget (default: BOT_ISMCTS_ITERATIONS, BOT_ISMCTS_MS from the env, else the engine's default). */

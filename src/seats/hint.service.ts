@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { BOT_LEVELS, seatOf } from '../engine';
 import type { BotLevel, MatchState } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { MatchesService } from '../matches/matches.service';
+import { MatchStore } from '../events/match-store';
 import { botMove, botRng, ismctsBudgetFromEnv } from './bot-seats';
 
 export interface Hint {
@@ -18,7 +18,7 @@ export interface Hint {
 export class HintService {
   private readonly budget = ismctsBudgetFromEnv();
 
-  constructor(private readonly store: MatchesService) {}
+  constructor(private readonly store: MatchStore) {}
 
   async hint(username: string, matchId: string, level: string = 'greedy'): Promise<Hint> {
     if (!(BOT_LEVELS as readonly string[]).includes(level)) throw new DomainError('VALIDATION_FAILED', `level is one of ${BOT_LEVELS.join(', ')}`);

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InboxModule } from '../inbox/inbox.module';
-import { MatchesModule } from '../matches/matches.module';
+import { StoreModule } from '../events/store.module';
 import { BotSeatsService } from './bot-seats.service';
 import { HintController } from './hint.controller';
 import { HintResolver } from './hint.resolver';
@@ -8,7 +8,7 @@ import { HintService } from './hint.service';
 
 /** Bots in seats (server-side play) and hints. */
 @Module({
-  imports: [MatchesModule, InboxModule],
+  imports: [StoreModule, InboxModule],
   controllers: [HintController],
   providers: [BotSeatsService, HintService, HintResolver],
   exports: [BotSeatsService],

@@ -8,7 +8,7 @@
 import type { Prisma } from '../../src/database/database';
 import { ClockScheduler } from '../../src/clocks/clock-scheduler';
 import type { ExpiryOutcome } from '../../src/clocks/clock-scheduler';
-import { MatchStore } from '../../src/matches/match-store';
+import { MatchStore } from '../../src/events/match-store';
 
 export interface RaceDatabase {
   /** Two clients of one database (may be the same client). */

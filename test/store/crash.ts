@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { DatabaseOptions } from '../../src/database/database';
 import { openDatabase } from '../../src/database/database';
-import { MatchStore } from '../../src/matches/match-store';
+import { MatchStore } from '../../src/events/match-store';
 
 export async function crashAndCheck(env: Record<string, string>, reopen: DatabaseOptions, acksBeforeKill = 300): Promise<{ acked: number; matches: number }> {
   const tsx = path.join(process.cwd(), 'node_modules', '.bin', 'tsx');

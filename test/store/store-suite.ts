@@ -14,7 +14,7 @@ import { eventHash, joinEvent } from '../../src/events/chain';
 import { EventStore } from '../../src/events/event-store';
 import { auditJsonl } from '../../src/events/export';
 import { auditNotation, parseNotation } from '../../src/events/notation';
-import { MatchStore } from '../../src/matches/match-store';
+import { MatchStore } from '../../src/events/match-store';
 import { CONFIGS, players, randomCommand } from './helpers';
 import type { DatabaseFactory, TestDatabase } from './helpers';
 

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { cardCodes, seatOf, toHex } from '../../src/engine';
 import type { MatchState } from '../../src/engine';
-import { MatchesService } from '../../src/matches/matches.service';
+import { MatchStore } from '../../src/events/match-store';
 
 const CARD = /(?<![A-Za-z0-9])(10|[1-9])[DCSB](?![A-Za-z0-9])/g;
 
@@ -19,10 +19,10 @@ export interface Leak {
 export class LeakScanner {
   readonly leaks: Leak[] = [];
   scanned = 0;
-  private readonly store: MatchesService;
+  private readonly store: MatchStore;
 
   constructor(app: INestApplication) {
-    this.store = app.get(MatchesService);
+    this.store = app.get(MatchStore);
   }
 
   async scan(who: string, matchId: string, label: string, body: string, atSeq?: number): Promise<void> {

@@ -2,8 +2,8 @@ import { Global, Inject, Module } from '@nestjs/common';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { PubSubEngine } from 'graphql-subscriptions';
 import { REDIS_PING } from '../health/health.controller';
-import { createRealtime } from '../realtime/realtime';
-import type { Realtime } from '../realtime/realtime';
+import { createRealtime } from './realtime';
+import type { Realtime } from './realtime';
 
 /**
  * Injection token of the subscriptions' PubSubEngine: Redis-backed
