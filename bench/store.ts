@@ -90,14 +90,14 @@ async function runCase(url: string, matches: number): Promise<CaseResult> {
         const rng = mulberry32(w + 1);
         let id = first;
         for (let k = 0; k < playsPerMatch; k++) {
-          let state = store.cache.get(id)?.state ?? (await store.state(id));
+          let state = store.peek(id)?.state ?? (await store.state(id));
           if (state.phase !== 'playing') {
             const created = await store.create({ preset: 'scopa', seats: players(2), createdBy: 'p0' });
             id = created.matchId;
             appended[w].push(...created.events);
             appended[w].push(...(await store.execute(id, { type: 'start', player: 'p0' }, { actor: 'p0' })).events);
             commands += 2;
-            state = store.cache.get(id)!.state;
+            state = store.peek(id)!.state;
           }
           const cmd = randomCommand(state, rng);
           const r = await store.execute(id, cmd, { actor: (cmd as { player: string }).player });
@@ -131,7 +131,7 @@ async function runCase(url: string, matches: number): Promise<CaseResult> {
     const logs: { events: MatchEvent[]; seed: Uint8Array }[] = [];
     const seeds = await prisma.$queryRawUnsafe<{ id: string; seed: string }[]>('SELECT id::text AS id, seed FROM matches');
     for (const { id, seed } of seeds) {
-      logs.push({ events: (await store.events.events(id)).map(joinEvent), seed: seedFromHex(seed) });
+      logs.push({ events: (await store.eventsFrom(id, 1, 10_000)).map(joinEvent), seed: seedFromHex(seed) });
     }
     const total = logs.reduce((n, l) => n + l.events.length, 0);
     let folded = 0;

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import { TurnNotifier } from '../inbox/turn-notifier';
 import { MatchStore } from '../events/match-store';
 import { MetricsService } from '../observability/metrics.service';
 import { ClockScheduler } from './clock-scheduler';
@@ -18,13 +17,14 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
   readonly scheduler: ClockScheduler;
   private readonly poller: Poller;
 
-  constructor(prisma: PrismaService, store: MatchStore, notifier: TurnNotifier, metrics: MetricsService) {
+  constructor(prisma: PrismaService, store: MatchStore, metrics: MetricsService) {
     this.scheduler = new ClockScheduler(prisma, store, {
       batch: Number(process.env.CLOCK_BATCH ?? 20),
       leaseMs: Number(process.env.CLOCK_LEASE_MS ?? 30_000),
       onExpired: async (clock, result) => {
         metrics.clockExpiries.inc({ policy: clock.onExpiry });
-        await notifier.publishQuietly(result);
+        // Notices and bot replies follow every append (src/matches/after-append.ts); the tick waits for them.
+        await store.settled(result);
       },
       onError: (clock, err) => this.logger.warn(`clock of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
     });

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { InboxModule } from '../inbox/inbox.module';
 import { StoreModule } from '../events/store.module';
 import { ClockSchedulerService } from './clock-scheduler.service';
 
 /** Turn clocks: the expiry scheduler (deadlines are written by the append trigger). */
 @Module({
-  imports: [StoreModule, InboxModule],
+  imports: [StoreModule],
   providers: [ClockSchedulerService],
   exports: [ClockSchedulerService],
 })

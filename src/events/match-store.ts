@@ -1,29 +1,19 @@
 /**
- * The application service of matches, as a plain class (MatchesService wraps
- * it for Nest). Every command is decided by the engine against the state
- * folded from the log and appended with the seq it was decided at.
+ * The match store: a plain class over the event store (StoreModule provides
+ * it to Nest). Every command is decided by the engine against the state
+ * folded from the log and appended with the seq it was decided at; whoever
+ * issues it (the matches service, a bot seat, the clock), the reactions
+ * registered with `onAppended` follow each append.
  *
  * Secrecy: the seed lives in matches.seed and in cached states only. Nothing
  * returned by a public method carries it before the match is over, except
- * `state()`, which is for the server's own use (views, bots) and must never
- * be handed to a transport as it is.
+ * `state()`, `current()`, `atLeast()` and `peek()`, which are for the
+ * server's own use (views, bots) and must never be handed to a transport as
+ * they are: src/matches/match-views.ts chooses what a caller sees.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  auditEvents,
-  decide,
-  evolve,
-  initialState,
-  replay,
-  revealView,
-  seatOf,
-  seatView,
-  seedCommitment,
-  seedFromHex,
-  spectatorView,
-  toHex,
-} from '../engine';
-import type { Command, MatchEvent, MatchReveal, MatchSettings, MatchState, MatchView, SeatSpec } from '../engine';
+import { auditEvents, decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
+import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
 import { canonicalJson, joinEvent, sha256Hex, verifyChain, GENESIS_HASH } from '../events/chain';
@@ -160,17 +150,22 @@ export function commandHash(command: Command, actor: string | null): string {
   return sha256Hex(canonicalJson({ command, actor }));
 }
 
-/** Told of each command appended (not of idempotent replays), after the append; see MatchStore.onAppended. */
-export type AppendListener = (result: CommandResult) => void;
+/**
+ * A reaction to each command appended (not to idempotent replays), called
+ * right after the append; the promise it may return is what `settled()`
+ * waits for. See MatchStore.onAppended.
+ */
+export type AppendListener = (result: CommandResult) => void | Promise<void>;
 
 export class MatchStore {
-  readonly events: EventStore;
-  readonly cache: SnapshotCache;
+  private readonly events: EventStore;
+  private readonly cache: SnapshotCache;
   private readonly maxRetries: number;
   private readonly appendListeners = new Set<AppendListener>();
+  private readonly reactions = new WeakMap<CommandResult, Promise<void>>();
 
   constructor(
-    readonly prisma: Prisma,
+    private readonly prisma: Prisma,
     options: MatchStoreOptions = {},
   ) {
     this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight });
@@ -179,24 +174,35 @@ export class MatchStore {
   }
 
   /**
-   * Calls `listener` after each successful append (create or execute, not a
-   * replayed idempotent result), synchronously; listener errors are ignored.
-   * For in-process reactions (bots, notifications): durable follow-ups are
-   * written by the append itself (the async-play trigger). Returns an unsubscribe.
+   * The one registration point for what follows an append (create or
+   * execute, not a replayed idempotent result), whoever issued the command:
+   * `listener` is called synchronously right after it, and its errors
+   * (thrown or rejected) are its own. For in-process reactions (notices,
+   * bots, metrics: src/matches/after-append.ts); durable follow-ups (the
+   * clock row, the webhook outbox) are written by the append itself (the
+   * async-play trigger). Returns an unsubscribe.
    */
   onAppended(listener: AppendListener): () => void {
     this.appendListeners.add(listener);
     return () => this.appendListeners.delete(listener);
   }
 
+  /** Resolves once the reactions to this append are done (at once for a replayed result); never rejects. */
+  settled(result: CommandResult): Promise<void> {
+    return this.reactions.get(result) ?? Promise.resolve();
+  }
+
   private appended(result: CommandResult): CommandResult {
+    const running: Promise<void>[] = [];
     for (const listener of this.appendListeners) {
       try {
-        listener(result);
+        const reaction = listener(result);
+        if (reaction) running.push(reaction.catch(() => undefined));
       } catch {
         // a listener's failure is its own
       }
     }
+    if (running.length) this.reactions.set(result, running.length === 1 ? running[0] : Promise.all(running).then(() => undefined));
     return result;
   }
 
@@ -404,12 +410,9 @@ export class MatchStore {
     return replay(log.events.map(joinEvent), seedFromHex(log.seed));
   }
 
-  /** What `viewer` may see: their seat's view, a spectator's (viewer null or not seated), or everything once over. */
-  async view(matchId: string, viewer: string | null, atSeq?: number): Promise<MatchView | MatchReveal> {
-    const state = await this.state(matchId, atSeq);
-    if (state.phase === 'over') return revealView(state)!;
-    const seat = viewer === null ? -1 : seatOf(state, viewer);
-    return seat >= 0 ? seatView(state, seat) : spectatorView(state);
+  /** SECRET: this process's cached snapshot, if any, with no read (e.g. who is to move right after an append here). */
+  peek(matchId: string): Snapshot | undefined {
+    return this.cache.get(matchId);
   }
 
   // ------------------------------------------------------------ reading

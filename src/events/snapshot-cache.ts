@@ -37,12 +37,4 @@ export class SnapshotCache {
   delete(matchId: string): void {
     this.map.delete(matchId);
   }
-
-  clear(): void {
-    this.map.clear();
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
 }

@@ -47,7 +47,7 @@ export class TurnNotifier {
 
   /** Who is to move after the append: from the snapshot this process just cached when it can (an untimed match needs no read). */
   private async turnAfter(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<TurnRow | null> {
-    const snap = this.store.cache.get(result.matchId);
+    const snap = this.store.peek(result.matchId);
     if (snap && snap.seq === result.seq && snap.state.settings.turnTimeLimit === null) {
       const s = snap.state;
       if (s.phase !== 'playing' || s.turn < 0) return null;

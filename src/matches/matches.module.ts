@@ -4,15 +4,16 @@ import { StoreModule } from '../events/store.module';
 import { InboxModule } from '../inbox/inbox.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { SeatsModule } from '../seats/seats.module';
+import { AfterAppend } from './after-append';
 import { MatchesController } from './matches.controller';
 import { MatchesResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';
 
-/** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService. */
+/** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService; and the store's after-append pipeline. */
 @Module({
   imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule],
   controllers: [MatchesController],
-  providers: [MatchesService, MatchesResolver],
+  providers: [MatchesService, MatchesResolver, AfterAppend],
   exports: [MatchesService],
 })
 export class MatchesModule {}

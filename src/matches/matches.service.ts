@@ -1,37 +1,28 @@
 /**
  * What the transports call for matches: access first (caller first), then
- * the store; views are chosen here and nowhere else. A seated caller sees
- * its seat, anyone else the spectator view, everybody everything once the
- * match is over. The folded state (seed, deck, hands) never leaves this file
- * except through those views.
+ * the store. What each caller sees of the folded state (seed, deck, hands)
+ * is chosen by the view policy (./match-views.ts); nothing else of it
+ * leaves this file. What follows an append (notices, bots, metrics) is the
+ * store's pipeline (./after-append.ts): a command waits for it, so that its
+ * response already shows the bots' replies.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  BOT_LEVELS,
-  cardCodes,
-  evolve,
-  legalPlayCodesInView,
-  revealView,
-  seatOf,
-  seatView,
-  spectatorView,
-  toHex,
-} from '../engine';
-import type { BotLevel, Command, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
+import { BOT_LEVELS, legalPlayCodesInView, seatOf, seatView } from '../engine';
+import type { BotLevel, Command, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../auth/principal';
 import { AccountsService } from '../auth/accounts.service';
-import { joinEvent } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchStore } from '../events/match-store';
-import type { CommandResult, MatchStatus, MatchSummary, VerifyReport } from '../events/match-store';
+import type { MatchStatus, MatchSummary, VerifyReport } from '../events/match-store';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
-import { TurnNotifier } from '../inbox/turn-notifier';
-import { BotSeatsService } from '../seats/bot-seats.service';
+import { LiveFeed } from './live-feed';
+import { replayViews, stripSecrets, viewsFor } from './match-views';
+import type { FullView } from './match-views';
 
 export type SeatRequest = { type: 'creator' } | { type: 'open' } | { type: 'reserved'; username: string } | { type: 'bot'; bot: BotLevel };
 
@@ -49,13 +40,7 @@ export interface CommandMeta {
   idempotencyKey?: string;
 }
 
-/** The whole state, seed included: only for a match that is over. */
-export interface FullView extends MatchView {
-  seed: string;
-  hands: string[][];
-  deck: string[];
-  captured: string[][];
-}
+export type { FullView } from './match-views';
 
 /** A match as one caller may see it at one seq. */
 export interface MatchPresentation {
@@ -99,8 +84,6 @@ export class MatchesService {
     private readonly accounts: AccountsService,
     private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
-    private readonly notifier: TurnNotifier,
-    private readonly botSeats: BotSeatsService,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -143,7 +126,7 @@ export class MatchesService {
     if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
     const result = await this.store.create({ preset, overrides, seats, createdBy: caller.username, settings, rulesetId: req.rulesetId ?? null });
     if (req.rulesetId) await this.rulesets.lock(req.rulesetId);
-    await this.published(result);
+    await this.store.settled(result);
     return this.present(caller, result.matchId);
   }
 
@@ -178,25 +161,11 @@ export class MatchesService {
       commandKey,
     });
     if (result.replayed) return this.present(caller, matchId);
-    await this.published(result);
-    await this.runBots(result);
+    // Notices out, and the bots' replies played (./after-append.ts).
+    await this.store.settled(result);
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
-    return this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller, snap.state));
-  }
-
-  /**
-   * Seats held by built-in bots play at once, through the same command path
-   * as people (src/seats: each from its seat view, once per seq); awaited, so
-   * the response already shows the bots' plays.
-   */
-  private runBots(result: CommandResult): Promise<void> {
-    return this.botSeats.driveAfter(result);
-  }
-
-  /** Live notices (match moved; your turn, with the deadline): see src/inbox/turn-notifier.ts. */
-  private published(result: CommandResult): Promise<void> {
-    return this.notifier.published(result);
+    return this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state));
   }
 
   // ------------------------------------------------------------------ reading
@@ -210,12 +179,10 @@ export class MatchesService {
         throw new DomainError('VALIDATION_FAILED', `atSeq: an integer in 1..${summary.currentSeq}`, { currentSeq: summary.currentSeq });
       }
       const state = await this.store.state(matchId, atSeq);
-      // Replay: everything once the match is over; before, only what a spectator saw at that seq.
-      const over = summary.status === 'over';
-      return this.presentation(summary, atSeq, over ? fullView(state, true) : spectatorView(state), over ? fullView(state, true) : null);
+      return this.presentation(summary, atSeq, ...replayViews(state, summary.status === 'over'));
     }
     const { seq, state } = await this.store.current(matchId);
-    return this.presentation(summary, seq, ...viewsFor(caller, state));
+    return this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state));
   }
 
   private presentation(summary: Pick<MatchSummary, 'id' | 'createdBy' | 'rulesetId'>, seq: number, view: MatchView, reveal: FullView | null): MatchPresentation {
@@ -252,146 +219,22 @@ export class MatchesService {
 
   // ------------------------------------------------------------------ live
 
-  /**
-   * The events of a match from `fromSeq`: first those already logged, then
-   * live ones, with no gap and no duplicate. A notice carries the events of
-   * its append: taken as they are when they follow the last one delivered,
-   * else (a gap: notices from two instances may cross) the log is read from
-   * there. Each comes with the subscriber's view after it.
-   */
+  /** The events of a match from `fromSeq`, logged then live (./live-feed.ts), each with the match as the caller may see it after it. */
   async follow(caller: Principal, matchId: string, fromSeq: number): Promise<AsyncIterableIterator<LiveEvent>> {
     if (!Number.isSafeInteger(fromSeq) || fromSeq < 1) throw new DomainError('VALIDATION_FAILED', 'fromSeq: an integer >= 1');
     const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
-    const gen = this.followLog(caller, summary, fromSeq, notices);
-    const it: AsyncIterableIterator<LiveEvent> = {
-      next: () => gen.next(),
-      return: async () => {
-        await notices.return?.(); // wakes the generator if it waits for a notice
-        return gen.return(undefined);
-      },
-      throw: (err?: unknown) => gen.throw(err),
-      [Symbol.asyncIterator]: () => it,
-    };
-    return it;
-  }
-
-  private async *followLog(caller: Principal, summary: MatchSummary, fromSeq: number, notices: AsyncIterableIterator<MatchNotice>): AsyncGenerator<LiveEvent, undefined> {
-    const matchId = summary.id;
-    const signal: { wake: (() => void) | null } = { wake: null };
-    const inbox: MatchNotice[] = [];
-    let readLog = true; // read the log once before the first notice
-    let closed = false;
-    const pump = (async () => {
-      try {
-        for await (const notice of notices as AsyncIterable<MatchNotice>) {
-          inbox.push(notice);
-          signal.wake?.();
-        }
-      } finally {
-        closed = true;
-        signal.wake?.();
-      }
-    })();
-    let last = fromSeq - 1;
-    let state: MatchState | null = null;
-    const next = async (e: StoredEvent): Promise<LiveEvent> => {
-      // The state follows the events one by one, from the log folded up to the first one.
-      state = state ? evolve(state, joinEvent(e)) : await this.store.state(matchId, e.seq);
-      last = e.seq;
-      const [view, reveal] = viewsFor(caller, state);
-      return { event: toMessage(e), match: this.presentation(summary, e.seq, view, reveal) };
-    };
-    try {
-      while (!closed) {
-        if (!readLog && inbox.length === 0) await new Promise<void>((resolve) => (signal.wake = resolve));
-        signal.wake = null;
-        if (closed) break;
-        for (const notice of inbox.splice(0)) {
-          if (readLog || notice.seq <= last) continue;
-          const events = notice.events ?? [];
-          if (events.length === 0 || events[0].seq > last + 1 || events[events.length - 1].seq !== notice.seq) {
-            readLog = true;
-            continue;
-          }
-          const stored = events.map((e) => ({ ...e, time: new Date(e.time) }));
-          // The same events keep this instance's snapshot current (plays of a match may arrive on any instance).
-          this.store.absorb(matchId, stored);
-          for (const e of stored) {
-            if (e.seq <= last) continue;
-            yield await next(e);
-          }
-        }
-        if (!readLog) continue;
-        readLog = false;
-        for (;;) {
-          const batch = await this.store.eventsFrom(matchId, last + 1, 200);
-          if (batch.length === 0) break;
-          for (const e of batch) {
-            if (e.seq !== last + 1) throw new Error(`event log gap at ${last + 1}`);
-            yield await next(e);
-          }
-        }
-      }
-    } finally {
-      await notices.return?.();
-      await pump.catch(() => undefined);
-    }
-    return undefined;
+    return new LiveFeed(this.store, matchId, fromSeq, notices, (e, state) => ({
+      event: toMessage(e),
+      match: this.presentation(summary, e.seq, ...viewsFor(caller.username, state)),
+    }));
   }
 
   /** "My turn" notices across all my matches, from now on. */
   myTurns(caller: Principal): AsyncIterableIterator<TurnNotice> {
     return this.pubsub.asyncIterableIterator<TurnNotice>(turnChannel(caller.username));
   }
-}
-
-/** The views one caller may see of a state: [view, reveal]. */
-function viewsFor(caller: Principal | null, state: MatchState): [MatchView, FullView | null] {
-  if (state.phase === 'over') {
-    const full = fullView(state, false);
-    return [full, full];
-  }
-  const seat = caller ? seatOf(state, caller.username) : -1;
-  return [seat >= 0 ? seatView(state, seat) : spectatorView(state), null];
-}
-
-/** Everything: for a finished match only (the caller checks). At an earlier seq of a finished match, the hands at that seq. */
-function fullView(state: MatchState, replaying: boolean): FullView {
-  const revealed = state.phase === 'over' ? revealView(state) : null;
-  if (revealed && !replaying) return revealed;
-  return {
-    ...spectatorView(state),
-    seed: state.seed ? toHex(state.seed) : '',
-    hands: state.hands.map((h) => cardCodes(h)),
-    deck: state.deck ? cardCodes(Array.from(state.deck.subarray(state.deckPos))) : [],
-    captured: state.captured.map((pile) => cardCodes(pile)),
-  };
-}
-
-/** A view is copied field by field: whatever the engine adds to its types, only these leave. */
-function stripSecrets(view: MatchView): MatchView {
-  return {
-    viewer: view.viewer,
-    phase: view.phase,
-    rulesVersion: view.rulesVersion,
-    preset: view.preset,
-    options: view.options,
-    settings: view.settings,
-    seedCommitment: view.seedCommitment,
-    round: view.round,
-    dealer: view.dealer,
-    turn: view.turn,
-    lastCapturer: view.lastCapturer,
-    hand: view.hand,
-    table: view.table,
-    deckSize: view.deckSize,
-    seats: view.seats,
-    sides: view.sides,
-    rounds: view.rounds,
-    result: view.result,
-  };
 }
 
 function toMessage(e: StoredEvent): EventMessage {

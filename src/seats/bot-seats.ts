@@ -5,24 +5,22 @@
  * instances or triggers racing on one turn append one play). A bot sees only
  * its seat's view.
  *
- * Triggers: after each append in this process (MatchStore.onAppended), and a
- * periodic sweep of matches whose turn is a bot's (so a restart, or an append
- * made by another instance, resumes them). A plain class; BotSeatsService is
- * the Nest provider.
+ * Triggers: after each append in this process (the after-append pipeline,
+ * src/matches/after-append.ts), and a periodic sweep of matches whose turn is
+ * a bot's (so a restart, or an append made by another instance, resumes
+ * them). A plain class; BotSeatsService is the Nest provider.
  */
 import { botPlay, cardCodes, mulberry32, seatView } from '../engine';
 import type { BotLevel, IsmctsOptions, MatchState, Play } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
-import type { CommandResult, MatchStore } from '../events/match-store';
+import type { MatchStore } from '../events/match-store';
 
 export interface BotSeatsOptions {
   /** ismcts budget (default: BOT_ISMCTS_ITERATIONS, BOT_ISMCTS_MS from the env, else the engine's default). */
   ismcts?: IsmctsOptions;
   /** Max bot plays in a row for one match in one drive (a guard). */
   maxPlays?: number;
-  /** After each bot play (for notices and metrics). */
-  onPlayed?: (result: CommandResult, level: BotLevel) => void | Promise<void>;
   onError?: (matchId: string, err: unknown) => void;
 }
 
@@ -94,12 +92,6 @@ export class BotSeats {
     return entry.done;
   }
 
-  /** drive() soon, off the caller's stack (for the append listener). */
-  kick(matchId: string): void {
-    if (this.closed) return;
-    setImmediate(() => void this.drive(matchId));
-  }
-
   /** Matches whose turn is a bot's (sweep after a restart, or appends made elsewhere): driven one by one. */
   async sweep(limit = 100): Promise<number> {
     const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
@@ -132,7 +124,8 @@ export class BotSeats {
           { type: 'play', player: seat.player, card: move.card, capture: move.capture },
           { actor: seat.player, expectedSeq: seq, commandKey: `${seat.player}:seq${seq}` },
         );
-        if (!result.replayed) await this.options.onPlayed?.(result, seat.bot);
+        // Its notices go out before the next bot plays (the store's reactions to this append).
+        await this.store.settled(result);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'VERSION_CONFLICT') continue; // someone else moved it on: look again
         throw err;

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { InboxModule } from '../inbox/inbox.module';
 import { StoreModule } from '../events/store.module';
 import { BotSeatsService } from './bot-seats.service';
 import { HintController } from './hint.controller';
@@ -8,7 +7,7 @@ import { HintService } from './hint.service';
 
 /** Bots in seats (server-side play) and hints. */
 @Module({
-  imports: [StoreModule, InboxModule],
+  imports: [StoreModule],
   controllers: [HintController],
   providers: [BotSeatsService, HintService, HintResolver],
   exports: [BotSeatsService],

@@ -66,7 +66,7 @@ export function describeClockRace(name: string, open: () => Promise<RaceDatabase
       expect(all.filter((o) => o === 'error')).toEqual([]);
       expect(all.filter((o) => o === 'expired')).toHaveLength(matches.length);
       for (const [i, m] of matches.entries()) {
-        const after = await storeA.events.events(m.id, m.seq + 1);
+        const after = await storeA.eventsFrom(m.id, m.seq + 1, 1000);
         if (i % 2 === 0) {
           expect(after.filter((e) => e.type === 'CardPlayed' && e.payload.auto === true)).toHaveLength(1);
           expect(after[0]).toMatchObject({ type: 'CardPlayed', actor: null });
@@ -96,7 +96,7 @@ export function describeClockRace(name: string, open: () => Promise<RaceDatabase
       const theirs = again.find((c) => c.matchId === m.id)!;
       const outcomes = await Promise.all([crashed.expire(mine), survivor.expire(theirs)]);
       expect(outcomes.sort()).toEqual(['expired', 'stale']);
-      const after = await storeA.events.events(m.id, m.seq + 1);
+      const after = await storeA.eventsFrom(m.id, m.seq + 1, 1000);
       expect(after.filter((e) => e.type === 'CardPlayed')).toHaveLength(1);
     });
   });

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write('ready\n');
   for (let i = 0; ; i = (i + 1) % ids.length) {
-    const state = store.cache.get(ids[i])?.state ?? (await store.state(ids[i]));
+    const state = store.peek(ids[i])?.state ?? (await store.state(ids[i]));
     if (state.phase !== 'playing') {
       const { matchId } = await store.create({ preset: 'scopa', seats: players(2), createdBy: 'p0' });
       const started = await store.execute(matchId, { type: 'start', player: 'p0' }, { actor: 'p0' });

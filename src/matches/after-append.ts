@@ -1,0 +1,48 @@
+/**
+ * What follows every append, whoever issued the command (a person through
+ * MatchesService, a bot seat, the clock, and the commands to come), in one
+ * place: registered once on the store (MatchStore.onAppended), as lichess's
+ * round does `handle -> publish`. In order: count the plays; publish the live
+ * notices (src/inbox/turn-notifier.ts); then, when a bot is to move, play its
+ * turns (src/seats). The durable half, the clock row and the webhook outbox,
+ * is written by the append itself (the async-play trigger, see the first
+ * async-play migration). Whoever answers with the match after the reactions
+ * (the matches service, so that a response already shows the bots' replies)
+ * awaits MatchStore.settled(result).
+ */
+import { Injectable } from '@nestjs/common';
+import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { MatchStore } from '../events/match-store';
+import type { CommandResult } from '../events/match-store';
+import { TurnNotifier } from '../inbox/turn-notifier';
+import { MetricsService } from '../observability/metrics.service';
+import { BotSeatsService } from '../seats/bot-seats.service';
+
+@Injectable()
+export class AfterAppend implements OnModuleInit, OnModuleDestroy {
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly store: MatchStore,
+    private readonly notifier: TurnNotifier,
+    private readonly bots: BotSeatsService,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.store.onAppended((result) => this.react(result));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  async react(result: CommandResult): Promise<void> {
+    for (const e of result.events) {
+      if (e.type === 'CardPlayed') this.metrics.plays.inc({ source: e.actor === null ? 'clock' : e.actor.startsWith('bot:') ? 'bot' : 'human' });
+    }
+    await this.notifier.publishQuietly(result);
+    // A bot's own append needs no new drive: the run that made it plays on until a human is to move.
+    if (!result.events[0]?.actor?.startsWith('bot:')) await this.bots.driveAfter(result);
+  }
+}

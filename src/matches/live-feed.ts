@@ -1,0 +1,123 @@
+/**
+ * The events of a match from `fromSeq`: first those already logged, then
+ * live ones, with no gap and no duplicate. A notice carries the events of its
+ * append: taken as they are when they follow the last one delivered, else (a
+ * gap: notices from two instances may cross) the log is read from there.
+ * Each event comes out with the state right after it (SECRET: the caller
+ * turns it into what its subscriber may see).
+ */
+import { evolve } from '../engine';
+import type { MatchState } from '../engine';
+import { joinEvent } from '../events/chain';
+import type { StoredEvent } from '../events/chain';
+import type { MatchNotice } from '../inbox/channels';
+
+/** What the feed reads: the match store, in the service. */
+export interface FeedLog {
+  /** SECRET: the state at a seq (folded from the log). */
+  state(matchId: string, atSeq: number): Promise<MatchState>;
+  eventsFrom(matchId: string, fromSeq: number, limit: number): Promise<StoredEvent[]>;
+  /** Told of the events a notice brought (they keep this instance's snapshot current). */
+  absorb(matchId: string, events: readonly StoredEvent[]): void;
+}
+
+/** Log reads after a gap go this many events at a time. */
+const PAGE = 200;
+
+export class LiveFeed<T> implements AsyncIterableIterator<T> {
+  private readonly gen: AsyncGenerator<T, undefined>;
+
+  /**
+   * `notices` must already be listening (subscribe before the first log
+   * read: a notice that comes meanwhile is skipped or causes one more read).
+   */
+  constructor(
+    private readonly log: FeedLog,
+    private readonly matchId: string,
+    fromSeq: number,
+    private readonly notices: AsyncIterableIterator<MatchNotice>,
+    private readonly toItem: (event: StoredEvent, state: MatchState) => T,
+  ) {
+    this.gen = this.run(fromSeq);
+  }
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    return this.gen.next();
+  }
+
+  async return(): Promise<IteratorResult<T, undefined>> {
+    await this.notices.return?.(); // wakes the generator if it waits for a notice
+    return this.gen.return(undefined);
+  }
+
+  throw(err?: unknown): Promise<IteratorResult<T, undefined>> {
+    return this.gen.throw(err);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private async *run(fromSeq: number): AsyncGenerator<T, undefined> {
+    const { matchId, notices } = this;
+    const signal: { wake: (() => void) | null } = { wake: null };
+    const inbox: MatchNotice[] = [];
+    let readLog = true; // read the log once before the first notice
+    let closed = false;
+    const pump = (async () => {
+      try {
+        for await (const notice of notices as AsyncIterable<MatchNotice>) {
+          inbox.push(notice);
+          signal.wake?.();
+        }
+      } finally {
+        closed = true;
+        signal.wake?.();
+      }
+    })();
+    let last = fromSeq - 1;
+    let state: MatchState | null = null;
+    const next = async (e: StoredEvent): Promise<T> => {
+      // The state follows the events one by one, from the log folded up to the first one.
+      state = state ? evolve(state, joinEvent(e)) : await this.log.state(matchId, e.seq);
+      last = e.seq;
+      return this.toItem(e, state);
+    };
+    try {
+      while (!closed) {
+        if (!readLog && inbox.length === 0) await new Promise<void>((resolve) => (signal.wake = resolve));
+        signal.wake = null;
+        if (closed) break;
+        for (const notice of inbox.splice(0)) {
+          if (readLog || notice.seq <= last) continue;
+          const events = notice.events ?? [];
+          if (events.length === 0 || events[0].seq > last + 1 || events[events.length - 1].seq !== notice.seq) {
+            readLog = true;
+            continue;
+          }
+          const stored = events.map((e) => ({ ...e, time: new Date(e.time) }));
+          // The same events keep this instance's snapshot current (plays of a match may arrive on any instance).
+          this.log.absorb(matchId, stored);
+          for (const e of stored) {
+            if (e.seq <= last) continue;
+            yield await next(e);
+          }
+        }
+        if (!readLog) continue;
+        readLog = false;
+        for (;;) {
+          const batch = await this.log.eventsFrom(matchId, last + 1, PAGE);
+          if (batch.length === 0) break;
+          for (const e of batch) {
+            if (e.seq !== last + 1) throw new Error(`event log gap at ${last + 1}`);
+            yield await next(e);
+          }
+        }
+      }
+    } finally {
+      await notices.return?.();
+      await pump.catch(() => undefined);
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Who sees what of a match: the one place that chooses between a seat's
+ * view, a spectator's and the reveal (the engine builds each; this picks).
+ * A seated viewer sees its seat, anyone else the spectator view, everybody
+ * everything once the match is over. Pure: no Nest, no I/O.
+ */
+import { cardCodes, revealView, seatOf, spectatorView, seatView, toHex } from '../engine';
+import type { MatchReveal, MatchState, MatchView } from '../engine';
+
+/** The whole state, seed included: only for a match that is over. */
+export interface FullView extends MatchView {
+  seed: string;
+  hands: string[][];
+  deck: string[];
+  captured: string[][];
+}
+
+/** What `viewer` (a player id; null: nobody seated) may see of a state: [view, reveal]. */
+export function viewsFor(viewer: string | null, state: MatchState): [MatchView, FullView | null] {
+  if (state.phase === 'over') {
+    const full = fullView(state, false);
+    return [full, full];
+  }
+  const seat = viewer === null ? -1 : seatOf(state, viewer);
+  return [seat >= 0 ? seatView(state, seat) : spectatorView(state), null];
+}
+
+/** The view alone: a seat's, a spectator's, or everything once over. */
+export function viewFor(viewer: string | null, state: MatchState): MatchView | MatchReveal {
+  return viewsFor(viewer, state)[0];
+}
+
+/**
+ * A replay at an earlier seq: everything (the hands at that seq) once the
+ * match is over, else only what a spectator saw at that seq, whoever asks.
+ */
+export function replayViews(state: MatchState, over: boolean): [MatchView, FullView | null] {
+  if (!over) return [spectatorView(state), null];
+  const full = fullView(state, true);
+  return [full, full];
+}
+
+/** Everything: for a finished match only (the callers check). At an earlier seq of a finished match, the hands at that seq. */
+function fullView(state: MatchState, replaying: boolean): FullView {
+  const revealed = state.phase === 'over' ? revealView(state) : null;
+  if (revealed && !replaying) return revealed;
+  return {
+    ...spectatorView(state),
+    seed: state.seed ? toHex(state.seed) : '',
+    hands: state.hands.map((h) => cardCodes(h)),
+    deck: state.deck ? cardCodes(Array.from(state.deck.subarray(state.deckPos))) : [],
+    captured: state.captured.map((pile) => cardCodes(pile)),
+  };
+}
+
+/** A view is copied field by field: whatever the engine adds to its types, only these leave. */
+export function stripSecrets(view: MatchView): MatchView {
+  return {
+    viewer: view.viewer,
+    phase: view.phase,
+    rulesVersion: view.rulesVersion,
+    preset: view.preset,
+    options: view.options,
+    settings: view.settings,
+    seedCommitment: view.seedCommitment,
+    round: view.round,
+    dealer: view.dealer,
+    turn: view.turn,
+    lastCapturer: view.lastCapturer,
+    hand: view.hand,
+    table: view.table,
+    deckSize: view.deckSize,
+    seats: view.seats,
+    sides: view.sides,
+    rounds: view.rounds,
+    result: view.result,
+  };
+}
