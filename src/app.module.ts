@@ -8,7 +8,7 @@ import { HealthModule } from './health/health.module';
 import { InboxModule } from './inbox/inbox.module';
 import { MatchesModule } from './matches/matches.module';
 import { ObservabilityModule } from './observability/observability.module';
-import { PubSubModule } from './realtime/realtime.module';
+import { RealtimeModule } from './realtime/realtime.module';
 import { RulesetsModule } from './rulesets/rulesets.module';
 import { SeatsModule } from './seats/seats.module';
 
@@ -17,7 +17,7 @@ import { SeatsModule } from './seats/seats.module';
   imports: [
     ObservabilityModule,
     DatabaseModule,
-    PubSubModule,
+    RealtimeModule,
     HealthModule,
     MatchesModule,
     AuthModule,

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
+import { auditNotation } from '../src/events/notation';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
@@ -101,5 +102,18 @@ describe('full matches over REST and GraphQL (e2e)', () => {
       expect(exported.status).toBe(200);
       expect(exported.text.split('\n').filter(Boolean).length).toBe(events.body.length + 1);
     }
+  });
+
+  it('serves the notation of a finished match, which the offline audit accepts, and refuses it before the end', async () => {
+    const http = () => request(app.getHttpServer());
+    const notation = await http().get(`/v1/matches/${finished[0]}/notation`).set('authorization', `Bearer ${auditor.token}`);
+    expect(notation.status).toBe(200);
+    expect(notation.headers['content-type']).toMatch(/^text\/plain/);
+    expect(notation.text).toMatch(/^\[Event "Scopa match"\]/);
+    expect(auditNotation(notation.text)).toMatchObject({ sound: true });
+    const open = await rest.create(auditor, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
+    const early = await http().get(`/v1/matches/${open.id}/notation`).set('authorization', `Bearer ${auditor.token}`);
+    expect(early.status).toBe(403);
+    expect(early.body.code).toBe('FORBIDDEN');
   });
 });

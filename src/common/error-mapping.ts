@@ -68,9 +68,6 @@ export function titleOf(code: ErrorCode): string {
   return TITLES[code] ?? code.toLowerCase().replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
-/** An error that is not a DomainError: its message is kept out of responses. */
-export class InternalError extends Error {}
-
 /** Whatever was thrown, as a DomainError, or null for an internal failure (a 500). */
 export function toDomainError(err: unknown): DomainError | null {
   if (isDomainError(err)) return err;

@@ -8,10 +8,8 @@ import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs
 import type { HealthCheckResult } from '@nestjs/terminus';
 import { Public } from '../common/public.decorator';
 import { PrismaService } from '../database/prisma.service';
-
-/** Provided by the realtime module when REDIS_URL is set: resolves when Redis answers. */
-export const REDIS_PING = Symbol('REDIS_PING');
-export type RedisPing = () => Promise<unknown>;
+import { REDIS_PING } from '../realtime/realtime.module';
+import type { RedisPing } from '../realtime/realtime.module';
 
 @Public()
 @Controller('health')

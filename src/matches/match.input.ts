@@ -90,7 +90,7 @@ export class CreateMatchInput {
   @Type(() => SeatInput)
   seats?: SeatInput[];
 
-  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn (recorded; clocks come later).' })
+  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn (e.g. PT1H): the turn clock; null or absent for an untimed match. onExpiry says what happens when it runs out.' })
   @ApiPropertyOptional({ type: String, nullable: true, example: 'PT1H' })
   @IsOptional()
   @IsString()

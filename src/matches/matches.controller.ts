@@ -146,4 +146,13 @@ export class MatchesController {
   exportJsonl(@Param('id') id: string): Promise<string> {
     return this.api.exportJsonl(id);
   }
+
+  @Get(':id/notation')
+  @Header('content-type', 'text/plain; charset=utf-8')
+  @ApiProduces('text/plain')
+  @ApiOperation({ operationId: 'exportMatchNotation', summary: 'The whole match in the compact notation, seed included (once the match is over)' })
+  @ApiOkResponse({ description: 'Headers, then the plays round by round (README, "Match notation"); `npm run audit` checks it offline.', schema: { type: 'string' } })
+  exportNotation(@Param('id') id: string): Promise<string> {
+    return this.api.exportNotation(id);
+  }
 }

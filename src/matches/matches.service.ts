@@ -6,7 +6,7 @@
  * store's pipeline (./after-append.ts): a command waits for it, so that its
  * response already shows the bots' replies.
  */
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { BOT_LEVELS, legalPlayCodesInView, seatOf, seatView } from '../engine';
 import type { BotLevel, Command, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
@@ -77,8 +77,6 @@ const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
 
 @Injectable()
 export class MatchesService {
-  private readonly logger = new Logger('Matches');
-
   constructor(
     private readonly store: MatchStore,
     private readonly accounts: AccountsService,
@@ -208,8 +206,12 @@ export class MatchesService {
     return this.store.verify(matchId);
   }
 
-  async exportJsonl(matchId: string): Promise<string> {
+  exportJsonl(matchId: string): Promise<string> {
     return this.store.exportJsonl(matchId);
+  }
+
+  exportNotation(matchId: string): Promise<string> {
+    return this.store.exportNotation(matchId);
   }
 
   async myMatches(caller: Principal, status?: MatchStatus, myTurn?: boolean, limit?: number, offset?: number): Promise<MatchSummary[]> {

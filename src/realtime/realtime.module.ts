@@ -1,7 +1,6 @@
 import { Global, Inject, Module } from '@nestjs/common';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { PubSubEngine } from 'graphql-subscriptions';
-import { REDIS_PING } from '../health/health.controller';
 import { createRealtime } from './realtime';
 import type { Realtime } from './realtime';
 
@@ -12,6 +11,10 @@ import type { Realtime } from './realtime';
  */
 export const PUB_SUB = 'PUB_SUB';
 const REALTIME = 'REALTIME';
+
+/** Resolves when Redis answers (readiness); provided as null without REDIS_URL. */
+export const REDIS_PING = Symbol('REDIS_PING');
+export type RedisPing = () => Promise<unknown>;
 
 export type { PubSubEngine };
 
@@ -24,7 +27,7 @@ export type { PubSubEngine };
   ],
   exports: [PUB_SUB, REDIS_PING],
 })
-export class PubSubModule implements OnApplicationShutdown {
+export class RealtimeModule implements OnApplicationShutdown {
   constructor(@Inject(REALTIME) private readonly realtime: Realtime) {}
 
   async onApplicationShutdown(): Promise<void> {
