@@ -1,0 +1,104 @@
+/**
+ * The layers, checked on the imports of every source file (tests exempt;
+ * the engine's own rule is in src/engine/purity.spec.ts):
+ * - the event store (src/events, with the match store and its module)
+ *   imports no transport code: no GraphQL, no OpenAPI, no HTTP, no
+ *   controller or resolver;
+ * - a feature's transports (*.controller.ts, *.resolver.ts) import, from
+ *   this repository, only their own folder's services, models and inputs,
+ *   the caller decorators (src/auth/principal.ts) and src/common;
+ * - no folder imports a folder that imports it back, however far round.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const SRC = join(process.cwd(), 'src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'generated') return [];
+    if (statSync(path).isDirectory()) return sources(path);
+    return path.endsWith('.ts') && !path.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** Every module specifier a file imports or re-exports, types included (comments may name anything). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+}
+
+/** A relative specifier as a path below src/ without extension (e.g. "matches/matches.service"), else null (a package). */
+function local(file: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  return relative(SRC, resolve(dirname(file), spec)).replace(/\.ts$/, '');
+}
+
+const folderOf = (path: string): string | null => (path.includes('/') ? path.split('/')[0] : null);
+
+const files = sources(SRC);
+const graph = files.map((file) => ({ file: relative(SRC, file), imports: importsOf(file).map((spec) => ({ spec, path: local(file, spec) })) }));
+
+it('reads the whole tree', () => {
+  expect(files.length).toBeGreaterThan(80);
+  expect(graph.filter((f) => /\.(controller|resolver)\.ts$/.test(f.file)).length).toBeGreaterThan(10);
+});
+
+it('the event store imports no transport code', () => {
+  const TRANSPORT_PACKAGES = [/^@nestjs\/(graphql|apollo|swagger|platform-express)\b/, /^express\b/, /^graphql\b/, /^graphql-ws\b/, /^ws$/];
+  const offending: string[] = [];
+  for (const { file, imports } of graph) {
+    if (folderOf(file) !== 'events') continue;
+    for (const { spec, path } of imports) {
+      if (path === null ? TRANSPORT_PACKAGES.some((re) => re.test(spec)) : /\.(controller|resolver)$/.test(path) || folderOf(path) === 'graphql') {
+        offending.push(`${file}: ${spec}`);
+      }
+    }
+  }
+  expect(offending).toEqual([]);
+});
+
+it("a feature's transports import only their own services, models and inputs (and the caller decorators, common/)", () => {
+  const offending: string[] = [];
+  for (const { file, imports } of graph) {
+    if (!/\.(controller|resolver)\.ts$/.test(file)) continue;
+    const own = folderOf(file);
+    for (const { spec, path } of imports) {
+      if (path === null) continue;
+      const allowed =
+        folderOf(path) === 'common' ||
+        path === 'auth/principal' ||
+        (folderOf(path) === own && /\.(service|model|input)$/.test(path));
+      if (!allowed) offending.push(`${file}: ${spec}`);
+    }
+  }
+  expect(offending).toEqual([]);
+});
+
+it('no folder imports a folder that imports it back', () => {
+  const edges = new Map<string, Set<string>>();
+  for (const { file, imports } of graph) {
+    const from = folderOf(file);
+    if (!from) continue; // main.ts, app.module.ts: the composition root
+    for (const { path } of imports) {
+      const to = path && folderOf(path);
+      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (folder: string, trail: string[]): void => {
+    if (state.get(folder) === 'done') return;
+    if (state.get(folder) === 'open') {
+      cycles.push([...trail.slice(trail.indexOf(folder)), folder].join(' -> '));
+      return;
+    }
+    state.set(folder, 'open');
+    for (const next of edges.get(folder) ?? []) visit(next, [...trail, folder]);
+    state.set(folder, 'done');
+  };
+  for (const folder of [...edges.keys()].sort()) visit(folder, []);
+  expect(edges.size).toBeGreaterThan(10);
+  expect(cycles).toEqual([]);
+});
