@@ -127,6 +127,24 @@ describe('graphql-ws subscriptions (e2e)', () => {
     expect(current.seq).toBe(started.seq);
   });
 
+  it('refuses a live subscription from a seq below 1 with VALIDATION_FAILED', async () => {
+    const ivy = await register(app, 'ivy');
+    const t = graphqlTransport(app, () => undefined);
+    const created = await t.create(ivy, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
+    const c = client(ivy.token);
+    type Outcome = { data?: unknown; errors?: readonly { extensions?: Record<string, unknown> }[] };
+    const messages: Outcome[] = [];
+    await new Promise<void>((resolve) => {
+      c.subscribe(
+        { query: LIVE, variables: { id: created.id, from: 0 } },
+        { next: (msg) => void messages.push(msg as Outcome), error: (errors) => (messages.push({ errors: errors as Outcome['errors'] }), resolve()), complete: resolve },
+      );
+    });
+    expect(messages).toHaveLength(1);
+    expect(messages[0].data ?? null).toBeNull();
+    expect(messages[0].errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+  });
+
   it('each seat and a spectator get every event once, in order, redacted, from seq 1 and live', async () => {
     const alice = await register(app, 'alice');
     const bob = await register(app, 'bob');

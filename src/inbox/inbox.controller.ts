@@ -1,15 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Caller } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { InboxService } from './inbox.service';
-import { InboxEntryModel } from './inbox.model';
-
-export class InboxQuery {
-  @ApiPropertyOptional({ default: 50 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;
-}
+import { InboxEntryModel, InboxQuery } from './inbox.model';
 
 @ApiTags('inbox')
 @ApiBearerAuth()

@@ -1,5 +1,20 @@
-import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
+import { ArgsType, Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/** GET /v1/inbox?limit= and the GraphQL arguments of inbox. */
+@ArgsType()
+export class InboxQuery {
+  @Field(() => Int, { nullable: true })
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}
 
 @ObjectType('InboxEntry', { description: 'A match where it is my turn.' })
 export class InboxEntryModel {

@@ -1,6 +1,5 @@
 /** "My turn" across all my matches, the most urgent first. */
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 
 export interface InboxEntry {
@@ -19,9 +18,8 @@ export interface InboxEntry {
 export class InboxService {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Matches where it is `player`'s turn: by deadline (soonest first; untimed last, oldest turn first). */
+  /** Matches where it is `player`'s turn: by deadline (soonest first; untimed last, oldest turn first). `limit` (1..500) is checked by InboxQuery. */
   async myTurn(player: string, limit = 50): Promise<InboxEntry[]> {
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 500) throw new DomainError('VALIDATION_FAILED', 'limit: an integer in 1..500');
     const rows = await this.prisma.$queryRawUnsafe<
       { match_id: string; preset: string; current_seq: number; turn_seat: number; deadline: Date | null; updated_at: Date }[]
     >(

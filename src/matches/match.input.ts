@@ -1,10 +1,10 @@
-import { Field, ID, InputType, Int, registerEnumType } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-
+  IsBoolean,
   IsIn,
   IsInt,
   IsObject,
@@ -18,6 +18,8 @@ import {
 } from 'class-validator';
 import { BOT_LEVELS } from '../engine';
 import { JSONScalar } from '../graphql/json.scalar';
+import { BotLevelEnum, IsBotLevel } from '../seats/bot-level';
+import type { SeatRequest } from './matches.service';
 
 export enum SeatType {
   creator = 'creator',
@@ -27,13 +29,6 @@ export enum SeatType {
 }
 registerEnumType(SeatType, { name: 'SeatType', description: 'creator: the caller sits here; open: anyone may join; reserved: only the named account; bot: a built-in bot.' });
 
-export enum BotLevelEnum {
-  random = 'random',
-  greedy = 'greedy',
-  ismcts = 'ismcts',
-}
-registerEnumType(BotLevelEnum, { name: 'BotLevel' });
-
 export enum MatchStatusEnum {
   open = 'open',
   playing = 'playing',
@@ -41,7 +36,8 @@ export enum MatchStatusEnum {
 }
 registerEnumType(MatchStatusEnum, { name: 'MatchStatus' });
 
-const KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
+/** A client's idempotency key (scoped to the caller by the service). */
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
 
 @InputType()
 export class SeatInput {
@@ -55,8 +51,13 @@ export class SeatInput {
   @Field(() => BotLevelEnum, { nullable: true, description: 'For bot: its level.' })
   @ApiPropertyOptional({ enum: BOT_LEVELS })
   @IsOptional()
-  @IsIn(BOT_LEVELS as unknown as string[])
+  @IsBotLevel()
   bot?: BotLevelEnum;
+}
+
+/** The seats of a CreateMatchInput as the service takes them (both transports). */
+export function seatRequests(seats: SeatInput[] | undefined): SeatRequest[] | undefined {
+  return seats?.map((s) => ({ type: s.type, username: s.username ?? '', bot: s.bot }) as SeatRequest);
 }
 
 @InputType()
@@ -115,10 +116,10 @@ export class CommandInput {
   expectedSeq?: number;
 
   @Field({ nullable: true, description: 'Retrying with the same key returns the first result and changes nothing.' })
-  @ApiPropertyOptional({ pattern: KEY.source })
+  @ApiPropertyOptional({ pattern: IDEMPOTENCY_KEY.source })
   @IsOptional()
   @IsString()
-  @Matches(KEY, { message: 'idempotencyKey: 1 to 100 of A-Z a-z 0-9 _ . : -' })
+  @Matches(IDEMPOTENCY_KEY, { message: 'idempotencyKey: 1 to 100 of A-Z a-z 0-9 _ . : -' })
   idempotencyKey?: string;
 }
 
@@ -150,18 +151,30 @@ export class PlayInput extends CommandInput {
   capture!: string[];
 }
 
+/** Arguments shared by REST (query strings) and GraphQL (@ArgsType): each is validated once, here. */
+@ArgsType()
 export class MatchListQuery {
-  @ApiPropertyOptional({ enum: MatchStatusEnum }) @IsOptional() @IsIn(Object.values(MatchStatusEnum)) status?: MatchStatusEnum;
-  @ApiPropertyOptional({ description: 'Only matches where it is my turn.' })
+  @Field(() => MatchStatusEnum, { nullable: true })
+  @ApiPropertyOptional({ enum: MatchStatusEnum })
   @IsOptional()
-  @Type(() => String)
-  @IsIn(['true', 'false'])
-  myTurn?: string;
-  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;
-  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(1_000_000) offset?: number;
+  @IsIn(Object.values(MatchStatusEnum))
+  status?: MatchStatusEnum;
+
+  @Field(() => Boolean, { nullable: true })
+  @ApiPropertyOptional({ type: Boolean, description: 'Only matches where it is my turn.' })
+  @IsOptional()
+  // A query string says "true" or "false"; GraphQL gives a boolean.
+  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  myTurn?: boolean;
+
+  @Field(() => Int, { nullable: true }) @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;
+  @Field(() => Int, { nullable: true }) @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(1_000_000) offset?: number;
 }
 
+@ArgsType()
 export class AtSeqQuery {
+  @Field(() => Int, { nullable: true })
   @ApiPropertyOptional({ description: 'Replay: the match at this seq (the spectator view before the end).' })
   @IsOptional()
   @Type(() => Number)
@@ -171,8 +184,24 @@ export class AtSeqQuery {
   atSeq?: number;
 }
 
-export class EventsQuery {
-  @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000_000) fromSeq?: number;
-  @ApiPropertyOptional({ default: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000) limit?: number;
+@ArgsType()
+export class MatchArgs extends AtSeqQuery {
+  @Field(() => ID) @IsString() id!: string;
 }
 
+@ArgsType()
+export class EventsQuery {
+  @Field(() => Int, { nullable: true }) @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000_000) fromSeq?: number;
+  @Field(() => Int, { nullable: true }) @ApiPropertyOptional({ default: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000) limit?: number;
+}
+
+@ArgsType()
+export class MatchEventsArgs extends EventsQuery {
+  @Field(() => ID) @IsString() matchId!: string;
+}
+
+@ArgsType()
+export class LiveEventsArgs {
+  @Field(() => ID) @IsString() matchId!: string;
+  @Field(() => Int, { nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(1_000_000_000) fromSeq?: number;
+}

@@ -2,6 +2,10 @@ import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
 import { RulesetOptionsModel } from '../rulesets/ruleset.model';
+import type { MatchView } from '../engine';
+import type { MatchStatus } from '../events/match-store';
+import type { FullView } from './match-views';
+import type { MatchPresentation } from './matches.service';
 
 @ObjectType('SeatPublic')
 export class SeatPublicModel {
@@ -73,15 +77,16 @@ export class RevealModel {
   @Field(() => [[String]]) @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } }) captured!: string[][];
 }
 
+/** The GraphQL / OpenAPI shape of a MatchPresentation: the fields carry the service's own types, so a transport returns the presentation as it is. */
 @ObjectType('Match')
-export class MatchModel {
+export class MatchModel implements MatchPresentation {
   @Field(() => ID) @ApiProperty() id!: string;
   @Field(() => Int, { description: 'Seq of the last event this view includes (the ETag of REST).' }) @ApiProperty() seq!: number;
-  @Field({ description: 'open | playing | over' }) @ApiProperty({ enum: ['open', 'playing', 'over'] }) status!: string;
+  @Field(() => String, { description: 'open | playing | over' }) @ApiProperty({ enum: ['open', 'playing', 'over'] }) status!: MatchStatus;
   @Field() @ApiProperty() createdBy!: string;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
-  @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchViewModel;
-  @Field(() => RevealModel, { nullable: true }) @ApiProperty({ type: RevealModel, nullable: true }) reveal!: RevealModel | null;
+  @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchView;
+  @Field(() => RevealModel, { nullable: true }) @ApiProperty({ type: RevealModel, nullable: true }) reveal!: FullView | null;
 }
 
 @ObjectType('MatchEvent', { description: 'One event of a match log: public by construction (no hidden card; the seed only in MatchEnded).' })

@@ -14,9 +14,8 @@ import { Caller, RequireScope } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import type { MatchPresentation } from './matches.service';
-import { AtSeqQuery, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput } from './match.input';
+import { AtSeqQuery, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
-import { seatRequests } from './matches.resolver';
 
 const etagOf = (seq: number): string => `"${seq}"`;
 
@@ -42,7 +41,7 @@ export class MatchesController {
 
   private send(res: Response, m: MatchPresentation): MatchModel {
     res.setHeader('ETag', etagOf(m.seq));
-    return m as MatchModel;
+    return m;
   }
 
   @RequireScope('play')
@@ -57,7 +56,7 @@ export class MatchesController {
   @ApiOperation({ operationId: 'listMyMatches', summary: 'Matches where I hold or am invited to a seat' })
   @ApiOkResponse({ type: [MatchSummaryModel] })
   mine(@Caller() caller: Principal, @Query() q: MatchListQuery): Promise<MatchSummaryModel[]> {
-    return this.api.myMatches(caller, q.status, q.myTurn === undefined ? undefined : q.myTurn === 'true', q.limit, q.offset) as Promise<MatchSummaryModel[]>;
+    return this.api.myMatches(caller, q) as Promise<MatchSummaryModel[]>;
   }
 
   @Get(':id')

@@ -7,7 +7,7 @@
  * response already shows the bots' replies.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { BOT_LEVELS, legalPlayCodesInView, seatOf, seatView } from '../engine';
+import { legalPlayCodesInView, seatOf, seatView } from '../engine';
 import type { BotLevel, Command, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../auth/principal';
@@ -16,7 +16,7 @@ import type { StoredEvent } from '../events/chain';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchStore } from '../events/match-store';
-import type { MatchStatus, MatchSummary, VerifyReport } from '../events/match-store';
+import type { ListOptions, MatchStatus, MatchSummary, VerifyReport } from '../events/match-store';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
@@ -73,8 +73,6 @@ export interface LiveEvent {
 export { matchChannel, turnChannel } from '../inbox/channels';
 export type { MatchNotice, TurnNotice } from '../inbox/channels';
 
-const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,100}$/;
-
 @Injectable()
 export class MatchesService {
   constructor(
@@ -112,7 +110,6 @@ export class MatchesService {
           break;
         }
         case 'bot':
-          if (!(BOT_LEVELS as readonly string[]).includes(s.bot)) throw new DomainError('VALIDATION_FAILED', `seat ${i}: bot is one of ${BOT_LEVELS.join(', ')}`);
           seats.push({ bot: s.bot });
           break;
         default:
@@ -145,12 +142,6 @@ export class MatchesService {
   }
 
   private async command(caller: Principal, matchId: string, command: Command, meta: CommandMeta): Promise<MatchPresentation> {
-    if (meta.idempotencyKey !== undefined && meta.idempotencyKey !== null && !KEY_PATTERN.test(meta.idempotencyKey)) {
-      throw new DomainError('VALIDATION_FAILED', 'idempotencyKey: 1 to 100 of A-Z a-z 0-9 _ . : -');
-    }
-    if (meta.expectedSeq !== undefined && meta.expectedSeq !== null && (!Number.isSafeInteger(meta.expectedSeq) || meta.expectedSeq < 0)) {
-      throw new DomainError('VALIDATION_FAILED', 'expectedSeq: a non-negative integer');
-    }
     // The command key is scoped to the caller, so that one player's key never answers another's command.
     const commandKey = meta.idempotencyKey ? `${caller.username}:${meta.idempotencyKey}` : undefined;
     const result = await this.store.execute(matchId, command, {
@@ -197,8 +188,6 @@ export class MatchesService {
   }
 
   async events(matchId: string, fromSeq = 1, limit = 100): Promise<EventMessage[]> {
-    if (!Number.isSafeInteger(fromSeq) || fromSeq < 1) throw new DomainError('VALIDATION_FAILED', 'fromSeq: an integer >= 1');
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new DomainError('VALIDATION_FAILED', 'limit: an integer in 1..1000');
     return (await this.store.eventsFrom(matchId, fromSeq, limit)).map(toMessage);
   }
 
@@ -214,16 +203,14 @@ export class MatchesService {
     return this.store.exportNotation(matchId);
   }
 
-  async myMatches(caller: Principal, status?: MatchStatus, myTurn?: boolean, limit?: number, offset?: number): Promise<MatchSummary[]> {
-    if (status && !['open', 'playing', 'over'].includes(status)) throw new DomainError('VALIDATION_FAILED', 'status: open, playing or over');
-    return this.store.listMatches(caller.username, { status, myTurn, limit, offset });
+  myMatches(caller: Principal, q: ListOptions): Promise<MatchSummary[]> {
+    return this.store.listMatches(caller.username, { status: q.status ?? undefined, myTurn: q.myTurn ?? undefined, limit: q.limit ?? undefined, offset: q.offset ?? undefined });
   }
 
   // ------------------------------------------------------------------ live
 
   /** The events of a match from `fromSeq`, logged then live (./live-feed.ts), each with the match as the caller may see it after it. */
   async follow(caller: Principal, matchId: string, fromSeq: number): Promise<AsyncIterableIterator<LiveEvent>> {
-    if (!Number.isSafeInteger(fromSeq) || fromSeq < 1) throw new DomainError('VALIDATION_FAILED', 'fromSeq: an integer >= 1');
     const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));

@@ -1,7 +1,8 @@
-import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ArgsType, Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import { BOT_LEVELS } from '../engine';
+import { BotLevelEnum, IsBotLevel } from './bot-level';
 
 @ObjectType('Hint', { description: 'What the bot of a level would play for my seat now (computed from my seat view only).' })
 export class HintModel {
@@ -12,6 +13,17 @@ export class HintModel {
   @Field(() => [String]) @ApiProperty({ type: [String], example: ['3C', '4S'] }) capture!: string[];
 }
 
+/** GET /v1/matches/{id}/hint?level=; the GraphQL arguments add the match. */
+@ArgsType()
 export class HintQuery {
-  @ApiPropertyOptional({ enum: BOT_LEVELS, default: 'greedy' }) @IsOptional() @IsIn([...BOT_LEVELS]) level?: string;
+  @Field(() => BotLevelEnum, { nullable: true })
+  @ApiPropertyOptional({ enum: BOT_LEVELS, default: 'greedy' })
+  @IsOptional()
+  @IsBotLevel()
+  level?: `${BotLevelEnum}`;
+}
+
+@ArgsType()
+export class HintArgs extends HintQuery {
+  @Field(() => ID) @IsString() matchId!: string;
 }

@@ -1,6 +1,6 @@
 /** "What would the bot of this level play for me now?": from my seat's view only, on my turn only. */
 import { Injectable } from '@nestjs/common';
-import { BOT_LEVELS, seatOf } from '../engine';
+import { seatOf } from '../engine';
 import type { BotLevel, MatchState } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { MatchStore } from '../events/match-store';
@@ -20,8 +20,8 @@ export class HintService {
 
   constructor(private readonly store: MatchStore) {}
 
-  async hint(username: string, matchId: string, level: string = 'greedy'): Promise<Hint> {
-    if (!(BOT_LEVELS as readonly string[]).includes(level)) throw new DomainError('VALIDATION_FAILED', `level is one of ${BOT_LEVELS.join(', ')}`);
+  /** `level` is checked by the transports (HintQuery, HintArgs). */
+  async hint(username: string, matchId: string, level: BotLevel = 'greedy'): Promise<Hint> {
     const { seq, state } = await this.store.current(matchId);
     const seat = seatOf(state, username);
     if (seat < 0) throw new DomainError('NOT_SEATED', 'you hold no seat in this match');
@@ -29,8 +29,8 @@ export class HintService {
     if (state.phase !== 'playing') throw new DomainError('MATCH_NOT_STARTED', 'the match has not started');
     if (state.turn !== seat) throw new DomainError('NOT_YOUR_TURN', 'a hint is for your own turn');
     // botMove builds the seat's view and gives the bot nothing else.
-    const move = botMove(level as BotLevel, state, seat, botRng(`hint:${matchId}`, seq), this.budget);
-    return { matchId, seq, level: level as BotLevel, ...move };
+    const move = botMove(level, state, seat, botRng(`hint:${matchId}`, seq), this.budget);
+    return { matchId, seq, level, ...move };
   }
 
 }
