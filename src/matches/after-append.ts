@@ -4,9 +4,12 @@
  * place: registered once on the store (MatchStore.onAppended), as lichess's
  * round does `handle -> publish`. In order: count the plays; publish the live
  * notices (src/inbox/turn-notifier.ts); then, when a bot is to move, play its
- * turns (src/seats). The durable half, the clock row and the webhook outbox,
- * is written by the append itself (the async-play trigger, see the first
- * async-play migration). Whoever answers with the match after the reactions
+ * turns (src/seats). The durable half is SQL, in the appending statement
+ * itself: the trigger `matches_async_play` on `matches` runs
+ * `scopa_async_play_after_append()` (prisma/migrations/*_async_play, last
+ * replaced in *_match_clock_settings), which writes the match_clocks row of
+ * the seat to move and the webhook_deliveries outbox rows, so neither can
+ * disagree with the log. Whoever answers with the match after the reactions
  * (the matches service, so that a response already shows the bots' replies)
  * awaits MatchStore.settled(result).
  */

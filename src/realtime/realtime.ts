@@ -9,7 +9,6 @@ import { RedisPubSub } from 'graphql-redis-subscriptions';
 import { Redis } from 'ioredis';
 
 export interface Realtime {
-  readonly kind: 'redis' | 'memory';
   readonly pubsub: PubSubEngine;
   /** Resolves when Redis answers (readiness); absent in memory mode. */
   readonly ping?: () => Promise<unknown>;
@@ -17,7 +16,7 @@ export interface Realtime {
 }
 
 export function createRealtime(redisUrl: string | undefined = process.env.REDIS_URL): Realtime {
-  if (!redisUrl) return { kind: 'memory', pubsub: new PubSub(), close: async () => undefined };
+  if (!redisUrl) return { pubsub: new PubSub(), close: async () => undefined };
   const options = {
     // Keep retrying: a Redis restart must not take the instance down with it.
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
@@ -31,7 +30,6 @@ export function createRealtime(redisUrl: string | undefined = process.env.REDIS_
   publisher.on('error', () => undefined);
   subscriber.on('error', () => undefined);
   return {
-    kind: 'redis',
     pubsub: new RedisPubSub({ publisher, subscriber }),
     ping: () => publisher.ping(),
     close: async () => {

@@ -15,7 +15,7 @@ import { Poller } from '../common/poller';
 @Injectable()
 export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BotSeats');
-  readonly seats: BotSeats;
+  private readonly seats: BotSeats;
   private readonly sweeper: Poller;
 
   constructor(
