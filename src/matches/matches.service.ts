@@ -69,9 +69,8 @@ export interface LiveEvent {
   match: MatchPresentation;
 }
 
-// Channels and notices live with the inbox (the clock and the bot seats publish them too).
-export { matchChannel, turnChannel } from '../inbox/channels';
-export type { MatchNotice, TurnNotice } from '../inbox/channels';
+// The notices' channels live with the inbox, whose notifier publishes them after every append.
+export type { TurnNotice } from '../inbox/channels';
 
 @Injectable()
 export class MatchesService {
