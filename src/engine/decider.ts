@@ -19,7 +19,7 @@ import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
 import { BOT_LEVELS } from './types';
 import type { Command, MatchEvent, MatchSettings, MatchState, Seat, SeatSpec } from './types';
 import { RULES_VERSION } from './version';
-import { greedyPlay } from './bots/greedy';
+import { autoPlay } from './auto-play';
 import { seatView } from './views';
 
 export type Decision = { ok: true; events: MatchEvent[] } | { ok: false; rejection: Rejection };
@@ -252,7 +252,7 @@ function decideClockExpired(command: Extract<Command, { type: 'clockExpired' }>,
   if (command.seat !== state.turn) return no(reject('NOT_YOUR_TURN', `the clock runs for seat ${state.turn}`));
   const seat = state.turn;
   if (state.settings.onExpiry === 'forfeit') return ok([{ type: 'SeatForfeited', seat }, abandonment(state, seat, 'forfeit')]);
-  const play = greedyPlay(seatView(state, seat));
+  const play = autoPlay(seatView(state, seat));
   return ok(playEvents(state, seat, play.card, play.capture, true));
 }
 
