@@ -5,18 +5,19 @@ import { decide } from './decider';
 import { mulberry32 } from './bots/rng';
 import type { Play } from './plays';
 import { apply, seedFrom, startedMatch } from './testing';
+import { RULES_V1 } from './version';
 import { legalPlaysInView, seatView } from './views';
 
 const text = (p: Play) => `${cardCode(p.card)}${p.capture.length ? '*' + cardCodes(p.capture).join('+') : ''}${p.scopa ? '#' : ''}`;
 
 /**
  * Auto-play's choice at every turn of a match whose plays are random (so the
- * views vary: early, late, last plays, every preset's capture rule), dealt
- * from the seed (shuffle.spec.ts).
+ * views vary: early, late, last plays, every preset's capture rule). Dealt
+ * under scopa-rules/1, whose deal is the seed's own (shuffle.spec.ts).
  */
 function choices(preset: string, overrides: Record<string, unknown>, n: number): string[] {
   const rng = mulberry32(n);
-  const m = startedMatch(seedFrom(rng), preset, overrides);
+  const m = startedMatch(seedFrom(rng), preset, overrides, undefined, { rulesVersion: RULES_V1 });
   const out: string[] = [];
   while (m.state.phase === 'playing') {
     const seat = m.state.turn;

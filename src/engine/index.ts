@@ -12,6 +12,7 @@ export * from './types';
 export * from './captures';
 export * from './plays';
 export * from './shuffle';
+export * from './client-seeds';
 export * from './deal';
 export * from './scoring';
 export * from './views';
