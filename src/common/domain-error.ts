@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   'NOT_SEATED',
   'NOT_YOUR_TURN',
   'ILLEGAL_PLAY',
+  'INVALID_CLIENT_SEED',
+  'CLIENT_SEED_ALREADY_GIVEN',
   // application errors
   'NOT_FOUND',
   'VERSION_CONFLICT',

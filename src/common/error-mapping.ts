@@ -13,6 +13,7 @@ export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
     case 'INVALID_RULESET':
     case 'INVALID_COMMAND':
+    case 'INVALID_CLIENT_SEED':
     case 'VALIDATION_FAILED':
       return 400;
     case 'UNAUTHENTICATED':
@@ -32,6 +33,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'ALREADY_SEATED':
     case 'SEATS_NOT_FILLED':
     case 'NOT_YOUR_TURN':
+    case 'CLIENT_SEED_ALREADY_GIVEN':
     case 'CONFLICT':
     case 'IDEMPOTENCY_KEY_REUSED':
       return 409;

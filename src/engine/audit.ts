@@ -1,7 +1,10 @@
 /**
  * Re-deciding a whole log: every command is rebuilt from the event that
- * starts its batch and decided again from the revealed seed under the rules
- * version the match recorded; the events it yields must be the logged ones.
+ * starts its batch and decided again from the revealed server seed under the
+ * rules version the match recorded; the events it yields must be the logged
+ * ones. Under `scopa-rules/2` the deck seed is recomputed on the way from the
+ * server seed and the logged client seeds, so a deal that does not follow
+ * from them is found at its RoundDealt.
  */
 import { canonical } from './conformance';
 import { decide, initialState, evolve } from './decider';
@@ -23,9 +26,14 @@ export function commandOf(event: MatchEvent, state: MatchState): Command | null 
         createdBy: event.createdBy,
         seedCommitment: event.seedCommitment,
         settings: event.settings,
+        rulesVersion: event.rulesVersion,
       };
     case 'SeatTaken':
-      return { type: 'join', player: event.player, seat: event.seat };
+      return event.clientSeed === undefined
+        ? { type: 'join', player: event.player, seat: event.seat }
+        : { type: 'join', player: event.player, seat: event.seat, clientSeed: event.clientSeed };
+    case 'ClientSeedGiven':
+      return { type: 'setClientSeed', player: state.seats[event.seat]?.player ?? '', clientSeed: event.clientSeed };
     case 'MatchStarted':
       return { type: 'start', player: state.createdBy ?? '' };
     case 'CardPlayed':

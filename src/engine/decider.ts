@@ -2,13 +2,16 @@
  * The match decider: decide(command, state) -> events | rejection,
  * evolve(state, event) -> state, and replay as a fold of events.
  *
- * The seed enters as data through the initial state (the store keeps it
- * secret until the end); every deal follows from it, so events never carry a
- * hidden card and replay is exact.
+ * The server seed enters as data through the initial state (the store keeps
+ * it secret until the end); at the start it becomes the deck seed (mixed with
+ * the seats' client seeds from `scopa-rules/2`, see client-seeds.ts), and
+ * every deal follows from that, so events never carry a hidden card and
+ * replay is exact.
  */
 import { DECK_SIZE, cardCode, cardCodes, parseCard } from './cards';
 import type { Card } from './cards';
 import { captureFault } from './captures';
+import { bytesFromHex, deckSeedOf, normalizeClientSeed } from './client-seeds';
 import { mustRedeal } from './deal';
 import { reject } from './errors';
 import type { Rejection } from './errors';
@@ -18,8 +21,8 @@ import { matchEnd, scoreRound, uniqueTop } from './scoring';
 import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
 import { BOT_LEVELS } from './types';
 import type { Command, MatchEvent, MatchSettings, MatchState, Seat, SeatSpec } from './types';
-import { RULES_VERSION } from './version';
-import { greedyPlay } from './bots/greedy';
+import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, takesClientSeeds } from './version';
+import { autoPlay } from './auto-play';
 import { seatView } from './views';
 
 export type Decision = { ok: true; events: MatchEvent[] } | { ok: false; rejection: Rejection };
@@ -38,6 +41,8 @@ export function initialState(seed: Uint8Array | null): MatchState {
     createdBy: null,
     seedCommitment: null,
     seats: [],
+    clientSeeds: [],
+    deckSeed: null,
     round: 0,
     attempt: 0,
     dealer: -1,
@@ -69,6 +74,8 @@ export function decide(command: Command, state: MatchState): Decision {
       return decideCreate(command, state);
     case 'join':
       return decideJoin(command, state);
+    case 'setClientSeed':
+      return decideSetClientSeed(command, state);
     case 'start':
       return decideStart(command, state);
     case 'play':
@@ -86,6 +93,8 @@ export function decide(command: Command, state: MatchState): Decision {
 
 function decideCreate(command: Extract<Command, { type: 'create' }>, state: MatchState): Decision {
   if (state.phase !== 'new') return no(reject('MATCH_EXISTS', 'this match was already created'));
+  const rulesVersion = command.rulesVersion ?? RULES_VERSION;
+  if (!SUPPORTED_RULES_VERSIONS.includes(rulesVersion)) return no(reject('INVALID_COMMAND', `rules version ${JSON.stringify(rulesVersion)} is not implemented by this engine`));
   const resolved = resolveRuleset(command.preset, command.overrides ?? {});
   if (!resolved.ok) return no(reject('INVALID_RULESET', resolved.error.message, { option: resolved.error.option }));
   const { options, preset } = resolved.ruleset;
@@ -120,7 +129,7 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
   return ok([
     {
       type: 'MatchCreated',
-      rulesVersion: RULES_VERSION,
+      rulesVersion,
       preset,
       options,
       seats,
@@ -160,6 +169,13 @@ function decideJoin(command: Extract<Command, { type: 'join' }>, state: MatchSta
   const player = command.player;
   if (!isNonEmptyString(player) || player.startsWith('bot:')) return no(reject('INVALID_COMMAND', 'player is a non-empty id'));
   if (seatOf(state, player) >= 0) return no(reject('ALREADY_SEATED', `${player} already holds a seat in this match`));
+  let clientSeed: string | null = null;
+  if (command.clientSeed !== undefined && command.clientSeed !== null) {
+    const problem = clientSeedProblem(state);
+    if (problem) return no(problem);
+    clientSeed = normalizeClientSeed(command.clientSeed);
+    if (clientSeed === null) return no(reject('INVALID_CLIENT_SEED', CLIENT_SEED_FORMAT));
+  }
   const free = (s: Seat) => s.player === null && (s.reservedFor === null || s.reservedFor === player);
   let seat: number;
   if (command.seat !== undefined && command.seat !== null) {
@@ -173,7 +189,31 @@ function decideJoin(command: Extract<Command, { type: 'join' }>, state: MatchSta
     if (seat < 0) seat = state.seats.findIndex((s) => s.player === null && s.reservedFor === null);
     if (seat < 0) return no(reject('MATCH_FULL', 'no open seat is left for this player'));
   }
-  return ok([{ type: 'SeatTaken', seat, player }]);
+  // No clientSeed key at all without a seed: logs from before client seeds have none.
+  return ok([clientSeed === null ? { type: 'SeatTaken', seat, player } : { type: 'SeatTaken', seat, player, clientSeed }]);
+}
+
+const CLIENT_SEED_FORMAT = 'a client seed is 1 to 64 bytes written as hex (2 to 128 hex digits)';
+
+/** Why this match takes no client seed now, or null. */
+function clientSeedProblem(state: MatchState): Rejection | null {
+  if (!takesClientSeeds(state.rulesVersion)) return reject('INVALID_COMMAND', `matches under ${state.rulesVersion} take no client seed`);
+  return null;
+}
+
+/** Once per human seat, before the start: a seed changed later could be chosen knowing the others'. */
+function decideSetClientSeed(command: Extract<Command, { type: 'setClientSeed' }>, state: MatchState): Decision {
+  if (state.phase === 'new') return no(reject('MATCH_NOT_CREATED', 'no such match'));
+  if (state.phase !== 'open') return no(reject('MATCH_ALREADY_STARTED', 'client seeds are given before the match starts'));
+  const problem = clientSeedProblem(state);
+  if (problem) return no(problem);
+  const seat = seatOf(state, command.player);
+  if (seat < 0) return no(reject('NOT_SEATED', 'you hold no seat in this match'));
+  if (state.seats[seat].bot) return no(reject('NOT_SEATED', 'a bot seat gives no client seed'));
+  const clientSeed = normalizeClientSeed(command.clientSeed);
+  if (clientSeed === null) return no(reject('INVALID_CLIENT_SEED', CLIENT_SEED_FORMAT));
+  if (state.clientSeeds[seat] !== null) return no(reject('CLIENT_SEED_ALREADY_GIVEN', `seat ${seat} already gave its client seed`));
+  return ok([{ type: 'ClientSeedGiven', seat, clientSeed }]);
 }
 
 function decideStart(command: Extract<Command, { type: 'start' }>, state: MatchState): Decision {
@@ -252,7 +292,7 @@ function decideClockExpired(command: Extract<Command, { type: 'clockExpired' }>,
   if (command.seat !== state.turn) return no(reject('NOT_YOUR_TURN', `the clock runs for seat ${state.turn}`));
   const seat = state.turn;
   if (state.settings.onExpiry === 'forfeit') return ok([{ type: 'SeatForfeited', seat }, abandonment(state, seat, 'forfeit')]);
-  const play = greedyPlay(seatView(state, seat));
+  const play = autoPlay(seatView(state, seat));
   return ok(playEvents(state, seat, play.card, play.capture, true));
 }
 
@@ -307,7 +347,7 @@ function roundEnd(state: MatchState, events: MatchEvent[]): void {
 function roundDeals(state: MatchState, round: number, dealer: number, events: MatchEvent[]): MatchEvent[] {
   const { tableSize } = state.options!;
   for (let attempt = 0; ; attempt++) {
-    const table = tableOf(cachedDeck(state.seed!, round, attempt), tableSize);
+    const table = tableOf(cachedDeck(state.deckSeed!, round, attempt), tableSize);
     events.push({ type: 'RoundDealt', round, attempt, dealer, table: cardCodes(table) });
     if (!mustRedeal(state.options!, table)) return events;
   }
@@ -317,10 +357,18 @@ function roundDeals(state: MatchState, round: number, dealer: number, events: Ma
 let lastDeck: { seed: Uint8Array; round: number; attempt: number; deck: Uint8Array } | null = null;
 
 function cachedDeck(seed: Uint8Array, round: number, attempt: number): Uint8Array {
-  if (lastDeck && lastDeck.seed === seed && lastDeck.round === round && lastDeck.attempt === attempt) return lastDeck.deck;
+  // Compared by content: deciding the start and folding its events derive the deck seed twice.
+  if (lastDeck && sameBytes(lastDeck.seed, seed) && lastDeck.round === round && lastDeck.attempt === attempt) return lastDeck.deck;
   const deck = shuffledDeck(seed, round, attempt);
   lastDeck = { seed, round, attempt, deck };
   return deck;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export function seatOf(state: MatchState, player: unknown): number {
@@ -411,6 +459,8 @@ function copy(s: MatchState, result = s.result, seed = s.seed): Mutable<MatchSta
     createdBy: s.createdBy,
     seedCommitment: s.seedCommitment,
     seats: s.seats,
+    clientSeeds: s.clientSeeds,
+    deckSeed: s.deckSeed,
     round: s.round,
     attempt: s.attempt,
     dealer: s.dealer,
@@ -447,22 +497,31 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
       next.createdBy = event.createdBy;
       next.seedCommitment = event.seedCommitment;
       next.seats = event.seats;
+      next.clientSeeds = new Array<string | null>(event.seats.length).fill(null);
       next.scores = new Array<number>(sideCount(options)).fill(0);
       return next;
     }
     case 'SeatTaken': {
       const next = copy(state);
       next.seats = replaceAt(state.seats, event.seat, { ...state.seats[event.seat], player: event.player });
+      if (event.clientSeed !== undefined) next.clientSeeds = replaceAt(state.clientSeeds, event.seat, event.clientSeed);
+      return next;
+    }
+    case 'ClientSeedGiven': {
+      const next = copy(state);
+      next.clientSeeds = replaceAt(state.clientSeeds, event.seat, event.clientSeed);
       return next;
     }
     case 'MatchStarted': {
       const next = copy(state);
       next.phase = 'playing';
+      // Without the server seed (a public replay) no deck can be known.
+      next.deckSeed = state.seed ? deckSeedOf(state.rulesVersion, state.seed, state.clientSeeds) : null;
       return next;
     }
     case 'RoundDealt': {
       const options = state.options!;
-      const deck = cachedDeck(state.seed!, event.round, event.attempt);
+      const deck = cachedDeck(state.deckSeed!, event.round, event.attempt);
       const sides = sideCount(options);
       const next = copy(state);
       next.round = event.round;
@@ -502,7 +561,7 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
     case 'SeatForfeited':
       return state;
     case 'MatchEnded': {
-      const next = copy(state, { reason: event.reason, winner: event.winner }, state.seed ?? hexToBytes(event.seed));
+      const next = copy(state, { reason: event.reason, winner: event.winner }, state.seed ?? bytesFromHex(event.seed));
       next.phase = 'over';
       next.turn = -1;
       next.scores = event.totals.slice();
@@ -571,6 +630,8 @@ function played(state: MatchState, event: Extract<MatchEvent, { type: 'CardPlaye
     createdBy: state.createdBy,
     seedCommitment: state.seedCommitment,
     seats: state.seats,
+    clientSeeds: state.clientSeeds,
+    deckSeed: state.deckSeed,
     round: state.round,
     attempt: state.attempt,
     dealer: state.dealer,
@@ -587,12 +648,6 @@ function played(state: MatchState, event: Extract<MatchEvent, { type: 'CardPlaye
     rounds: state.rounds,
     result: state.result,
   };
-}
-
-function hexToBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
 }
 
 /** State after the given events, from a match's seed: replay is a fold. */

@@ -24,9 +24,13 @@ export type RejectionCode =
   | 'ALREADY_SEATED'
   /** Start needs every seat filled. */
   | 'SEATS_NOT_FILLED'
-  /** The acting player holds no seat in this match (or may not start it). */
+  /** The acting player holds no seat in this match (or may not start it, or holds a bot seat for a client seed). */
   | 'NOT_SEATED'
   | 'NOT_YOUR_TURN'
+  /** A client seed is not 1 to 64 bytes of hex. */
+  | 'INVALID_CLIENT_SEED'
+  /** The seat already gave its client seed (once per seat: the log keeps one seed per seat). */
+  | 'CLIENT_SEED_ALREADY_GIVEN'
   /** The play breaks a rule; `reason` says which. */
   | 'ILLEGAL_PLAY';
 

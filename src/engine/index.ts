@@ -1,7 +1,8 @@
 /**
  * The Scopa rules engine: pure functions, no I/O. The only place the rules of
  * the game live; the service, the bots, the audit tool and the benchmarks all
- * go through it.
+ * go through it. This barrel is the package's public face, not part of the
+ * core: it alone (with testing.ts) may import bots/.
  */
 export * from './cards';
 export * from './options';
@@ -11,6 +12,7 @@ export * from './types';
 export * from './captures';
 export * from './plays';
 export * from './shuffle';
+export * from './client-seeds';
 export * from './deal';
 export * from './scoring';
 export * from './views';
@@ -18,10 +20,7 @@ export * from './audit';
 export { runConformance } from './conformance';
 export { decide, evolve, replay, initialState, seatOf, botPlayerId } from './decider';
 export type { Decision } from './decider';
-export { randomPlay } from './bots/random';
-export { greedyPlay } from './bots/greedy';
-export { ismctsPlay, ismctsSearch, ISMCTS_DEFAULT_ITERATIONS } from './bots/ismcts';
-export type { IsmctsBudget, IsmctsOptions, IsmctsResult } from './bots/ismcts';
-export { botPlay } from './bots/index';
-export { mulberry32 } from './bots/rng';
-export type { Rng } from './bots/rng';
+export { autoPlay } from './auto-play';
+// The bots live in bots/ and import the engine, never the reverse; this
+// barrel re-exports them so that the service has one import path.
+export * from './bots/index';

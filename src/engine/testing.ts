@@ -24,13 +24,24 @@ export function apply(driven: Driven, command: Command): MatchEvent[] {
   return decision.events;
 }
 
+export interface StartOptions {
+  /** Rules version to create under (default: the engine's RULES_VERSION). */
+  rulesVersion?: string;
+  /** Client seed (hex) per seat, given before the start; null or missing: none. */
+  clientSeeds?: readonly (string | null)[];
+}
+
 /** A created and started match with players p0, p1, ... in its seats. */
-export function startedMatch(seed: Uint8Array, preset: string, overrides: Record<string, unknown> = {}, players?: number): Driven {
+export function startedMatch(seed: Uint8Array, preset: string, overrides: Record<string, unknown> = {}, players?: number, start: StartOptions = {}): Driven {
   const driven: Driven = { state: initialState(seed), events: [] };
   const resolved = resolveRuleset(preset, overrides);
   const count = players ?? (resolved.ok ? resolved.ruleset.options.players : 2);
   const seats: SeatSpec[] = Array.from({ length: count }, (_, i) => ({ player: `p${i}` }));
-  apply(driven, { type: 'create', preset, overrides, seats, createdBy: 'p0', seedCommitment: seedCommitment(seed) });
+  const create: Command = { type: 'create', preset, overrides, seats, createdBy: 'p0', seedCommitment: seedCommitment(seed) };
+  apply(driven, start.rulesVersion === undefined ? create : { ...create, rulesVersion: start.rulesVersion });
+  (start.clientSeeds ?? []).forEach((clientSeed, seat) => {
+    if (clientSeed !== null) apply(driven, { type: 'setClientSeed', player: `p${seat}`, clientSeed });
+  });
   apply(driven, { type: 'start', player: 'p0' });
   return driven;
 }

@@ -40,8 +40,13 @@ export type Command =
       createdBy: string;
       seedCommitment: string;
       settings?: Partial<MatchSettings>;
+      /** Only to re-decide an old log (the audit): new matches take RULES_VERSION. */
+      rulesVersion?: string;
     }
-  | { type: 'join'; player: string; seat?: number }
+  /** `clientSeed` (hex, 1 to 64 bytes): the seat's client seed, given with the join (`scopa-rules/2`). */
+  | { type: 'join'; player: string; seat?: number; clientSeed?: string }
+  /** A seated human gives its client seed, once, before the start (`scopa-rules/2`; see client-seeds.ts). */
+  | { type: 'setClientSeed'; player: string; clientSeed: string }
   | { type: 'start'; player: string }
   | { type: 'play'; player: string; card: CardCode; capture: CardCode[] }
   | { type: 'resign'; player: string }
@@ -69,7 +74,10 @@ export type MatchEvent =
       seedCommitment: string;
       settings: MatchSettings;
     }
-  | { type: 'SeatTaken'; seat: number; player: string }
+  /** `clientSeed` only when the join gave one (public: lowercase hex). */
+  | { type: 'SeatTaken'; seat: number; player: string; clientSeed?: string }
+  /** A seat's client seed (public at once, lowercase hex); the deal mixes it in at the start. */
+  | { type: 'ClientSeedGiven'; seat: number; clientSeed: string }
   | { type: 'MatchStarted' }
   /** A round's first deal; the table is face up. A later RoundDealt with the next attempt voids it (redeal on kings). */
   | { type: 'RoundDealt'; round: number; attempt: number; dealer: number; table: CardCode[] }
@@ -101,11 +109,12 @@ export interface RoundRecord {
 }
 
 /**
- * The folded state. `seed` and `deck` are secret: views never copy them
- * before the match is over.
+ * The folded state. `seed`, `deckSeed` and `deck` are secret: views never
+ * copy them before the match is over.
  */
 export interface MatchState {
   readonly phase: Phase;
+  /** The server seed (its SHA-256 is the commitment in MatchCreated). */
   readonly seed: Uint8Array | null;
   readonly rulesVersion: string;
   readonly preset: PresetId | null;
@@ -114,6 +123,10 @@ export interface MatchState {
   readonly createdBy: string | null;
   readonly seedCommitment: string | null;
   readonly seats: readonly Seat[];
+  /** Client seed per seat (lowercase hex), null where none was given: public. */
+  readonly clientSeeds: readonly (string | null)[];
+  /** The seed every deck follows from, set at the start (client-seeds.ts deckSeedOf). */
+  readonly deckSeed: Uint8Array | null;
   readonly round: number;
   readonly attempt: number;
   readonly dealer: number;

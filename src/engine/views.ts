@@ -1,7 +1,8 @@
 /**
  * What each audience may see of a match. A seat sees its own hand; a
- * spectator sees no hand; nobody sees the deck order or the seed until the
- * match is over, when the reveal shows everything.
+ * spectator sees no hand; nobody sees the deck order, the server seed or the
+ * deck seed until the match is over, when the reveal shows everything. Client
+ * seeds are public from the moment they are given.
  */
 import { cardCodes, parseCard } from './cards';
 import type { Card, CardCode } from './cards';
@@ -40,6 +41,8 @@ export interface MatchView {
   options: RulesetOptions | null;
   settings: MatchSettings;
   seedCommitment: string | null;
+  /** Client seed per seat (lowercase hex), null where none was given yet: public at once. */
+  clientSeeds: (string | null)[];
   round: number;
   dealer: number;
   turn: number;
@@ -74,6 +77,7 @@ function baseView(state: MatchState, viewer: number | null, hand: readonly Card[
     options,
     settings: state.settings,
     seedCommitment: state.seedCommitment,
+    clientSeeds: state.clientSeeds.slice(),
     round: state.round,
     dealer: state.dealer,
     turn: state.turn,

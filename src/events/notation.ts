@@ -6,6 +6,7 @@
  *   [Preset "scopa"]
  *   [Options "{...}"]            resolved options, canonical JSON
  *   [Seats "["alice","bob"]"]    player id per seat, JSON
+ *   [ClientSeeds "["ab01",null]"] client seed per seat, JSON (scopa-rules/2 on)
  *   ...
  *
  *   1. {dealer 1; table 3C 5S 9B 1D} 7D 5D*5S 3D*3C+1D# ... {totals 3-1}
@@ -16,7 +17,7 @@
  * `resign(n)` and `forfeit(n)` end the match for seat n. `N.` starts round N.
  * Text in braces is a comment.
  */
-import { decide, evolve, initialState, isSeedHex, seedCommitment, seedFromHex } from '../engine';
+import { decide, evolve, initialState, isSeedHex, seedCommitment, seedFromHex, takesClientSeeds } from '../engine';
 import type { Command, MatchEvent, MatchState, SeatSpec } from '../engine';
 import { canonicalJson } from './chain';
 import type { ExportHeader } from './export';
@@ -28,6 +29,15 @@ export function resultText(result: { reason: string; winner: number | null; tota
   return `${result.winner === null ? 'draw' : result.winner} (${result.reason}) ${result.totals.join('-')}`;
 }
 
+/** Client seed per seat as the log gives them (with a join or on their own). */
+function clientSeedsOf(seats: number, events: readonly MatchEvent[]): (string | null)[] {
+  const seeds = new Array<string | null>(seats).fill(null);
+  for (const e of events) {
+    if (e.type === 'ClientSeedGiven' || (e.type === 'SeatTaken' && e.clientSeed !== undefined)) seeds[e.seat] = e.clientSeed!;
+  }
+  return seeds;
+}
+
 export function toNotation(header: ExportHeader, events: readonly MatchEvent[]): string {
   const out: string[] = [
     `[Event "Scopa match"]`,
@@ -36,6 +46,7 @@ export function toNotation(header: ExportHeader, events: readonly MatchEvent[]):
     `[Options "${canonicalJson(header.options)}"]`,
     `[RulesVersion "${header.rulesVersion}"]`,
     `[Seats "${JSON.stringify(header.seats.map((s) => s.player))}"]`,
+    ...(takesClientSeeds(header.rulesVersion) ? [`[ClientSeeds "${JSON.stringify(clientSeedsOf(header.seats.length, events))}"]`] : []),
     `[CreatedBy "${header.createdBy}"]`,
     `[Settings "${canonicalJson(header.settings)}"]`,
     `[Commitment "${header.seedCommitment}"]`,
@@ -140,13 +151,16 @@ export function auditNotation(text: string): NotationAudit {
   let options: Record<string, unknown>;
   let players: (string | null)[];
   let settings: Record<string, unknown>;
+  let clientSeeds: unknown[];
   try {
     options = JSON.parse(headers.Options);
     players = JSON.parse(headers.Seats);
     settings = JSON.parse(headers.Settings);
+    clientSeeds = headers.ClientSeeds === undefined ? [] : JSON.parse(headers.ClientSeeds);
   } catch {
-    return fail('Options, Seats and Settings are JSON');
+    return fail('Options, Seats, Settings and ClientSeeds are JSON');
   }
+  if (!Array.isArray(clientSeeds)) return fail('ClientSeeds is a list');
   let state: MatchState = initialState(seed);
   const run = (command: Command): MatchEvent[] | string => {
     const d = decide(command, state);
@@ -158,9 +172,22 @@ export function auditNotation(text: string): NotationAudit {
     const bot = p ? /^bot:([a-z]+):\d+$/.exec(p) : null;
     return bot ? { bot: bot[1] as SeatSpec['bot'] } : p ? { player: p } : {};
   });
-  const created = run({ type: 'create', preset: headers.Preset, overrides: options, seats, createdBy: headers.CreatedBy, seedCommitment: headers.Commitment, settings });
+  const created = run({
+    type: 'create',
+    preset: headers.Preset,
+    overrides: options,
+    seats,
+    createdBy: headers.CreatedBy,
+    seedCommitment: headers.Commitment,
+    settings,
+    ...(headers.RulesVersion ? { rulesVersion: headers.RulesVersion } : {}),
+  });
   if (typeof created === 'string') return fail(`the headers do not make a match: ${created}`);
-  if (headers.RulesVersion && state.rulesVersion !== headers.RulesVersion) return fail(`rules version ${headers.RulesVersion} is not the engine's ${state.rulesVersion}`);
+  for (const [seat, clientSeed] of clientSeeds.entries()) {
+    if (clientSeed === null) continue;
+    const given = run({ type: 'setClientSeed', player: state.seats[seat]?.player ?? '', clientSeed: clientSeed as string });
+    if (typeof given === 'string') return fail(`the client seed of seat ${seat} does not apply: ${given}`);
+  }
   const started = run({ type: 'start', player: headers.CreatedBy });
   if (typeof started === 'string') return fail(`the match cannot start: ${started}`);
   let ended: Ended | null = null;

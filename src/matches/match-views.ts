@@ -63,6 +63,7 @@ export function stripSecrets(view: MatchView): MatchView {
     options: view.options,
     settings: view.settings,
     seedCommitment: view.seedCommitment,
+    clientSeeds: view.clientSeeds,
     round: view.round,
     dealer: view.dealer,
     turn: view.turn,

@@ -37,6 +37,7 @@ export class LeakScanner {
     if (state.deck) for (const c of cardCodes(Array.from(state.deck.subarray(state.deckPos)))) secret.add(c);
     const found = (body.match(CARD) ?? []).filter((c) => secret.has(c));
     if (state.seed && body.includes(toHex(state.seed))) found.push('<seed>');
+    if (state.deckSeed && body.includes(toHex(state.deckSeed))) found.push('<deck seed>');
     if (/"seed"\s*:\s*"[0-9a-f]{64}"/.test(body)) found.push('<seed field>');
     if (found.length) this.leaks.push({ who, label, found: [...new Set(found)] });
   }

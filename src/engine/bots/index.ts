@@ -1,4 +1,7 @@
-/** The bot levels behind one call: `botPlay(level, view, rng, budget?)`. */
+/**
+ * The bots: players built on the engine (they may import it; the engine core
+ * never imports them). `botPlay(level, view, rng, budget?)` is the one call.
+ */
 import type { Play } from '../plays';
 import type { BotLevel } from '../types';
 import type { MatchView } from '../views';
@@ -7,6 +10,13 @@ import { ismctsPlay } from './ismcts';
 import type { IsmctsOptions } from './ismcts';
 import { randomPlay } from './random';
 import type { Rng } from './rng';
+
+export { randomPlay } from './random';
+export { greedyPlay } from './greedy';
+export { ismctsPlay, ismctsSearch, ISMCTS_DEFAULT_ITERATIONS } from './ismcts';
+export type { IsmctsBudget, IsmctsOptions, IsmctsResult } from './ismcts';
+export { mulberry32 } from './rng';
+export type { Rng } from './rng';
 
 /**
  * The play of a bot of `level` for the seat of `view` (which must be the seat

@@ -59,8 +59,8 @@ const ROLLOUT_EPSILON = 0.1;
 
 // ------------------------------------------------------------------ round simulator
 
-/** One determinized round in progress: every card known, on plain arrays. */
-interface Sim {
+/** One determinized round in progress: every card known, on plain arrays (exported for simulator.spec.ts, which holds it to `evolve`). */
+export interface Sim {
   options: RulesetOptions;
   players: number;
   hands: Card[][];
@@ -96,12 +96,12 @@ function isLastPlay(s: Sim): boolean {
   return s.cardsInHands === 1 && s.deck.length === 0;
 }
 
-function legalPlays(s: Sim): Play[] {
+export function legalPlays(s: Sim): Play[] {
   return legalPlaysOf(s.options, s.hands[s.turn], s.table, isLastPlay(s));
 }
 
 /** Applies a legal play (its scopa flag computed by the engine) and what follows it: a deal, or the round's end. */
-function applyPlay(s: Sim, play: Play): void {
+export function applyPlay(s: Sim, play: Play): void {
   const seat = s.turn;
   const hand = s.hands[seat];
   hand.splice(hand.indexOf(play.card), 1);

@@ -1,0 +1,133 @@
+import { apply, playRandomly, seedFrom } from '../engine/testing';
+import type { Driven } from '../engine/testing';
+import { initialState, mulberry32, seedCommitment, toHex } from '../engine';
+import type { MatchEvent } from '../engine';
+import { GENESIS_HASH, chainEvents, eventHash, joinEvent } from './chain';
+import type { StoredEvent } from './chain';
+import { EXPORT_FORMAT, auditJsonl, parseJsonl, toJsonl } from './export';
+import type { ExportHeader, ExportLine } from './export';
+import { auditNotation, toNotation } from './notation';
+
+const MATCH = '00000000-0000-4000-8000-000000000019';
+
+/** The export of a finished scopa-rules/2 match where both seats gave a client seed (one alone, one with its join). */
+function exported(n: number): string {
+  const rng = mulberry32(n);
+  const seed = seedFrom(rng);
+  const m: Driven = { state: initialState(seed), events: [] };
+  apply(m, { type: 'create', preset: 'scopa', seats: [{ player: 'ann' }, {}], createdBy: 'ann', seedCommitment: seedCommitment(seed) });
+  apply(m, { type: 'setClientSeed', player: 'ann', clientSeed: '5eed'.repeat(8) });
+  apply(m, { type: 'join', player: 'bob', clientSeed: '0b' });
+  apply(m, { type: 'start', player: 'ann' });
+  while (m.state.phase === 'playing') playRandomly(m, rng);
+  const time = new Date('2026-11-23T10:00:00Z');
+  const stored: StoredEvent[] = chainEvents(MATCH, 0, GENESIS_HASH, m.events, 'ann').map((e) => ({ ...e, matchId: MATCH, time }));
+  const created = m.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
+  const ended = m.events[m.events.length - 1] as Extract<MatchEvent, { type: 'MatchEnded' }>;
+  const header: ExportHeader = {
+    format: EXPORT_FORMAT,
+    matchId: MATCH,
+    preset: created.preset,
+    options: created.options,
+    rulesVersion: created.rulesVersion,
+    seats: m.state.seats.slice(),
+    settings: created.settings,
+    createdBy: created.createdBy,
+    seedCommitment: created.seedCommitment,
+    seed: toHex(seed),
+    result: { reason: ended.reason, winner: ended.winner, totals: ended.totals },
+    events: stored.length,
+    lastHash: stored[stored.length - 1].hash,
+    createdAt: time.toISOString(),
+    endedAt: time.toISOString(),
+  };
+  return toJsonl(header, stored);
+}
+
+/** Rewrites an export, then (when asked) recomputes every hash and the header's lastHash, as a forger who controls the file would. */
+function forge(text: string, change: (header: ExportHeader, lines: ExportLine[]) => void, rechain: boolean): string {
+  const { header, events } = parseJsonl(text);
+  change(header, events);
+  if (rechain) {
+    let prev = GENESIS_HASH;
+    for (const line of events) {
+      line.prevHash = prev;
+      line.hash = eventHash(prev, MATCH, line);
+      prev = line.hash;
+    }
+    header.lastHash = prev;
+  }
+  return [header, ...events].map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
+const seqOf = (text: string, type: string) => parseJsonl(text).events.find((e) => e.type === type)!.seq;
+
+describe('the export of a scopa-rules/2 match', () => {
+  const text = exported(19);
+  const firstDeal = seqOf(text, 'RoundDealt');
+  const given = seqOf(text, 'ClientSeedGiven');
+  const joined = seqOf(text, 'SeatTaken');
+
+  it('audits sound offline from the export alone, client seeds included', () => {
+    const { header, events } = parseJsonl(text);
+    expect(header.rulesVersion).toBe('scopa-rules/2');
+    expect(events.find((e) => e.type === 'ClientSeedGiven')!.payload).toEqual({ seat: 0, clientSeed: '5eed'.repeat(8) });
+    expect(events.find((e) => e.type === 'SeatTaken')!.payload).toEqual({ seat: 1, player: 'bob', clientSeed: '0b' });
+    expect(auditJsonl(text)).toMatchObject({ sound: true, matchId: MATCH, events: events.length });
+  });
+
+  it('finds a changed client seed at its event, or at the first deal once the chain is forged too', () => {
+    const change = (_h: ExportHeader, lines: ExportLine[]) => {
+      lines.find((e) => e.type === 'ClientSeedGiven')!.payload.clientSeed = '5eed'.repeat(7) + '5eee';
+    };
+    expect(auditJsonl(forge(text, change, false))).toMatchObject({ sound: false, seq: given });
+    expect(auditJsonl(forge(text, change, true))).toMatchObject({ sound: false, seq: firstDeal });
+    const changeJoin = (_h: ExportHeader, lines: ExportLine[]) => {
+      lines.find((e) => e.type === 'SeatTaken')!.payload.clientSeed = '0c';
+    };
+    expect(auditJsonl(forge(text, changeJoin, false))).toMatchObject({ sound: false, seq: joined });
+    expect(auditJsonl(forge(text, changeJoin, true))).toMatchObject({ sound: false, seq: firstDeal });
+  });
+
+  it('finds client seeds moved to other seats (the seat order of the derivation) at the first deal', () => {
+    const swap = (_h: ExportHeader, lines: ExportLine[]) => {
+      const a = lines.find((e) => e.type === 'ClientSeedGiven')!.payload;
+      const b = lines.find((e) => e.type === 'SeatTaken')!.payload;
+      [a.clientSeed, b.clientSeed] = [b.clientSeed, a.clientSeed];
+    };
+    expect(auditJsonl(forge(text, swap, false))).toMatchObject({ sound: false, seq: given });
+    expect(auditJsonl(forge(text, swap, true))).toMatchObject({ sound: false, seq: firstDeal });
+  });
+
+  it('finds a changed server seed: against the commitment, in MatchCreated, then at the first deal', () => {
+    const other = 'ab'.repeat(32);
+    expect(auditJsonl(forge(text, (h) => (h.seed = other), false))).toMatchObject({ sound: false, seq: null, reason: expect.stringContaining('commitment') });
+    const recommitted = (h: ExportHeader) => {
+      h.seed = other;
+      h.seedCommitment = seedCommitment(Buffer.from(other, 'hex'));
+    };
+    expect(auditJsonl(forge(text, recommitted, true))).toMatchObject({ sound: false, seq: 1 });
+    // A forger who also rewrites MatchCreated's commitment and MatchEnded's reveal: the deals no longer follow.
+    const everywhere = (h: ExportHeader, lines: ExportLine[]) => {
+      recommitted(h);
+      lines[0].payload.seedCommitment = h.seedCommitment;
+      lines[lines.length - 1].payload.seed = other;
+    };
+    expect(auditJsonl(forge(text, everywhere, true))).toMatchObject({ sound: false, seq: firstDeal });
+  });
+
+  it('keeps an unforged file byte for byte (so the forgeries above differ only by their change)', () => {
+    expect(forge(text, () => undefined, true)).toBe(text);
+  });
+
+  it('writes a notation that carries the client seeds and audits sound, and unsound with another seed', () => {
+    const { header, events } = parseJsonl(text);
+    const notation = toNotation(header, events.map(joinEvent));
+    expect(notation).toContain(`[ClientSeeds "${JSON.stringify(['5eed'.repeat(8), '0b'])}"]`);
+    expect(auditNotation(notation)).toMatchObject({ sound: true });
+    const changed = notation.replace('"0b"]', '"0c"]');
+    expect(changed).not.toBe(notation);
+    expect(auditNotation(changed)).toMatchObject({ sound: false, ply: 1 });
+    expect(auditNotation(notation.replace(/\[ClientSeeds .*\]\n/, ''))).toMatchObject({ sound: false });
+  });
+});
