@@ -15,7 +15,7 @@ let app: INestApplication;
 
 describeRulesetRace('PGlite, one instance', async () => {
   app = await createTestApp();
-  return { targets: [app.getHttpServer()], saves: 24, creations: 12, close: () => app.close() };
+  return { targets: [app.getHttpServer()], saves: 24, creations: 12, spreadMs: 400, close: () => app.close() };
 });
 
 describe('a used ruleset version, in the database itself', () => {

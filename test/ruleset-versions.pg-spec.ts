@@ -13,6 +13,7 @@ describeRulesetRace('PostgreSQL, two instances', async () => {
     targets: [a.http, b.http],
     saves: 120,
     creations: 60,
+    spreadMs: 1000,
     close: async () => {
       await a.app.close();
       await b.app.close();

@@ -159,17 +159,21 @@ WITH m AS (
 )${CREATE_TAIL}`;
 
 // A match from a saved ruleset version ($11), resolved by the caller as preset $18 and overrides $19.
-// The match is inserted only if the version is still exactly that, and the version is locked
-// (made immutable) by this same statement: `l` locks it when it was unlocked (the row lock makes a
-// concurrent in-place save wait, then find it locked and make a new version instead); `k` finds it
-// already locked in this statement's snapshot (locked versions never change). When neither holds
-// (a save edited it meanwhile, or another creation locked it after our snapshot), nothing is
-// written and the caller resolves the version again.
+// The match is inserted only if the version still holds exactly that, and this same statement locks
+// the version (makes it immutable). By this statement's snapshot the version was either
+// - unlocked (`s`): `l` locks it, its row lock making a concurrent in-place save wait and then find it
+//   locked (that save makes the next version instead); after waiting for a concurrent save, `l` checks
+//   the content again on the row as committed; a concurrent creation that locked it first is fine
+//   (COALESCE keeps its time; the row is unchanged);
+// - or locked: `k` finds it so, with that content (a locked version never changes).
+// Otherwise (a save edited it after it was read) nothing is written and the caller reads it again.
 const CREATE_FROM_RULESET_SQL = `
-WITH l AS (
-  UPDATE rulesets SET locked_at = now()
-  WHERE id = $11::uuid AND locked_at IS NULL AND preset = $18::text AND overrides = $19::jsonb
-  RETURNING id
+WITH s AS (
+  SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NULL
+), l AS (
+  UPDATE rulesets SET locked_at = COALESCE(rulesets.locked_at, now())
+  FROM s WHERE rulesets.id = s.id AND rulesets.preset = $18::text AND rulesets.overrides = $19::jsonb
+  RETURNING rulesets.id
 ), k AS (
   SELECT id FROM l
   UNION ALL

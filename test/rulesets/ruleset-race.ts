@@ -17,6 +17,8 @@ export interface RaceSetup {
   saves: number;
   /** Concurrent match creations from versions of that name. */
   creations: number;
+  /** The saves and the creations start spread over this many milliseconds, so that edits, locks and new versions interleave. */
+  spreadMs: number;
   close(): Promise<void>;
 }
 
@@ -103,12 +105,18 @@ export function describeRulesetRace(name: string, open: () => Promise<RaceSetup>
       const first = await save(0, rulesetName, { target: 3 });
       expect(first.status).toBe(201);
       const targets = [3, 5, 7, 9, 16];
+      const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
       const saveResults: Promise<Outcome>[] = [];
-      for (let i = 0; i < setup.saves; i++) saveResults.push(save(i, rulesetName, { target: targets[i % targets.length] }));
+      for (let i = 0; i < setup.saves; i++) {
+        saveResults.push(after((i * setup.spreadMs) / setup.saves).then(() => save(i, rulesetName, { target: targets[i % targets.length] })));
+      }
       const creations: Promise<{ from: string; outcome: Outcome }>[] = [];
       for (let i = 0; i < setup.creations; i++) {
-        // half from v1 as first saved, half from whatever version a racing save just returned
-        const from = i % 2 === 0 ? Promise.resolve(first.body.id as string) : saveResults[i % setup.saves].then((o) => o.body?.id as string);
+        // half from v1 as first saved (edited in place meanwhile until a match locks it), half from the version a racing save just returned
+        const from =
+          i % 2 === 0
+            ? after((i * setup.spreadMs) / setup.creations).then(() => first.body.id as string)
+            : saveResults[Math.floor((i * setup.saves) / setup.creations)].then((o) => o.body?.id as string);
         creations.push(from.then(async (id) => ({ from: id, outcome: await createFrom(i, id) })));
       }
       const saved = await Promise.all(saveResults);
@@ -126,7 +134,8 @@ export function describeRulesetRace(name: string, open: () => Promise<RaceSetup>
         expect(byId.get(o.body.id)?.version).toBe(o.body.version);
         expect(o.body.name).toBe(rulesetName);
       }
-      // only the latest version can be unused: a new version is made only once a match uses the head
+      // the race did make new versions under matches (else it proved little), and only the latest can be unused
+      expect(versions.length).toBeGreaterThan(1);
       expect(versions.slice(0, -1).filter((v) => !v.locked)).toEqual([]);
 
       // every match plays the options of the version it names, and that version is locked
@@ -140,8 +149,8 @@ export function describeRulesetRace(name: string, open: () => Promise<RaceSetup>
 
       // used versions never change afterwards: more saves make new versions, the used ones stay as they are
       const used = versions.filter((v) => v.locked);
-      const after = await Promise.all(targets.map((target, i) => save(i, rulesetName, { target: target + 1 })));
-      expect(after.map((o) => o.status)).toEqual(targets.map(() => 201));
+      const more = await Promise.all(targets.map((target, i) => save(i, rulesetName, { target: target + 1 })));
+      expect(more.map((o) => o.status)).toEqual(targets.map(() => 201));
       const later = await versionsOf(rulesetName);
       expect(later.map((v) => v.version)).toEqual(later.map((_, i) => i + 1));
       for (const v of used) expect(later.find((l) => l.id === v.id)).toEqual(v);
