@@ -37,7 +37,15 @@ export interface NewMatch {
   /** SECRET: hex of the seed. */
   seed: string;
   createdBy: string;
-  rulesetId: string | null;
+  /** The saved ruleset version the match is created from, as the caller resolved it (see CREATE_FROM_RULESET_SQL). */
+  ruleset: RulesetVersionRef | null;
+}
+
+/** A saved ruleset version as read when a match was resolved from it. */
+export interface RulesetVersionRef {
+  id: string;
+  preset: string;
+  overrides: Record<string, unknown>;
 }
 
 export interface AppendOptions {
@@ -129,12 +137,9 @@ WITH i AS (
 )
 SELECT match_id::text AS match_id, seq, created_at FROM e ORDER BY match_id, seq`);
 
-const CREATE_SQL = `
-WITH m AS (
-  INSERT INTO matches (id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry)
-  VALUES ($1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text)
-  RETURNING id
-), e AS (
+const MATCH_COLUMNS = 'id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry';
+const MATCH_VALUES = '$1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text';
+const CREATE_TAIL = `, e AS (
   INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
   SELECT m.id, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.command_key, r.command_hash
   FROM m CROSS JOIN ${ROWS.replace('$ROWS', '$14')}
@@ -143,10 +148,40 @@ WITH m AS (
   INSERT INTO match_players (match_id, player_id, seat)
   SELECT m.id, pl.player_id, pl.seat FROM m CROSS JOIN ${PLAYERS.replace('$PLAYERS', '$15')}
   ON CONFLICT DO NOTHING
-), l AS (
-  UPDATE rulesets SET locked_at = now() WHERE id = $11::uuid AND locked_at IS NULL
 )
 SELECT seq, created_at FROM e ORDER BY seq`;
+
+// A match of a preset: no ruleset to look at.
+const CREATE_SQL = `
+WITH m AS (
+  INSERT INTO matches (${MATCH_COLUMNS}) VALUES (${MATCH_VALUES})
+  RETURNING id
+)${CREATE_TAIL}`;
+
+// A match from a saved ruleset version ($11), resolved by the caller as preset $18 and overrides $19.
+// The match is inserted only if the version still holds exactly that, and this same statement locks
+// the version (makes it immutable). By this statement's snapshot the version was either
+// - unlocked (`s`): `l` locks it, its row lock making a concurrent in-place save wait and then find it
+//   locked (that save makes the next version instead); after waiting for a concurrent save, `l` checks
+//   the content again on the row as committed; a concurrent creation that locked it first is fine
+//   (COALESCE keeps its time; the row is unchanged);
+// - or locked: `k` finds it so, with that content (a locked version never changes).
+// Otherwise (a save edited it after it was read) nothing is written and the caller reads it again.
+const CREATE_FROM_RULESET_SQL = `
+WITH s AS (
+  SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NULL
+), l AS (
+  UPDATE rulesets SET locked_at = COALESCE(rulesets.locked_at, now())
+  FROM s WHERE rulesets.id = s.id AND rulesets.preset = $18::text AND rulesets.overrides = $19::jsonb
+  RETURNING rulesets.id
+), k AS (
+  SELECT id FROM l
+  UNION ALL
+  SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NOT NULL AND preset = $18::text AND overrides = $19::jsonb
+), m AS (
+  INSERT INTO matches (${MATCH_COLUMNS}) SELECT ${MATCH_VALUES} FROM k
+  RETURNING id
+)${CREATE_TAIL}`;
 
 // The reads of the hot path (statements are prepared on PostgreSQL, see prepared-statements.ts).
 const CURRENT_SEQ_SQL = prepared('SELECT current_seq FROM matches WHERE id = $1::uuid');
@@ -250,14 +285,21 @@ export class EventStore {
     return chained.map((c, i) => ({ ...c, matchId, time: rows[i]?.created_at ?? new Date() }));
   }
 
-  /** Creates the matches row and appends the first events (seq 1..), in one statement. */
+  /**
+   * Creates the matches row and appends the first events (seq 1..), in one
+   * statement. From a ruleset, the same statement locks that version, and
+   * writes nothing if the version no longer holds what the caller resolved:
+   * CONFLICT with details.rulesetChanged = true (resolve it again and retry).
+   */
   async create(match: NewMatch, events: MatchEvent[], options: AppendOptions): Promise<StoredEvent[]> {
     const chained = chainEvents(match.id, 0, GENESIS_HASH, events, options.actor);
     const p = options.projection;
     const settings = events[0]?.type === 'MatchCreated' ? events[0].settings : null;
+    const ruleset = match.ruleset;
+    let rows: { seq: number; created_at: Date }[];
     try {
-      const rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
-        CREATE_SQL,
+      rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
+        ruleset ? CREATE_FROM_RULESET_SQL : CREATE_SQL,
         match.id,
         match.preset,
         JSON.stringify(match.options),
@@ -268,7 +310,7 @@ export class EventStore {
         match.seedCommitment,
         match.seed,
         match.createdBy,
-        match.rulesetId,
+        ruleset?.id ?? null,
         p.turnSeat,
         p.turnPlayer,
         this.toRows(chained, options.commandKey ?? null, options.commandHash ?? null),
@@ -276,12 +318,16 @@ export class EventStore {
         // the clock trigger reads these from the row instead of the first event, on every append
         settings?.turnTimeLimit ?? null,
         settings?.onExpiry ?? null,
+        ...(ruleset ? [ruleset.preset, JSON.stringify(ruleset.overrides)] : []),
       );
-      return this.stored(match.id, chained, rows);
     } catch (err) {
       if (uniqueViolation(err)) throw new DomainError('CONFLICT', `match ${match.id} already exists`);
       throw err;
     }
+    if (rows.length === 0 && ruleset) {
+      throw new DomainError('CONFLICT', `ruleset ${ruleset.id} changed while the match was created from it`, { rulesetId: ruleset.id, rulesetChanged: true });
+    }
+    return this.stored(match.id, chained, rows);
   }
 
   /**

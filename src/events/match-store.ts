@@ -19,7 +19,7 @@ import type { Prisma } from '../database/database';
 import { canonicalJson, joinEvent, sha256Hex, verifyChain, GENESIS_HASH } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import { EventStore } from '../events/event-store';
-import type { MatchProjection } from '../events/event-store';
+import type { MatchProjection, RulesetVersionRef } from '../events/event-store';
 import { toJsonl } from '../events/export';
 import type { ExportHeader } from '../events/export';
 import { toNotation } from '../events/notation';
@@ -50,13 +50,19 @@ export interface MatchSummary {
 }
 
 export interface CreateMatchInput {
-  /** Preset id; taken from the ruleset when rulesetId is given and preset is not. */
+  /** Preset id; taken from the ruleset when one is given and preset is not. */
   preset?: string;
+  /** Default: the ruleset's overrides when one is given. */
   overrides?: Record<string, unknown>;
   seats?: SeatSpec[];
   createdBy: string;
   settings?: Partial<MatchSettings>;
-  rulesetId?: string | null;
+  /**
+   * The saved ruleset version, as the caller read it (not read again here).
+   * The create statement locks that version, or refuses with CONFLICT
+   * (details.rulesetChanged) when it changed since it was read.
+   */
+  ruleset?: RulesetVersionRef | null;
 }
 
 export interface ExecuteOptions {
@@ -209,14 +215,9 @@ export class MatchStore {
   // ------------------------------------------------------------ writing
 
   async create(input: CreateMatchInput): Promise<CommandResult> {
-    let preset = input.preset;
-    let overrides = input.overrides ?? {};
-    if (input.rulesetId) {
-      const ruleset = await this.prisma.ruleset.findUnique({ where: { id: input.rulesetId } }).catch(() => null);
-      if (!ruleset) throw new DomainError('NOT_FOUND', `no ruleset ${input.rulesetId}`);
-      preset ??= ruleset.preset;
-      if (input.overrides === undefined) overrides = (ruleset.overrides ?? {}) as Record<string, unknown>;
-    }
+    const ruleset = input.ruleset ?? null;
+    const preset = input.preset ?? ruleset?.preset;
+    const overrides = input.overrides ?? ruleset?.overrides ?? {};
     const seed = randomBytes(32);
     const command: Command = {
       type: 'create',
@@ -242,13 +243,13 @@ export class MatchStore {
         seedCommitment: created.seedCommitment,
         seed: toHex(seed),
         createdBy: created.createdBy,
-        rulesetId: input.rulesetId ?? null,
+        ruleset,
       },
       decision.events,
       { actor: input.createdBy, projection: projectionOf(state, decision.events) },
     );
     const last = stored[stored.length - 1];
-    this.cache.put(id, { seq: last.seq, hash: last.hash, state, rulesetId: input.rulesetId ?? null });
+    this.cache.put(id, { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null });
     return this.appended({ matchId: id, seq: last.seq, events: stored, replayed: false });
   }
 

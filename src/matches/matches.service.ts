@@ -85,14 +85,6 @@ export class MatchesService {
 
   async create(caller: Principal, req: CreateRequest): Promise<MatchPresentation> {
     if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
-    let overrides = req.overrides;
-    let preset = req.preset;
-    if (req.rulesetId) {
-      const r = await this.rulesets.resolveForMatch(req.rulesetId);
-      if (preset && preset !== r.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${r.preset}, not ${preset}`);
-      preset = r.preset;
-      overrides = { ...r.overrides, ...(req.overrides ?? {}) };
-    }
     const seats: SeatSpec[] = [];
     for (const [i, s] of (req.seats ?? [{ type: 'creator' }]).entries()) {
       switch (s.type) {
@@ -118,8 +110,14 @@ export class MatchesService {
     const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit' } = {};
     if (req.turnTimeLimit !== undefined) settings.turnTimeLimit = req.turnTimeLimit;
     if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
-    const result = await this.store.create({ preset, overrides, seats, createdBy: caller.username, settings, rulesetId: req.rulesetId ?? null });
-    if (req.rulesetId) await this.rulesets.lock(req.rulesetId);
+    const base = { seats, createdBy: caller.username, settings };
+    // A saved ruleset is read once per attempt and locked by the statement that creates the match (see forMatch).
+    const result = req.rulesetId
+      ? await this.rulesets.forMatch(req.rulesetId, (ruleset) => {
+          if (req.preset && req.preset !== ruleset.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${req.preset}`);
+          return this.store.create({ ...base, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...(req.overrides ?? {}) }, ruleset });
+        })
+      : await this.store.create({ ...base, preset: req.preset, overrides: req.overrides });
     await this.store.settled(result);
     return this.present(caller, result.matchId);
   }
