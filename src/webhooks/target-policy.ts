@@ -58,8 +58,11 @@ export class WebhookTargetPolicy {
     return null;
   }
 
-  /** Throws RefusedTargetError unless every address `host` resolves to may be a target. */
-  async checkHost(host: string): Promise<void> {
+  /**
+   * Throws RefusedTargetError unless every address `host` resolves to may be
+   * a target; a lookup error, or none within timeoutMs (a request waits on it).
+   */
+  async checkHost(host: string, timeoutMs = 5000): Promise<void> {
     if (this.allowPrivate) return;
     const bare = host.replace(/^\[|\]$/g, '');
     if (isIP(bare)) {
@@ -67,9 +70,15 @@ export class WebhookTargetPolicy {
       if (why) throw new RefusedTargetError(bare, why);
       return;
     }
-    await new Promise<void>((resolve, reject) =>
-      this.lookup(bare, { all: true }, (err) => (err ? reject(err) : resolve())),
-    );
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`${bare}: no answer from DNS in ${timeoutMs} ms`)), timeoutMs);
+        this.lookup(bare, { all: true }, (err) => (err ? reject(err) : resolve()));
+      });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
