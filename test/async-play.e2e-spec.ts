@@ -2,7 +2,8 @@
  * Async play over the public API on PGlite: bots in seats, hints, turn clocks
  * (auto-play, forfeit, stale deadlines), the inbox, webhooks (signed, retried)
  * and reconnection of the live events subscription. The pollers are driven
- * by hand here (CLOCK_POLL_MS = WEBHOOK_POLL_MS = BOT_SWEEP_MS = 0).
+ * by hand here (CLOCK_POLL_MS = WEBHOOK_POLL_MS = BOT_SWEEP_MS = 0). The receivers
+ * listen on 127.0.0.1, so private targets are allowed (WEBHOOK_ALLOW_PRIVATE).
  */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
@@ -23,7 +24,7 @@ import type { Account } from './support/clients';
 
 jest.setTimeout(300_000);
 
-const ENV = { CLOCK_POLL_MS: '0', WEBHOOK_POLL_MS: '0', BOT_SWEEP_MS: '0', WEBHOOK_BACKOFF_MS: '20', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_TIMEOUT_MS: '3000' };
+const ENV = { CLOCK_POLL_MS: '0', WEBHOOK_POLL_MS: '0', BOT_SWEEP_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_BACKOFF_MS: '20', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_TIMEOUT_MS: '3000' };
 
 interface Received {
   headers: IncomingHttpHeaders;

@@ -11,6 +11,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
 import { PrismaClient } from './generated/client';
+import { lockDataDir } from './data-dir-lock';
+import type { DataDirLock } from './data-dir-lock';
 import { migrate, readMigrations } from './migrator';
 import { preparedStatementName } from './prepared-statements';
 import type { MigrationConnection, MigrationFile, MigrationReport } from './migrator';
@@ -96,7 +98,16 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
       },
     };
   }
-  const pglite = newPglite(options.dataDir ?? './data', options.loadDataDir);
+  // The folder's lock comes before PGlite touches it (it writes postmaster.pid at once, and removes it on close).
+  const dataDir = options.dataDir ?? './data';
+  const lock: DataDirLock | null = dataDir === 'memory' ? null : lockDataDir(path.resolve(process.cwd(), dataDir));
+  let pglite: PGlite;
+  try {
+    pglite = newPglite(dataDir, options.loadDataDir);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   return {
     kind: 'pglite',
     adapter: new PrismaPGlite(pglite),
@@ -107,7 +118,11 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
       return options.migrate === false ? noMigrations : migrate(pgliteConnection(pglite), options.migrations ?? readMigrations());
     },
     close: async () => {
-      if (!pglite.closed) await pglite.close();
+      try {
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

@@ -163,12 +163,19 @@ export function commandHash(command: Command, actor: string | null): string {
  */
 export type AppendListener = (result: CommandResult) => void | Promise<void>;
 
+/** How a command went, for metrics: appended (with the time to decide and append it) or refused with a DomainError code. */
+export type CommandOutcome =
+  | { command: Command['type']; appended: CommandResult; seconds: number }
+  | { command: Command['type']; rejected: string };
+export type CommandListener = (outcome: CommandOutcome) => void;
+
 export class MatchStore {
   private readonly events: EventStore;
   private readonly cache: SnapshotCache;
   private readonly maxRetries: number;
   private readonly appendListeners = new Set<AppendListener>();
   private readonly reactions = new WeakMap<CommandResult, Promise<void>>();
+  private readonly commandListeners = new Set<CommandListener>();
 
   constructor(
     private readonly prisma: Prisma,
@@ -212,9 +219,51 @@ export class MatchStore {
     return result;
   }
 
+  /**
+   * Calls `listener` after every create or execute, from any caller (API,
+   * bots, clock): appended, or refused with a DomainError (an idempotent
+   * replay is neither). Synchronous; listener errors are ignored.
+   */
+  onCommand(listener: CommandListener): () => void {
+    this.commandListeners.add(listener);
+    return () => this.commandListeners.delete(listener);
+  }
+
+  private async observed(command: Command['type'], run: () => Promise<CommandResult>): Promise<CommandResult> {
+    if (this.commandListeners.size === 0) return run();
+    const started = performance.now();
+    let outcome: CommandOutcome | null = null;
+    try {
+      const result = await run();
+      if (!result.replayed) outcome = { command, appended: result, seconds: (performance.now() - started) / 1000 };
+      return result;
+    } catch (err) {
+      if (err instanceof DomainError) outcome = { command, rejected: err.code };
+      throw err;
+    } finally {
+      if (outcome) {
+        for (const listener of this.commandListeners) {
+          try {
+            listener(outcome);
+          } catch {
+            // a listener's failure is its own
+          }
+        }
+      }
+    }
+  }
+
   // ------------------------------------------------------------ writing
 
-  async create(input: CreateMatchInput): Promise<CommandResult> {
+  create(input: CreateMatchInput): Promise<CommandResult> {
+    return this.observed('create', () => this.createMatch(input));
+  }
+
+  execute(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
+    return this.observed(command.type, () => this.decideAndAppend(matchId, command, options));
+  }
+
+  private async createMatch(input: CreateMatchInput): Promise<CommandResult> {
     const ruleset = input.ruleset ?? null;
     const preset = input.preset ?? ruleset?.preset;
     const overrides = input.overrides ?? ruleset?.overrides ?? {};
@@ -253,7 +302,7 @@ export class MatchStore {
     return this.appended({ matchId: id, seq: last.seq, events: stored, replayed: false });
   }
 
-  async execute(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
+  private async decideAndAppend(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
     const key = options.commandKey ?? null;
     const hash = key ? commandHash(command, options.actor) : null;
     let snap = await this.snapshot(matchId);

@@ -2,9 +2,10 @@
  * What follows every append, whoever issued the command (a person through
  * MatchesService, a bot seat, the clock, and the commands to come), in one
  * place: registered once on the store (MatchStore.onAppended), as lichess's
- * round does `handle -> publish`. In order: count the plays; publish the live
- * notices (src/inbox/turn-notifier.ts); then, when a bot is to move, play its
- * turns (src/seats). The durable half is SQL, in the appending statement
+ * round does `handle -> publish`. In order: publish the live notices
+ * (src/inbox/turn-notifier.ts); then, when a bot is to move, play its turns
+ * (src/seats). Metrics of every command, appended or refused, are recorded
+ * from the store's command outcomes (src/observability/command-metrics.service.ts). The durable half is SQL, in the appending statement
  * itself: the trigger `matches_async_play` on `matches` runs
  * `scopa_async_play_after_append()` (prisma/migrations/*_async_play, last
  * replaced in *_match_clock_settings), which writes the match_clocks row of
@@ -18,7 +19,6 @@ import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
 import { TurnNotifier } from '../inbox/turn-notifier';
-import { MetricsService } from '../observability/metrics.service';
 import { BotSeatsService } from '../seats/bot-seats.service';
 
 @Injectable()
@@ -29,7 +29,6 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
     private readonly store: MatchStore,
     private readonly notifier: TurnNotifier,
     private readonly bots: BotSeatsService,
-    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
@@ -41,9 +40,6 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
   }
 
   async react(result: CommandResult): Promise<void> {
-    for (const e of result.events) {
-      if (e.type === 'CardPlayed') this.metrics.plays.inc({ source: e.actor === null ? 'clock' : e.actor.startsWith('bot:') ? 'bot' : 'human' });
-    }
     await this.notifier.publishQuietly(result);
     // A bot's own append needs no new drive: the run that made it plays on until a human is to move.
     if (!result.events[0]?.actor?.startsWith('bot:')) await this.bots.driveAfter(result);

@@ -10,6 +10,8 @@
 import { Global, Module, RequestMethod } from '@nestjs/common';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { pinoHttp } from 'pino-http';
+import { StoreModule } from '../events/store.module';
+import { CommandMetricsService } from './command-metrics.service';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 import { requestId } from './request-id';
@@ -30,8 +32,9 @@ export function requestLogger() {
 
 @Global()
 @Module({
+  imports: [StoreModule],
   controllers: [MetricsController],
-  providers: [MetricsService],
+  providers: [MetricsService, CommandMetricsService],
   exports: [MetricsService],
 })
 export class ObservabilityModule implements NestModule {

@@ -8,9 +8,18 @@
  * backoff * 2^(attempts - 1) (capped), until maxAttempts, then failed.
  * A crash mid-send leaves the row pending: it is sent again once the lease
  * runs out (at-least-once; receivers dedupe on Scopa-Delivery).
+ *
+ * Targets pass the WebhookTargetPolicy at each send, on the addresses the
+ * name resolves to then (target-policy.ts). The error the owner reads is one
+ * of a few words (DELIVERY_ERRORS): the kind of network failure would tell
+ * which ports of a host are open.
  */
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
 import type { Prisma } from '../database/database';
 import { signatureHeader, SIGNATURE_HEADER } from './signature';
+import { RefusedTargetError, targetPolicyFromEnv, WebhookTargetPolicy } from './target-policy';
 
 export interface WebhookWorkerOptions {
   batch?: number;
@@ -24,7 +33,8 @@ export interface WebhookWorkerOptions {
   maxBackoffMs?: number;
   /** Request timeout in ms. Default 10,000. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** Which addresses may be targets (default: public unicast only). */
+  policy?: WebhookTargetPolicy;
   onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', delivery: ClaimedDelivery) => void;
 }
 
@@ -37,6 +47,7 @@ export function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Web
     maxBackoffMs: n(env.WEBHOOK_MAX_BACKOFF_MS, 3_600_000),
     timeoutMs: n(env.WEBHOOK_TIMEOUT_MS, 10_000),
     leaseMs: n(env.WEBHOOK_LEASE_MS, 60_000),
+    policy: targetPolicyFromEnv(env),
   };
 }
 
@@ -68,8 +79,50 @@ export function deliveryBody(d: Pick<ClaimedDelivery, 'id' | 'event' | 'payload'
   return JSON.stringify({ id: d.id, event: d.event, createdAt: d.createdAt.toISOString(), data: d.payload });
 }
 
+/** Every lastError a delivery can record, besides `HTTP <status>` for a non-2xx answer. */
+export const DELIVERY_ERRORS = { timeout: 'timeout', refused: 'refused target', connection: 'connection failed' } as const;
+
+class DeliveryTimeout extends Error {}
+
+/** The owner's word for a failed send: no network detail (refused port, reset, DNS) beyond these. */
+export function deliveryError(err: unknown): string {
+  if (err instanceof RefusedTargetError) return DELIVERY_ERRORS.refused;
+  if (err instanceof DeliveryTimeout) return DELIVERY_ERRORS.timeout;
+  return DELIVERY_ERRORS.connection;
+}
+
+/**
+ * POSTs `body` and resolves with the response status (the body is not read;
+ * redirects are not followed). Connects only to an address `policy` accepts:
+ * an IP literal is checked here (no lookup happens for one), a name in the
+ * lookup, and the socket goes to the address that lookup returned.
+ */
+export function postOnce(url: string, headers: Record<string, string>, body: string, timeoutMs: number, policy: WebhookTargetPolicy): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    const why = isIP(literal) ? policy.refusal(literal) : null;
+    if (why) return reject(new RefusedTargetError(literal, why));
+    const req = (target.protocol === 'https:' ? https : http).request(
+      target,
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: policy.lookup, agent: false },
+      (res) => {
+        clearTimeout(timer);
+        resolve(res.statusCode ?? 0);
+        res.destroy();
+      },
+    );
+    const timer = setTimeout(() => req.destroy(new DeliveryTimeout()), timeoutMs);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(body);
+  });
+}
+
 export class WebhookWorker {
-  private readonly o: Required<Omit<WebhookWorkerOptions, 'fetch' | 'onOutcome'>>;
+  private readonly o: Required<Omit<WebhookWorkerOptions, 'onOutcome'>>;
 
   constructor(
     private readonly prisma: Prisma,
@@ -82,6 +135,7 @@ export class WebhookWorker {
       backoffMs: options.backoffMs ?? 10_000,
       maxBackoffMs: options.maxBackoffMs ?? 3_600_000,
       timeoutMs: options.timeoutMs ?? 10_000,
+      policy: options.policy ?? new WebhookTargetPolicy(),
     };
   }
 
@@ -107,24 +161,17 @@ export class WebhookWorker {
     let code: number | null = null;
     let error: string | null = null;
     try {
-      const res = await (this.options.fetch ?? fetch)(d.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'scopa-webhooks/1',
-          [SIGNATURE_HEADER]: signatureHeader(d.secret, timestamp, body),
-          'Scopa-Event': d.event,
-          'Scopa-Delivery': d.id,
-        },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.o.timeoutMs),
-      });
-      code = res.status;
-      await res.body?.cancel().catch(() => undefined);
-      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'scopa-webhooks/1',
+        [SIGNATURE_HEADER]: signatureHeader(d.secret, timestamp, body),
+        'Scopa-Event': d.event,
+        'Scopa-Delivery': d.id,
+      };
+      code = await postOnce(d.url, headers, body, this.o.timeoutMs, this.o.policy);
+      if (code < 200 || code >= 300) error = `HTTP ${code}`;
     } catch (err) {
-      error = String((err as Error)?.cause ?? (err as Error)?.message ?? err).slice(0, 500);
+      error = deliveryError(err);
     }
     let outcome: 'delivered' | 'failed' | 'gave_up';
     if (error === null) {

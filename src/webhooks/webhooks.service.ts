@@ -3,6 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
+import { RefusedTargetError, targetPolicyFromEnv } from './target-policy';
+import type { WebhookTargetPolicy } from './target-policy';
 
 export const WEBHOOK_EVENTS = ['your_turn', 'match_finished'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -54,8 +56,26 @@ export function checkWebhookUrl(raw: unknown): string {
   return url.toString();
 }
 
+/**
+ * VALIDATION_FAILED unless the URL's host is, and resolves only to, public
+ * addresses (see target-policy.ts; checked again at each delivery).
+ */
+export async function checkWebhookTarget(url: string, policy: WebhookTargetPolicy): Promise<void> {
+  const host = new URL(url).hostname;
+  try {
+    await policy.checkHost(host);
+  } catch (err) {
+    if (err instanceof RefusedTargetError) {
+      throw new DomainError('VALIDATION_FAILED', `url: ${host} is or resolves to ${err.reason}; webhooks may only target public addresses`);
+    }
+    throw new DomainError('VALIDATION_FAILED', `url: ${host} does not resolve`);
+  }
+}
+
 @Injectable()
 export class WebhooksService {
+  private readonly policy = targetPolicyFromEnv();
+
   constructor(private readonly prisma: PrismaService) {}
 
   async create(owner: Owner, url: unknown, events?: unknown): Promise<CreatedWebhook> {
@@ -64,6 +84,7 @@ export class WebhooksService {
     if (!Array.isArray(wanted) || wanted.length === 0 || !wanted.every((e) => (WEBHOOK_EVENTS as readonly unknown[]).includes(e))) {
       throw new DomainError('VALIDATION_FAILED', `events: one or more of ${WEBHOOK_EVENTS.join(', ')}`);
     }
+    await checkWebhookTarget(checked, this.policy);
     const count = await this.prisma.webhook.count({ where: { accountId: owner.accountId } });
     if (count >= MAX_WEBHOOKS) throw new DomainError('CONFLICT', `at most ${MAX_WEBHOOKS} webhooks per account`);
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;

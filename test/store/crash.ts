@@ -1,13 +1,12 @@
 /** The crash test, for both databases: SIGKILL a writer mid-stream, then every acknowledged move must be in the log and every chain sound. */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import type { DatabaseOptions } from '../../src/database/database';
 import { openDatabase } from '../../src/database/database';
 import { MatchStore } from '../../src/events/match-store';
 
 export async function crashAndCheck(env: Record<string, string>, reopen: DatabaseOptions, acksBeforeKill = 300): Promise<{ acked: number; matches: number }> {
-  const tsx = path.join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['test/store/crash-child.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself with tsx as a loader: the tsx launcher runs the script in a grandchild, which a SIGKILL of the launcher leaves alive.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/store/crash-child.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const acked = new Map<string, number>();
   let count = 0;
   let buffer = '';
