@@ -7,6 +7,9 @@ import { AuthController } from './auth.controller';
 import { AuthResolver } from './auth.resolver';
 import { JWT_ISSUER, jwtSecret } from './auth.config';
 import { JwtStrategy } from './jwt.strategy';
+import { RevocationBus } from './revocations';
+import { SessionsService } from './sessions.service';
+import { SocketRegistry } from './socket-registry';
 import { TokensService } from './tokens.service';
 import { WsAuthService } from './ws-auth.service';
 
@@ -19,7 +22,7 @@ import { WsAuthService } from './ws-auth.service';
     }),
   ],
   controllers: [AuthController],
-  providers: [AccountsService, TokensService, JwtStrategy, WsAuthService, AuthResolver],
-  exports: [AccountsService, TokensService, WsAuthService, JwtModule],
+  providers: [AccountsService, TokensService, SessionsService, RevocationBus, SocketRegistry, JwtStrategy, WsAuthService, AuthResolver],
+  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, JwtModule],
 })
 export class AuthModule {}
