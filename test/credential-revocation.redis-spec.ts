@@ -9,6 +9,7 @@ import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
+import { RevocationBus } from '../src/auth/revocations';
 import { freshPgDatabase } from './store/helpers';
 import { startInstance } from './support/instances';
 
@@ -26,6 +27,8 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
     db = await freshPgDatabase();
     a = await startInstance(db.url, { REDIS_URL, INSTANCE_ID: 'a' });
     b = await startInstance(db.url, { REDIS_URL, INSTANCE_ID: 'b' });
+    // both listen on Redis before anything is revoked
+    await Promise.all([a, b].map((i) => i.app.get(RevocationBus).ready));
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();

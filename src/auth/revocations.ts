@@ -38,15 +38,39 @@ export class RevocationBus implements OnModuleInit, OnModuleDestroy {
   private readonly revoked = new LRUCache<string, true>({ max: MAX_REMEMBERED, ttlAutopurge: false });
   private readonly listeners = new Set<Listener>();
   private subscription: number | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** Resolves once this instance hears revocations (it starts without waiting: Redis may be down). */
+  ready: Promise<void> = Promise.resolve();
 
   constructor(@Inject(PUB_SUB) private readonly pubsub: PubSubEngine) {}
 
-  async onModuleInit(): Promise<void> {
-    this.subscription = await this.pubsub.subscribe(REVOCATIONS_CHANNEL, (message: unknown) => this.apply(message), {});
+  onModuleInit(): void {
+    this.ready = this.listen();
   }
 
   onModuleDestroy(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
     if (this.subscription !== undefined) this.pubsub.unsubscribe(this.subscription);
+  }
+
+  /** Subscribes to the channel, retrying every second until it can (a failed Redis SUBSCRIBE is not retried by ioredis). */
+  private listen(): Promise<void> {
+    return this.pubsub.subscribe(REVOCATIONS_CHANNEL, (message: unknown) => this.apply(message), {}).then(
+      (id) => {
+        if (this.stopped) this.pubsub.unsubscribe(id);
+        else this.subscription = id;
+      },
+      (err: unknown) => {
+        if (this.stopped) return;
+        this.log.warn(`cannot hear revocations from other instances yet (${(err as Error).message}); retrying`);
+        return new Promise<void>((resolve) => {
+          this.retry = setTimeout(() => resolve(this.listen()), 1000);
+          this.retry.unref();
+        });
+      },
+    );
   }
 
   /** Applies a revocation here at once, then tells the other instances. */

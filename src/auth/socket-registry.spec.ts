@@ -40,7 +40,8 @@ describe('SocketRegistry', () => {
 
   beforeEach(async () => {
     bus = new RevocationBus(new PubSub());
-    await bus.onModuleInit();
+    bus.onModuleInit();
+    await bus.ready;
     registry = new SocketRegistry(bus);
   });
   afterEach(() => {
