@@ -5,6 +5,7 @@ import argon2 from 'argon2';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { jwtTtlSeconds } from './auth.config';
+import { SessionsService } from './sessions.service';
 
 export interface Session {
   accessToken: string;
@@ -32,6 +33,7 @@ export class AccountsService {
   constructor(
     private readonly prisma: PrismaService,
     private readonly jwt: JwtService,
+    private readonly sessions: SessionsService,
   ) {}
 
   async register(username: string, password: string): Promise<Session> {
@@ -64,7 +66,8 @@ export class AccountsService {
 
   private async session(account: { id: string; username: string; createdAt: Date }): Promise<Session> {
     const expiresIn = jwtTtlSeconds();
-    const accessToken = await this.jwt.signAsync({ sub: account.id, usr: account.username }, { expiresIn });
+    const session = await this.sessions.start(account.id, expiresIn);
+    const accessToken = await this.jwt.signAsync({ sub: account.id, usr: account.username, sid: session.id }, { expiresIn });
     return { accessToken, tokenType: 'Bearer', expiresIn, account: { id: account.id, username: account.username, createdAt: account.createdAt } };
   }
 }

@@ -1,11 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '../common/domain-error';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
 import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
 import { Caller, SessionOnly } from './principal';
 import type { Principal } from './principal';
+import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
 
 @ApiTags('auth')
@@ -14,6 +15,7 @@ export class AuthController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly tokens: TokensService,
+    private readonly sessions: SessionsService,
   ) {}
 
   @Public()
@@ -31,6 +33,26 @@ export class AuthController {
   @ApiOkResponse({ type: SessionModel })
   login(@Body() body: CredentialsInput): Promise<SessionModel> {
     return this.accounts.login(body.username, body.password);
+  }
+
+  @SessionOnly()
+  @Post('auth/logout')
+  @HttpCode(204)
+  @ApiBearerAuth()
+  @ApiOperation({ operationId: 'logout', summary: 'End this session: its token stops working on every instance and its open sockets close (4403)' })
+  @ApiNoContentResponse({ description: 'The session has ended' })
+  async logout(@Caller() caller: Principal): Promise<void> {
+    await this.sessions.revoke(caller.accountId, caller.sessionId ?? '');
+  }
+
+  @SessionOnly()
+  @Post('auth/logout-all')
+  @HttpCode(204)
+  @ApiBearerAuth()
+  @ApiOperation({ operationId: 'logoutEverywhere', summary: 'End every session of my account, this one included (API tokens stay valid)' })
+  @ApiNoContentResponse({ description: 'Every session of the account has ended' })
+  async logoutEverywhere(@Caller() caller: Principal): Promise<void> {
+    await this.sessions.revokeAll(caller.accountId);
   }
 
   @Get('me')

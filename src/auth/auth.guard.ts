@@ -69,6 +69,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   }
 
   override handleRequest<TUser>(err: unknown, user: TUser): TUser {
+    if (err instanceof DomainError) throw err;
     if (err || !user) throw new DomainError('UNAUTHENTICATED', 'the bearer token is invalid or expired');
     return user;
   }

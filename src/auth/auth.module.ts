@@ -10,6 +10,9 @@ import { AuthResolver } from './auth.resolver';
 import { JWT_ISSUER, jwtSecret } from './auth.config';
 import { JwtStrategy } from './jwt.strategy';
 import { MemoryRateLimitStore, RATE_LIMIT_CONFIG, RATE_LIMIT_STORE, RateLimitGuard, rateLimitConfig } from './rate-limit.guard';
+import { RevocationBus } from './revocations';
+import { SessionsService } from './sessions.service';
+import { SocketRegistry } from './socket-registry';
 import { TokensService } from './tokens.service';
 import { WsAuthService } from './ws-auth.service';
 
@@ -30,6 +33,9 @@ import { WsAuthService } from './ws-auth.service';
   providers: [
     AccountsService,
     TokensService,
+    SessionsService,
+    RevocationBus,
+    SocketRegistry,
     JwtStrategy,
     WsAuthService,
     AuthResolver,
@@ -38,6 +44,6 @@ import { WsAuthService } from './ws-auth.service';
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [AccountsService, TokensService, WsAuthService, JwtModule],
+  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, JwtModule],
 })
 export class AuthModule {}

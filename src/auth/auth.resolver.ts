@@ -4,6 +4,7 @@ import { AccountsService } from './accounts.service';
 import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
 import { Caller, SessionOnly } from './principal';
 import type { Principal } from './principal';
+import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
 import { DomainError } from '../common/domain-error';
 
@@ -12,6 +13,7 @@ export class AuthResolver {
   constructor(
     private readonly accounts: AccountsService,
     private readonly tokens: TokensService,
+    private readonly sessions: SessionsService,
   ) {}
 
   @Public()
@@ -24,6 +26,20 @@ export class AuthResolver {
   @Mutation(() => SessionModel, { description: 'Log in with a password; returns a session.' })
   login(@Args('input') input: CredentialsInput): Promise<SessionModel> {
     return this.accounts.login(input.username, input.password);
+  }
+
+  @SessionOnly()
+  @Mutation(() => Boolean, { description: 'End this session: its token stops working on every instance and its open sockets close (4403).' })
+  async logout(@Caller() caller: Principal): Promise<boolean> {
+    await this.sessions.revoke(caller.accountId, caller.sessionId ?? '');
+    return true;
+  }
+
+  @SessionOnly()
+  @Mutation(() => Boolean, { description: 'End every session of my account, this one included (API tokens stay valid).' })
+  async logoutEverywhere(@Caller() caller: Principal): Promise<boolean> {
+    await this.sessions.revokeAll(caller.accountId);
+    return true;
   }
 
   @Query(() => AccountModel, { description: 'The calling account.' })

@@ -16,6 +16,10 @@ export interface Principal {
   tokenId: string | null;
   /** A session holds every scope; a token only those it was created with. */
   scopes: Scope[];
+  /** The session's id (the JWT's `sid`), when via === 'session'. */
+  sessionId?: string;
+  /** When the credential expires (ms since the epoch): a session's JWT `exp`; none for an API token. */
+  expiresAt?: number;
 }
 
 export const REQUIRED_SCOPE = 'scopa:requiredScope';

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { API_TOKEN_PREFIX } from './auth.config';
+import { RevocationBus } from './revocations';
 import { SCOPES } from './principal';
 import type { Principal, Scope } from './principal';
 
@@ -23,7 +24,10 @@ const hashOf = (token: string): string => createHash('sha256').update(token).dig
  */
 @Injectable()
 export class TokensService {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly bus: RevocationBus,
+  ) {}
 
   async create(owner: Principal, name: string, scopes: Scope[]): Promise<{ token: string; info: ApiTokenInfo }> {
     const wanted = [...new Set(scopes)];
@@ -46,7 +50,10 @@ export class TokensService {
     const row = await this.prisma.apiToken.findFirst({ where: { id, accountId: owner.accountId } }).catch(() => null);
     if (!row) throw new DomainError('NOT_FOUND', 'no such token');
     if (row.revokedAt) return toInfo(row);
-    return toInfo(await this.prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } }));
+    const revoked = await this.prisma.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
+    // HTTP reads the row on every request; open sockets hear it here, on every instance.
+    await this.bus.publish({ kind: 'token', accountId: owner.accountId, tokenId: id });
+    return toInfo(revoked);
   }
 
   /** The principal a raw token stands for, or null (unknown or revoked). */

@@ -1,21 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { API_TOKEN_PREFIX, JWT_ISSUER } from './auth.config';
-import { principalOfJwt } from './jwt.strategy';
+import { JwtStrategy } from './jwt.strategy';
 import type { Principal } from './principal';
+import { SocketRegistry } from './socket-registry';
+import type { Connection } from './socket-registry';
 import { TokensService } from './tokens.service';
 
 /**
  * The graphql-ws connection's authentication: the same bearer tokens as
  * HTTP (a JWT, verified with the secret and options passport-jwt uses, or
- * an API token), taken from the connection_init payload.
+ * an API token), taken from the connection_init payload. An accepted
+ * connection is tracked until its credential is revoked or expires.
  */
 @Injectable()
 export class WsAuthService {
   constructor(
     private readonly jwt: JwtService,
+    private readonly strategy: JwtStrategy,
     private readonly tokens: TokensService,
+    private readonly sockets: SocketRegistry,
   ) {}
+
+  /** Authenticates the connection and tracks it; false refuses it (graphql-ws closes it with 4403). */
+  async connect(params: unknown, connection: Connection): Promise<boolean> {
+    connection.user = (await this.authenticate(params)) ?? undefined;
+    if (connection.user && this.sockets.track(connection)) return true;
+    connection.user = undefined;
+    return false;
+  }
 
   async authenticate(params: unknown): Promise<Principal | null> {
     const p = (params ?? {}) as Record<string, unknown>;
@@ -29,7 +42,7 @@ export class WsAuthService {
     }
     try {
       const payload = await this.jwt.verifyAsync(token, { issuer: JWT_ISSUER, algorithms: ['HS256'] });
-      return principalOfJwt(payload) || null;
+      return (await this.strategy.validate(payload)) || null;
     } catch {
       return null;
     }

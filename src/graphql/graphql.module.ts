@@ -8,6 +8,7 @@ import type { Context as WsContext } from 'graphql-ws';
 import { AuthModule } from '../auth/auth.module';
 import { WsAuthService } from '../auth/ws-auth.service';
 import type { Principal } from '../auth/principal';
+import type { TrackedSocket } from '../auth/socket-registry';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { complexityRule, depthLimitRule } from './limits';
@@ -27,7 +28,7 @@ function schemaTarget(): string | true {
 interface WsExtra {
   user?: Principal;
   /** graphql-ws's `ws` integration puts the connection here. */
-  socket: CoalescableSocket;
+  socket: CoalescableSocket & TrackedSocket;
 }
 
 /**
@@ -60,9 +61,8 @@ interface WsExtra {
               // Nest's type of these options lists none of graphql-ws's hooks; it passes them all on
               ...(overWs.hooks as object),
               onConnect: async (ctx: WsContext<Record<string, unknown> | undefined, unknown>) => {
-                const user = await wsAuth.authenticate(ctx.connectionParams);
-                if (!user) return false;
-                (ctx.extra as WsExtra).user = user;
+                // Tracked until its credential is revoked (on any instance) or expires: then closed with 4403.
+                if (!(await wsAuth.connect(ctx.connectionParams, ctx.extra as WsExtra))) return false;
                 coalesceSends((ctx.extra as WsExtra).socket);
                 return true;
               },

@@ -1,0 +1,118 @@
+/**
+ * Revoked credentials, announced to every instance through the
+ * subscriptions' pub/sub (Redis when REDIS_URL is set), so that each one
+ * refuses them on HTTP at once and closes the sockets opened with them.
+ *
+ * Each instance also remembers what it heard for as long as the credential
+ * could still be presented (a session: until its JWT expires; an API token:
+ * a while, after which the database row answers): an authentication that
+ * read "active" just before the news arrived checks here again.
+ */
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+
+export const REVOCATIONS_CHANNEL = 'auth:revocations';
+
+/** A revoked credential: an API token, or sessions (one by logout, all of an account by logout-everywhere). */
+export type Revocation =
+  | { kind: 'token'; accountId: string; tokenId: string }
+  | { kind: 'sessions'; accountId: string; sessions: { id: string; expiresAt: number }[] };
+
+/** The key of a credential in the registries: `token:<id>` or `session:<sid>`. */
+export const tokenKey = (tokenId: string): string => `token:${tokenId}`;
+export const sessionKey = (sessionId: string): string => `session:${sessionId}`;
+
+/** How long a revoked API token is remembered here: far longer than an authentication in flight takes. */
+const TOKEN_MEMORY_MS = 10 * 60_000;
+/** Bound on remembered revocations (a flood of logouts evicts the oldest; the database still says no). */
+const MAX_REMEMBERED = 200_000;
+
+type Listener = (keys: string[]) => void;
+
+@Injectable()
+export class RevocationBus implements OnModuleInit, OnModuleDestroy {
+  private readonly log = new Logger('Auth');
+  private readonly revoked = new LRUCache<string, true>({ max: MAX_REMEMBERED, ttlAutopurge: false });
+  private readonly listeners = new Set<Listener>();
+  private subscription: number | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** Resolves once this instance hears revocations (it starts without waiting: Redis may be down). */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(@Inject(PUB_SUB) private readonly pubsub: PubSubEngine) {}
+
+  onModuleInit(): void {
+    this.ready = this.listen();
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    if (this.subscription !== undefined) this.pubsub.unsubscribe(this.subscription);
+  }
+
+  /** Subscribes to the channel, retrying every second until it can (a failed Redis SUBSCRIBE is not retried by ioredis). */
+  private listen(): Promise<void> {
+    return this.pubsub.subscribe(REVOCATIONS_CHANNEL, (message: unknown) => this.apply(message), {}).then(
+      (id) => {
+        if (this.stopped) this.pubsub.unsubscribe(id);
+        else this.subscription = id;
+      },
+      (err: unknown) => {
+        if (this.stopped) return;
+        this.log.warn(`cannot hear revocations from other instances yet (${(err as Error).message}); retrying`);
+        return new Promise<void>((resolve) => {
+          this.retry = setTimeout(() => resolve(this.listen()), 1000);
+          this.retry.unref();
+        });
+      },
+    );
+  }
+
+  /** Applies a revocation here at once, then tells the other instances. */
+  async publish(revocation: Revocation): Promise<void> {
+    this.apply(revocation);
+    try {
+      await this.pubsub.publish(REVOCATIONS_CHANNEL, revocation);
+    } catch (err) {
+      // The database holds the revocation: other instances' caches expire (SESSION_CACHE_TTL), but their sockets stay open.
+      this.log.warn(`could not announce a revocation to other instances: ${(err as Error).message}`);
+    }
+  }
+
+  isRevoked(key: string): boolean {
+    return this.revoked.has(key);
+  }
+
+  /** Called with the keys of every revocation heard (its own included). */
+  onRevoked(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private apply(message: unknown): void {
+    const keys = keysOf(message);
+    if (keys.length === 0) return;
+    const now = Date.now();
+    for (const { key, until } of keys) if (until > now) this.revoked.set(key, true, { ttl: until - now });
+    const names = keys.map((k) => k.key);
+    for (const listener of this.listeners) listener(names);
+  }
+}
+
+/** The credentials a message names, each with how long to remember it; nothing for a malformed message. */
+function keysOf(message: unknown): { key: string; until: number }[] {
+  const m = message as Partial<Revocation> | null;
+  if (!m || typeof m !== 'object') return [];
+  if (m.kind === 'token' && typeof m.tokenId === 'string') return [{ key: tokenKey(m.tokenId), until: Date.now() + TOKEN_MEMORY_MS }];
+  if (m.kind === 'sessions' && Array.isArray(m.sessions)) {
+    return m.sessions
+      .filter((s) => s && typeof s.id === 'string' && typeof s.expiresAt === 'number')
+      .map((s) => ({ key: sessionKey(s.id), until: s.expiresAt }));
+  }
+  return [];
+}

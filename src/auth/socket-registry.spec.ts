@@ -1,0 +1,97 @@
+import { jest } from '@jest/globals';
+import { PubSub } from 'graphql-subscriptions';
+import type { Principal } from './principal';
+import { RevocationBus, sessionKey, tokenKey } from './revocations';
+import { SocketRegistry } from './socket-registry';
+import type { Connection, TrackedSocket } from './socket-registry';
+
+class FakeSocket implements TrackedSocket {
+  readyState = 1;
+  closes: { code?: number; reason?: string }[] = [];
+  terminated = false;
+  /** A peer that answers the close handshake; a silent one never does. */
+  constructor(private readonly answers = true) {}
+  private onClose: (() => void)[] = [];
+  close(code?: number, reason?: string): void {
+    this.closes.push({ code, reason });
+    this.readyState = 2;
+    if (this.answers) this.closed();
+  }
+  terminate(): void {
+    this.terminated = true;
+    this.closed();
+  }
+  once(_event: 'close', listener: () => void): void {
+    this.onClose.push(listener);
+  }
+  private closed(): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    for (const f of this.onClose.splice(0)) f();
+  }
+}
+
+const viaToken = (tokenId: string): Principal => ({ accountId: 'a1', username: 'ann', via: 'token', tokenId, scopes: ['read'] });
+const viaSession = (sessionId: string, expiresAt: number): Principal => ({ accountId: 'a1', username: 'ann', via: 'session', tokenId: null, scopes: ['read', 'play'], sessionId, expiresAt });
+
+describe('SocketRegistry', () => {
+  let bus: RevocationBus;
+  let registry: SocketRegistry;
+
+  beforeEach(async () => {
+    bus = new RevocationBus(new PubSub());
+    bus.onModuleInit();
+    await bus.ready;
+    registry = new SocketRegistry(bus);
+  });
+  afterEach(() => {
+    registry.onModuleDestroy();
+    bus.onModuleDestroy();
+    jest.useRealTimers();
+  });
+
+  it('closes only the sockets of a revoked credential with 4403, and clears their caller so no further operation runs as it', async () => {
+    const revoked: Connection = { user: viaToken('t1'), socket: new FakeSocket() };
+    const other: Connection = { user: viaToken('t2'), socket: new FakeSocket() };
+    expect(registry.track(revoked)).toBe(true);
+    expect(registry.track(other)).toBe(true);
+    await bus.publish({ kind: 'token', accountId: 'a1', tokenId: 't1' });
+    expect(revoked.user).toBeUndefined();
+    expect((revoked.socket as FakeSocket).closes).toEqual([{ code: 4403, reason: 'credential revoked' }]);
+    expect(registry.openWith(tokenKey('t1'))).toBe(0);
+    expect(other.user?.tokenId).toBe('t2');
+    expect((other.socket as FakeSocket).closes).toEqual([]);
+    expect(registry.openWith(tokenKey('t2'))).toBe(1);
+  });
+
+  it('refuses to track a connection whose credential was revoked while it authenticated', async () => {
+    await bus.publish({ kind: 'sessions', accountId: 'a1', sessions: [{ id: 's1', expiresAt: Date.now() + 60_000 }] });
+    expect(registry.track({ user: viaSession('s1', Date.now() + 60_000), socket: new FakeSocket() })).toBe(false);
+    expect(registry.track({ user: viaSession('s2', Date.now() - 1), socket: new FakeSocket() })).toBe(false);
+  });
+
+  it("closes a session's socket at its expiry, and cuts off a peer that ignores the close after a second", () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const socket = new FakeSocket(false);
+    const connection: Connection = { user: viaSession('s3', 1_000_000 + 5_000), socket };
+    expect(registry.track(connection)).toBe(true);
+    jest.advanceTimersByTime(4_999);
+    expect(socket.closes).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(socket.closes).toEqual([{ code: 4403, reason: 'credential expired' }]);
+    expect(connection.user).toBeUndefined();
+    expect(socket.terminated).toBe(false);
+    jest.advanceTimersByTime(1_000);
+    expect(socket.terminated).toBe(true);
+    expect(registry.openWith(sessionKey('s3'))).toBe(0);
+  });
+
+  it('forgets a socket that closed on its own (no timer left, nothing to close later)', async () => {
+    const socket = new FakeSocket();
+    registry.track({ user: viaSession('s4', Date.now() + 60_000), socket });
+    socket.close(1000, 'bye');
+    expect(registry.openWith(sessionKey('s4'))).toBe(0);
+    await bus.publish({ kind: 'sessions', accountId: 'a1', sessions: [{ id: 's4', expiresAt: Date.now() + 60_000 }] });
+    expect(socket.closes).toEqual([{ code: 1000, reason: 'bye' }]);
+  });
+});

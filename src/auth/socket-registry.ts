@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import type { OnModuleDestroy } from '@nestjs/common';
+import type { Principal } from './principal';
+import { RevocationBus, sessionKey, tokenKey } from './revocations';
+
+/** graphql-ws's close code for a refused credential (the one a bad token gets at connect). */
+export const CLOSE_FORBIDDEN = 4403;
+/** A peer that does not answer the close handshake is cut off after this long (ws would wait 30 s). */
+const CLOSE_GRACE_MS = 1000;
+/** setTimeout's longest delay; a later expiry re-arms. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+const CLOSED = 3;
+
+/** The part of a `ws` WebSocket this needs. */
+export interface TrackedSocket {
+  readonly readyState: number;
+  close(code?: number, reason?: string): void;
+  terminate?(): void;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** An open graphql-ws connection: its socket, and the caller its operations run as (cleared when the credential ends). */
+export interface Connection {
+  user?: Principal;
+  socket: TrackedSocket;
+}
+
+/** The credential a principal authenticated with: its API token, or its session. */
+export function credentialKey(user: Principal): string | null {
+  if (user.via === 'token') return user.tokenId ? tokenKey(user.tokenId) : null;
+  return user.sessionId ? sessionKey(user.sessionId) : null;
+}
+
+/**
+ * The open sockets of this instance, by credential, so that a revocation
+ * (heard from any instance) finds them without a scan and closes them with
+ * 4403, and a session's socket closes when its JWT expires. Operations on a
+ * socket run as `connection.user`, read per operation: it is cleared first,
+ * so nothing more runs as that caller even before the socket is gone.
+ */
+@Injectable()
+export class SocketRegistry implements OnModuleDestroy {
+  private readonly byCredential = new Map<string, Set<Connection>>();
+  private readonly expiries = new Map<Connection, NodeJS.Timeout>();
+  private readonly unlisten: () => void;
+
+  constructor(private readonly bus: RevocationBus) {
+    this.unlisten = bus.onRevoked((keys) => {
+      for (const key of keys) for (const connection of [...(this.byCredential.get(key) ?? [])]) this.end(connection, 'credential revoked');
+    });
+  }
+
+  /** Tracks an authenticated connection until its socket closes; false when its credential has already ended. */
+  track(connection: Connection): boolean {
+    const user = connection.user;
+    const key = user && credentialKey(user);
+    if (!user || !key || this.bus.isRevoked(key)) return false;
+    if (user.expiresAt !== undefined && user.expiresAt <= Date.now()) return false;
+    let set = this.byCredential.get(key);
+    if (!set) this.byCredential.set(key, (set = new Set()));
+    set.add(connection);
+    connection.socket.once('close', () => this.untrack(connection, key));
+    if (user.expiresAt !== undefined) this.expireAt(connection, user.expiresAt);
+    return true;
+  }
+
+  /** How many sockets are open with this credential (`token:<id>` or `session:<sid>`). */
+  openWith(key: string): number {
+    return this.byCredential.get(key)?.size ?? 0;
+  }
+
+  onModuleDestroy(): void {
+    this.unlisten();
+    for (const timer of this.expiries.values()) clearTimeout(timer);
+    this.expiries.clear();
+  }
+
+  private expireAt(connection: Connection, at: number): void {
+    const left = at - Date.now();
+    if (left <= 0) return this.end(connection, 'credential expired');
+    const timer = setTimeout(() => this.expireAt(connection, at), Math.min(left, MAX_DELAY_MS));
+    timer.unref();
+    this.expiries.set(connection, timer);
+  }
+
+  private end(connection: Connection, reason: string): void {
+    const user = connection.user;
+    connection.user = undefined;
+    if (user) {
+      const key = credentialKey(user);
+      if (key) this.untrack(connection, key);
+    }
+    const { socket } = connection;
+    if (socket.readyState === CLOSED) return;
+    socket.close(CLOSE_FORBIDDEN, reason);
+    // graphql-ws stops the socket's subscriptions when it has closed: do not let a silent peer hold them open.
+    setTimeout(() => {
+      if (socket.readyState !== CLOSED) socket.terminate?.();
+    }, CLOSE_GRACE_MS).unref();
+  }
+
+  private untrack(connection: Connection, key: string): void {
+    const timer = this.expiries.get(connection);
+    if (timer) clearTimeout(timer);
+    this.expiries.delete(connection);
+    const set = this.byCredential.get(key);
+    if (!set) return;
+    set.delete(connection);
+    if (set.size === 0) this.byCredential.delete(key);
+  }
+}
