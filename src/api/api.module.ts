@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
 import { BearerAuthGuard } from '../auth/auth.guard';
-import { MemoryRateLimitStore, RATE_LIMIT_CONFIG, RATE_LIMIT_STORE, RateLimitGuard, rateLimitConfig } from '../auth/throttle.guard';
+import { RateLimitGuard } from '../auth/throttle.guard';
 import { AppGraphQLModule } from '../graphql/graphql.module';
 import { PubSubModule } from '../graphql/pubsub';
 import { MatchesModule } from '../matches/matches.module';
@@ -16,7 +16,8 @@ import { SeatsModule } from '../seats/seats.module';
 /**
  * The public API: GraphQL (/graphql, graphql-ws) and REST (/v1), two thin
  * transports over the same services. Guards run in order: authentication
- * (global, @Public() opts out), then rate limiting (keyed on the caller).
+ * (global, @Public() opts out), then rate limiting (keyed on the caller,
+ * src/auth/rate-limits.ts).
  */
 @Module({
   imports: [PubSubModule, AuthModule, RulesetsModule, MatchesModule, AppGraphQLModule, InboxModule, SeatsModule],
@@ -24,8 +25,6 @@ import { SeatsModule } from '../seats/seats.module';
   providers: [
     MatchesApi,
     MatchesResolver,
-    { provide: RATE_LIMIT_STORE, useFactory: () => new MemoryRateLimitStore() },
-    { provide: RATE_LIMIT_CONFIG, useFactory: () => rateLimitConfig() },
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],

@@ -10,7 +10,7 @@ import { WsAuthService } from '../auth/ws-auth.service';
 import type { Principal } from '../auth/principal';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
-import { complexityRule, depthLimitRule } from './limits';
+import { complexityRule, costRule, depthLimitRule } from './limits';
 import { wsExecution } from './ws-execution';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
@@ -43,7 +43,8 @@ interface WsExtra {
       imports: [AuthModule],
       inject: [WsAuthService],
       useFactory: (wsAuth: WsAuthService): ApolloDriverConfig => {
-        const overWs = wsExecution({ rules: [depthLimitRule(), complexityRule()], formatError });
+        const rules = [depthLimitRule(), complexityRule(), costRule()];
+        const overWs = wsExecution({ rules, formatError });
         return {
           path: '/graphql',
           autoSchemaFile: schemaTarget(),
@@ -53,7 +54,7 @@ interface WsExtra {
           playground: false,
           includeStacktraceInErrorResponses: false,
           formatError,
-          validationRules: [depthLimitRule(), complexityRule()],
+          validationRules: rules,
           transformSchema: overWs.useSchema,
           subscriptions: {
             'graphql-ws': {

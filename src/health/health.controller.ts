@@ -6,6 +6,7 @@
 import { Controller, Get, Inject, Optional } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { HealthCheckResult } from '@nestjs/terminus';
+import { SkipRateLimit } from '../auth/throttle.guard';
 import { Public } from '../common/public.decorator';
 import { PrismaService } from '../database/prisma.service';
 
@@ -14,6 +15,7 @@ export const REDIS_PING = Symbol('REDIS_PING');
 export type RedisPing = () => Promise<unknown>;
 
 @Public()
+@SkipRateLimit()
 @Controller('health')
 export class HealthController {
   constructor(
