@@ -14,7 +14,7 @@ import { gql, register, uniqueName } from './support/clients';
 
 jest.setTimeout(120_000);
 
-const SETTINGS = ['RATE_LIMIT', 'RATE_LIMIT_WINDOW_MS', 'TOKEN_RATE_LIMIT', 'AUTH_RATE_LIMIT', 'TRUST_PROXY'];
+const SETTINGS = ['RATE_LIMIT', 'RATE_LIMIT_WINDOW_MS', 'TOKEN_RATE_LIMIT', 'AUTH_RATE_LIMIT', 'TRUST_PROXY', 'WS_MAX_CONNECTIONS_PER_ADDRESS', 'WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT'];
 const saved = Object.fromEntries(SETTINGS.map((k) => [k, process.env[k]]));
 
 /** An app built with these settings; the process's environment is restored after it is built. */
@@ -224,5 +224,105 @@ describe('the cost of a GraphQL document (e2e)', () => {
     expect(limited.errors?.[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED', limit: 14 } });
     // one bucket for the account over HTTP and the socket
     expect((await request(app.getHttpServer()).get('/v1/me').set('authorization', bearer(dan.token))).status).toBe(429);
+  });
+});
+
+describe('graphql-ws caps and the open-subscriptions gauge (e2e)', () => {
+  let app: INestApplication;
+  let url: string;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    app = await appWith({ WS_MAX_CONNECTIONS_PER_ADDRESS: '3', WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: '2' });
+    await app.listen(0, '127.0.0.1');
+    url = `ws://127.0.0.1:${app.getHttpServer().address().port}/graphql`;
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.dispose();
+    await app?.close();
+  });
+
+  const connect = (token: string) =>
+    new Promise<{ client: Client; closed: Promise<number> }>((resolve, reject) => {
+      let onClosed: (code: number) => void = () => undefined;
+      const closed = new Promise<number>((r) => (onClosed = r));
+      const client = createClient({
+        url,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: bearer(token) },
+        retryAttempts: 0,
+        lazy: false,
+        on: { connected: () => resolve({ client, closed }), closed: (e) => onClosed((e as { code: number }).code) },
+        onNonLazyError: () => undefined,
+      });
+      clients.push(client);
+      closed.then((code) => reject(new Error(`closed with ${code}`)));
+    });
+  const gauge = async () => {
+    const text = (await request(app.getHttpServer()).get('/metrics')).text;
+    return Number(/^scopa_subscriptions_open (\d+)/m.exec(text)?.[1]);
+  };
+  /** Until `check` says true (2 s at most); it runs once more per try, never after. */
+  const eventually = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 100; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('not so within 2 s');
+  };
+  /** Subscribes to myTurn; resolves with the error payload if refused, or a disposer once it is live. */
+  const subscribe = (client: Client) => {
+    let refused: (errors: unknown) => void = () => undefined;
+    const outcome = new Promise<unknown>((r) => (refused = r));
+    const dispose = client.subscribe({ query: 'subscription { myTurn { matchId } }' }, { next: () => undefined, error: (e) => refused(e), complete: () => undefined });
+    return { dispose, outcome };
+  };
+
+  it('counts open subscriptions (scopa_subscriptions_open) and caps them per account', async () => {
+    const ann = await register(app, 'subs');
+    expect(await gauge()).toBe(0);
+    const a = await connect(ann.token);
+    const b = await connect(ann.token);
+    const s1 = subscribe(a.client);
+    const s2 = subscribe(b.client);
+    await eventually(async () => (await gauge()) === 2);
+    // a third one for the same account, on either socket, is refused with a typed error
+    const s3 = subscribe(a.client);
+    expect(await s3.outcome).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'RATE_LIMITED', limit: 2, reason: 'subscriptions' }) })]);
+    expect(await gauge()).toBe(2);
+    // another account still may
+    const ben = await register(app, 'subs');
+    const c = await connect(ben.token);
+    subscribe(c.client);
+    await eventually(async () => (await gauge()) === 3);
+    // completing one frees its place
+    s1.dispose();
+    await eventually(async () => (await gauge()) === 2);
+    const s4 = subscribe(a.client);
+    await eventually(async () => (await gauge()) === 3);
+    // closing a socket ends its subscriptions
+    await b.client.dispose();
+    await eventually(async () => (await gauge()) === 2);
+    await c.client.dispose();
+    s4.dispose();
+    await eventually(async () => (await gauge()) === 0);
+    await a.client.dispose();
+    void s2;
+  });
+
+  it('caps the sockets one address holds open (close 4429), and frees a place when one closes', async () => {
+    const cy = await register(app, 'socks');
+    const open = [await connect(cy.token), await connect(cy.token), await connect(cy.token)];
+    await expect(connect(cy.token)).rejects.toThrow('closed with 4429');
+    await open[0].client.dispose();
+    await open[0].closed;
+    await eventually(async () => {
+      try {
+        open[0] = await connect(cy.token);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    for (const s of open) await s.client.dispose();
   });
 });

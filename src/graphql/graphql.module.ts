@@ -4,13 +4,18 @@ import type { ApolloDriverConfig } from '@nestjs/apollo';
 import { Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Context as WsContext } from 'graphql-ws';
 import { AuthModule } from '../auth/auth.module';
 import { WsAuthService } from '../auth/ws-auth.service';
 import type { Principal } from '../auth/principal';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
+import { clientAddress, trustProxy } from '../common/client-address';
+import { MetricsService } from '../observability/metrics.service';
 import { complexityRule, costRule, depthLimitRule } from './limits';
+import { SocketLimits, socketLimitsConfig } from './socket-limits';
+import type { SocketLimitState } from './socket-limits';
 import { wsExecution } from './ws-execution';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
@@ -26,8 +31,10 @@ function schemaTarget(): string | true {
 
 interface WsExtra {
   user?: Principal;
-  /** graphql-ws's `ws` integration puts the connection here. */
+  /** graphql-ws's `ws` integration puts the connection and its upgrade request here. */
   socket: CoalescableSocket;
+  request: IncomingMessage;
+  limits?: SocketLimitState;
 }
 
 /**
@@ -41,10 +48,17 @@ interface WsExtra {
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       imports: [AuthModule],
-      inject: [WsAuthService],
-      useFactory: (wsAuth: WsAuthService): ApolloDriverConfig => {
+      inject: [WsAuthService, MetricsService],
+      useFactory: (wsAuth: WsAuthService, metrics: MetricsService): ApolloDriverConfig => {
         const rules = [depthLimitRule(), complexityRule(), costRule()];
         const overWs = wsExecution({ rules, formatError });
+        const trust = trustProxy();
+        const limitsOf = (ctx: WsContext): SocketLimitState => {
+          const extra = ctx.extra as WsExtra;
+          return (extra.limits ??= { address: clientAddress(extra.request, trust) });
+        };
+        const socketLimits = new SocketLimits(socketLimitsConfig(), metrics.subscriptionsOpen);
+        const capped = socketLimits.hooks(overWs.hooks.onSubscribe, (ctx) => (ctx.extra as WsExtra).user?.accountId, limitsOf);
         return {
           path: '/graphql',
           autoSchemaFile: schemaTarget(),
@@ -60,7 +74,9 @@ interface WsExtra {
             'graphql-ws': {
               // Nest's type of these options lists none of graphql-ws's hooks; it passes them all on
               ...(overWs.hooks as object),
+              ...(capped as object),
               onConnect: async (ctx: WsContext<Record<string, unknown> | undefined, unknown>) => {
+                if (!socketLimits.connect(limitsOf(ctx), (ctx.extra as WsExtra).socket)) return false;
                 const user = await wsAuth.authenticate(ctx.connectionParams);
                 if (!user) return false;
                 (ctx.extra as WsExtra).user = user;
@@ -72,7 +88,7 @@ interface WsExtra {
           context: (arg: { req?: Request; res?: Response; extra?: WsExtra; connectionParams?: unknown }) => {
             if (arg.req) return { req: arg.req, res: arg.res };
             // graphql-ws: a request-like object so that guards and @Caller() work unchanged.
-            return { req: { user: arg.extra?.user, headers: {} }, ws: true };
+            return { req: { user: arg.extra?.user, headers: {}, ip: arg.extra?.limits?.address }, ws: true };
           },
         };
       },
