@@ -204,6 +204,15 @@ describe('the cost of a GraphQL document (e2e)', () => {
     expect((await gql(app, bob.token, '{ me { id } }')).errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', limit: 14 });
   });
 
+  it('a REST operation costs what the same GraphQL field costs', async () => {
+    const erin = await register(app, 'restpay');
+    const http = () => request(app.getHttpServer());
+    const hinted = await http().get(`/v1/matches/${FAKE_MATCH}/hint`).set('authorization', bearer(erin.token));
+    expect(hinted.status).toBe(404);
+    expect(hinted.headers['ratelimit-remaining']).toBe('9'); // 14 - 5
+    expect((await http().get('/v1/me').set('authorization', bearer(erin.token))).headers['ratelimit-remaining']).toBe('8');
+  });
+
   it('a document the bucket cannot pay is RATE_LIMITED as a whole', async () => {
     const carol = await register(app, 'broke');
     expect((await gql(app, carol.token, hints(2), { id: FAKE_MATCH })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND'); // 10 of 14
