@@ -41,6 +41,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  setupFiles: ['<rootDir>/test/support/env.ts'],
   // Booting an app with its database takes seconds on a busy 2-core machine.
   testTimeout: 60_000,
 };

@@ -1,12 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { DomainError } from '../common/domain-error';
+import { DomainError, isDomainError } from '../common/domain-error';
 import { IS_PUBLIC } from '../common/public.decorator';
 import { API_TOKEN_PREFIX } from './auth.config';
 import { REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
 import type { Principal, Scope } from './principal';
+import { RateLimits } from './rate-limits';
+import { chargeRefusedCredential } from './rate-limit.guard';
 import { TokensService } from './tokens.service';
 
 function bearerOf(headers: Record<string, unknown> | undefined): string | null {
@@ -26,6 +28,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokensService,
+    @Optional() private readonly limits?: RateLimits,
   ) {
     super();
   }
@@ -35,6 +38,16 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
+    try {
+      return await this.authorize(context);
+    } catch (err) {
+      // Refused credentials spend their address's rate-limit bucket (guessing tokens is limited too).
+      if (this.limits && isDomainError(err) && err.code === 'UNAUTHENTICATED') await chargeRefusedCredential(this.limits, context);
+      throw err;
+    }
+  }
+
+  private async authorize(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets);
     const req = requestOf(context) as { user?: Principal; headers?: Record<string, unknown> };

@@ -9,7 +9,8 @@ import { BearerAuthGuard } from './auth.guard';
 import { AuthResolver } from './auth.resolver';
 import { JWT_ISSUER, jwtSecret } from './auth.config';
 import { JwtStrategy } from './jwt.strategy';
-import { MemoryRateLimitStore, RATE_LIMIT_CONFIG, RATE_LIMIT_STORE, RateLimitGuard, rateLimitConfig } from './rate-limit.guard';
+import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimits, rateLimitConfig } from './rate-limits';
 import { RevocationBus } from './revocations';
 import { SessionsService } from './sessions.service';
 import { SocketRegistry } from './socket-registry';
@@ -39,11 +40,12 @@ import { WsAuthService } from './ws-auth.service';
     JwtStrategy,
     WsAuthService,
     AuthResolver,
-    { provide: RATE_LIMIT_STORE, useFactory: () => new MemoryRateLimitStore() },
-    { provide: RATE_LIMIT_CONFIG, useFactory: () => rateLimitConfig() },
+    // settings read when the app is built (tests build several with their own)
+    { provide: RateLimits, useFactory: () => new RateLimits(rateLimitConfig(), process.env.REDIS_URL, process.env.RATE_LIMIT_REDIS_PREFIX) },
+    // authentication first, then rate limiting (keyed on the caller it found)
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, JwtModule],
+  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, JwtModule, RateLimits],
 })
 export class AuthModule {}

@@ -1,117 +1,139 @@
-import { Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Injectable, SetMetadata } from '@nestjs/common';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
+import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
 import { DomainError } from '../common/domain-error';
+import { AUTH_ROUTES, ROUTE_COSTS, operationCost } from '../graphql/limits';
+import type { OperationCost } from '../graphql/limits';
 import type { Principal } from './principal';
-
-/**
- * Rate limiting. (@nestjs/throttler 6.7 is CommonJS and requires the
- * ESM-only @nestjs/common 12, which jest's ESM mode on Node 20 cannot load:
- * this is the same fixed-window scheme, by hand.)
- */
-export interface RateLimitConfig {
-  /** Requests per window. */
-  limit: number;
-  windowMs: number;
-}
-
-export function rateLimitConfig(env: NodeJS.ProcessEnv = process.env): RateLimitConfig {
-  const limit = Number(env.RATE_LIMIT ?? 600);
-  const windowMs = Number(env.RATE_LIMIT_WINDOW_MS ?? 60_000);
-  return { limit: limit > 0 ? limit : 600, windowMs: windowMs > 0 ? windowMs : 60_000 };
-}
-
-export interface RateLimitHit {
-  count: number;
-  /** Epoch ms when the window ends. */
-  resetAt: number;
-}
-
-/** Counts hits per key and window; bound to RATE_LIMIT_STORE so that a shared store (Redis) can replace it. */
-export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<RateLimitHit>;
-}
-
-export const RATE_LIMIT_STORE = 'RATE_LIMIT_STORE';
-export const RATE_LIMIT_CONFIG = 'RATE_LIMIT_CONFIG';
-
-export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly windows = new Map<string, RateLimitHit>();
-  private sweeps = 0;
-
-  async hit(key: string, windowMs: number): Promise<RateLimitHit> {
-    const now = Date.now();
-    let w = this.windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + windowMs };
-      this.windows.set(key, w);
-    }
-    w.count++;
-    if (++this.sweeps % 1000 === 0) for (const [k, v] of this.windows) if (v.resetAt <= now) this.windows.delete(k);
-    return { ...w };
-  }
-}
+import { RateLimits } from './rate-limits';
+import type { Bucket, RateLimitState } from './rate-limits';
 
 export const SKIP_RATE_LIMIT = 'scopa:skipRateLimit';
+/** Health and metrics: probes must neither spend a caller's bucket nor be refused. */
 export const SkipRateLimit = (): MethodDecorator & ClassDecorator => SetMetadata(SKIP_RATE_LIMIT, true);
 
-/** Who is counted: each API token on its own, else the account, else the address. */
-export function trackerOf(req: { user?: Principal; ip?: string; socket?: { remoteAddress?: string } }): string {
-  if (req.user?.tokenId) return `token:${req.user.tokenId}`;
-  if (req.user) return `account:${req.user.accountId}`;
-  return `ip:${req.ip ?? req.socket?.remoteAddress ?? 'unknown'}`;
+interface RequestLike {
+  user?: Principal;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+}
+interface ResponseLike {
+  setHeader?: (name: string, value: string) => void;
+  headersSent?: boolean;
+}
+
+const addressOf = (req: RequestLike): string => req.ip ?? req.socket?.remoteAddress ?? 'unknown';
+
+interface Charge {
+  bucket: Bucket;
+  key: string;
+  points: number;
 }
 
 /**
- * Runs after authentication. REST responses carry RateLimit-Limit,
- * RateLimit-Remaining, RateLimit-Reset (seconds), and Retry-After on a 429;
- * a refusal is RATE_LIMITED with the same figures in the GraphQL extensions
- * and in the problem document.
+ * Who pays: an account, whichever of its credentials (session or API
+ * tokens) it uses, and a token its own bucket too when TOKEN_RATE_LIMIT is
+ * set; an anonymous caller (or one whose credential was refused) by its
+ * address; login and register also by address in the stricter bucket.
+ */
+function chargesOf(limits: RateLimits, req: RequestLike, { cost, authAttempts }: OperationCost): Charge[] {
+  const charges: Charge[] = [];
+  if (req.user) {
+    charges.push({ bucket: 'caller', key: `account:${req.user.accountId}`, points: cost });
+    if (req.user.tokenId && limits.has('token')) charges.push({ bucket: 'token', key: `token:${req.user.tokenId}`, points: cost });
+  } else {
+    charges.push({ bucket: 'caller', key: `ip:${addressOf(req)}`, points: cost });
+  }
+  if (authAttempts > 0) charges.push({ bucket: 'auth', key: `ip:${addressOf(req)}`, points: authAttempts });
+  return charges;
+}
+
+/** Spends every charge; headers tell the tightest bucket; refused (RATE_LIMITED) when any cannot pay. */
+async function spend(limits: RateLimits, charges: Charge[], res: ResponseLike | undefined): Promise<void> {
+  const states = await Promise.all(charges.map((c) => limits.consume(c.bucket, c.key, c.points)));
+  const refusedAt = states.findIndex((s) => !s.allowed);
+  const shown: RateLimitState = refusedAt >= 0 ? states[refusedAt] : states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  if (res && typeof res.setHeader === 'function' && !res.headersSent) {
+    res.setHeader('RateLimit-Limit', String(shown.limit));
+    res.setHeader('RateLimit-Remaining', String(shown.remaining));
+    res.setHeader('RateLimit-Reset', String(shown.reset));
+    res.setHeader('RateLimit-Policy', `${shown.limit};w=${shown.windowSeconds}`);
+  }
+  if (refusedAt < 0) return;
+  const retryAfter = Math.max(1, shown.reset);
+  const cost = charges[refusedAt].points;
+  throw new DomainError('RATE_LIMITED', `rate limit of ${shown.limit} units per ${shown.windowSeconds} s exceeded (this request costs ${cost}); retry in ${retryAfter} s`, {
+    limit: shown.limit,
+    remaining: 0,
+    reset: shown.reset,
+    retryAfter,
+    windowSeconds: shown.windowSeconds,
+    cost,
+  });
+}
+
+// An operation's cost depends on its text alone; graphql-ws reuses the parsed document of a text.
+const costs = new WeakMap<OperationDefinitionNode, OperationCost>();
+function costOfOperation(info: GraphQLResolveInfo): OperationCost {
+  let cost = costs.get(info.operation);
+  if (!cost) costs.set(info.operation, (cost = operationCost(info.schema, info.operation, info.fragments)));
+  return cost;
+}
+
+/** The GraphQL context of one operation (HTTP request or graphql-ws message), where its charge is kept. */
+interface OperationContext {
+  req?: RequestLike;
+  res?: ResponseLike;
+  rateLimit?: Promise<void>;
+  refusedCredential?: Promise<void>;
+}
+
+/**
+ * A request the authentication refused (no, invalid or expired credential)
+ * spends 1 unit from its address's bucket, so that guessing tokens is
+ * limited; once per GraphQL operation however many root fields it has.
+ */
+export function chargeRefusedCredential(limits: RateLimits, context: ExecutionContext): Promise<void> {
+  const charge = (req: RequestLike, res?: ResponseLike) => spend(limits, [{ bucket: 'caller', key: `ip:${addressOf(req)}`, points: 1 }], res);
+  if (context.getType<string>() === 'graphql') {
+    const ctx = GqlExecutionContext.create(context).getContext<OperationContext>();
+    return (ctx.refusedCredential ??= charge(ctx.req ?? {}, ctx.res));
+  }
+  return charge(context.switchToHttp().getRequest(), context.switchToHttp().getResponse());
+}
+
+/**
+ * Runs after authentication. A request costs 1 unit, a GraphQL operation its
+ * document's cost (src/graphql/limits.ts), a REST operation its entry in
+ * ROUTE_COSTS. REST responses carry RateLimit-Limit, RateLimit-Remaining,
+ * RateLimit-Reset (seconds), and Retry-After on a 429; a refusal is
+ * RATE_LIMITED with the same figures in the GraphQL extensions and in the
+ * problem document.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
-    @Inject(RATE_LIMIT_CONFIG) private readonly config: RateLimitConfig,
+    private readonly limits: RateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [context.getHandler(), context.getClass()])) return true;
-    let req: Record<string, any>;
-    let res: Record<string, any> | undefined;
     if (context.getType<string>() === 'graphql') {
-      const ctx = GqlExecutionContext.create(context).getContext();
-      // One GraphQL request counts once, however many fields it selects.
-      if (ctx.rateLimited) return true;
-      ctx.rateLimited = true;
-      req = ctx.req ?? {};
-      res = ctx.res;
-    } else {
-      req = context.switchToHttp().getRequest();
-      res = context.switchToHttp().getResponse();
+      const gql = GqlExecutionContext.create(context);
+      const ctx = gql.getContext<OperationContext>();
+      // The whole document is paid once, before its first root field runs; every root field shares the outcome.
+      const req = ctx.req ?? {};
+      ctx.rateLimit ??= spend(this.limits, chargesOf(this.limits, req, costOfOperation(gql.getInfo<GraphQLResolveInfo>())), ctx.res);
+      await ctx.rateLimit;
+      return true;
     }
-    const { limit, windowMs } = this.config;
-    const hit = await this.store.hit(trackerOf(req), windowMs);
-    const reset = Math.max(0, Math.ceil((hit.resetAt - Date.now()) / 1000));
-    const remaining = Math.max(0, limit - hit.count);
-    if (res && typeof res.setHeader === 'function' && !res.headersSent) {
-      res.setHeader('RateLimit-Limit', String(limit));
-      res.setHeader('RateLimit-Remaining', String(remaining));
-      res.setHeader('RateLimit-Reset', String(reset));
-      res.setHeader('RateLimit-Policy', `${limit};w=${Math.round(windowMs / 1000)}`);
-    }
-    if (hit.count > limit) {
-      const retryAfter = Math.max(1, reset);
-      throw new DomainError('RATE_LIMITED', `rate limit of ${limit} requests per ${Math.round(windowMs / 1000)} s exceeded; retry in ${retryAfter} s`, {
-        limit,
-        remaining: 0,
-        reset,
-        retryAfter,
-        windowSeconds: Math.round(windowMs / 1000),
-      });
-    }
+    const req = context.switchToHttp().getRequest<RequestLike>();
+    const operationId = this.reflector.get<{ operationId?: string } | undefined>('swagger/apiOperation', context.getHandler())?.operationId ?? '';
+    const cost = { cost: ROUTE_COSTS[operationId] ?? 1, authAttempts: AUTH_ROUTES.has(operationId) ? 1 : 0 };
+    await spend(this.limits, chargesOf(this.limits, req, cost), context.switchToHttp().getResponse());
     return true;
   }
 }

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, urlencoded } from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { trustProxy } from './client-address';
 import { ProblemFilter, sendProblem } from './problem.filter';
 import { applySecurity } from './security';
 import { validationPipe } from './validation';
@@ -18,6 +19,8 @@ export const BODY_LIMIT = process.env.BODY_LIMIT ?? '64kb';
  */
 export function configureApp(app: INestApplication): INestApplication {
   const express = app as NestExpressApplication;
+  // req.ip: X-Forwarded-For only from the proxies TRUST_PROXY names (per-address rate limits)
+  express.set('trust proxy', trustProxy());
   applySecurity(app);
   express.use(json({ limit: BODY_LIMIT }));
   express.use(urlencoded({ extended: false, limit: BODY_LIMIT }));

@@ -4,6 +4,7 @@ import type { ApolloDriverConfig } from '@nestjs/apollo';
 import { Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Context as WsContext } from 'graphql-ws';
 import { AuthModule } from '../auth/auth.module';
 import { WsAuthService } from '../auth/ws-auth.service';
@@ -11,7 +12,11 @@ import type { Principal } from '../auth/principal';
 import type { TrackedSocket } from '../auth/socket-registry';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
-import { complexityRule, depthLimitRule } from './limits';
+import { clientAddress, trustProxy } from '../common/client-address';
+import { MetricsService } from '../observability/metrics.service';
+import { complexityRule, costRule, depthLimitRule } from './limits';
+import { SocketLimits, socketLimitsConfig } from './socket-limits';
+import type { SocketLimitState } from './socket-limits';
 import { wsExecution } from './ws-execution';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
@@ -27,8 +32,10 @@ function schemaTarget(): string | true {
 
 interface WsExtra {
   user?: Principal;
-  /** graphql-ws's `ws` integration puts the connection here. */
+  /** graphql-ws's `ws` integration puts the connection and its upgrade request here. */
   socket: CoalescableSocket & TrackedSocket;
+  request: IncomingMessage;
+  limits?: SocketLimitState;
 }
 
 /**
@@ -42,9 +49,17 @@ interface WsExtra {
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       imports: [AuthModule],
-      inject: [WsAuthService],
-      useFactory: (wsAuth: WsAuthService): ApolloDriverConfig => {
-        const overWs = wsExecution({ rules: [depthLimitRule(), complexityRule()], formatError });
+      inject: [WsAuthService, MetricsService],
+      useFactory: (wsAuth: WsAuthService, metrics: MetricsService): ApolloDriverConfig => {
+        const rules = [depthLimitRule(), complexityRule(), costRule()];
+        const overWs = wsExecution({ rules, formatError });
+        const trust = trustProxy();
+        const limitsOf = (ctx: WsContext): SocketLimitState => {
+          const extra = ctx.extra as WsExtra;
+          return (extra.limits ??= { address: clientAddress(extra.request, trust) });
+        };
+        const socketLimits = new SocketLimits(socketLimitsConfig(), metrics.subscriptionsOpen);
+        const capped = socketLimits.hooks(overWs.hooks.onSubscribe, (ctx) => (ctx.extra as WsExtra).user?.accountId, limitsOf);
         return {
           path: '/graphql',
           autoSchemaFile: schemaTarget(),
@@ -54,13 +69,15 @@ interface WsExtra {
           playground: false,
           includeStacktraceInErrorResponses: false,
           formatError,
-          validationRules: [depthLimitRule(), complexityRule()],
+          validationRules: rules,
           transformSchema: overWs.useSchema,
           subscriptions: {
             'graphql-ws': {
               // Nest's type of these options lists none of graphql-ws's hooks; it passes them all on
               ...(overWs.hooks as object),
+              ...(capped as object),
               onConnect: async (ctx: WsContext<Record<string, unknown> | undefined, unknown>) => {
+                if (!socketLimits.connect(limitsOf(ctx), (ctx.extra as WsExtra).socket)) return false;
                 // Tracked until its credential is revoked (on any instance) or expires: then closed with 4403.
                 if (!(await wsAuth.connect(ctx.connectionParams, ctx.extra as WsExtra))) return false;
                 coalesceSends((ctx.extra as WsExtra).socket);
@@ -71,7 +88,7 @@ interface WsExtra {
           context: (arg: { req?: Request; res?: Response; extra?: WsExtra; connectionParams?: unknown }) => {
             if (arg.req) return { req: arg.req, res: arg.res };
             // graphql-ws: a request-like object so that guards and @Caller() work unchanged.
-            return { req: { user: arg.extra?.user, headers: {} }, ws: true };
+            return { req: { user: arg.extra?.user, headers: {}, ip: arg.extra?.limits?.address }, ws: true };
           },
         };
       },

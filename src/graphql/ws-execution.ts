@@ -17,6 +17,7 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import type { ServerOptions, SubscribePayload } from 'graphql-ws';
 import { LRUCache } from 'lru-cache';
+import { isDomainError } from '../common/domain-error';
 import { isGraphQLError } from './format-error';
 
 type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
@@ -41,9 +42,10 @@ export interface WsExecution {
   useSchema(schema: GraphQLSchema): GraphQLSchema;
 }
 
-/** What a resolver threw, when graphql wrapped it with a path; else the error itself. */
+/** What a resolver threw, when graphql wrapped it with a path (or a hook's domain error); else the error itself. */
 function resolverErrorOf(error: unknown): unknown {
-  return isGraphQLError(error) && error.path && error.originalError ? error.originalError : error;
+  if (!isGraphQLError(error) || !error.originalError) return error;
+  return error.path || isDomainError(error.originalError) ? error.originalError : error;
 }
 
 /**

@@ -6,10 +6,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import type { HealthCheckResult } from '@nestjs/terminus';
+import { SkipRateLimit } from '../auth/rate-limit.guard';
 import { Public } from '../common/public.decorator';
 import { ReadinessService } from './readiness.service';
 
 @Public()
+@SkipRateLimit()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -1,8 +1,10 @@
 import { Controller, Get, Header } from '@nestjs/common';
+import { SkipRateLimit } from '../auth/rate-limit.guard';
 import { Public } from '../common/public.decorator';
 import { MetricsService } from './metrics.service';
 
 @Public()
+@SkipRateLimit()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
