@@ -11,6 +11,7 @@ import type { Principal } from '../auth/principal';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { complexityRule, depthLimitRule } from './limits';
+import { subscriptionsOverWsRule } from './subscriptions-over-ws.rule';
 import { wsExecution } from './ws-execution';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
@@ -53,7 +54,8 @@ interface WsExtra {
           playground: false,
           includeStacktraceInErrorResponses: false,
           formatError,
-          validationRules: [depthLimitRule(), complexityRule()],
+          // These rules run for HTTP only: graphql-ws validates with overWs's.
+          validationRules: [depthLimitRule(), complexityRule(), subscriptionsOverWsRule],
           transformSchema: overWs.useSchema,
           subscriptions: {
             'graphql-ws': {

@@ -26,5 +26,5 @@ export async function expectFuzzClean(baseUrl: string, settings: Omit<FuzzOption
   expect(report.healthFailures).toBe(0);
   const health = await fetch(`${baseUrl}/health`);
   expect(health.status).toBe(200);
-  expect(await unsoundMatches(baseUrl, report.matchIds)).toEqual([]);
+  expect(await unsoundMatches(baseUrl, report.token, report.matchIds)).toEqual([]);
 }

@@ -39,6 +39,8 @@ export interface FuzzReport {
   slowestHealthMs: number;
   healthFailures: number;
   statuses: Record<string, number>;
+  /** A session of one of the run's accounts (the audit needs a caller). */
+  token: string;
 }
 
 const FORGED_TOKENS = [
@@ -107,7 +109,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const requests = fc.sample(openApiRequests(doc, { knownIds, accounts }), { seed: options.seed, numRuns: Math.ceil(options.runs / 2) });
   const operations = fc.sample(graphqlOperations(schema, { knownIds }), { seed: options.seed + 1, numRuns: Math.floor(options.runs / 2) });
 
-  const report: FuzzReport = { sent: 0, findings: [], matchIds: [], slowestHealthMs: 0, healthFailures: 0, statuses: {} };
+  const report: FuzzReport = { sent: 0, findings: [], matchIds: [], slowestHealthMs: 0, healthFailures: 0, statuses: {}, token: tokens[0] };
   const count = (status: number) => (report.statuses[status] = (report.statuses[status] ?? 0) + 1);
   const remember = (value: unknown) => {
     // A created match, over REST ({id, seq, status, view}) or GraphQL (createMatch { id ... }).
@@ -195,10 +197,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 }
 
 /** The audit of each match: a list of the unsound ones (empty when all are sound). */
-export async function unsoundMatches(baseUrl: string, matchIds: string[]): Promise<string[]> {
+export async function unsoundMatches(baseUrl: string, token: string, matchIds: string[]): Promise<string[]> {
   const bad: string[] = [];
   for (const id of matchIds) {
-    const res = await fetch(`${baseUrl}/v1/matches/${id}/audit`);
+    const res = await fetch(`${baseUrl}/v1/matches/${id}/audit`, { headers: { authorization: `Bearer ${token}` } });
     const { body, text } = await json(res);
     if (res.status !== 200 || body?.sound !== true) bad.push(`${id}: ${res.status} ${text.slice(0, 300)}`);
   }
