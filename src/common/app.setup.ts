@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { trustProxy } from './client-address';
 import { ProblemFilter, sendProblem } from './problem.filter';
 import { applySecurity } from './security';
+import { InputGuardPipe } from './input-guard.pipe';
 import { validationPipe } from './validation';
 import { serveWebClient } from '../web/web-client';
 
@@ -31,7 +32,7 @@ export function configureApp(app: INestApplication): INestApplication {
   express.disable('x-powered-by');
   serveWebClient(app);
   app.useGlobalFilters(new ProblemFilter());
-  app.useGlobalPipes(validationPipe());
+  app.useGlobalPipes(new InputGuardPipe(), validationPipe());
   app.enableShutdownHooks();
   return app;
 }

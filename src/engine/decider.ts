@@ -23,12 +23,12 @@ import { BOT_LEVELS } from './types';
 import type { Command, MatchEvent, MatchSettings, MatchState, Seat, SeatSpec } from './types';
 import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, takesClientSeeds } from './version';
 import { autoPlay } from './auto-play';
+import { turnTimeLimitProblem } from './turn-time';
 import { seatView } from './views';
 
 export type Decision = { ok: true; events: MatchEvent[] } | { ok: false; rejection: Rejection };
 
 const DEFAULT_SETTINGS: MatchSettings = { turnTimeLimit: null, onExpiry: 'autoPlay' };
-const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/;
 
 export function initialState(seed: Uint8Array | null): MatchState {
   return {
@@ -104,9 +104,8 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
     return no(reject('INVALID_COMMAND', 'seedCommitment is not the SHA-256 of this match seed'));
   }
   const settings = { ...DEFAULT_SETTINGS, ...(command.settings ?? {}) };
-  if (settings.turnTimeLimit !== null && (typeof settings.turnTimeLimit !== 'string' || !ISO_DURATION.test(settings.turnTimeLimit))) {
-    return no(reject('INVALID_COMMAND', 'turnTimeLimit is an ISO 8601 duration such as PT30S or P2D, or null'));
-  }
+  const limitProblem = turnTimeLimitProblem(settings.turnTimeLimit);
+  if (limitProblem) return no(reject('INVALID_COMMAND', limitProblem));
   if (settings.onExpiry !== 'autoPlay' && settings.onExpiry !== 'forfeit') {
     return no(reject('INVALID_COMMAND', 'onExpiry is "autoPlay" or "forfeit"'));
   }

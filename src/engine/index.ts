@@ -17,6 +17,7 @@ export * from './deal';
 export * from './scoring';
 export * from './views';
 export * from './audit';
+export * from './turn-time';
 export { runConformance } from './conformance';
 export { decide, evolve, replay, initialState, seatOf, botPlayerId } from './decider';
 export type { Decision } from './decider';

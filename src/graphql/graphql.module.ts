@@ -17,6 +17,7 @@ import { MetricsService } from '../observability/metrics.service';
 import { complexityRule, costRule, depthLimitRule } from './limits';
 import { SocketLimits, socketLimitsConfig } from './socket-limits';
 import type { SocketLimitState } from './socket-limits';
+import { subscriptionsOverWsRule } from './subscriptions-over-ws.rule';
 import { wsExecution } from './ws-execution';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
@@ -69,7 +70,8 @@ interface WsExtra {
           playground: false,
           includeStacktraceInErrorResponses: false,
           formatError,
-          validationRules: rules,
+          // Over HTTP only (graphql-ws validates with overWs's rules): a subscription there is refused.
+          validationRules: [...rules, subscriptionsOverWsRule],
           transformSchema: overWs.useSchema,
           subscriptions: {
             'graphql-ws': {

@@ -10,6 +10,7 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  IsUUID,
   Matches,
   Max,
   MaxLength,
@@ -70,10 +71,9 @@ export class CreateMatchInput {
   preset?: string;
 
   @Field(() => ID, { nullable: true, description: 'A saved custom ruleset; the match locks it (immutable from then on).' })
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @IsUUID('all', { message: 'rulesetId must be the id of a saved ruleset (a UUID)' })
   rulesetId?: string;
 
   @Field(() => JSONScalar, { nullable: true, description: 'Option overrides, checked by the engine (INVALID_RULESET names the option at fault).' })
