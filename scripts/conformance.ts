@@ -1,17 +1,21 @@
 /**
  * Conformance runner: checks the engine against rule vectors in the
- * `scopa-conformance/1` format. Usage: npm run conformance -- FILE...
+ * `scopa-conformance/1` format. Usage: npm run conformance [-- FILE...];
+ * with no file, the project's own copy of the vectors (test/conformance/).
  * Prints one line per failing case, then `N passed, M failed`; exits
- * non-zero on any failure or malformed file.
+ * non-zero on any failure, malformed file, or when no case ran.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { runConformance } from '../src/engine/conformance';
 
-const files = process.argv.slice(2);
-if (files.length === 0) {
-  console.error('usage: npm run conformance -- FILE...');
-  process.exit(2);
-}
+const OWN_VECTORS = path.join(process.cwd(), 'test', 'conformance');
+
+const files = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : readdirSync(OWN_VECTORS)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => path.join(OWN_VECTORS, f));
 
 let passed = 0;
 let failed = 0;
@@ -38,4 +42,5 @@ for (const file of files) {
   failed += report.failures.length;
 }
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 || malformed ? 1 : 0);
+if (passed + failed === 0) console.error('no case ran: give files of the scopa-conformance/1 format');
+process.exit(failed > 0 || malformed || passed + failed === 0 ? 1 : 0);

@@ -1,15 +1,55 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Logger } from '@nestjs/common';
+import { databaseOptionsFromEnv } from '../database/database';
 
 let generated: string | undefined;
 
-/** JWT_SECRET, or a per-process random secret (sessions then end with the process). */
+/** Where the embedded database keeps the generated secret (beside its data), or null when there is no such folder. */
+export function storedSecretFile(env: NodeJS.ProcessEnv = process.env): string | null {
+  const { url, dataDir } = databaseOptionsFromEnv(env);
+  if (url || !dataDir || dataDir === 'memory') return null;
+  return path.join(path.resolve(process.cwd(), dataDir), 'jwt-secret');
+}
+
+/** The secret kept in `file`, made (0600) on first use, so that a restart does not sign everyone out. */
+export function storedSecret(file: string): string {
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (err) {
+    // Another process made it first: use theirs.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+}
+
+/**
+ * JWT_SECRET; else, on the embedded database, a secret generated once and
+ * kept in DATA_DIR/jwt-secret; else (in-memory database) one per process,
+ * so sessions end with it.
+ */
 export function jwtSecret(): string {
   if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
   if (!generated) {
-    generated = randomBytes(32).toString('base64url');
-    if (process.env.NODE_ENV !== 'test') Logger.warn('JWT_SECRET is unset: using a random secret, sessions end with this process', 'Auth');
+    const file = storedSecretFile();
+    generated = file ? storedSecret(file) : randomBytes(32).toString('base64url');
+    if (process.env.NODE_ENV !== 'test') {
+      Logger.warn(
+        file ? `JWT_SECRET is unset: using the secret kept in ${file}; set JWT_SECRET in production` : 'JWT_SECRET is unset: using a random secret, sessions end with this process',
+        'Auth',
+      );
+    }
   }
   return generated;
 }

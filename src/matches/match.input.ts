@@ -149,6 +149,12 @@ export class PlayInput extends CommandInput {
   @IsString({ each: true })
   @MaxLength(3, { each: true })
   capture!: string[];
+
+  @Field({ nullable: true, description: 'Ignored (the engine works it out from card and capture): accepted so that a play from legalPlays can be sent back as it is.' })
+  @ApiPropertyOptional({ description: 'Ignored: accepted so that a play from legal-plays can be sent back as it is.' })
+  @IsOptional()
+  @IsBoolean()
+  scopa?: boolean;
 }
 
 /** Arguments shared by REST (query strings) and GraphQL (@ArgsType): each is validated once, here. */

@@ -1,0 +1,28 @@
+// `npm start` runs this first: a full build (13 to 18 s) only when a source
+// is newer than the last successful build, or the build is missing.
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = process.cwd();
+const STAMP = path.join(root, 'dist', '.built');
+const SOURCES = ['src', 'web/src', 'web/index.html', 'web/vite.config.mjs', 'web/tsconfig.json', 'prisma', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const OUTPUTS = ['dist/main.js', 'web/dist/index.html'];
+
+function newest(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = st.mtimeMs;
+  for (const entry of readdirSync(p)) max = Math.max(max, newest(path.join(p, entry)));
+  return max;
+}
+
+const built = existsSync(STAMP) && OUTPUTS.every((o) => existsSync(path.join(root, o))) ? statSync(STAMP).mtimeMs : 0;
+const sources = Math.max(...SOURCES.map((s) => newest(path.join(root, s))));
+if (built >= sources) {
+  console.log('build is up to date with the sources: not rebuilding');
+} else {
+  execSync('npm run build', { stdio: 'inherit' });
+  writeFileSync(STAMP, new Date().toISOString() + '\n');
+}
