@@ -12,6 +12,7 @@ import { RulesetsModule } from '../rulesets/rulesets.module';
 import { MatchesApi } from './matches-api.service';
 import { InboxModule } from '../inbox/inbox.module';
 import { SeatsModule } from '../seats/seats.module';
+import { RatingsModule } from '../ratings/ratings.module';
 
 /**
  * The public API: GraphQL (/graphql, graphql-ws) and REST (/v1), two thin
@@ -19,7 +20,7 @@ import { SeatsModule } from '../seats/seats.module';
  * (global, @Public() opts out), then rate limiting (keyed on the caller).
  */
 @Module({
-  imports: [PubSubModule, AuthModule, RulesetsModule, MatchesModule, AppGraphQLModule, InboxModule, SeatsModule],
+  imports: [PubSubModule, AuthModule, RulesetsModule, MatchesModule, AppGraphQLModule, InboxModule, SeatsModule, RatingsModule],
   controllers: [MatchesController],
   providers: [
     MatchesApi,

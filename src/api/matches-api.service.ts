@@ -32,6 +32,8 @@ import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
 import { TurnNotifier } from '../inbox/turn-notifier';
 import { BotSeatsService } from '../seats/bot-seats.service';
+import { RatingsService } from '../ratings/ratings.service';
+import type { MatchRatingChange } from '../ratings/rating-store';
 
 export type SeatRequest = { type: 'creator' } | { type: 'open' } | { type: 'reserved'; username: string } | { type: 'bot'; bot: BotLevel };
 
@@ -42,6 +44,7 @@ export interface CreateRequest {
   seats?: SeatRequest[];
   turnTimeLimit?: string | null;
   onExpiry?: 'autoPlay' | 'forfeit';
+  rated?: boolean;
 }
 
 export interface CommandMeta {
@@ -67,6 +70,8 @@ export interface MatchPresentation {
   view: MatchView;
   /** Present once the match is over (seed, every hand, the deck). */
   reveal: FullView | null;
+  /** Set on reading a finished rated match (src/ratings). */
+  ratingChanges?: MatchRatingChange[] | null;
 }
 
 export interface EventMessage {
@@ -101,12 +106,17 @@ export class MatchesApi {
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly notifier: TurnNotifier,
     private readonly botSeats: BotSeatsService,
+    private readonly ratings: RatingsService,
   ) {}
 
   // ------------------------------------------------------------------ commands
 
   async create(caller: Principal, req: CreateRequest): Promise<MatchPresentation> {
     if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
+    // A rating pool is one ruleset: a rated match plays a preset or a saved ruleset as it is.
+    if (req.rated && req.overrides && Object.keys(req.overrides).length > 0) {
+      throw new DomainError('VALIDATION_FAILED', 'a rated match takes no overrides: save them as a ruleset and rate that');
+    }
     let overrides = req.overrides;
     let preset = req.preset;
     if (req.rulesetId) {
@@ -138,9 +148,10 @@ export class MatchesApi {
           throw new DomainError('VALIDATION_FAILED', `seat ${i}: type is creator, open, reserved or bot`);
       }
     }
-    const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit' } = {};
+    const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit'; rated?: boolean } = {};
     if (req.turnTimeLimit !== undefined) settings.turnTimeLimit = req.turnTimeLimit;
     if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
+    if (req.rated) settings.rated = true;
     const result = await this.store.create({ preset, overrides, seats, createdBy: caller.username, settings, rulesetId: req.rulesetId ?? null });
     if (req.rulesetId) await this.rulesets.lock(req.rulesetId);
     await this.published(result);
@@ -212,10 +223,14 @@ export class MatchesApi {
       const state = await this.store.state(matchId, atSeq);
       // Replay: everything once the match is over; before, only what a spectator saw at that seq.
       const over = summary.status === 'over';
-      return this.presentation(summary, atSeq, over ? fullView(state, true) : spectatorView(state), over ? fullView(state, true) : null);
+      const replayed = this.presentation(summary, atSeq, over ? fullView(state, true) : spectatorView(state), over ? fullView(state, true) : null);
+      if (over && state.settings.rated) replayed.ratingChanges = await this.ratings.changesFor(matchId);
+      return replayed;
     }
     const { seq, state } = await this.store.current(matchId);
-    return this.presentation(summary, seq, ...viewsFor(caller, state));
+    const presented = this.presentation(summary, seq, ...viewsFor(caller, state));
+    if (state.phase === 'over' && state.settings.rated) presented.ratingChanges = await this.ratings.changesFor(matchId);
+    return presented;
   }
 
   private presentation(summary: Pick<MatchSummary, 'id' | 'createdBy' | 'rulesetId'>, seq: number, view: MatchView, reveal: FullView | null): MatchPresentation {

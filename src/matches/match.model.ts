@@ -2,6 +2,7 @@ import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
 import { RulesetOptionsModel } from '../rulesets/ruleset.model';
+import { RatingChangeModel } from '../ratings/ratings.model';
 
 @ObjectType('SeatPublic')
 export class SeatPublicModel {
@@ -35,6 +36,8 @@ export class MatchResultModel {
 export class MatchSettingsModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
   @Field() @ApiProperty({ enum: ['autoPlay', 'forfeit'] }) onExpiry!: string;
+  // GraphQL field `rated` (always a Boolean): src/ratings/ratings.resolver.ts.
+  @ApiPropertyOptional({ description: 'true for a rated match (absent: unrated).' }) rated?: boolean;
 }
 
 @ObjectType('MatchView', { description: 'What the caller may see: its own hand if seated, no hand as a spectator; everything once the match is over.' })
@@ -82,6 +85,9 @@ export class MatchModel {
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
   @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchViewModel;
   @Field(() => RevealModel, { nullable: true }) @ApiProperty({ type: RevealModel, nullable: true }) reveal!: RevealModel | null;
+  // GraphQL field: src/ratings/ratings.resolver.ts. Over REST, on reading a match (not in command responses: the ratings follow the end).
+  @ApiPropertyOptional({ type: [RatingChangeModel], nullable: true, description: 'Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise.' })
+  ratingChanges?: RatingChangeModel[] | null;
 }
 
 @ObjectType('MatchEvent', { description: 'One event of a match log: public by construction (no hidden card; the seed only in MatchEnded).' })

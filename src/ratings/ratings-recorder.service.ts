@@ -1,0 +1,52 @@
+/**
+ * Takes a rated match into the ratings right after its end is appended here:
+ * the instance that appended MatchEnded records it (the store tells only the
+ * appending process). One queue per process keeps this process's matches in
+ * the order they ended. Exactly once across instances: RatingStore.record's
+ * key. A reaction lost in a crash is made good by `npm run ratings:rebuild`.
+ */
+import { Injectable, Logger } from '@nestjs/common';
+import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { MatchesService } from '../matches/matches.service';
+import type { CommandResult } from '../matches/match-store';
+import { RatingsService } from './ratings.service';
+
+@Injectable()
+export class RatingsRecorder implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Ratings');
+  private queue: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly store: MatchesService,
+    private readonly ratings: RatingsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.store.onAppended((result) => this.appended(result));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.unsubscribe?.();
+    await this.idle();
+  }
+
+  /** Resolves once every match ended so far in this process is recorded. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private appended(result: CommandResult): void {
+    if (!result.events.some((e) => e.type === 'MatchEnded')) return;
+    this.queue = this.queue.then(() => this.record(result.matchId));
+  }
+
+  private async record(matchId: string): Promise<void> {
+    try {
+      const outcome = await this.ratings.record(matchId);
+      if (outcome === 'rated') this.logger.debug?.(`match ${matchId} rated`);
+    } catch (err) {
+      this.logger.error(`match ${matchId}: ratings not recorded (npm run ratings:rebuild makes them good): ${(err as Error).message}`);
+    }
+  }
+}
