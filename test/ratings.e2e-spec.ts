@@ -10,6 +10,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { PrismaService } from '../src/database/prisma.service';
+import { RatingStore } from '../src/ratings/rating-store';
 import { RatingsService } from '../src/ratings/ratings.service';
 import { createTestApp } from './support/app';
 import { errorCode, gql, gqlOk, register } from './support/clients';
@@ -394,6 +395,16 @@ describe('ratings (e2e, PGlite)', () => {
     expect(await app.get(RatingsService).record(headToHead[0].id)).toBe('already recorded');
     const result = await app.get(RatingsService).rebuild();
     expect(result).toEqual({ matches: headToHead.length + 1, rated: headToHead.length + 1 });
+    expect(await snapshot()).toEqual(before);
+
+    // Two instances taking the same ends at once: each match is rated by one of them, the other finds it taken.
+    await prisma.$transaction([prisma.ratingChange.deleteMany(), prisma.ratedMatch.deleteMany(), prisma.rating.deleteMany()]);
+    const other = new RatingStore(prisma, { periodMs: PERIOD_MS });
+    const inEndOrder = [...before.matches].sort((x, y) => x.endedAt.getTime() - y.endedAt.getTime() || (x.matchId < y.matchId ? -1 : 1));
+    for (const { matchId } of inEndOrder) {
+      const outcomes = await Promise.all([app.get(RatingsService).record(matchId), other.record(matchId)]);
+      expect(outcomes.sort()).toEqual(['already recorded', 'rated']);
+    }
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -38,11 +38,14 @@ export class RatingsRecorder implements OnModuleInit, OnModuleDestroy {
 
   private appended(result: CommandResult): void {
     if (!result.events.some((e) => e.type === 'MatchEnded')) return;
-    this.queue = this.queue.then(() => this.record(result.matchId));
+    this.queue = this.queue.then(() => this.record(result.matchId, result.seq));
   }
 
-  private async record(matchId: string): Promise<void> {
+  private async record(matchId: string, seq: number): Promise<void> {
     try {
+      // The snapshot this append left in the cache says whether the match is rated: no read for an unrated one.
+      const snap = await this.store.atLeast(matchId, seq);
+      if (!snap.state.settings.rated) return;
       const outcome = await this.ratings.record(matchId);
       if (outcome === 'rated') this.logger.debug?.(`match ${matchId} rated`);
     } catch (err) {
