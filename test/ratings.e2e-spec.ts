@@ -87,8 +87,12 @@ class Reference {
   inactivitySteps = 0;
   readonly changes = new Map<string, Map<string, { before: R; after: R }>>();
 
-  /** One rated match: sides of players, the winning side (null: draw), when it ended. */
-  match(id: string, pool: string, sides: string[][], winner: number | null, endedAt: number): void {
+  /**
+   * One rated match: sides of players, the winning side (null: draw), when it ended; `ranks` (1 = best)
+   * for more than two sides, where each pair of players scores by rank.
+   */
+  match(id: string, pool: string, sides: string[][], winner: number | null, endedAt: number, ranks?: number[]): void {
+    const rank = ranks ?? sides.map((_, s) => (winner === null || winner === s ? 1 : 2));
     const key = (p: string) => `${pool}|${p}`;
     const before = new Map<string, R>();
     for (const side of sides) {
@@ -103,7 +107,7 @@ class Reference {
     sides.forEach((side, s) => {
       for (const p of side) {
         const games = sides.flatMap((other, o) =>
-          o === s ? [] : other.map((q) => ({ opp: before.get(q)!, score: winner === null ? 0.5 : winner === s ? 1 : 0 })),
+          o === s ? [] : other.map((q) => ({ opp: before.get(q)!, score: rank[s] < rank[o] ? 1 : rank[s] > rank[o] ? 0 : 0.5 })),
         );
         const after = referencePeriod(before.get(p)!, games);
         changes.set(p, { before: before.get(p)!, after });
@@ -117,8 +121,8 @@ class Reference {
           last: endedAt,
           games: (old?.games ?? 0) + 1,
           wins: (old?.wins ?? 0) + (winner === s ? 1 : 0),
-          losses: (old?.losses ?? 0) + (winner !== null && winner !== s ? 1 : 0),
-          draws: (old?.draws ?? 0) + (winner === null ? 1 : 0),
+          losses: (old?.losses ?? 0) + (winner !== s && !(winner === null && rank[s] === 1) ? 1 : 0),
+          draws: (old?.draws ?? 0) + (winner === null && rank[s] === 1 ? 1 : 0),
         });
       }
     });
@@ -140,6 +144,8 @@ describe('ratings (e2e, PGlite)', () => {
   const ref = new Reference();
   /** Rated matches between ann and bob: [matchId, pool, winner's name]. */
   const headToHead: { id: string; pool: string; winner: string | null }[] = [];
+  let threePool = '';
+  let threeMatch = '';
 
   beforeAll(async () => {
     for (const k of Object.keys(ENV)) saved[k] = process.env[k];
@@ -195,9 +201,9 @@ describe('ratings (e2e, PGlite)', () => {
   }
 
   /** Feeds the reference and compares the match's recorded changes with it. */
-  async function check(id: string, pool: string, sides: string[][], winner: number | null): Promise<void> {
+  async function check(id: string, pool: string, sides: string[][], winner: number | null, ranks?: number[]): Promise<void> {
     const match = await ratedResult(id);
-    ref.match(id, pool, sides, winner, await endTime(id));
+    ref.match(id, pool, sides, winner, await endTime(id), ranks);
     const expected = ref.changes.get(id)!;
     expect(match.ratingChanges.map((c: { player: string }) => c.player).sort()).toEqual([...expected.keys()].sort());
     for (const c of match.ratingChanges) {
@@ -319,6 +325,34 @@ describe('ratings (e2e, PGlite)', () => {
     expect(bot.ratings[0].rating).toBeCloseTo(ref.ratings.get('scopone|bot:greedy')!.rating, 6);
   });
 
+  it("a saved ruleset is its own pool; three players rate each pair by final rank", async () => {
+    const saved = await http().post('/v1/custom-rulesets').set('authorization', auth(ann)).send({ name: 'three', preset: 'scopa', overrides: { players: 3 } });
+    expect(saved.status).toBe(201);
+    const rulesetId = saved.body.id as string;
+    threePool = rulesetId;
+    const created = await http()
+      .post('/v1/matches')
+      .set('authorization', auth(ann))
+      .send({ rulesetId, rated: true, seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }, { type: 'reserved', username: cat.username }] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    threeMatch = id;
+    for (const p of [bob, cat]) expect((await http().post(`/v1/matches/${id}/join`).set('authorization', auth(p)).send({})).status).toBe(200);
+    expect((await http().post(`/v1/matches/${id}/start`).set('authorization', auth(ann)).send({})).status).toBe(200);
+    const over = (await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(bob)).send({})).body;
+    // bob resigned with 0 points; ann and cat tie on 0: no winner, they share first place, bob is last.
+    expect(over.view.result).toEqual({ reason: 'resignation', winner: null });
+    await check(id, rulesetId, [[ann.username], [bob.username], [cat.username]], null, [1, 3, 1]);
+    const changes = (await ratedResult(id)).ratingChanges as { player: string; result: string }[];
+    expect(Object.fromEntries(changes.map((c) => [c.player, c.result]))).toEqual({ [ann.username]: 'draw', [bob.username]: 'loss', [cat.username]: 'draw' });
+    const bobRating = (await http().get(`/v1/users/${bob.username}`)).body.ratings.find((r: { ruleset: string }) => r.ruleset === rulesetId);
+    expect(bobRating.rating).toBeCloseTo(ref.ratings.get(`${rulesetId}|${bob.username}`)!.rating, 6);
+    expect([bobRating.games, bobRating.losses]).toEqual([1, 1]);
+    // A rated match under a saved ruleset takes no overrides on top.
+    const more = await http().post('/v1/matches').set('authorization', auth(ann)).send({ rulesetId, rated: true, overrides: { target: 5 } });
+    expect(more.status).toBe(400);
+  });
+
   it('the replay shows the rating changes too', async () => {
     const { id } = headToHead[headToHead.length - 1];
     const replay = (await http().get(`/v1/matches/${id}?atSeq=1`).set('authorization', auth(cat))).body;
@@ -362,15 +396,28 @@ describe('ratings (e2e, PGlite)', () => {
     const annWins = headToHead.filter((m) => m.winner === ann.username).length;
     const bobWins = headToHead.filter((m) => m.winner === bob.username).length;
     const draws = headToHead.length - annWins - bobWins;
-    expect(table).toMatchObject({ a: ann.username, b: bob.username, wins: annWins, losses: bobWins, draws });
-    expect(table.pools).toEqual([{ ruleset: 'scopa', wins: annWins, losses: bobWins, draws }]);
-    expect(table.lastMatches.map((m: { matchId: string }) => m.matchId)).toEqual(headToHead.slice(-10).reverse().map((m) => m.id));
-    expect(table.lastMatches[0].result).toBe(headToHead[headToHead.length - 1].winner === ann.username ? 'win' : 'loss'); // the last one was resigned
+    // Besides the two-player matches, the three-player one, where ann (first) ranked above bob (last): a win.
+    expect(table).toMatchObject({ a: ann.username, b: bob.username, wins: annWins + 1, losses: bobWins, draws });
+    const byRuleset = (x: { ruleset: string }, y: { ruleset: string }) => (x.ruleset < y.ruleset ? -1 : 1);
+    expect(table.pools).toEqual(
+      [
+        { ruleset: 'scopa', wins: annWins, losses: bobWins, draws },
+        { ruleset: threePool, wins: 1, losses: 0, draws: 0 },
+      ].sort(byRuleset),
+    );
+    expect(table.lastMatches.map((m: { matchId: string }) => m.matchId)).toEqual([threeMatch, ...headToHead.slice(-9).reverse().map((m) => m.id)]);
+    expect(table.lastMatches[0]).toMatchObject({ ruleset: threePool, result: 'win' });
+    expect(table.lastMatches[1].result).toBe(headToHead[headToHead.length - 1].winner === ann.username ? 'win' : 'loss'); // a resigned one
     const reverse = await gqlOk(app, null, 'query($a: String!, $b: String!) { crosstable(a: $a, b: $b) { wins losses pools { ruleset } } }', { a: bob.username, b: ann.username });
-    expect(reverse.crosstable).toEqual({ wins: bobWins, losses: annWins, pools: [{ ruleset: 'scopa' }] });
-    // ann and cat met once, in scopone, where ann's side won.
+    expect(reverse.crosstable).toEqual({ wins: bobWins, losses: annWins + 1, pools: [{ ruleset: 'scopa' }, { ruleset: threePool }].sort(byRuleset) });
+    // ann and cat met in scopone (ann's side won) and in the three-player ruleset (shared first place).
     const annCat = (await http().get(`/v1/crosstable/${ann.username}/${cat.username}`)).body;
-    expect(annCat.pools).toEqual([{ ruleset: 'scopone', wins: 1, losses: 0, draws: 0 }]);
+    const pools = [
+      { ruleset: 'scopone', wins: 1, losses: 0, draws: 0 },
+      { ruleset: threePool, wins: 0, losses: 0, draws: 1 },
+    ].sort(byRuleset);
+    expect(annCat.pools).toEqual(pools);
+    expect([annCat.wins, annCat.losses, annCat.draws]).toEqual([1, 0, 1]);
   });
 
   it('unknown users are NOT_FOUND', async () => {
@@ -391,10 +438,11 @@ describe('ratings (e2e, PGlite)', () => {
       matches: await prisma.ratedMatch.findMany({ orderBy: { matchId: 'asc' } }),
     });
     const before = await snapshot();
-    expect(before.ratings.length).toBe(6); // ann, bob in scopa; ann, cat, bot:greedy, bot:random in scopone
+    // ann, bob in scopa; ann, cat, bot:greedy, bot:random in scopone; ann, bob, cat in the three-player ruleset
+    expect(before.ratings.length).toBe(9);
     expect(await app.get(RatingsService).record(headToHead[0].id)).toBe('already recorded');
     const result = await app.get(RatingsService).rebuild();
-    expect(result).toEqual({ matches: headToHead.length + 1, rated: headToHead.length + 1 });
+    expect(result).toEqual({ matches: headToHead.length + 2, rated: headToHead.length + 2 });
     expect(await snapshot()).toEqual(before);
 
     // Two instances taking the same ends at once: each match is rated by one of them, the other finds it taken.
