@@ -10,6 +10,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { PrismaService } from '../src/database/prisma.service';
+import { auditJsonl } from '../src/events/export';
 import { RatingStore } from '../src/ratings/rating-store';
 import { RatingsService } from '../src/ratings/ratings.service';
 import { createTestApp } from './support/app';
@@ -357,6 +358,16 @@ describe('ratings (e2e, PGlite)', () => {
     const { id } = headToHead[headToHead.length - 1];
     const replay = (await http().get(`/v1/matches/${id}?atSeq=1`).set('authorization', auth(cat))).body;
     expect(replay.ratingChanges.map((c: { player: string }) => c.player).sort()).toEqual([ann.username, bob.username].sort());
+    // The log says it was rated, and audits sound with it (the engine re-decides the rated create).
+    expect((await http().get(`/v1/matches/${id}/audit`).set('authorization', auth(cat))).body).toMatchObject({ sound: true, checked: 'chain+rules' });
+    const exported = (await http().get(`/v1/matches/${id}/export`).set('authorization', auth(cat)).buffer(true).parse((res, done) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => done(null, text));
+    })).body as string;
+    expect(JSON.parse(exported.split('\n')[0]).settings.rated).toBe(true);
+    expect(auditJsonl(exported)).toMatchObject({ sound: true });
   });
 
   it('rating history: one point per rated match, oldest first', async () => {
