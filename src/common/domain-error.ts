@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'VALIDATION_FAILED',
   'UNAUTHENTICATED',
   'FORBIDDEN',
+  /** A hint asked for a person's seat in a rated match. */
+  'HINT_NOT_ALLOWED',
   'CONFLICT',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',

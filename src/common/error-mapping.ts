@@ -20,6 +20,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 401;
     case 'FORBIDDEN':
     case 'NOT_SEATED':
+    case 'HINT_NOT_ALLOWED':
       return 403;
     case 'NOT_FOUND':
     case 'MATCH_NOT_CREATED':

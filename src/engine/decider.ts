@@ -109,6 +109,7 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
   if (settings.onExpiry !== 'autoPlay' && settings.onExpiry !== 'forfeit') {
     return no(reject('INVALID_COMMAND', 'onExpiry is "autoPlay" or "forfeit"'));
   }
+  if (settings.rated !== undefined && typeof settings.rated !== 'boolean') return no(reject('INVALID_COMMAND', 'rated is true or false'));
   const specs: unknown = command.seats ?? [];
   if (!Array.isArray(specs) || specs.length > options.players) {
     return no(reject('INVALID_COMMAND', `seats is a list of at most ${options.players} seat specs`));
@@ -125,6 +126,10 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
     }
     seats.push(made);
   }
+  // A rated match needs two sides with a seat for a person (an open or reserved seat counts: it can only go to a person).
+  if (settings.rated && new Set(seats.flatMap((s, seat) => (s.bot ? [] : [sideOf(options, seat)]))).size < 2) {
+    return no(reject('INVALID_COMMAND', 'a rated match needs at least two sides with a seat for a person, not a bot'));
+  }
   return ok([
     {
       type: 'MatchCreated',
@@ -134,7 +139,8 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
       seats,
       createdBy: command.createdBy,
       seedCommitment: command.seedCommitment,
-      settings: { turnTimeLimit: settings.turnTimeLimit, onExpiry: settings.onExpiry },
+      // `rated` only when true: the logs of unrated matches stay as they were.
+      settings: { turnTimeLimit: settings.turnTimeLimit, onExpiry: settings.onExpiry, ...(settings.rated ? { rated: true } : {}) },
     },
   ]);
 }

@@ -13,6 +13,8 @@ export interface MatchSettings {
   /** ISO 8601 duration per turn, or null for no clock. The engine only records it. */
   turnTimeLimit: string | null;
   onExpiry: ExpiryPolicy;
+  /** A rated match (ratings are a projection of such logs); absent means unrated. */
+  rated?: boolean;
 }
 
 /** How a seat starts: open, reserved for one player, taken, or held by a bot. */

@@ -103,6 +103,12 @@ export class CreateMatchInput {
   @IsOptional()
   @IsIn(['autoPlay', 'forfeit'])
   onExpiry?: 'autoPlay' | 'forfeit';
+
+  @Field(() => Boolean, { nullable: true, description: 'A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings".' })
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  rated?: boolean;
 }
 
 @InputType()

@@ -4,6 +4,7 @@ import { JSONScalar } from '../graphql/json.scalar';
 import { RulesetOptionsModel } from '../rulesets/ruleset.model';
 import type { MatchView } from '../engine';
 import type { MatchStatus } from '../events/match-store';
+import { RatingChangeModel } from '../ratings/ratings.model';
 import type { FullView } from './match-views';
 import type { MatchPresentation } from './matches.service';
 
@@ -39,6 +40,8 @@ export class MatchResultModel {
 export class MatchSettingsModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
   @Field() @ApiProperty({ enum: ['autoPlay', 'forfeit'] }) onExpiry!: string;
+  // GraphQL field `rated` (always a Boolean): MatchSettingsResolver (src/matches/matches.resolver.ts).
+  @ApiPropertyOptional({ description: 'true for a rated match (absent: unrated).' }) rated?: boolean;
 }
 
 @ObjectType('MatchView', { description: 'What the caller may see: its own hand if seated, no hand as a spectator; everything once the match is over.' })
@@ -87,6 +90,9 @@ export class MatchModel implements MatchPresentation {
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
   @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchView;
   @Field(() => RevealModel, { nullable: true }) @ApiProperty({ type: RevealModel, nullable: true }) reveal!: FullView | null;
+  // GraphQL field: MatchFieldsResolver (src/matches/matches.resolver.ts). Over REST, on reading a match (not in command responses: the ratings follow the end).
+  @ApiPropertyOptional({ type: [RatingChangeModel], nullable: true, description: 'Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise.' })
+  ratingChanges?: RatingChangeModel[] | null;
 }
 
 @ObjectType('MatchEvent', { description: 'One event of a match log: public by construction (no hidden card; the seed only in MatchEnded).' })

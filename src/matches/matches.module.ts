@@ -2,18 +2,19 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { StoreModule } from '../events/store.module';
 import { InboxModule } from '../inbox/inbox.module';
+import { RatingsModule } from '../ratings/ratings.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { SeatsModule } from '../seats/seats.module';
 import { AfterAppend } from './after-append';
 import { MatchesController } from './matches.controller';
-import { MatchesResolver } from './matches.resolver';
+import { MatchFieldsResolver, MatchSettingsResolver, MatchesResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';
 
 /** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService; and the store's after-append pipeline. */
 @Module({
-  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule],
+  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule, RatingsModule],
   controllers: [MatchesController],
-  providers: [MatchesService, MatchesResolver, AfterAppend],
+  providers: [MatchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, AfterAppend],
   exports: [MatchesService],
 })
 export class MatchesModule {}

@@ -1,10 +1,11 @@
-import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { RequireScope, Caller } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import type { LiveEvent, TurnNotice } from './matches.service';
 import { CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
-import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSummaryModel, TurnNoticeModel } from './match.model';
+import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, TurnNoticeModel } from './match.model';
+import { RatingChangeModel } from '../ratings/ratings.model';
 
 @Resolver()
 export class MatchesResolver {
@@ -88,5 +89,26 @@ export class MatchesResolver {
   @Subscription(() => TurnNoticeModel, { description: 'A notice each time it becomes my turn in any of my matches.', resolve: (value: TurnNotice) => value })
   myTurn(@Caller() caller: Principal): AsyncIterableIterator<TurnNotice> {
     return this.api.myTurns(caller);
+  }
+}
+
+/** Match.ratingChanges: asked for only when a client selects it. */
+@Resolver(() => MatchModel)
+export class MatchFieldsResolver {
+  constructor(private readonly api: MatchesService) {}
+
+  @ResolveField(() => [RatingChangeModel], { nullable: true, description: "Once a rated match is over: each rated player's rating before and after, with RD and volatility; null until its end is taken into the ratings, and for unrated matches." })
+  async ratingChanges(@Parent() match: MatchModel): Promise<RatingChangeModel[] | null> {
+    if (match.ratingChanges !== undefined) return match.ratingChanges;
+    if (match.status !== 'over' || !match.view?.settings?.rated) return null;
+    return this.api.ratingChanges(match.id);
+  }
+}
+
+@Resolver(() => MatchSettingsModel)
+export class MatchSettingsResolver {
+  @ResolveField(() => Boolean, { description: 'A rated match (README, "Ratings").' })
+  rated(@Parent() settings: MatchSettingsModel): boolean {
+    return settings.rated === true;
   }
 }

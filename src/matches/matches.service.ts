@@ -18,6 +18,8 @@ import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchStore } from '../events/match-store';
 import type { ListOptions, MatchStatus, MatchSummary, VerifyReport } from '../events/match-store';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+import { RatingsService } from '../ratings/ratings.service';
+import type { MatchRatingChange } from '../ratings/rating-store';
 import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
 import { LiveFeed } from './live-feed';
@@ -33,6 +35,7 @@ export interface CreateRequest {
   seats?: SeatRequest[];
   turnTimeLimit?: string | null;
   onExpiry?: 'autoPlay' | 'forfeit';
+  rated?: boolean;
 }
 
 export interface CommandMeta {
@@ -52,6 +55,8 @@ export interface MatchPresentation {
   view: MatchView;
   /** Present once the match is over (seed, every hand, the deck). */
   reveal: FullView | null;
+  /** Set on reading a finished rated match (src/ratings); absent in command responses. */
+  ratingChanges?: MatchRatingChange[] | null;
 }
 
 export interface EventMessage {
@@ -79,12 +84,17 @@ export class MatchesService {
     private readonly accounts: AccountsService,
     private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly ratings: RatingsService,
   ) {}
 
   // ------------------------------------------------------------------ commands
 
   async create(caller: Principal, req: CreateRequest): Promise<MatchPresentation> {
     if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
+    // A rating pool is one ruleset: a rated match plays a preset or a saved ruleset as it is.
+    if (req.rated && req.overrides && Object.keys(req.overrides).length > 0) {
+      throw new DomainError('VALIDATION_FAILED', 'a rated match takes no overrides: save them as a ruleset and rate that');
+    }
     const seats: SeatSpec[] = [];
     for (const [i, s] of (req.seats ?? [{ type: 'creator' }]).entries()) {
       switch (s.type) {
@@ -107,9 +117,10 @@ export class MatchesService {
           throw new DomainError('VALIDATION_FAILED', `seat ${i}: type is creator, open, reserved or bot`);
       }
     }
-    const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit' } = {};
+    const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit'; rated?: boolean } = {};
     if (req.turnTimeLimit !== undefined) settings.turnTimeLimit = req.turnTimeLimit;
     if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
+    if (req.rated) settings.rated = true;
     const base = { seats, createdBy: caller.username, settings };
     // A saved ruleset is read once per attempt and locked by the statement that creates the match (see forMatch).
     const result = req.rulesetId
@@ -165,10 +176,21 @@ export class MatchesService {
         throw new DomainError('VALIDATION_FAILED', `atSeq: an integer in 1..${summary.currentSeq}`, { currentSeq: summary.currentSeq });
       }
       const state = await this.store.state(matchId, atSeq);
-      return this.presentation(summary, atSeq, ...replayViews(state, summary.status === 'over'));
+      const over = summary.status === 'over';
+      return this.withRatings(this.presentation(summary, atSeq, ...replayViews(state, over)), over && state.settings.rated === true);
     }
     const { seq, state } = await this.store.current(matchId);
-    return this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state));
+    return this.withRatings(this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state)), state.phase === 'over' && state.settings.rated === true);
+  }
+
+  /** A finished rated match's rating changes (null until its end is taken into the ratings). */
+  ratingChanges(matchId: string): Promise<MatchRatingChange[] | null> {
+    return this.ratings.changesFor(matchId);
+  }
+
+  private async withRatings(presented: MatchPresentation, ratedAndOver: boolean): Promise<MatchPresentation> {
+    if (ratedAndOver) presented.ratingChanges = await this.ratings.changesFor(presented.id);
+    return presented;
   }
 
   private presentation(summary: Pick<MatchSummary, 'id' | 'createdBy' | 'rulesetId'>, seq: number, view: MatchView, reveal: FullView | null): MatchPresentation {

@@ -25,6 +25,8 @@ export class HintService {
     const { seq, state } = await this.store.current(matchId);
     const seat = seatOf(state, username);
     if (seat < 0) throw new DomainError('NOT_SEATED', 'you hold no seat in this match');
+    // The caller holds a person's seat (bots never ask): no help in a rated match.
+    if (state.settings.rated) throw new DomainError('HINT_NOT_ALLOWED', 'hints are refused in a rated match');
     if (state.phase === 'over') throw new DomainError('MATCH_OVER', 'the match is over');
     if (state.phase !== 'playing') throw new DomainError('MATCH_NOT_STARTED', 'the match has not started');
     if (state.turn !== seat) throw new DomainError('NOT_YOUR_TURN', 'a hint is for your own turn');

@@ -1,0 +1,171 @@
+/**
+ * Ratings as a projection of the logs of rated matches: `record` takes one
+ * finished match into them (once: the rated_matches key), `rebuild` wipes
+ * them and records every rated match again in match-end order, through the
+ * same code, so both give the same numbers. Plain class (RatingsService wraps
+ * it for Nest; scripts/ratings-rebuild.ts uses it as it is).
+ */
+import type { MatchEvent } from '../engine';
+import type { Prisma } from '../database/database';
+import { afterInactivity, INITIAL_RATING, ratePeriod } from './glicko';
+import type { Rating } from './glicko';
+import { isRatedLog, ratedMatchVerdict } from './rated-match';
+
+/** The events the ratings read from a log. */
+const READ_TYPES = ['MatchCreated', 'SeatTaken', 'SeatResigned', 'SeatForfeited', 'MatchEnded'];
+
+export type RecordOutcome = 'rated' | 'not counted' | 'already recorded' | 'unrated' | 'not over';
+
+/** A rating change as a match shows it. */
+export interface MatchRatingChange {
+  player: string;
+  side: number;
+  result: string;
+  ratingBefore: number;
+  ratingAfter: number;
+  rdBefore: number;
+  rdAfter: number;
+  volatilityBefore: number;
+  volatilityAfter: number;
+}
+
+export interface RatingStoreOptions {
+  /** RATING_PERIOD in milliseconds. */
+  periodMs: number;
+}
+
+/** The rating pool of a match: its saved ruleset's id, else its preset's id. */
+export function poolOf(match: { preset: string; rulesetId: string | null }): string {
+  return match.rulesetId ?? match.preset;
+}
+
+export class RatingStore {
+  constructor(
+    readonly prisma: Prisma,
+    readonly options: RatingStoreOptions,
+  ) {}
+
+  /** Takes a finished rated match into the ratings; a no-op for anything else and for a match already taken. */
+  async record(matchId: string): Promise<RecordOutcome> {
+    const match = await this.prisma.match.findUnique({ where: { id: matchId }, select: { id: true, preset: true, rulesetId: true, status: true } });
+    if (!match || match.status !== 'over') return 'not over';
+    const rows = await this.prisma.matchEvent.findMany({
+      where: { matchId, type: { in: READ_TYPES } },
+      orderBy: { seq: 'asc' },
+      select: { type: true, payload: true, createdAt: true },
+    });
+    const events = rows.map((r) => ({ type: r.type, ...(r.payload as Record<string, unknown>) }) as MatchEvent);
+    if (!isRatedLog(events[0])) return 'unrated';
+    const last = rows[rows.length - 1];
+    if (last.type !== 'MatchEnded') return 'not over';
+    const endedAt = last.createdAt;
+    const pool = poolOf(match);
+    const verdict = ratedMatchVerdict(events);
+
+    return this.prisma.$transaction(async (tx) => {
+      // The match's key first: a second instance (or a retry) waits here, then finds it taken and does nothing.
+      const taken = await tx.$executeRaw`
+        INSERT INTO rated_matches (match_id, pool, ended_at, counted, reason)
+        VALUES (${matchId}::uuid, ${pool}, ${endedAt}, ${verdict.counted}, ${verdict.counted ? null : verdict.reason})
+        ON CONFLICT (match_id) DO NOTHING`;
+      if (taken === 0) return 'already recorded';
+      if (!verdict.counted) return 'not counted';
+
+      const players = verdict.players.map((p) => p.player); // sorted: rows are locked in one order, no deadlock
+      await tx.rating.createMany({
+        data: players.map((player) => ({ pool, player, ...ratingColumns(INITIAL_RATING), lastRatedAt: endedAt })),
+        skipDuplicates: true,
+      });
+      const before = new Map<string, Rating>();
+      for (const player of players) {
+        const [row] = await tx.$queryRaw<{ rating: number; rd: number; volatility: number; games: number; last_rated_at: Date }[]>`
+          SELECT rating, rd, volatility, games, last_rated_at FROM ratings WHERE pool = ${pool} AND player = ${player} FOR UPDATE`;
+        const current = { rating: Number(row.rating), rd: Number(row.rd), volatility: Number(row.volatility) };
+        // RD grows once per whole rating period since the player's last rated match (a first match: none).
+        before.set(player, Number(row.games) === 0 ? current : afterInactivity(current, row.last_rated_at, endedAt, this.options.periodMs));
+      }
+      const after = ratePeriod(before, verdict.games);
+      for (const p of verdict.players) {
+        const next = after.get(p.player)!;
+        await tx.rating.update({
+          where: { pool_player: { pool, player: p.player } },
+          data: {
+            ...ratingColumns(next),
+            games: { increment: 1 },
+            wins: { increment: p.result === 'win' ? 1 : 0 },
+            losses: { increment: p.result === 'loss' ? 1 : 0 },
+            draws: { increment: p.result === 'draw' ? 1 : 0 },
+            lastRatedAt: endedAt,
+          },
+        });
+      }
+      await tx.ratingChange.createMany({
+        data: verdict.players.map((p) => {
+          const b = before.get(p.player)!;
+          const a = after.get(p.player)!;
+          return {
+            matchId,
+            player: p.player,
+            pool,
+            side: p.side,
+            rank: p.rank,
+            result: p.result,
+            ratingBefore: b.rating,
+            rdBefore: b.rd,
+            volatilityBefore: b.volatility,
+            ratingAfter: a.rating,
+            rdAfter: a.rd,
+            volatilityAfter: a.volatility,
+            endedAt,
+          };
+        }),
+      });
+      return 'rated';
+    });
+  }
+
+  /**
+   * Forgets every rating and takes every finished rated match again, in the
+   * order the matches ended (the end event's time, then the match id).
+   */
+  async rebuild(onProgress?: (done: number, total: number) => void): Promise<{ matches: number; rated: number }> {
+    await this.prisma.$transaction([this.prisma.ratingChange.deleteMany(), this.prisma.ratedMatch.deleteMany(), this.prisma.rating.deleteMany()]);
+    const ids = await this.prisma.$queryRaw<{ id: string }[]>`
+      SELECT m.id::text AS id
+      FROM matches m
+      JOIN match_events c ON c.match_id = m.id AND c.seq = 1
+      JOIN match_events e ON e.match_id = m.id AND e.seq = m.current_seq
+      WHERE m.status = 'over' AND c.payload -> 'settings' ->> 'rated' = 'true'
+      ORDER BY e.created_at, m.id`;
+    let rated = 0;
+    for (const [i, { id }] of ids.entries()) {
+      if ((await this.record(id)) === 'rated') rated++;
+      onProgress?.(i + 1, ids.length);
+    }
+    return { matches: ids.length, rated };
+  }
+
+  // ------------------------------------------------------------ reading
+
+  /** The rating changes of a match, or null when it has not been taken into the ratings (unrated, or not over yet). */
+  async changesFor(matchId: string): Promise<MatchRatingChange[] | null> {
+    const taken = await this.prisma.ratedMatch.findUnique({ where: { matchId }, select: { matchId: true } }).catch(() => null);
+    if (!taken) return null;
+    const rows = await this.prisma.ratingChange.findMany({ where: { matchId }, orderBy: [{ side: 'asc' }, { player: 'asc' }] });
+    return rows.map((r) => ({
+      player: r.player,
+      side: r.side,
+      result: r.result,
+      ratingBefore: r.ratingBefore,
+      ratingAfter: r.ratingAfter,
+      rdBefore: r.rdBefore,
+      rdAfter: r.rdAfter,
+      volatilityBefore: r.volatilityBefore,
+      volatilityAfter: r.volatilityAfter,
+    }));
+  }
+}
+
+function ratingColumns(r: Rating): Rating {
+  return { rating: r.rating, rd: r.rd, volatility: r.volatility };
+}

@@ -1,0 +1,55 @@
+/**
+ * Takes a rated match into the ratings right after its end is appended here:
+ * the instance that appended MatchEnded records it (the store tells only the
+ * appending process). One queue per process keeps this process's matches in
+ * the order they ended. Exactly once across instances: RatingStore.record's
+ * key. A reaction lost in a crash is made good by `npm run ratings:rebuild`.
+ */
+import { Injectable, Logger } from '@nestjs/common';
+import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { MatchStore } from '../events/match-store';
+import type { CommandResult } from '../events/match-store';
+import { RatingsService } from './ratings.service';
+
+@Injectable()
+export class RatingsRecorder implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Ratings');
+  private queue: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly store: MatchStore,
+    private readonly ratings: RatingsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.store.onAppended((result) => this.appended(result));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.unsubscribe?.();
+    await this.idle();
+  }
+
+  /** Resolves once every match ended so far in this process is recorded. */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private appended(result: CommandResult): void {
+    if (!result.events.some((e) => e.type === 'MatchEnded')) return;
+    this.queue = this.queue.then(() => this.record(result.matchId, result.seq));
+  }
+
+  private async record(matchId: string, seq: number): Promise<void> {
+    try {
+      // The snapshot this append left in the cache says whether the match is rated: no read for an unrated one.
+      const snap = await this.store.atLeast(matchId, seq);
+      if (!snap.state.settings.rated) return;
+      const outcome = await this.ratings.record(matchId);
+      if (outcome === 'rated') this.logger.debug?.(`match ${matchId} rated`);
+    } catch (err) {
+      this.logger.error(`match ${matchId}: ratings not recorded (npm run ratings:rebuild makes them good): ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ApiProperty } from '@nestjs/swagger';
+
+@ObjectType('PoolRating', { description: 'A Glicko-2 rating in one pool (a preset id or a saved ruleset id). RD as of the last rated match.' })
+export class PoolRatingModel {
+  @Field({ description: 'The pool: a preset id, or the id of a saved ruleset.' }) @ApiProperty() ruleset!: string;
+  @Field(() => Float) @ApiProperty() rating!: number;
+  @Field(() => Float, { description: 'Rating deviation.' }) @ApiProperty() rd!: number;
+  @Field(() => Float) @ApiProperty() volatility!: number;
+  @Field(() => Int, { description: 'Rated matches.' }) @ApiProperty() games!: number;
+  @Field({ description: 'RD above 110: not on leaderboards.' }) @ApiProperty() provisional!: boolean;
+  @Field(() => Int) @ApiProperty() wins!: number;
+  @Field(() => Int) @ApiProperty() losses!: number;
+  @Field(() => Int) @ApiProperty() draws!: number;
+  @Field() @ApiProperty() lastRatedAt!: Date;
+}
+
+@ObjectType('UserProfile', { description: 'A player: an account, or a bot level rated as bot:<level>.' })
+export class UserProfileModel {
+  @Field() @ApiProperty() username!: string;
+  @Field({ description: 'A bot level (bot:random, bot:greedy, bot:ismcts).' }) @ApiProperty() bot!: boolean;
+  @Field(() => Date, { nullable: true, description: 'When the account was made; null for a bot level.' })
+  @ApiProperty({ type: Date, nullable: true })
+  memberSince!: Date | null;
+  @Field(() => Int, { description: 'Rated matches won, in every pool.' }) @ApiProperty() wins!: number;
+  @Field(() => Int) @ApiProperty() losses!: number;
+  @Field(() => Int) @ApiProperty() draws!: number;
+  @Field(() => [PoolRatingModel]) @ApiProperty({ type: [PoolRatingModel] }) ratings!: PoolRatingModel[];
+}
+
+@ObjectType('RatingPoint', { description: 'The rating after one rated match.' })
+export class RatingPointModel {
+  @Field(() => ID) @ApiProperty() matchId!: string;
+  @Field({ description: 'When the match ended.' }) @ApiProperty() time!: Date;
+  @Field(() => Float) @ApiProperty() ratingBefore!: number;
+  @Field(() => Float) @ApiProperty() rating!: number;
+  @Field(() => Float) @ApiProperty() rd!: number;
+  @Field(() => Float) @ApiProperty() volatility!: number;
+  @Field({ description: 'win | loss | draw' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
+}
+
+@ObjectType('LeaderboardEntry')
+export class LeaderboardEntryModel {
+  @Field(() => Int) @ApiProperty() rank!: number;
+  @Field() @ApiProperty() username!: string;
+  @Field(() => Float) @ApiProperty() rating!: number;
+  @Field(() => Float) @ApiProperty() rd!: number;
+  @Field(() => Int) @ApiProperty() games!: number;
+}
+
+@ObjectType('CrosstablePool', { description: "The first player's record against the second in one pool." })
+export class CrosstablePoolModel {
+  @Field() @ApiProperty() ruleset!: string;
+  @Field(() => Int) @ApiProperty() wins!: number;
+  @Field(() => Int) @ApiProperty() losses!: number;
+  @Field(() => Int) @ApiProperty() draws!: number;
+}
+
+@ObjectType('CrosstableMatch')
+export class CrosstableMatchModel {
+  @Field(() => ID) @ApiProperty() matchId!: string;
+  @Field() @ApiProperty() ruleset!: string;
+  @Field() @ApiProperty() endedAt!: Date;
+  @Field({ description: 'For the first player: win | loss | draw.' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
+  @Field(() => Float) @ApiProperty() ratingBefore!: number;
+  @Field(() => Float) @ApiProperty() ratingAfter!: number;
+}
+
+@ObjectType('Crosstable', { description: 'Head to head in rated matches, from the first player\'s side.' })
+export class CrosstableModel {
+  @Field() @ApiProperty() a!: string;
+  @Field() @ApiProperty() b!: string;
+  @Field(() => Int) @ApiProperty() wins!: number;
+  @Field(() => Int) @ApiProperty() losses!: number;
+  @Field(() => Int) @ApiProperty() draws!: number;
+  @Field(() => [CrosstablePoolModel]) @ApiProperty({ type: [CrosstablePoolModel] }) pools!: CrosstablePoolModel[];
+  @Field(() => [CrosstableMatchModel], { description: 'The last rated matches between them, newest first (at most 10).' })
+  @ApiProperty({ type: [CrosstableMatchModel] })
+  lastMatches!: CrosstableMatchModel[];
+}
+
+@ObjectType('RatingChange', { description: "One player's rating change in a rated match (before: entering the match, RD grown for inactivity)." })
+export class RatingChangeModel {
+  @Field({ description: 'A username, or bot:<level>.' }) @ApiProperty() player!: string;
+  @Field(() => Int) @ApiProperty() side!: number;
+  @Field({ description: 'win | loss | draw' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
+  @Field(() => Float) @ApiProperty() ratingBefore!: number;
+  @Field(() => Float) @ApiProperty() ratingAfter!: number;
+  @Field(() => Float) @ApiProperty() rdBefore!: number;
+  @Field(() => Float) @ApiProperty() rdAfter!: number;
+  @Field(() => Float) @ApiProperty() volatilityBefore!: number;
+  @Field(() => Float) @ApiProperty() volatilityAfter!: number;
+}

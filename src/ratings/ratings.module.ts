@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { StoreModule } from '../events/store.module';
+import { RatingsController } from './ratings.controller';
+import { RatingsRecorder } from './ratings-recorder.service';
+import { RatingsResolver } from './ratings.resolver';
+import { RatingsService } from './ratings.service';
+
+/** Glicko-2 ratings of rated matches (a projection of their logs), profiles, leaderboards, crosstables. */
+@Module({
+  imports: [StoreModule],
+  controllers: [RatingsController],
+  providers: [RatingsService, RatingsRecorder, RatingsResolver],
+  exports: [RatingsService, RatingsRecorder],
+})
+export class RatingsModule {}

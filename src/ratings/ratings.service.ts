@@ -1,0 +1,200 @@
+/** Ratings for the transports: profiles, rating history, leaderboards, head-to-head records. */
+import { Injectable } from '@nestjs/common';
+import { BOT_LEVELS } from '../engine';
+import { DomainError } from '../common/domain-error';
+import { PrismaService } from '../database/prisma.service';
+import { GLICKO, isProvisional } from './glicko';
+import { RatingStore } from './rating-store';
+import { ratingPeriodMsFromEnv } from './rating-period';
+
+export const LEADERBOARD_DEFAULT = 10;
+export const LEADERBOARD_MAX = 100;
+/** Points of a rating history: the most recent ones. */
+export const HISTORY_MAX = 1000;
+/** Matches listed in a crosstable. */
+export const CROSSTABLE_LAST = 10;
+
+export interface PoolRating {
+  ruleset: string;
+  rating: number;
+  rd: number;
+  volatility: number;
+  games: number;
+  provisional: boolean;
+  wins: number;
+  losses: number;
+  draws: number;
+  lastRatedAt: Date;
+}
+
+export interface UserProfile {
+  username: string;
+  /** A bot level's pseudo-account (bot:greedy). */
+  bot: boolean;
+  /** When the account was made; null for a bot level. */
+  memberSince: Date | null;
+  wins: number;
+  losses: number;
+  draws: number;
+  ratings: PoolRating[];
+}
+
+export interface RatingPoint {
+  matchId: string;
+  time: Date;
+  ratingBefore: number;
+  rating: number;
+  rd: number;
+  volatility: number;
+  result: string;
+}
+
+export interface LeaderboardEntry {
+  rank: number;
+  username: string;
+  rating: number;
+  rd: number;
+  games: number;
+}
+
+export interface CrosstablePool {
+  ruleset: string;
+  wins: number;
+  losses: number;
+  draws: number;
+}
+
+export interface CrosstableMatch {
+  matchId: string;
+  ruleset: string;
+  endedAt: Date;
+  /** For the first player: win | loss | draw. */
+  result: string;
+  ratingBefore: number;
+  ratingAfter: number;
+}
+
+export interface Crosstable {
+  a: string;
+  b: string;
+  wins: number;
+  losses: number;
+  draws: number;
+  pools: CrosstablePool[];
+  lastMatches: CrosstableMatch[];
+}
+
+@Injectable()
+export class RatingsService extends RatingStore {
+  constructor(prisma: PrismaService) {
+    super(prisma, { periodMs: ratingPeriodMsFromEnv() });
+  }
+
+  /** A username or bot level as rated players are named; NOT_FOUND unless it is an account or a bot level. */
+  private async player(username: string): Promise<{ id: string; memberSince: Date | null; bot: boolean }> {
+    const id = String(username ?? '').toLowerCase();
+    if (id.startsWith('bot:')) {
+      if ((BOT_LEVELS as readonly string[]).includes(id.slice(4))) return { id, memberSince: null, bot: true };
+    } else if (id.length > 0 && id.length <= 64) {
+      const account = await this.prisma.account.findUnique({ where: { username: id }, select: { createdAt: true } });
+      if (account) return { id, memberSince: account.createdAt, bot: false };
+    }
+    throw new DomainError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
+  }
+
+  async profile(username: string): Promise<UserProfile> {
+    const who = await this.player(username);
+    const rows = await this.prisma.rating.findMany({ where: { player: who.id }, orderBy: { pool: 'asc' } });
+    const ratings = rows.map((r) => ({
+      ruleset: r.pool,
+      rating: r.rating,
+      rd: r.rd,
+      volatility: r.volatility,
+      games: r.games,
+      provisional: isProvisional(r),
+      wins: r.wins,
+      losses: r.losses,
+      draws: r.draws,
+      lastRatedAt: r.lastRatedAt,
+    }));
+    const sum = (k: 'wins' | 'losses' | 'draws') => ratings.reduce((n, r) => n + r[k], 0);
+    return { username: who.id, bot: who.bot, memberSince: who.memberSince, wins: sum('wins'), losses: sum('losses'), draws: sum('draws'), ratings };
+  }
+
+  /** One point per rated match in the pool, oldest first (at most the last HISTORY_MAX). */
+  async history(username: string, ruleset: string): Promise<RatingPoint[]> {
+    const who = await this.player(username);
+    checkRuleset(ruleset);
+    const rows = await this.prisma.ratingChange.findMany({
+      where: { player: who.id, pool: ruleset },
+      orderBy: [{ endedAt: 'desc' }, { matchId: 'desc' }],
+      take: HISTORY_MAX,
+    });
+    return rows.reverse().map((r) => ({
+      matchId: r.matchId,
+      time: r.endedAt,
+      ratingBefore: r.ratingBefore,
+      rating: r.ratingAfter,
+      rd: r.rdAfter,
+      volatility: r.volatilityAfter,
+      result: r.result,
+    }));
+  }
+
+  /** The best established ratings of a pool (provisional ones are left out), ranked from 1. */
+  async leaderboard(ruleset: string, limit: number = LEADERBOARD_DEFAULT): Promise<LeaderboardEntry[]> {
+    checkRuleset(ruleset);
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > LEADERBOARD_MAX) {
+      throw new DomainError('VALIDATION_FAILED', `limit: an integer in 1..${LEADERBOARD_MAX}`);
+    }
+    const rows = await this.prisma.rating.findMany({
+      where: { pool: ruleset, rd: { lte: GLICKO.provisionalRd } },
+      orderBy: [{ rating: 'desc' }, { player: 'asc' }],
+      take: limit,
+    });
+    return rows.map((r, i) => ({ rank: i + 1, username: r.player, rating: r.rating, rd: r.rd, games: r.games }));
+  }
+
+  /** Head to head, from a's side: wins, losses and draws against b in rated matches, per pool, and the last matches. */
+  async crosstable(a: string, b: string): Promise<Crosstable> {
+    const x = await this.player(a);
+    const y = await this.player(b);
+    if (x.id === y.id) throw new DomainError('VALIDATION_FAILED', 'a crosstable is between two different players');
+    const pools = await this.prisma.$queryRaw<{ pool: string; wins: bigint; losses: bigint; draws: bigint }[]>`
+      SELECT x.pool,
+        count(*) FILTER (WHERE x.rank < y.rank) AS wins,
+        count(*) FILTER (WHERE x.rank > y.rank) AS losses,
+        count(*) FILTER (WHERE x.rank = y.rank) AS draws
+      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y.id} AND y.side <> x.side
+      WHERE x.player = ${x.id}
+      GROUP BY x.pool ORDER BY x.pool`;
+    const last = await this.prisma.$queryRaw<{ match_id: string; pool: string; ended_at: Date; rank_a: number; rank_b: number; rating_before: number; rating_after: number }[]>`
+      SELECT x.match_id::text AS match_id, x.pool, x.ended_at, x.rank AS rank_a, y.rank AS rank_b, x.rating_before, x.rating_after
+      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y.id} AND y.side <> x.side
+      WHERE x.player = ${x.id}
+      ORDER BY x.ended_at DESC, x.match_id DESC
+      LIMIT ${CROSSTABLE_LAST}`;
+    const perPool = pools.map((p) => ({ ruleset: p.pool, wins: Number(p.wins), losses: Number(p.losses), draws: Number(p.draws) }));
+    const sum = (k: 'wins' | 'losses' | 'draws') => perPool.reduce((n, p) => n + p[k], 0);
+    return {
+      a: x.id,
+      b: y.id,
+      wins: sum('wins'),
+      losses: sum('losses'),
+      draws: sum('draws'),
+      pools: perPool,
+      lastMatches: last.map((m) => ({
+        matchId: m.match_id,
+        ruleset: m.pool,
+        endedAt: m.ended_at,
+        result: m.rank_a < m.rank_b ? 'win' : m.rank_a > m.rank_b ? 'loss' : 'draw',
+        ratingBefore: Number(m.rating_before),
+        ratingAfter: Number(m.rating_after),
+      })),
+    };
+  }
+}
+
+function checkRuleset(ruleset: string): void {
+  if (typeof ruleset !== 'string' || ruleset.length < 1 || ruleset.length > 100) throw new DomainError('VALIDATION_FAILED', 'ruleset: a preset id or a saved ruleset id');
+}
