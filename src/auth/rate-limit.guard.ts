@@ -1,18 +1,15 @@
-import { Injectable, SetMetadata } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
 import { DomainError } from '../common/domain-error';
-import { AUTH_ROUTES, ROUTE_COSTS, operationCost } from '../graphql/limits';
-import type { OperationCost } from '../graphql/limits';
+import { SKIP_RATE_LIMIT } from '../common/public.decorator';
+import { AUTH_ROUTES, ROUTE_COSTS, operationCost } from './request-cost';
+import type { OperationCost } from './request-cost';
 import type { Principal } from './principal';
 import { RateLimits } from './rate-limits';
 import type { Bucket, RateLimitState } from './rate-limits';
-
-export const SKIP_RATE_LIMIT = 'scopa:skipRateLimit';
-/** Health and metrics: probes must neither spend a caller's bucket nor be refused. */
-export const SkipRateLimit = (): MethodDecorator & ClassDecorator => SetMetadata(SKIP_RATE_LIMIT, true);
 
 interface RequestLike {
   user?: Principal;

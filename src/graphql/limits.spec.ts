@@ -3,7 +3,8 @@ import path from 'node:path';
 import { buildSchema, parse, specifiedRules, validate } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
 import { parse as parseYaml } from 'yaml';
-import { AUTH_ROUTES, FIELD_COSTS, MAX_COST, ROUTE_COSTS, costRule, operationCost } from './limits';
+import { AUTH_ROUTES, FIELD_COSTS, MAX_COST, ROUTE_COSTS, operationCost } from '../auth/request-cost';
+import { costRule } from './limits';
 
 // The committed contracts (a contract test keeps them equal to what the code builds).
 const schema = buildSchema(readFileSync(path.join(process.cwd(), 'schema.graphql'), 'utf8'));

@@ -6,7 +6,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import type { HealthCheckResult } from '@nestjs/terminus';
-import { SkipRateLimit } from '../auth/rate-limit.guard';
+import { SkipRateLimit } from '../common/public.decorator';
 import { Public } from '../common/public.decorator';
 import { ReadinessService } from './readiness.service';
 

@@ -1,10 +1,9 @@
-import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
 import { RulesetOptionsModel } from '../rulesets/ruleset.model';
 import type { MatchView } from '../engine';
 import type { MatchStatus } from '../events/match-store';
-import { RatingChangeModel } from '../ratings/ratings.model';
 import type { FullView } from './match-views';
 import type { MatchPresentation } from './matches.service';
 
@@ -78,6 +77,19 @@ export class RevealModel {
   @Field(() => [[String]]) @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } }) hands!: string[][];
   @Field(() => [String]) @ApiProperty({ type: [String] }) deck!: string[];
   @Field(() => [[String]]) @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } }) captured!: string[][];
+}
+
+@ObjectType('RatingChange', { description: "One player's rating change in a rated match (before: entering the match, RD grown for inactivity)." })
+export class RatingChangeModel {
+  @Field({ description: 'A username, or bot:<level>.' }) @ApiProperty() player!: string;
+  @Field(() => Int) @ApiProperty() side!: number;
+  @Field({ description: 'win | loss | draw' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
+  @Field(() => Float) @ApiProperty() ratingBefore!: number;
+  @Field(() => Float) @ApiProperty() ratingAfter!: number;
+  @Field(() => Float) @ApiProperty() rdBefore!: number;
+  @Field(() => Float) @ApiProperty() rdAfter!: number;
+  @Field(() => Float) @ApiProperty() volatilityBefore!: number;
+  @Field(() => Float) @ApiProperty() volatilityAfter!: number;
 }
 
 /** The GraphQL / OpenAPI shape of a MatchPresentation: the fields carry the service's own types, so a transport returns the presentation as it is. */

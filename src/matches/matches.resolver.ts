@@ -4,8 +4,7 @@ import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import type { LiveEvent, TurnNotice } from './matches.service';
 import { CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
-import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, TurnNoticeModel } from './match.model';
-import { RatingChangeModel } from '../ratings/ratings.model';
+import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, TurnNoticeModel } from './match.model';
 
 @Resolver()
 export class MatchesResolver {

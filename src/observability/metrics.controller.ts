@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { SkipRateLimit } from '../auth/rate-limit.guard';
+import { SkipRateLimit } from '../common/public.decorator';
 import { Public } from '../common/public.decorator';
 import { MetricsService } from './metrics.service';
 

@@ -78,16 +78,3 @@ export class CrosstableModel {
   @ApiProperty({ type: [CrosstableMatchModel] })
   lastMatches!: CrosstableMatchModel[];
 }
-
-@ObjectType('RatingChange', { description: "One player's rating change in a rated match (before: entering the match, RD grown for inactivity)." })
-export class RatingChangeModel {
-  @Field({ description: 'A username, or bot:<level>.' }) @ApiProperty() player!: string;
-  @Field(() => Int) @ApiProperty() side!: number;
-  @Field({ description: 'win | loss | draw' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
-  @Field(() => Float) @ApiProperty() ratingBefore!: number;
-  @Field(() => Float) @ApiProperty() ratingAfter!: number;
-  @Field(() => Float) @ApiProperty() rdBefore!: number;
-  @Field(() => Float) @ApiProperty() rdAfter!: number;
-  @Field(() => Float) @ApiProperty() volatilityBefore!: number;
-  @Field(() => Float) @ApiProperty() volatilityAfter!: number;
-}
