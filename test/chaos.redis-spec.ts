@@ -91,8 +91,9 @@ describe('chaos: an instance dies under load', () => {
     }
 
     const running = Array.from({ length: MATCHES }, (_, n) => playMatch(n));
-    await new Promise((r) => setTimeout(r, 1500));
     const total = () => [...acknowledged.values()].reduce((n, acks) => n + acks.length, 0);
+    // Kill once plays are flowing (not after a fixed time: on a loaded machine the registrations alone can take seconds).
+    for (const deadline = Date.now() + 60_000; total() < MATCHES && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
     const ackedBeforeKill = total();
     a.child.kill('SIGKILL');
     alive.delete(a.url);
