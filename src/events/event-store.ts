@@ -92,6 +92,21 @@ function toStored(r: EventRow): StoredEvent {
 const ROWS = `jsonb_to_recordset($ROWS::jsonb) AS r(seq int, type text, payload jsonb, actor text, prev_hash text, hash text, command_key text, command_hash text)`;
 const PLAYERS = `jsonb_to_recordset($PLAYERS::jsonb) AS pl(player_id text, seat int)`;
 
+/** What follows the `m` row of a create or an append: its events (from the rows parameter), then the seats they take. */
+function appendedTail(rowsParam: string, playersParam: string): string {
+  return `, e AS (
+  INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
+  SELECT m.id, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.command_key, r.command_hash
+  FROM m CROSS JOIN ${ROWS.replace('$ROWS', rowsParam)}
+  RETURNING seq, created_at
+), p AS (
+  INSERT INTO match_players (match_id, player_id, seat)
+  SELECT m.id, pl.player_id, pl.seat FROM m CROSS JOIN ${PLAYERS.replace('$PLAYERS', playersParam)}
+  ON CONFLICT DO NOTHING
+)
+SELECT seq, created_at FROM e ORDER BY seq`;
+}
+
 const APPEND_SQL_WITH_PLAYERS = `
 WITH m AS (
   UPDATE matches SET current_seq = $3::int, status = $4::text, turn_seat = $5::int, turn_player = $6::text, winner = $7::int,
@@ -100,17 +115,7 @@ WITH m AS (
     updated_at = now()
   WHERE id = $1::uuid AND current_seq = $2::int
   RETURNING id
-), e AS (
-  INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
-  SELECT m.id, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.command_key, r.command_hash
-  FROM m CROSS JOIN ${ROWS.replace('$ROWS', '$9')}
-  RETURNING seq, created_at
-), p AS (
-  INSERT INTO match_players (match_id, player_id, seat)
-  SELECT m.id, pl.player_id, pl.seat FROM m CROSS JOIN ${PLAYERS.replace('$PLAYERS', '$10')}
-  ON CONFLICT DO NOTHING
-)
-SELECT seq, created_at FROM e ORDER BY seq`;
+)${appendedTail('$9', '$10')}`;
 
 // The common case (a play): no seat changes, so no match_players insert.
 export const APPEND_SQL = prepared(APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', ''));
@@ -139,17 +144,7 @@ SELECT match_id::text AS match_id, seq, created_at FROM e ORDER BY match_id, seq
 
 const MATCH_COLUMNS = 'id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry';
 const MATCH_VALUES = '$1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text';
-const CREATE_TAIL = `, e AS (
-  INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, command_key, command_hash)
-  SELECT m.id, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.command_key, r.command_hash
-  FROM m CROSS JOIN ${ROWS.replace('$ROWS', '$14')}
-  RETURNING seq, created_at
-), p AS (
-  INSERT INTO match_players (match_id, player_id, seat)
-  SELECT m.id, pl.player_id, pl.seat FROM m CROSS JOIN ${PLAYERS.replace('$PLAYERS', '$15')}
-  ON CONFLICT DO NOTHING
-)
-SELECT seq, created_at FROM e ORDER BY seq`;
+const CREATE_TAIL = appendedTail('$14', '$15');
 
 // A match of a preset: no ruleset to look at.
 const CREATE_SQL = `
