@@ -22,11 +22,15 @@ function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, s
   return el;
 }
 
-/** A round step giving about `count` intervals over `span` (1, 2, 2.5 or 5 times a power of ten). */
-export function niceStep(span: number, count: number): number {
+/**
+ * A round step giving about `count` intervals over `span`: 1, 2, 2.5 or 5
+ * times a power of ten; with `whole`, a whole number without the 2.5.
+ */
+export function niceStep(span: number, count: number, whole = false): number {
   const raw = Math.max(span, 1) / Math.max(count, 1);
+  if (whole && raw <= 1) return 1;
   const pow = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * pow >= raw) return m * pow;
+  for (const m of whole ? [1, 2, 5] : [1, 2, 2.5, 5]) if (m * pow >= raw) return m * pow;
   return 10 * pow;
 }
 
@@ -54,10 +58,15 @@ export function ratingChart(pool: string, points: RatingPoint[]): SVGSVGElement 
 
   const yTicks: number[] = [];
   for (let v = lo; v <= hi + 1e-9; v += step) yTicks.push(v);
-  const xStep = Math.max(1, niceStep(n, 10));
+  // Match numbers are whole: steps of 1, 2, 5, 10, 20, ...
+  const xStep = Math.max(1, niceStep(n, 10, true));
   const xTicks: number[] = [];
   for (let i = 0; i <= n; i += xStep) xTicks.push(i);
-  if (xTicks[xTicks.length - 1] !== n) xTicks.push(n);
+  // The last match always gets its label; a regular tick too close to it gives way.
+  if (xTicks[xTicks.length - 1] !== n) {
+    if (n - xTicks[xTicks.length - 1] < xStep / 2 && xTicks.length > 1) xTicks.pop();
+    xTicks.push(n);
+  }
 
   // The band: rating + RD left to right, then rating - RD right to left (RD is known after each match).
   const band = [
@@ -66,14 +75,16 @@ export function ratingChart(pool: string, points: RatingPoint[]): SVGSVGElement 
   ].join(' ');
   const line = ratings.map((r, i) => `${fmt(x(i))},${fmt(y(r))}`).join(' ');
 
+  // Smaller markers when there are many (up to 1,000 points in a history).
+  const size = n > 60 ? 4 : 9;
   const marker = (p: RatingPoint, i: number) => {
     const cx = x(i + 1);
     const cy = y(p.rating);
     const title = s('title', {}, `Match ${i + 1} (${p.result}), ${new Date(p.time).toLocaleString()}: ${Math.round(p.ratingBefore)} → ${Math.round(p.rating)}, RD ${Math.round(p.rd)}`);
     const common = { class: `point ${p.result}`, 'data-match': p.matchId, 'data-result': p.result };
     return p.result === 'draw'
-      ? s('rect', { ...common, x: fmt(cx - 4), y: fmt(cy - 4), width: 8, height: 8 }, title)
-      : s('circle', { ...common, cx: fmt(cx), cy: fmt(cy), r: 4.5 }, title);
+      ? s('rect', { ...common, x: fmt(cx - size / 2), y: fmt(cy - size / 2), width: size, height: size }, title)
+      : s('circle', { ...common, cx: fmt(cx), cy: fmt(cy), r: size / 2 }, title);
   };
 
   const summary = chartSummary(pool, points);
