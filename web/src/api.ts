@@ -1,7 +1,8 @@
 /**
  * The client's only way to the service: the public GraphQL API at /graphql
  * (queries and mutations over HTTP POST, subscriptions over graphql-ws on the
- * same path). A third-party client needs nothing more.
+ * same path), and REST for one list (a user's match archive, `rest()`). A
+ * third-party client needs nothing more.
  */
 import { createClient } from 'graphql-ws/client';
 import type { Client } from 'graphql-ws/client';
@@ -230,6 +231,100 @@ export interface Audit {
   reason: string | null;
 }
 
+// ------------------------------------------------------------------ ratings and archives (the profile page)
+
+export interface PoolRating {
+  ruleset: string;
+  rating: number;
+  rd: number;
+  volatility: number;
+  games: number;
+  provisional: boolean;
+  wins: number;
+  losses: number;
+  draws: number;
+  lastRatedAt: string;
+}
+export interface UserProfile {
+  username: string;
+  bot: boolean;
+  memberSince: string | null;
+  wins: number;
+  losses: number;
+  draws: number;
+  ratings: PoolRating[];
+}
+export interface RatingPoint {
+  matchId: string;
+  time: string;
+  ratingBefore: number;
+  rating: number;
+  rd: number;
+  volatility: number;
+  result: string;
+}
+export interface LeaderboardEntry {
+  rank: number;
+  username: string;
+  rating: number;
+  rd: number;
+  games: number;
+}
+export interface Crosstable {
+  a: string;
+  b: string;
+  wins: number;
+  losses: number;
+  draws: number;
+  pools: { ruleset: string; wins: number; losses: number; draws: number }[];
+  lastMatches: { matchId: string; ruleset: string; endedAt: string; result: string; ratingBefore: number; ratingAfter: number }[];
+}
+/** One finished match of a user, as `GET /v1/users/{username}/matches` lists it (JSON mode). */
+export interface UserMatch {
+  id: string;
+  preset: string;
+  rulesetId: string | null;
+  rated: boolean;
+  imported: boolean;
+  sourceId: string | null;
+  players: { seat: number; side: number; player: string | null }[];
+  result: { winner: number | null; reason: string; totals: number[] } | null;
+  createdAt: string;
+  endedAt: string | null;
+}
+export interface UserMatchPage {
+  matches: UserMatch[];
+  /** The cursor of the next page (`after`), null on the last one. */
+  next: string | null;
+}
+
+/**
+ * A REST call (the match archive is listed over /v1): the JSON body, or an
+ * ApiError from the problem+json document (`code`, `detail`).
+ */
+export async function rest<T>(path: string): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: { accept: 'application/json', ...(session ? { authorization: `Bearer ${session.token}` } : {}) } });
+  } catch (err) {
+    throw new ApiError('NETWORK', `the service did not answer (${(err as Error).message})`);
+  }
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // Not JSON: reported below by the status alone.
+  }
+  if (!res.ok) {
+    const p = (body ?? {}) as { code?: unknown; detail?: unknown; title?: unknown };
+    throw new ApiError(typeof p.code === 'string' ? p.code : `HTTP_${res.status}`, typeof p.detail === 'string' ? p.detail : typeof p.title === 'string' ? p.title : res.statusText || `HTTP ${res.status}`, {
+      status: res.status,
+    });
+  }
+  if (body === null) throw new ApiError(`HTTP_${res.status}`, 'not a JSON response');
+  return body as T;
+}
+
 // ------------------------------------------------------------------ operations
 
 export const MATCH_FIELDS = `id seq status createdBy
@@ -325,6 +420,44 @@ export const api = {
   async audit(matchId: string): Promise<Audit> {
     const d = await gql<{ audit: Audit }>(`query($id: ID!) { audit(matchId: $id) { sound checked events lastHash seq reason } }`, { id: matchId });
     return d.audit;
+  },
+  /** A player (an account or bot:<level>): a rating per pool, results, member since. */
+  async user(username: string): Promise<UserProfile> {
+    const d = await gql<{ user: UserProfile }>(
+      `query($u: String!) { user(username: $u) { username bot memberSince wins losses draws
+        ratings { ruleset rating rd volatility games provisional wins losses draws lastRatedAt } } }`,
+      { u: username },
+    );
+    return d.user;
+  },
+  async ratingHistory(username: string, ruleset: string): Promise<RatingPoint[]> {
+    const d = await gql<{ ratingHistory: RatingPoint[] }>(
+      `query($u: String!, $r: String!) { ratingHistory(username: $u, ruleset: $r) { matchId time ratingBefore rating rd volatility result } }`,
+      { u: username, r: ruleset },
+    );
+    return d.ratingHistory;
+  },
+  async leaderboard(ruleset: string, limit = 20): Promise<LeaderboardEntry[]> {
+    const d = await gql<{ leaderboard: LeaderboardEntry[] }>(`query($r: String!, $n: Int) { leaderboard(ruleset: $r, limit: $n) { rank username rating rd games } }`, {
+      r: ruleset,
+      n: limit,
+    });
+    return d.leaderboard;
+  },
+  /** Head to head from a's side. */
+  async crosstable(a: string, b: string): Promise<Crosstable> {
+    const d = await gql<{ crosstable: Crosstable }>(
+      `query($a: String!, $b: String!) { crosstable(a: $a, b: $b) { a b wins losses draws pools { ruleset wins losses draws }
+        lastMatches { matchId ruleset endedAt result ratingBefore ratingAfter } } }`,
+      { a, b },
+    );
+    return d.crosstable;
+  },
+  /** A user's finished matches, newest first, one page at a time (REST, JSON mode). */
+  async userMatches(username: string, max: number, after: string | null): Promise<UserMatchPage> {
+    const q = new URLSearchParams({ max: String(max) });
+    if (after) q.set('after', after);
+    return rest<UserMatchPage>(`/v1/users/${encodeURIComponent(username)}/matches?${q}`);
   },
   /** Live events from a seq, each with the match as I may see it right after. */
   follow(matchId: string, fromSeq: number, onEvent: (e: { event: MatchEvent; match: Match }) => void, onError: (err: ApiError) => void): () => void {

@@ -2,9 +2,10 @@ import './style.css';
 import { api, currentSession, setSession, subscribe } from './api';
 import type { InboxEntry, MatchSummary, Preset } from './api';
 import { h, mount } from './dom';
+import { profileScreen } from './profile';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
-import { attempt, clearError, errorBanner, showError } from './widgets';
+import { attempt, clearError, errorBanner, playerLink, profileName, showError } from './widgets';
 
 type Cleanup = (() => void) | void;
 
@@ -33,6 +34,7 @@ function renderNav(): void {
           h('a', { href: '#/', id: 'nav-inbox' }, 'My matches'),
           h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
           h('span', { class: 'spacer' }),
+          h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, 'My profile'),
           h('span', { class: 'whoami' }, s.username),
           h('button', { class: 'link', id: 'logout', onclick: () => (setSession(null), go('#/login')) }, 'Log out'),
         ]
@@ -56,6 +58,8 @@ function route(): void {
     cleanup = tableScreen(main, decodeURIComponent(m[1]));
   } else if ((m = /^\/replay\/([^/]+)$/.exec(path))) {
     cleanup = replayScreen(main, decodeURIComponent(m[1]));
+  } else if ((m = /^\/users\/([^/]+)$/.exec(path))) {
+    cleanup = profileScreen(main, decodeURIComponent(m[1]));
   } else if (path === '/new') {
     cleanup = createScreen();
   } else {
@@ -120,7 +124,10 @@ function inboxScreen(): Cleanup {
       const turn = turns.get(m.id);
       const myTurn = !!turn || (m.status === 'playing' && m.turnPlayer === me);
       const deadline = turn?.deadline ? new Date(turn.deadline) : null;
-      const players = m.seats.map((s) => s.player ?? (s.reservedFor ? `${s.reservedFor}?` : 'open')).join(', ');
+      const players = m.seats.map((s, i) => [
+        i ? ', ' : '',
+        s.player ? playerLink(profileName(s.player)!, { label: s.player }) : s.reservedFor ? `${s.reservedFor}?` : 'open',
+      ]);
       return h(
         'tr',
         { class: myTurn ? 'my-turn' : '', 'data-match': m.id },

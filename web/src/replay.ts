@@ -1,7 +1,7 @@
 import { api, currentSession } from './api';
 import type { Audit, Match, MatchEvent } from './api';
 import { h, mount } from './dom';
-import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatLabel, sideLabel } from './widgets';
+import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatNameEl, sideLabel } from './widgets';
 
 /** sha256(seed bytes) in hex, computed in this browser (null where WebCrypto is unavailable). */
 async function commitmentOf(seedHex: string): Promise<string | null> {
@@ -102,7 +102,7 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
           return h(
             'div',
             { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
-            h('div', { class: 'seat-name' }, `${seatLabel(s)}`, v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null, h('span', { class: 'muted small' }, ` seat ${s.seat} · side ${s.side}`)),
+            h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null, h('span', { class: 'muted small' }, ` seat ${s.seat} · side ${s.side}`)),
             hand ? h('div', { class: 'cards revealed' }, hand.length ? hand.map((c) => cardEl(c, { width: 52 })) : h('span', { class: 'muted' }, 'no cards')) : backs(s.handSize, 34),
           );
         })

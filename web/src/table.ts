@@ -1,7 +1,7 @@
 import { api, currentSession } from './api';
 import type { Match, MatchEvent, Play } from './api';
 import { h, mount } from './dom';
-import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatLabel, showError, sideLabel } from './widgets';
+import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatLabel, seatNameEl, showError, sideLabel } from './widgets';
 
 /** The table: my hand, the table cards, the other seats, scores; live over graphql-ws. */
 export function tableScreen(root: HTMLElement, id: string): () => void {
@@ -140,7 +140,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
             h(
               'div',
               { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
-              h('div', { class: 'seat-name' }, seatLabel(s), v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null),
+              h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null),
               h('div', { class: 'muted small' }, `seat ${s.seat} · side ${s.side} · ${s.handSize} in hand`),
               backs(s.handSize),
             ),

@@ -70,6 +70,23 @@ export function seatLabel(s: SeatPublic): string {
   return '(open)';
 }
 
+/** The name a profile goes by: a bot seat (`bot:<level>:<seat>`) is rated as its level (`bot:<level>`). */
+export function profileName(player: string | null): string | null {
+  const bot = player ? /^bot:([^:]+):\d+$/.exec(player) : null;
+  return bot ? `bot:${bot[1]}` : player;
+}
+
+/** A player's name, linking to their profile page. */
+export function playerLink(name: string, opts: { strong?: boolean; label?: string } = {}): HTMLElement {
+  const label = opts.label ?? name;
+  return h('a', { href: `#/users/${encodeURIComponent(name)}`, class: 'player', 'data-player': name }, opts.strong ? h('strong', null, label) : label);
+}
+
+/** A seat's label, linking to the profile of whoever sits there. */
+export function seatNameEl(s: SeatPublic): Child {
+  return s.player ? playerLink(profileName(s.player)!, { label: seatLabel(s) }) : seatLabel(s);
+}
+
 export function sideLabel(view: MatchView, side: number, me?: string | null): string {
   const seats = view.seats.filter((s) => s.side === side);
   return seats.map((s) => (me && s.player === me ? `${s.player} (you)` : seatLabel(s))).join(' & ') || `side ${side}`;
