@@ -246,8 +246,9 @@ describe('client seeds (e2e, PGlite), CLIENT_SEED_WINDOW = 60 s', () => {
   it('keeps a pending start in the database: a scheduler of another instance (fresh store) deals it at the deadline', async () => {
     const [alice, bob] = [await register(app(), 'spa'), await register(app(), 'spb')];
     const m = await h.create(alice, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] });
-    await h.post(bob, `/v1/matches/${m.id}/join`);
-    expect((await h.post(bob, `/v1/matches/${m.id}/start`)).status).toBe(202);
+    // Bob asks to start with the key his join used: the deferred start must still happen (without the key).
+    await h.post(bob, `/v1/matches/${m.id}/join`, { idempotencyKey: 'same' });
+    expect((await h.post(bob, `/v1/matches/${m.id}/start`, { idempotencyKey: 'same' })).status).toBe(202);
     const prisma = app().get(PrismaService);
     const other = new ClockScheduler(prisma, new MatchStore(prisma));
     expect(await other.tick()).toEqual([]); // not due yet

@@ -51,7 +51,7 @@ export interface ClockSchedulerOptions {
 /** Codes meaning "this deadline no longer applies": the turn moved, or the match ended. */
 const STALE = new Set(['VERSION_CONFLICT', 'NOT_YOUR_TURN', 'MATCH_OVER', 'MATCH_NOT_STARTED', 'IDEMPOTENCY_KEY_REUSED']);
 /** ... and for a pending start: the match started meanwhile (or cannot start in this name any more). */
-const STALE_START = new Set(['MATCH_ALREADY_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'SEATS_NOT_FILLED', 'IDEMPOTENCY_KEY_REUSED']);
+const STALE_START = new Set(['MATCH_ALREADY_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'SEATS_NOT_FILLED']);
 
 const RETURNED = `c.match_id::text AS match_id, c.kind, c.seat, c.seq, c.on_expiry, c.attempts, c.start_by, c.command_key`;
 
@@ -131,8 +131,7 @@ export class ClockScheduler {
     try {
       const result =
         clock.kind === 'start'
-          ? // Seeds may have come in since the start was asked for: no expected seq; the decider starts a match once.
-            await this.store.execute(clock.matchId, { type: 'start', player: clock.startBy ?? '' }, { actor: clock.startBy, commandKey: clock.commandKey ?? undefined })
+          ? await this.start(clock)
           : await this.store.execute(
               clock.matchId,
               { type: 'clockExpired', seat: clock.seat },
@@ -153,6 +152,18 @@ export class ClockScheduler {
       }
       this.options.onError?.(clock, err);
       return 'error'; // the lease runs out and a later tick tries again
+    }
+  }
+
+  /** A pending start: seeds may have come in since it was asked for, so no expected seq (the decider starts a match once). */
+  private async start(clock: ClaimedClock): Promise<CommandResult> {
+    const command = { type: 'start', player: clock.startBy ?? '' } as const;
+    try {
+      return await this.store.execute(clock.matchId, command, { actor: clock.startBy, commandKey: clock.commandKey ?? undefined });
+    } catch (err) {
+      // The asker's key had already answered another command of theirs: start without it rather than never.
+      if (clock.commandKey && err instanceof DomainError && err.code === 'IDEMPOTENCY_KEY_REUSED') return this.store.execute(clock.matchId, command, { actor: clock.startBy });
+      throw err;
     }
   }
 
