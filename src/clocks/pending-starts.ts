@@ -20,6 +20,12 @@ import type { CommandResult } from '../events/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
 import { clientSeedWindowMs } from './client-seed-window';
 
+/** The pending start of an open match ($1 id, $2 seq, $3 window ms, $4 asker, $5 key); the first asker's row stays. */
+export const PENDING_START_SQL = `INSERT INTO match_clocks (match_id, kind, seat, seq, deadline, on_expiry, start_by, command_key)
+  SELECT m.id, 'start', -1, $2::int, now() + make_interval(secs => $3::double precision / 1000), 'start', $4, $5
+  FROM matches m WHERE m.id = $1::uuid AND m.status = 'open'
+  ON CONFLICT (match_id) DO NOTHING`;
+
 @Injectable()
 export class PendingStarts {
   /** CLIENT_SEED_WINDOW in ms (0: a start never waits). */
@@ -38,17 +44,7 @@ export class PendingStarts {
    * is no longer open).
    */
   async request(matchId: string, seq: number, player: string, commandKey: string | null): Promise<Date | null> {
-    await this.prisma.$executeRawUnsafe(
-      `INSERT INTO match_clocks (match_id, kind, seat, seq, deadline, on_expiry, start_by, command_key)
-       SELECT m.id, 'start', -1, $2::int, now() + make_interval(secs => $3::double precision / 1000), 'start', $4, $5
-       FROM matches m WHERE m.id = $1::uuid AND m.status = 'open'
-       ON CONFLICT (match_id) DO NOTHING`,
-      matchId,
-      seq,
-      this.windowMs,
-      player,
-      commandKey,
-    );
+    await this.prisma.$executeRawUnsafe(PENDING_START_SQL, matchId, seq, this.windowMs, player, commandKey);
     // A last seed appended before this row existed found nothing to start: look again (row first, then the log).
     const { state } = await this.store.current(matchId);
     if (state.phase === 'open' && seatsAwaitingClientSeed(state).length === 0) await this.startNow(matchId);
