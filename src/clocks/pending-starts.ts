@@ -69,7 +69,8 @@ export class PendingStarts {
   /** After-append reaction: the last human seed of an open match with a pending start starts it. */
   async afterAppend(result: CommandResult): Promise<void> {
     const gaveSeed = result.events.some((e) => e.type === 'ClientSeedGiven' || (e.type === 'SeatTaken' && typeof e.payload.clientSeed === 'string'));
-    if (!gaveSeed || this.windowMs === 0) return;
+    // Not skipped when the window is 0: a pending start recorded under another setting (before a restart) still deals on its last seed.
+    if (!gaveSeed) return;
     const { state } = await this.store.atLeast(result.matchId, result.seq);
     if (state.phase !== 'open' || seatsAwaitingClientSeed(state).length > 0) return;
     await this.startNow(result.matchId);
