@@ -147,7 +147,8 @@ function rssMb(pid: number): number {
 
 async function runMode(transport: Transport, mode: 'saturation' | 'paced', count: 1 | 2): Promise<Result> {
   const db = await freshPgDatabase();
-  const env: Record<string, string> = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', AUTH_RATE_LIMIT: '100000000', PG_POOL_SIZE: '20' };
+  // CLIENT_SEED_WINDOW=0: the bench's players give no client seed, and its starts must deal at once (as before client seeds).
+  const env: Record<string, string> = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', AUTH_RATE_LIMIT: '100000000', PG_POOL_SIZE: '20', CLIENT_SEED_WINDOW: '0' };
   // e.g. BENCH_NODE_ARGS=--cpu-prof to profile the instances
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const instances: ProcessInstance[] = [];

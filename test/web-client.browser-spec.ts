@@ -2,7 +2,10 @@
  * The reference web client, end to end in headless Chromium (Debian's
  * `chromium` package driven by playwright-core): a person signs up, creates a
  * match against the greedy bot, plays it to the end by clicking (choosing
- * among captures when asked), then opens its replay and steps through it.
+ * among captures when asked), then opens its replay and steps through it
+ * (the client seed it gave when creating, re-checked in the page).
+ * CLIENT_SEED_WINDOW is 60 s here: had the client given no seed, the start
+ * would wait that long and the table would show no hand in time.
  * Screenshots go to test-artifacts/. Run with `npm run test:browser` (it
  * builds web/ first).
  */
@@ -56,7 +59,7 @@ describe('web client (Chromium)', () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     mkdirSync(ARTIFACTS, { recursive: true });
-    app = await createTestApp({ RATE_LIMIT: '100000' });
+    app = await createTestApp({ RATE_LIMIT: '100000', CLIENT_SEED_WINDOW: '60' });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
     profile = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-'));
@@ -207,6 +210,19 @@ describe('web client (Chromium)', () => {
     expect(await page.textContent('#audit-verdict')).toContain('sound');
     expect(await page.textContent('#audit-verdict')).toContain('chain+rules');
     expect(await page.textContent('#seed-check')).toContain('equals the commitment');
+    // ---- the seeds: carla's own (from the browser's CSPRNG), the bot's none, every deal re-derived in the page
+    const seeds = await page.evaluate(() => ({
+      carla: document.querySelector('#client-seeds li[data-seat="0"]')?.textContent ?? '',
+      bot: document.querySelector('#client-seeds li[data-seat="1"]')?.textContent ?? '',
+    }));
+    expect(seeds.carla).toMatch(/seat 0 .*: [0-9a-f]{64}$/);
+    expect(seeds.bot).toContain('a bot gives no seed');
+    await page.waitForSelector('#deck-check .ok');
+    expect(await page.textContent('#commitment-first')).toContain('✓ The server committed to its seed (event #1) before any client seed');
+    expect(await page.textContent('#deck-check')).toMatch(/✓ Every deal \(\d+\) follows from the deck seed/);
+    expect(await page.textContent('#your-seed')).toContain('✓ Your seed (seat 0) changed the deal');
+    expect(await page.textContent('#operator-proof')).toContain('Operator-proof: a human seat gave a seed');
+    await shot('09a-replay-seeds');
     const label = async () => (await page.textContent('#step-label')) ?? '';
     const total = Number(/\/ (\d+)/.exec(await label())![1]);
     expect(total).toBeGreaterThan(plays);

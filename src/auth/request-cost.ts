@@ -17,6 +17,7 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.audit': 5, // re-decides every command of the match
   'Mutation.createMatch': 2,
   'Mutation.startMatch': 2, // deals, and the bots' due replies
+  'Mutation.setClientSeed': 2, // the last seed missing deals a pending start
   'Mutation.saveCustomRuleset': 2,
   'Mutation.register': 1, // argon2id; also spends the login bucket
   'Mutation.login': 1,
@@ -34,6 +35,7 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   exportMatch: 5,
   createMatch: 2,
   startMatch: 2,
+  setClientSeed: 2,
   saveCustomRuleset: 2,
 };
 export const AUTH_ROUTES: ReadonlySet<string> = new Set(['register', 'login']);

@@ -7,7 +7,7 @@ import { ClockScheduler } from './clock-scheduler';
 import { Poller } from '../common/poller';
 
 /**
- * Polls the turn clocks every CLOCK_POLL_MS (default 1000; 0 disables this
+ * Polls the turn clocks (and the pending starts, ./pending-starts.ts) every CLOCK_POLL_MS (default 1000; 0 disables this
  * instance's scheduler) from application bootstrap to shutdown. The database
  * rows are the only record: a restart loses nothing.
  */
@@ -22,11 +22,11 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
       batch: Number(process.env.CLOCK_BATCH ?? 20),
       leaseMs: Number(process.env.CLOCK_LEASE_MS ?? 30_000),
       onExpired: async (clock, result) => {
-        metrics.clockExpiries.inc({ policy: clock.onExpiry });
+        if (clock.kind === 'turn') metrics.clockExpiries.inc({ policy: clock.onExpiry });
         // Notices and bot replies follow every append (src/matches/after-append.ts); the tick waits for them.
         await store.settled(result);
       },
-      onError: (clock, err) => this.logger.warn(`clock of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
+      onError: (clock, err) => this.logger.warn(`${clock.kind === 'start' ? 'pending start' : 'clock'} of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
     });
     this.poller = new Poller('clock tick', () => this.scheduler.tick(), this.logger);
   }

@@ -11,6 +11,13 @@
  * and after a crash (the lease runs out and another tick takes the row). A
  * stale row (the turn moved meanwhile) is dropped. The outcome (greedy
  * auto-play, or forfeit) follows the match's settings and is in the log.
+ *
+ * Before the start, the row of a match may instead be a pending start (kind
+ * 'start', written by ./pending-starts.ts): at its deadline the same claim
+ * issues `start` in the name of the player who asked for it, with their
+ * command key; the decider lets a match start only once, so a second claim
+ * (or the last client seed starting it first) finds MATCH_ALREADY_STARTED
+ * and drops the row.
  */
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
@@ -18,10 +25,15 @@ import type { CommandResult, MatchStore } from '../events/match-store';
 
 export interface ClaimedClock {
   matchId: string;
+  /** turn: a turn clock; start: a pending start (./pending-starts.ts). */
+  kind: 'turn' | 'start';
   seat: number;
   seq: number;
   onExpiry: string;
   attempts: number;
+  /** For a start: who asked for it, and their command key. */
+  startBy: string | null;
+  commandKey: string | null;
 }
 
 /** expired: this call appended the expiry; stale: the deadline no longer applied (or was already handled); error: retried after the lease. */
@@ -38,6 +50,10 @@ export interface ClockSchedulerOptions {
 
 /** Codes meaning "this deadline no longer applies": the turn moved, or the match ended. */
 const STALE = new Set(['VERSION_CONFLICT', 'NOT_YOUR_TURN', 'MATCH_OVER', 'MATCH_NOT_STARTED', 'IDEMPOTENCY_KEY_REUSED']);
+/** ... and for a pending start: the match started meanwhile (or cannot start in this name any more). */
+const STALE_START = new Set(['MATCH_ALREADY_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'SEATS_NOT_FILLED']);
+
+const RETURNED = `c.match_id::text AS match_id, c.kind, c.seat, c.seq, c.on_expiry, c.attempts, c.start_by, c.command_key`;
 
 const CLAIM_SQL = `
 UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), attempts = c.attempts + 1
@@ -49,7 +65,40 @@ FROM (
   FOR UPDATE SKIP LOCKED
 ) due
 WHERE c.match_id = due.match_id
-RETURNING c.match_id::text AS match_id, c.seat, c.seq, c.on_expiry, c.attempts`;
+RETURNING ${RETURNED}`;
+
+/** Claims one match's pending start now, whatever its deadline (the last client seed came in). */
+const CLAIM_START_SQL = `
+UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), attempts = c.attempts + 1
+FROM (
+  SELECT match_id FROM match_clocks
+  WHERE match_id = $1::uuid AND kind = 'start' AND (claimed_until IS NULL OR claimed_until < now())
+  FOR UPDATE SKIP LOCKED
+) due
+WHERE c.match_id = due.match_id
+RETURNING ${RETURNED}`;
+
+interface ClockRow {
+  match_id: string;
+  kind: string;
+  seat: number;
+  seq: number;
+  on_expiry: string;
+  attempts: number;
+  start_by: string | null;
+  command_key: string | null;
+}
+
+const claimed = (r: ClockRow): ClaimedClock => ({
+  matchId: r.match_id,
+  kind: r.kind === 'start' ? 'start' : 'turn',
+  seat: r.seat,
+  seq: r.seq,
+  onExpiry: r.on_expiry,
+  attempts: r.attempts,
+  startBy: r.start_by,
+  commandKey: r.command_key,
+});
 
 export class ClockScheduler {
   private readonly batch: number;
@@ -66,20 +115,28 @@ export class ClockScheduler {
 
   /** Claims the due deadlines (rows locked by another transaction are skipped). */
   async claim(): Promise<ClaimedClock[]> {
-    const rows = await this.prisma.$transaction(async (tx) =>
-      tx.$queryRawUnsafe<{ match_id: string; seat: number; seq: number; on_expiry: string; attempts: number }[]>(CLAIM_SQL, this.batch, this.leaseMs),
-    );
-    return rows.map((r) => ({ matchId: r.match_id, seat: r.seat, seq: r.seq, onExpiry: r.on_expiry, attempts: r.attempts }));
+    const rows = await this.prisma.$transaction(async (tx) => tx.$queryRawUnsafe<ClockRow[]>(CLAIM_SQL, this.batch, this.leaseMs));
+    return rows.map(claimed);
+  }
+
+  /** Claims the pending start of one match now (none, or held by another claim: null). */
+  async claimStart(matchId: string): Promise<ClaimedClock | null> {
+    const rows = await this.prisma.$transaction(async (tx) => tx.$queryRawUnsafe<ClockRow[]>(CLAIM_START_SQL, matchId, this.leaseMs));
+    return rows.length > 0 ? claimed(rows[0]) : null;
   }
 
   /** Handles one claimed expiry. */
   async expire(clock: ClaimedClock): Promise<ExpiryOutcome> {
+    const stale = clock.kind === 'start' ? STALE_START : STALE;
     try {
-      const result = await this.store.execute(
-        clock.matchId,
-        { type: 'clockExpired', seat: clock.seat },
-        { actor: null, expectedSeq: clock.seq, commandKey: `clock:seq${clock.seq}:seat${clock.seat}` },
-      );
+      const result =
+        clock.kind === 'start'
+          ? await this.start(clock)
+          : await this.store.execute(
+              clock.matchId,
+              { type: 'clockExpired', seat: clock.seat },
+              { actor: null, expectedSeq: clock.seq, commandKey: `clock:seq${clock.seq}:seat${clock.seat}` },
+            );
       if (result.replayed) {
         // Another claim of the same deadline appended it first (same command key): nothing appended here.
         await this.drop(clock);
@@ -89,12 +146,24 @@ export class ClockScheduler {
       await this.options.onExpired?.(clock, result);
       return 'expired';
     } catch (err) {
-      if (err instanceof DomainError && STALE.has(err.code)) {
+      if (err instanceof DomainError && stale.has(err.code)) {
         await this.drop(clock);
         return 'stale';
       }
       this.options.onError?.(clock, err);
       return 'error'; // the lease runs out and a later tick tries again
+    }
+  }
+
+  /** A pending start: seeds may have come in since it was asked for, so no expected seq (the decider starts a match once). */
+  private async start(clock: ClaimedClock): Promise<CommandResult> {
+    const command = { type: 'start', player: clock.startBy ?? '' } as const;
+    try {
+      return await this.store.execute(clock.matchId, command, { actor: clock.startBy, commandKey: clock.commandKey ?? undefined });
+    } catch (err) {
+      // The asker's key had already answered another command of theirs: start without it rather than never.
+      if (clock.commandKey && err instanceof DomainError && err.code === 'IDEMPOTENCY_KEY_REUSED') return this.store.execute(clock.matchId, command, { actor: clock.startBy });
+      throw err;
     }
   }
 
@@ -108,6 +177,6 @@ export class ClockScheduler {
 
   /** Removes the row if it still is the one claimed (same seq). */
   private async drop(clock: ClaimedClock): Promise<void> {
-    await this.prisma.$executeRawUnsafe('DELETE FROM match_clocks WHERE match_id = $1::uuid AND seq = $2::int', clock.matchId, clock.seq);
+    await this.prisma.$executeRawUnsafe('DELETE FROM match_clocks WHERE match_id = $1::uuid AND seq = $2::int AND kind = $3', clock.matchId, clock.seq, clock.kind);
   }
 }

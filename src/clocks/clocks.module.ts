@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { StoreModule } from '../events/store.module';
 import { ClockSchedulerService } from './clock-scheduler.service';
+import { PendingStarts } from './pending-starts';
 
-/** Turn clocks: the expiry scheduler (deadlines are written by the append trigger). */
+/** Turn clocks (deadlines written by the append trigger) and pending starts waiting for client seeds: one scheduler for both. */
 @Module({
   imports: [StoreModule],
-  providers: [ClockSchedulerService],
-  exports: [ClockSchedulerService],
+  providers: [ClockSchedulerService, PendingStarts],
+  exports: [ClockSchedulerService, PendingStarts],
 })
 export class ClocksModule {}

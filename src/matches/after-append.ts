@@ -4,7 +4,8 @@
  * place: registered once on the store (MatchStore.onAppended), as lichess's
  * round does `handle -> publish`. In order: publish the live notices
  * (src/inbox/turn-notifier.ts); then, when a bot is to move, play its turns
- * (src/seats). Metrics of every command, appended or refused, are recorded
+ * (src/seats); a client seed that was the last one missing starts a
+ * pending start (src/clocks/pending-starts.ts). Metrics of every command, appended or refused, are recorded
  * from the store's command outcomes (src/observability/command-metrics.service.ts). The durable half is SQL, in the appending statement
  * itself: the trigger `matches_async_play` on `matches` runs
  * `scopa_async_play_after_append()` (prisma/migrations/*_async_play, last
@@ -18,6 +19,7 @@ import { Injectable } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
+import { PendingStarts } from '../clocks/pending-starts';
 import { TurnNotifier } from '../inbox/turn-notifier';
 import { BotSeatsService } from '../seats/bot-seats.service';
 
@@ -29,6 +31,7 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
     private readonly store: MatchStore,
     private readonly notifier: TurnNotifier,
     private readonly bots: BotSeatsService,
+    private readonly starts: PendingStarts,
   ) {}
 
   onModuleInit(): void {
@@ -41,6 +44,8 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
 
   async react(result: CommandResult): Promise<void> {
     await this.notifier.publishQuietly(result);
+    // The last human client seed starts a pending start at once (its own append comes back here, and drives the bots).
+    await this.starts.afterAppend(result);
     // A bot's own append needs no new drive: the run that made it plays on until a human is to move.
     if (!result.events[0]?.actor?.startsWith('bot:')) await this.bots.driveAfter(result);
   }

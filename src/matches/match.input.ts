@@ -129,6 +129,8 @@ export class CommandInput {
   idempotencyKey?: string;
 }
 
+const CLIENT_SEED_DOC = 'My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (README, "Player-contributed seeds").';
+
 @InputType()
 export class JoinInput extends CommandInput {
   @Field(() => Int, { nullable: true, description: 'A seat number; default the seat reserved for me, else the first open one.' })
@@ -138,6 +140,23 @@ export class JoinInput extends CommandInput {
   @Min(0)
   @Max(5)
   seat?: number;
+
+  // The format (INVALID_CLIENT_SEED) is the engine's check; this only bounds the input.
+  @Field(() => String, { nullable: true, description: CLIENT_SEED_DOC })
+  @ApiPropertyOptional({ example: '9f86d081884c7d65' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  clientSeed?: string;
+}
+
+@InputType()
+export class ClientSeedInput extends CommandInput {
+  @Field(() => String, { description: CLIENT_SEED_DOC })
+  @ApiProperty({ example: '9f86d081884c7d65' })
+  @IsString()
+  @MaxLength(256)
+  clientSeed!: string;
 }
 
 @InputType()

@@ -56,6 +56,12 @@ export class MatchViewModel {
   @Field(() => String, { nullable: true, description: 'SHA-256 of the deal seed, revealed at the end.' })
   @ApiProperty({ type: String, nullable: true })
   seedCommitment!: string | null;
+  @Field(() => [String], {
+    nullable: 'items',
+    description: "Each seat's client seed (hex), null where none was given: public from the moment it is given (scopa-rules/2; empty before).",
+  })
+  @ApiProperty({ type: 'array', items: { type: 'string', nullable: true }, description: "Each seat's client seed (hex), null where none was given (scopa-rules/2; empty before)." })
+  clientSeeds!: (string | null)[];
   @Field(() => Int) @ApiProperty() round!: number;
   @Field(() => Int) @ApiProperty() dealer!: number;
   @Field(() => Int, { description: 'Seat to move, or -1.' }) @ApiProperty() turn!: number;
@@ -105,6 +111,9 @@ export class MatchModel implements MatchPresentation {
   // GraphQL field: MatchFieldsResolver (src/matches/matches.resolver.ts). Over REST, on reading a match (not in command responses: the ratings follow the end).
   @ApiPropertyOptional({ type: [RatingChangeModel], nullable: true, description: 'Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise.' })
   ratingChanges?: RatingChangeModel[] | null;
+  // GraphQL field: MatchFieldsResolver. Over REST, on reading a match and in command responses.
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.' })
+  startsAt?: Date | null;
 }
 
 @ObjectType('MatchEvent', { description: 'One event of a match log: public by construction (no hidden card; the seed only in MatchEnded).' })

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Headers, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiBearerAuth,
+  ApiAcceptedResponse,
   ApiCreatedResponse,
   ApiHeader,
   ApiOkResponse,
@@ -14,7 +15,7 @@ import { Caller, RequireScope } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import type { MatchPresentation } from './matches.service';
-import { AtSeqQuery, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
+import { AtSeqQuery, ClientSeedInput, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
 
 const etagOf = (seq: number): string => `"${seq}"`;
@@ -69,19 +70,41 @@ export class MatchesController {
   @RequireScope('play')
   @Post(':id/join')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat' })
+  @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat (optionally giving my client seed)' })
   @ApiOkResponse({ type: MatchModel })
   async join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
-    return this.send(res, await this.api.join(caller, id, body.seat, body));
+    return this.send(res, await this.api.join(caller, id, body.seat, body.clientSeed, body));
+  }
+
+  @RequireScope('play')
+  @Post(':id/client-seed')
+  @HttpCode(200)
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag (seq) the client last saw; 412 VERSION_CONFLICT if the match moved on.' })
+  @ApiOperation({ operationId: 'setClientSeed', summary: 'Give my client seed (once, before the start; public at once); the last one missing deals a pending start' })
+  @ApiOkResponse({ type: MatchModel })
+  async setClientSeed(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: ClientSeedInput,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MatchModel> {
+    return this.send(res, await this.api.setClientSeed(caller, id, body.clientSeed, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
   }
 
   @RequireScope('play')
   @Post(':id/start')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'startMatch', summary: 'Start the match (every seat taken)' })
-  @ApiOkResponse({ type: MatchModel })
+  @ApiOperation({
+    operationId: 'startMatch',
+    summary: 'Start the match (every seat taken); 202 with startsAt while it waits for the client seeds (CLIENT_SEED_WINDOW)',
+  })
+  @ApiOkResponse({ type: MatchModel, description: 'Started.' })
+  @ApiAcceptedResponse({ type: MatchModel, description: 'A human seat has not given its client seed: the match deals once every human seat has, or at startsAt, whichever comes first.' })
   async start(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
-    return this.send(res, await this.api.start(caller, id, body));
+    const m = await this.api.start(caller, id, body);
+    if (m.status === 'open' && m.startsAt) res.status(HttpStatus.ACCEPTED);
+    return this.send(res, m);
   }
 
   @RequireScope('play')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { ClocksModule } from '../clocks/clocks.module';
 import { StoreModule } from '../events/store.module';
 import { InboxModule } from '../inbox/inbox.module';
 import { RatingsModule } from '../ratings/ratings.module';
@@ -12,7 +13,7 @@ import { MatchesService } from './matches.service';
 
 /** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService; and the store's after-append pipeline. */
 @Module({
-  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule, RatingsModule],
+  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule, RatingsModule, ClocksModule],
   controllers: [MatchesController],
   providers: [MatchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, AfterAppend],
   exports: [MatchesService],

@@ -3,7 +3,7 @@ import { RequireScope, Caller } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import type { LiveEvent, TurnNotice } from './matches.service';
-import { CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
+import { ClientSeedInput, CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, TurnNoticeModel } from './match.model';
 
 @Resolver()
@@ -48,11 +48,21 @@ export class MatchesResolver {
     @Args('matchId', { type: () => ID }) matchId: string,
     @Args('input', { type: () => JoinInput, nullable: true }) input?: JoinInput,
   ): Promise<MatchModel> {
-    return this.api.join(caller, matchId, input?.seat ?? undefined, input ?? {});
+    return this.api.join(caller, matchId, input?.seat ?? undefined, input?.clientSeed ?? undefined, input ?? {});
   }
 
   @RequireScope('play')
-  @Mutation(() => MatchModel)
+  @Mutation(() => MatchModel, { description: 'Give my client seed (once, before the start; public at once). The last human seed missing deals a pending start at once.' })
+  setClientSeed(
+    @Caller() caller: Principal,
+    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('input') input: ClientSeedInput,
+  ): Promise<MatchModel> {
+    return this.api.setClientSeed(caller, matchId, input.clientSeed, input);
+  }
+
+  @RequireScope('play')
+  @Mutation(() => MatchModel, { description: 'Start the match; while a human seat has not given its client seed, the match stays open with startsAt (it deals once every human seat has, or then).' })
   startMatch(
     @Caller() caller: Principal,
     @Args('matchId', { type: () => ID }) matchId: string,
@@ -101,6 +111,13 @@ export class MatchFieldsResolver {
     if (match.ratingChanges !== undefined) return match.ratingChanges;
     if (match.status !== 'over' || !match.view?.settings?.rated) return null;
     return this.api.ratingChanges(match.id);
+  }
+
+  @ResolveField(() => Date, { nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.' })
+  async startsAt(@Parent() match: MatchModel): Promise<Date | null> {
+    if (match.startsAt !== undefined) return match.startsAt;
+    if (match.status !== 'open') return null;
+    return this.api.startsAt(match.id);
   }
 }
 

@@ -7,11 +7,12 @@
  * response already shows the bots' replies.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { legalPlayCodesInView, seatOf, seatView } from '../engine';
-import type { BotLevel, Command, MatchView, PlayCodes, SeatSpec } from '../engine';
+import { decide, legalPlayCodesInView, seatOf, seatView, seatsAwaitingClientSeed } from '../engine';
+import type { BotLevel, Command, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../auth/principal';
 import { AccountsService } from '../auth/accounts.service';
+import { PendingStarts } from '../clocks/pending-starts';
 import type { StoredEvent } from '../events/chain';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
@@ -57,6 +58,12 @@ export interface MatchPresentation {
   reveal: FullView | null;
   /** Set on reading a finished rated match (src/ratings); absent in command responses. */
   ratingChanges?: MatchRatingChange[] | null;
+  /**
+   * While a start waits for the client seeds (README "Player-contributed
+   * seeds"): when it deals at the latest; else null. Absent in live events
+   * (GraphQL resolves it on demand).
+   */
+  startsAt?: Date | null;
 }
 
 export interface EventMessage {
@@ -85,6 +92,7 @@ export class MatchesService {
     private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly ratings: RatingsService,
+    private readonly starts: PendingStarts,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -133,12 +141,42 @@ export class MatchesService {
     return this.present(caller, result.matchId);
   }
 
-  join(caller: Principal, matchId: string, seat: number | undefined, meta: CommandMeta): Promise<MatchPresentation> {
-    return this.command(caller, matchId, { type: 'join', player: caller.username, ...(seat === undefined || seat === null ? {} : { seat }) }, meta);
+  join(caller: Principal, matchId: string, seat: number | undefined, clientSeed: string | undefined, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(
+      caller,
+      matchId,
+      {
+        type: 'join',
+        player: caller.username,
+        ...(seat === undefined || seat === null ? {} : { seat }),
+        ...(clientSeed === undefined || clientSeed === null ? {} : { clientSeed }),
+      },
+      meta,
+    );
   }
 
-  start(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
-    return this.command(caller, matchId, { type: 'start', player: caller.username }, meta);
+  /** A seated human's client seed, once, before the start; the last one missing starts a pending start at once (src/clocks/pending-starts.ts). */
+  setClientSeed(caller: Principal, matchId: string, clientSeed: string, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'setClientSeed', player: caller.username, clientSeed }, meta);
+  }
+
+  /**
+   * Starts the match; or, when a human seat of a `scopa-rules/2` match has
+   * not given its client seed and CLIENT_SEED_WINDOW is not 0, records a
+   * pending start and answers the match still open with `startsAt` (REST:
+   * 202). Anything the start command would refuse is refused as before.
+   */
+  async start(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
+    const command: Command = { type: 'start', player: caller.username };
+    if (this.starts.windowMs > 0) {
+      const { seq, state } = await this.store.current(matchId);
+      const waits = seatsAwaitingClientSeed(state).length > 0 && decide(command, state).ok && (meta.expectedSeq === undefined || meta.expectedSeq === seq);
+      if (waits) {
+        await this.starts.request(matchId, seq, caller.username, this.commandKey(caller, meta) ?? null);
+        return this.present(caller, matchId);
+      }
+    }
+    return this.command(caller, matchId, command, meta);
   }
 
   play(caller: Principal, matchId: string, card: string, capture: string[], meta: CommandMeta): Promise<MatchPresentation> {
@@ -150,8 +188,7 @@ export class MatchesService {
   }
 
   private async command(caller: Principal, matchId: string, command: Command, meta: CommandMeta): Promise<MatchPresentation> {
-    // The command key is scoped to the caller, so that one player's key never answers another's command.
-    const commandKey = meta.idempotencyKey ? `${caller.username}:${meta.idempotencyKey}` : undefined;
+    const commandKey = this.commandKey(caller, meta);
     const result = await this.store.execute(matchId, command, {
       actor: caller.username,
       expectedSeq: meta.expectedSeq ?? undefined,
@@ -162,7 +199,26 @@ export class MatchesService {
     await this.store.settled(result);
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
-    return this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state));
+    return this.withStartsAt(
+      this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state)),
+      snap.state,
+    );
+  }
+
+  /** The command key is scoped to the caller, so that one player's key never answers another's command. */
+  private commandKey(caller: Principal, meta: CommandMeta): string | undefined {
+    return meta.idempotencyKey ? `${caller.username}:${meta.idempotencyKey}` : undefined;
+  }
+
+  /** A pending start exists only before the start: no read for a match in play or over. */
+  private async withStartsAt(presented: MatchPresentation, state: MatchState): Promise<MatchPresentation> {
+    presented.startsAt = state.phase === 'open' ? await this.starts.startsAt(presented.id) : null;
+    return presented;
+  }
+
+  /** When the pending start of a match deals at the latest (null: none; GraphQL's Match.startsAt in live events). */
+  startsAt(matchId: string): Promise<Date | null> {
+    return this.starts.startsAt(matchId);
   }
 
   // ------------------------------------------------------------------ reading
@@ -177,10 +233,13 @@ export class MatchesService {
       }
       const state = await this.store.state(matchId, atSeq);
       const over = summary.status === 'over';
-      return this.withRatings(this.presentation(summary, atSeq, ...replayViews(state, over)), over && state.settings.rated === true);
+      // A replay shows no pending start: that is a fact of now, not of atSeq.
+      const replayed = { ...this.presentation(summary, atSeq, ...replayViews(state, over)), startsAt: null };
+      return this.withRatings(replayed, over && state.settings.rated === true);
     }
     const { seq, state } = await this.store.current(matchId);
-    return this.withRatings(this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state)), state.phase === 'over' && state.settings.rated === true);
+    const presented = await this.withStartsAt(this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state)), state);
+    return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
   }
 
   /** A finished rated match's rating changes (null until its end is taken into the ratings). */

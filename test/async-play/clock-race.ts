@@ -8,6 +8,7 @@
 import type { Prisma } from '../../src/database/database';
 import { ClockScheduler } from '../../src/clocks/clock-scheduler';
 import type { ExpiryOutcome } from '../../src/clocks/clock-scheduler';
+import { PENDING_START_SQL } from '../../src/clocks/pending-starts';
 import { MatchStore } from '../../src/events/match-store';
 
 export interface RaceDatabase {
@@ -98,6 +99,33 @@ export function describeClockRace(name: string, open: () => Promise<RaceDatabase
       expect(outcomes.sort()).toEqual(['expired', 'stale']);
       const after = await storeA.eventsFrom(m.id, m.seq + 1, 1000);
       expect(after.filter((e) => e.type === 'CardPlayed')).toHaveLength(1);
+    });
+
+    it('a pending start (waiting for client seeds) claimed by both schedulers starts the match once, and becomes its first turn clock', async () => {
+      const created = await storeA.create({
+        preset: 'scopa',
+        seats: [{ player: 'ann' }, { player: 'bob' }],
+        createdBy: 'ann',
+        settings: { turnTimeLimit: 'PT1H', onExpiry: 'autoPlay' },
+      });
+      const id = created.matchId;
+      await db.a.$executeRawUnsafe(PENDING_START_SQL, id, created.seq, 0, 'bob', 'bob:go'); // due at once
+      // An append while the match is open (a client seed) leaves the pending start alone.
+      await storeB.execute(id, { type: 'setClientSeed', player: 'ann', clientSeed: 'c0ffee' }, { actor: 'ann' });
+      const first = new ClockScheduler(db.a, storeA, { leaseMs: 60_000 });
+      const second = new ClockScheduler(db.b, storeB);
+      const mine = (await first.claim()).find((c) => c.matchId === id)!;
+      expect(mine).toMatchObject({ kind: 'start', startBy: 'bob', commandKey: 'bob:go' });
+      expect(await second.claimStart(id)).toBeNull(); // leased
+      await db.a.$executeRawUnsafe(`UPDATE match_clocks SET claimed_until = now() - interval '1 second' WHERE match_id = $1::uuid`, id);
+      const theirs = (await second.claimStart(id))!;
+      expect(theirs).not.toBeNull();
+      const outcomes = await Promise.all([first.expire(mine), second.expire(theirs)]);
+      expect(outcomes.sort()).toEqual(['expired', 'stale']);
+      const log = await storeA.eventsFrom(id, 1, 1000);
+      expect(log.filter((e) => e.type === 'MatchStarted')).toEqual([expect.objectContaining({ actor: 'bob' })]);
+      const rows = await db.a.$queryRawUnsafe<{ kind: string; seq: number }[]>('SELECT kind, seq FROM match_clocks WHERE match_id = $1::uuid', id);
+      expect(rows).toEqual([{ kind: 'turn', seq: log[log.length - 1].seq }]);
     });
   });
 }

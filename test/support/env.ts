@@ -2,3 +2,9 @@
 // login/register limit would throttle them. The suite of that limit sets its own
 // (test/rate-limits.e2e-spec.ts). Run before each test file, so a value one file set does not leak into the next.
 process.env.AUTH_RATE_LIMIT = '100000';
+// A start waits up to CLIENT_SEED_WINDOW (default 30 s) for the client seeds of
+// human seats that gave none. The suites written before client seeds start
+// matches whose players give no seed and expect them dealt at once: 0 keeps
+// that behaviour (it is the documented "no wait" setting; instances spawned
+// by a suite inherit it). test/client-seeds.e2e-spec.ts sets its own window.
+process.env.CLIENT_SEED_WINDOW = '0';

@@ -6,6 +6,7 @@
  */
 import { createClient } from 'graphql-ws/client';
 import type { Client } from 'graphql-ws/client';
+import { freshClientSeed } from './fairness';
 
 /** An error as the API reports it: `extensions.code`, the message, and any details. */
 export class ApiError extends Error {
@@ -162,6 +163,9 @@ export interface MatchView {
   table: string[];
   deckSize: number;
   seedCommitment: string | null;
+  rulesVersion: string;
+  /** Each seat's client seed (hex), null where none was given; public from the moment it is given. */
+  clientSeeds: (string | null)[];
   settings: { turnTimeLimit: string | null; onExpiry: string };
   options: { players: number; teams: boolean; target: number; handSize: number; capture: string } | null;
   seats: SeatPublic[];
@@ -180,6 +184,8 @@ export interface Match {
   seq: number;
   status: string;
   createdBy: string;
+  /** While a start waits for the client seeds: when it deals at the latest (ISO time). */
+  startsAt: string | null;
   view: MatchView;
   reveal: Reveal | null;
 }
@@ -327,8 +333,8 @@ export async function rest<T>(path: string): Promise<T> {
 
 // ------------------------------------------------------------------ operations
 
-export const MATCH_FIELDS = `id seq status createdBy
-  view { viewer phase preset round dealer turn hand table deckSize seedCommitment rounds
+export const MATCH_FIELDS = `id seq status createdBy startsAt
+  view { viewer phase preset round dealer turn hand table deckSize seedCommitment rulesVersion clientSeeds rounds
     settings { turnTimeLimit onExpiry }
     options { players teams target handSize capture }
     seats { seat side player reservedFor bot handSize }
@@ -375,9 +381,21 @@ export const api = {
     const d = await gql<{ createMatch: Match }>(`mutation($i: CreateMatchInput!) { createMatch(input: $i) { ${MATCH_FIELDS} } }`, { i: input });
     return d.createMatch;
   },
+  /** Takes a seat, giving a fresh client seed from this platform's CSPRNG (it changes the deal; public at once). */
   async join(matchId: string): Promise<Match> {
-    const d = await gql<{ joinMatch: Match }>(`mutation($id: ID!) { joinMatch(matchId: $id) { ${MATCH_FIELDS} } }`, { id: matchId });
+    const d = await gql<{ joinMatch: Match }>(`mutation($id: ID!, $i: JoinInput) { joinMatch(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, {
+      id: matchId,
+      i: { clientSeed: freshClientSeed() },
+    });
     return d.joinMatch;
+  },
+  /** Gives my client seed (the creator's, right after creating: a seed never rides in createMatch). */
+  async setClientSeed(matchId: string, clientSeed: string = freshClientSeed()): Promise<Match> {
+    const d = await gql<{ setClientSeed: Match }>(`mutation($id: ID!, $i: ClientSeedInput!) { setClientSeed(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, {
+      id: matchId,
+      i: { clientSeed },
+    });
+    return d.setClientSeed;
   },
   async start(matchId: string, expectedSeq: number): Promise<Match> {
     const d = await gql<{ startMatch: Match }>(`mutation($id: ID!, $i: CommandInput) { startMatch(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, {

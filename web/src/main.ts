@@ -255,10 +255,13 @@ function createScreen(): Cleanup {
     const input: Record<string, unknown> = { preset: p.id, seats };
     if (Object.keys(o).length) input.overrides = o;
     if (turnLimit.value.trim()) input.turnTimeLimit = turnLimit.value.trim();
-    const created = await attempt(() => api.createMatch(input));
+    let created = await attempt(() => api.createMatch(input));
     if (!created) return;
+    // My client seed, now that the server's seed is committed (a match under scopa-rules/1 takes none).
+    if (created.view.rulesVersion !== 'scopa-rules/1') created = (await attempt(() => api.setClientSeed(created!.id))) ?? created;
+    const ready = created;
     // Every seat already taken (bots only): start at once.
-    if (created.view.phase === 'open' && created.view.seats.every((s) => s.player)) await attempt(() => api.start(created.id, created.seq));
+    if (ready.view.phase === 'open' && ready.view.seats.every((s) => s.player)) await attempt(() => api.start(ready.id, ready.seq));
     go(`#/match/${created.id}`);
   };
   presetSel.addEventListener('change', presetChanged);

@@ -1,14 +1,64 @@
 import { api, currentSession } from './api';
 import type { Audit, Match, MatchEvent } from './api';
 import { h, mount } from './dom';
-import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatNameEl, sideLabel } from './widgets';
+import { canVerify, checkFairness, commitmentOf } from './fairness';
+import type { FairnessReport } from './fairness';
+import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatLabel, seatNameEl, sideLabel } from './widgets';
 
-/** sha256(seed bytes) in hex, computed in this browser (null where WebCrypto is unavailable). */
-async function commitmentOf(seedHex: string): Promise<string | null> {
-  if (!globalThis.crypto?.subtle || !/^([0-9a-f]{2})+$/i.test(seedHex)) return null;
-  const bytes = new Uint8Array(seedHex.match(/../g)!.map((b) => parseInt(b, 16)));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+/** The seeds box: each seat's client seed, and once over what this browser re-derived from them. */
+function seedsBox(final: Match, fair: FairnessReport | null, me: string | null): HTMLElement {
+  const v = final.view;
+  const seeds = v.clientSeeds ?? [];
+  const ok = (good: boolean, text: string) => h('span', { class: good ? 'ok' : 'bad' }, `${good ? '✓' : '✗'} ${text}`);
+  if (v.rulesVersion === 'scopa-rules/1') {
+    return h('div', { class: 'seeds', id: 'seeds' }, h('h3', null, 'Seeds'), h('p', { class: 'muted' }, 'A scopa-rules/1 match: the deal follows from the server seed alone (no client seeds).'));
+  }
+  return h(
+    'div',
+    { class: 'seeds', id: 'seeds' },
+    h('h3', null, 'Seeds'),
+    h(
+      'ul',
+      { id: 'client-seeds' },
+      v.seats.map((s) =>
+        h('li', { 'data-seat': s.seat }, `seat ${s.seat} (${seatLabel(s)}): `, seeds[s.seat] ? h('span', { class: 'mono small' }, seeds[s.seat]) : h('span', { class: 'muted' }, s.bot ? 'a bot gives no seed' : 'no seed given')),
+      ),
+    ),
+    !final.reveal
+      ? h('p', { class: 'muted' }, 'The server seed stays secret until the match is over; then this page re-derives every deal from it and these seeds.')
+      : !fair
+        ? h('p', { class: 'muted', id: 'deck-check' }, canVerify() ? 'checking the deals…' : 'not checked here (no WebCrypto)')
+        : [
+            h('p', { id: 'commitment-first' }, ok(fair.committedFirst && fair.commitmentOk, fair.committedFirst ? 'The server committed to its seed (event #1) before any client seed was given: the deal was fixed on its side before anyone joined.' : 'A client seed came before the commitment.')),
+            h(
+              'p',
+              { id: 'deck-check' },
+              fair.badDeal
+                ? ok(false, `The table of round ${fair.badDeal.round} (deal attempt ${fair.badDeal.attempt}) does not follow from the seeds.`)
+                : ok(true, `Every deal (${fair.deals}) follows from the deck seed SHA-256("scopa-seed/2" ‖ server seed ‖ client seeds), re-shuffled in this browser.`),
+              h('div', { class: 'mono small muted' }, `deck seed ${fair.deckSeed}`),
+            ),
+            fair.mine
+              ? h(
+                  'p',
+                  { id: 'your-seed' },
+                  ok(
+                    fair.mine.tableWithout.join(' ') !== fair.mine.table.join(' '),
+                    `Your seed (seat ${fair.mine.seat}) changed the deal: without it the first table would have been ${fair.mine.tableWithout.join(' ')}, not ${fair.mine.table.join(' ')}.`,
+                  ),
+                )
+              : me && v.seats.some((s) => s.player === me)
+                ? h('p', { id: 'your-seed', class: 'muted' }, 'You gave no seed in this match.')
+                : null,
+            h(
+              'p',
+              { id: 'operator-proof' },
+              fair.seeded.length > 0
+                ? `Operator-proof: ${fair.seeded.length === 1 ? 'a human seat' : `${fair.seeded.length} human seats`} gave a seed after the server had committed, so the operator alone could not choose these cards.`
+                : 'No human seat gave a seed: this deal is committed and verifiable, but the operator could have chosen it.',
+            ),
+          ],
+  );
 }
 
 /**
@@ -23,6 +73,7 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
   let events: MatchEvent[] = [];
   let audit: Audit | null = null;
   let localCheck: string | null = null;
+  let fair: FairnessReport | null = null;
   let step = 1;
   const cache = new Map<number, Match>();
   let alive = true;
@@ -94,6 +145,7 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
             ),
           ]
         : h('p', { class: 'muted' }, 'The seed stays secret until the match is over: the audit checks the chain only.'),
+      seedsBox(final, fair, me),
     );
 
     const seats = v
@@ -175,7 +227,13 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
     final = m;
     events = evs;
     audit = a ?? null;
-    if (m.reveal) localCheck = await commitmentOf(m.reveal.seed);
+    if (m.reveal) {
+      localCheck = await commitmentOf(m.reveal.seed);
+      if (canVerify() && m.view.seedCommitment) {
+        const mySeat = m.view.seats.find((s) => me !== null && s.player === me)?.seat ?? null;
+        fair = await checkFairness(m.view.rulesVersion, m.view.seedCommitment, m.reveal.seed, m.view.clientSeeds ?? [], evs, mySeat);
+      }
+    }
     await goTo(1);
   })();
 

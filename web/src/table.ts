@@ -101,7 +101,19 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
       v.phase === 'over'
         ? h('div', { class: 'result', id: 'result' }, h('h2', null, 'Match over'), h('p', null, resultText(v, me)), h('a', { href: `#/replay/${id}`, class: 'button primary', id: 'open-replay' }, 'Watch the replay'))
         : v.phase === 'open'
-          ? h('div', { class: 'status' }, seatsTaken ? 'Every seat is taken: the match can start.' : 'Waiting for players to join.')
+          ? h(
+              'div',
+              { class: 'status' },
+              match.startsAt
+                ? h('span', { id: 'starts-at' }, `Dealing once every player has given a seed, at ${new Date(match.startsAt).toLocaleTimeString()} at the latest.`)
+                : seatsTaken
+                  ? 'Every seat is taken: the match can start.'
+                  : 'Waiting for players to join.',
+              // A seat without a client seed (joined from elsewhere, or the seed was lost): give one here.
+              mySeat !== null && v.rulesVersion !== 'scopa-rules/1' && v.clientSeeds[mySeat] === null
+                ? h('button', { id: 'give-seed', onclick: () => send(() => api.setClientSeed(id)) }, 'Give my seed')
+                : null,
+            )
           : h('div', { class: `status ${myTurn() ? 'mine' : ''}`, id: 'turn-status' }, myTurn() ? [busy ? 'Playing…' : 'Your turn: pick a card.', deadline ? h('span', { class: 'deadline', id: 'turn-deadline' }, ` Deadline ${new Date(deadline).toLocaleTimeString()}`) : null] : `Waiting for ${turnName}…`);
 
     const others = v.seats.filter((s) => s.seat !== mySeat);

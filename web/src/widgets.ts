@@ -149,7 +149,9 @@ export function describeEvent(e: MatchEvent, view: MatchView | null): string {
     case 'MatchCreated':
       return `${p.createdBy} created the match (${p.preset}, to ${p.options?.target} points)`;
     case 'SeatTaken':
-      return `${p.player} took seat ${p.seat}`;
+      return `${p.player} took seat ${p.seat}${p.clientSeed ? `, giving client seed ${p.clientSeed}` : ''}`;
+    case 'ClientSeedGiven':
+      return `seat ${p.seat} gave client seed ${p.clientSeed}`;
     case 'MatchStarted':
       return 'The match started';
     case 'RoundDealt':

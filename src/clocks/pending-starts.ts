@@ -1,0 +1,78 @@
+/**
+ * A start that waits for the client seeds (README "Player-contributed
+ * seeds"). When a player asks to start a `scopa-rules/2` match while a human
+ * seat has not given its client seed, no event is appended: a pending start
+ * is recorded instead, as a match_clocks row of kind 'start' with the
+ * deadline now + CLIENT_SEED_WINDOW, and the clock scheduler
+ * (./clock-scheduler.ts) issues the `start` command at that deadline, in the
+ * asker's name and with their command key, through MatchStore.execute like
+ * any command. When the last human seat gives its seed first, the start is
+ * claimed and issued at once (afterAppend, from the after-append pipeline).
+ * The row is in the database, so the start survives a restart and is issued
+ * once whichever instance claims it; the append that starts the match
+ * removes it (the async-play trigger).
+ */
+import { Injectable } from '@nestjs/common';
+import { seatsAwaitingClientSeed } from '../engine';
+import { PrismaService } from '../database/prisma.service';
+import { MatchStore } from '../events/match-store';
+import type { CommandResult } from '../events/match-store';
+import { ClockSchedulerService } from './clock-scheduler.service';
+import { clientSeedWindowMs } from './client-seed-window';
+
+/** The pending start of an open match ($1 id, $2 seq, $3 window ms, $4 asker, $5 key); the first asker's row stays. */
+export const PENDING_START_SQL = `INSERT INTO match_clocks (match_id, kind, seat, seq, deadline, on_expiry, start_by, command_key)
+  SELECT m.id, 'start', -1, $2::int, now() + make_interval(secs => $3::double precision / 1000), 'start', $4, $5
+  FROM matches m WHERE m.id = $1::uuid AND m.status = 'open'
+  ON CONFLICT (match_id) DO NOTHING`;
+
+@Injectable()
+export class PendingStarts {
+  /** CLIENT_SEED_WINDOW in ms (0: a start never waits). */
+  readonly windowMs = clientSeedWindowMs(process.env.CLIENT_SEED_WINDOW);
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: MatchStore,
+    private readonly clocks: ClockSchedulerService,
+  ) {}
+
+  /**
+   * Records that `player` asked to start the open match at `seq` (the first
+   * asker's deadline and key stay), then starts it at once if the seeds came
+   * in meanwhile. Returns the deadline, or null when the match started (or
+   * is no longer open).
+   */
+  async request(matchId: string, seq: number, player: string, commandKey: string | null): Promise<Date | null> {
+    await this.prisma.$executeRawUnsafe(PENDING_START_SQL, matchId, seq, this.windowMs, player, commandKey);
+    // A last seed appended before this row existed found nothing to start: look again (row first, then the log).
+    const { state } = await this.store.current(matchId);
+    if (state.phase === 'open' && seatsAwaitingClientSeed(state).length === 0) await this.startNow(matchId);
+    return this.startsAt(matchId);
+  }
+
+  /** When the pending start of a match deals at the latest; null when none is pending. */
+  async startsAt(matchId: string): Promise<Date | null> {
+    const rows = await this.prisma.$queryRawUnsafe<{ deadline: Date }[]>(
+      `SELECT deadline FROM match_clocks WHERE match_id = $1::uuid AND kind = 'start'`,
+      matchId,
+    );
+    return rows.length > 0 ? new Date(rows[0].deadline) : null;
+  }
+
+  /** Issues the pending start of a match now, if there is one and no other claim holds it; waits for its reactions. */
+  async startNow(matchId: string): Promise<void> {
+    const clock = await this.clocks.scheduler.claimStart(matchId);
+    if (clock) await this.clocks.scheduler.expire(clock);
+  }
+
+  /** After-append reaction: the last human seed of an open match with a pending start starts it. */
+  async afterAppend(result: CommandResult): Promise<void> {
+    const gaveSeed = result.events.some((e) => e.type === 'ClientSeedGiven' || (e.type === 'SeatTaken' && typeof e.payload.clientSeed === 'string'));
+    // Not skipped when the window is 0: a pending start recorded under another setting (before a restart) still deals on its last seed.
+    if (!gaveSeed) return;
+    const { state } = await this.store.atLeast(result.matchId, result.seq);
+    if (state.phase !== 'open' || seatsAwaitingClientSeed(state).length > 0) return;
+    await this.startNow(result.matchId);
+  }
+}
