@@ -78,7 +78,7 @@ export class ClockScheduler {
       const result = await this.store.execute(
         clock.matchId,
         { type: 'clockExpired', seat: clock.seat },
-        { actor: null, expectedSeq: clock.seq, commandKey: `clock:seq${clock.seq}:seat${clock.seat}` },
+        { actor: null, expectedSeq: clock.seq, commandKey: { system: 'clock', key: `seq${clock.seq}:seat${clock.seat}` } },
       );
       if (result.replayed) {
         // Another claim of the same deadline appended it first (same command key): nothing appended here.

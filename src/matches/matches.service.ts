@@ -150,8 +150,8 @@ export class MatchesService {
   }
 
   private async command(caller: Principal, matchId: string, command: Command, meta: CommandMeta): Promise<MatchPresentation> {
-    // The command key is scoped to the caller, so that one player's key never answers another's command.
-    const commandKey = meta.idempotencyKey ? `${caller.username}:${meta.idempotencyKey}` : undefined;
+    // The command key is scoped to the caller, so that one player's key never answers another's command (nor a system command).
+    const commandKey = meta.idempotencyKey ? { client: caller.username, key: meta.idempotencyKey } : undefined;
     const result = await this.store.execute(matchId, command, {
       actor: caller.username,
       expectedSeq: meta.expectedSeq ?? undefined,

@@ -1,7 +1,8 @@
 /**
  * Seats held by built-in bots play server-side, through the same command path
  * as people (MatchStore.execute, actor = the bot's player id), at most once
- * per seq (expectedSeq, and the command key `<bot>:seq<n>`, so that several
+ * per seq (expectedSeq, and the system command key `{bot}` `<bot>:seq<n>`,
+ * which no client key can reach: src/events/command-key.ts), so that several
  * instances or triggers racing on one turn append one play). A bot sees only
  * its seat's view.
  *
@@ -122,7 +123,7 @@ export class BotSeats {
         const result = await this.store.execute(
           matchId,
           { type: 'play', player: seat.player, card: move.card, capture: move.capture },
-          { actor: seat.player, expectedSeq: seq, commandKey: `${seat.player}:seq${seq}` },
+          { actor: seat.player, expectedSeq: seq, commandKey: { system: 'bot', key: `${seat.player}:seq${seq}` } },
         );
         // Its notices go out before the next bot plays (the store's reactions to this append).
         await this.store.settled(result);
