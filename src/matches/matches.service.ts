@@ -4,7 +4,8 @@
  * is chosen by the view policy (./match-views.ts); nothing else of it
  * leaves this file. What follows an append (notices, bots, metrics) is the
  * store's pipeline (./after-append.ts): a command waits for it, so that its
- * response already shows the bots' replies.
+ * response already shows the bots' replies due now (the rest of a bot chain
+ * plays off the request path).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { legalPlayCodesInView, seatOf, seatView } from '../engine';
@@ -22,6 +23,7 @@ import { RatingsService } from '../ratings/ratings.service';
 import type { MatchRatingChange } from '../ratings/rating-store';
 import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
+import { BotMatchLimit } from '../seats/bot-match-limit';
 import { LiveFeed } from './live-feed';
 import { replayViews, stripSecrets, viewsFor } from './match-views';
 import type { FullView } from './match-views';
@@ -85,6 +87,7 @@ export class MatchesService {
     private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly ratings: RatingsService,
+    private readonly botMatches: BotMatchLimit,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -123,12 +126,15 @@ export class MatchesService {
     if (req.rated) settings.rated = true;
     const base = { seats, createdBy: caller.username, settings };
     // A saved ruleset is read once per attempt and locked by the statement that creates the match (see forMatch).
-    const result = req.rulesetId
-      ? await this.rulesets.forMatch(req.rulesetId, (ruleset) => {
-          if (req.preset && req.preset !== ruleset.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${req.preset}`);
-          return this.store.create({ ...base, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...(req.overrides ?? {}) }, ruleset });
-        })
-      : await this.store.create({ ...base, preset: req.preset, overrides: req.overrides });
+    // A match with no human seat plays itself out here: a few live ones per account (src/seats/bot-match-limit.ts).
+    const result = await this.botMatches.create(caller.username, seats, () =>
+      req.rulesetId
+        ? this.rulesets.forMatch(req.rulesetId, (ruleset) => {
+            if (req.preset && req.preset !== ruleset.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${req.preset}`);
+            return this.store.create({ ...base, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...(req.overrides ?? {}) }, ruleset });
+          })
+        : this.store.create({ ...base, preset: req.preset, overrides: req.overrides }),
+    );
     await this.store.settled(result);
     return this.present(caller, result.matchId);
   }
@@ -158,7 +164,7 @@ export class MatchesService {
       commandKey,
     });
     if (result.replayed) return this.present(caller, matchId);
-    // Notices out, and the bots' replies played (./after-append.ts).
+    // Notices out, and the bots' replies due now played (./after-append.ts).
     await this.store.settled(result);
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
