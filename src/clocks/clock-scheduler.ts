@@ -31,7 +31,7 @@ export interface ClaimedClock {
   seq: number;
   onExpiry: string;
   attempts: number;
-  /** For a start: who asked for it, and their command key. */
+  /** For a start: who asked for it, and the idempotency key they asked with (the start runs under it, as theirs). */
   startBy: string | null;
   commandKey: string | null;
 }
@@ -135,7 +135,7 @@ export class ClockScheduler {
           : await this.store.execute(
               clock.matchId,
               { type: 'clockExpired', seat: clock.seat },
-              { actor: null, expectedSeq: clock.seq, commandKey: `clock:seq${clock.seq}:seat${clock.seat}` },
+              { actor: null, expectedSeq: clock.seq, commandKey: { system: 'clock', key: `seq${clock.seq}:seat${clock.seat}` } },
             );
       if (result.replayed) {
         // Another claim of the same deadline appended it first (same command key): nothing appended here.
@@ -159,7 +159,7 @@ export class ClockScheduler {
   private async start(clock: ClaimedClock): Promise<CommandResult> {
     const command = { type: 'start', player: clock.startBy ?? '' } as const;
     try {
-      return await this.store.execute(clock.matchId, command, { actor: clock.startBy, commandKey: clock.commandKey ?? undefined });
+      return await this.store.execute(clock.matchId, command, { actor: clock.startBy, commandKey: clock.commandKey && clock.startBy ? { client: clock.startBy, key: clock.commandKey } : undefined });
     } catch (err) {
       // The asker's key had already answered another command of theirs: start without it rather than never.
       if (clock.commandKey && err instanceof DomainError && err.code === 'IDEMPOTENCY_KEY_REUSED') return this.store.execute(clock.matchId, command, { actor: clock.startBy });

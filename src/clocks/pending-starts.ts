@@ -43,8 +43,8 @@ export class PendingStarts {
    * in meanwhile. Returns the deadline, or null when the match started (or
    * is no longer open).
    */
-  async request(matchId: string, seq: number, player: string, commandKey: string | null): Promise<Date | null> {
-    await this.prisma.$executeRawUnsafe(PENDING_START_SQL, matchId, seq, this.windowMs, player, commandKey);
+  async request(matchId: string, seq: number, player: string, idempotencyKey: string | null): Promise<Date | null> {
+    await this.prisma.$executeRawUnsafe(PENDING_START_SQL, matchId, seq, this.windowMs, player, idempotencyKey);
     // A last seed appended before this row existed found nothing to start: look again (row first, then the log).
     const { state } = await this.store.current(matchId);
     if (state.phase === 'open' && seatsAwaitingClientSeed(state).length === 0) await this.startNow(matchId);

@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   /** A hint asked for a person's seat in a rated match. */
   'HINT_NOT_ALLOWED',
   'CONFLICT',
+  /** A documented per-account limit of live things (e.g. matches with no human seat) is reached. */
+  'LIMIT_REACHED',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
   'UNAVAILABLE',

@@ -37,6 +37,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'CLIENT_SEED_ALREADY_GIVEN':
     case 'CONFLICT':
     case 'IDEMPOTENCY_KEY_REUSED':
+    case 'LIMIT_REACHED':
       return 409;
     case 'VERSION_CONFLICT':
       return 412;

@@ -23,8 +23,12 @@ import type { MatchProjection, RulesetVersionRef } from '../events/event-store';
 import { toJsonl } from '../events/export';
 import type { ExportHeader } from '../events/export';
 import { toNotation } from '../events/notation';
+import { encodeCommandKey } from './command-key';
+import type { CommandKey } from './command-key';
 import { SnapshotCache } from './snapshot-cache';
 import type { Snapshot } from './snapshot-cache';
+
+export type { CommandKey } from './command-key';
 
 export type MatchStatus = 'open' | 'playing' | 'over';
 
@@ -70,8 +74,12 @@ export interface ExecuteOptions {
   actor: string | null;
   /** The seq the client saw; a different current seq is a VERSION_CONFLICT. */
   expectedSeq?: number;
-  /** Client idempotency key: a retry returns the first result and appends nothing. */
-  commandKey?: string;
+  /**
+   * What makes the command idempotent (a client's idempotency key, or a system
+   * command's own key): a retry returns the first result and appends nothing.
+   * Client and system keys live in separate spaces (./command-key.ts).
+   */
+  commandKey?: CommandKey;
 }
 
 export interface CommandResult {
@@ -303,7 +311,7 @@ export class MatchStore {
   }
 
   private async decideAndAppend(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
-    const key = options.commandKey ?? null;
+    const key = options.commandKey ? encodeCommandKey(options.commandKey) : null;
     const hash = key ? commandHash(command, options.actor) : null;
     let snap = await this.snapshot(matchId);
     let fresh = false; // snap was just read from the log

@@ -4,7 +4,8 @@
  * is chosen by the view policy (./match-views.ts); nothing else of it
  * leaves this file. What follows an append (notices, bots, metrics) is the
  * store's pipeline (./after-append.ts): a command waits for it, so that its
- * response already shows the bots' replies.
+ * response already shows the bots' replies due now (the rest of a bot chain
+ * plays off the request path).
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { decide, legalPlayCodesInView, seatOf, seatView, seatsAwaitingClientSeed } from '../engine';
@@ -18,11 +19,13 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchStore } from '../events/match-store';
 import type { ListOptions, MatchStatus, MatchSummary, VerifyReport } from '../events/match-store';
+import type { CommandKey } from '../events/command-key';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { RatingsService } from '../ratings/ratings.service';
 import type { MatchRatingChange } from '../ratings/rating-store';
 import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
+import { BotMatchLimit } from '../seats/bot-match-limit';
 import { LiveFeed } from './live-feed';
 import { replayViews, stripSecrets, viewsFor } from './match-views';
 import type { FullView } from './match-views';
@@ -93,6 +96,7 @@ export class MatchesService {
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly ratings: RatingsService,
     private readonly starts: PendingStarts,
+    private readonly botMatches: BotMatchLimit,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -131,12 +135,15 @@ export class MatchesService {
     if (req.rated) settings.rated = true;
     const base = { seats, createdBy: caller.username, settings };
     // A saved ruleset is read once per attempt and locked by the statement that creates the match (see forMatch).
-    const result = req.rulesetId
-      ? await this.rulesets.forMatch(req.rulesetId, (ruleset) => {
-          if (req.preset && req.preset !== ruleset.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${req.preset}`);
-          return this.store.create({ ...base, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...(req.overrides ?? {}) }, ruleset });
-        })
-      : await this.store.create({ ...base, preset: req.preset, overrides: req.overrides });
+    // A match with no human seat plays itself out here: a few live ones per account (src/seats/bot-match-limit.ts).
+    const result = await this.botMatches.create(caller.username, seats, () =>
+      req.rulesetId
+        ? this.rulesets.forMatch(req.rulesetId, (ruleset) => {
+            if (req.preset && req.preset !== ruleset.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${req.preset}`);
+            return this.store.create({ ...base, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...(req.overrides ?? {}) }, ruleset });
+          })
+        : this.store.create({ ...base, preset: req.preset, overrides: req.overrides }),
+    );
     await this.store.settled(result);
     return this.present(caller, result.matchId);
   }
@@ -172,7 +179,7 @@ export class MatchesService {
       const { seq, state } = await this.store.current(matchId);
       const waits = seatsAwaitingClientSeed(state).length > 0 && decide(command, state).ok && (meta.expectedSeq === undefined || meta.expectedSeq === seq);
       if (waits) {
-        await this.starts.request(matchId, seq, caller.username, this.commandKey(caller, meta) ?? null);
+        await this.starts.request(matchId, seq, caller.username, meta.idempotencyKey ?? null);
         return this.present(caller, matchId);
       }
     }
@@ -195,7 +202,7 @@ export class MatchesService {
       commandKey,
     });
     if (result.replayed) return this.present(caller, matchId);
-    // Notices out, and the bots' replies played (./after-append.ts).
+    // Notices out, and the bots' replies due now played (./after-append.ts).
     await this.store.settled(result);
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
@@ -205,9 +212,9 @@ export class MatchesService {
     );
   }
 
-  /** The command key is scoped to the caller, so that one player's key never answers another's command. */
-  private commandKey(caller: Principal, meta: CommandMeta): string | undefined {
-    return meta.idempotencyKey ? `${caller.username}:${meta.idempotencyKey}` : undefined;
+  /** The command key is scoped to the caller, so that one player's key never answers another's command (nor a system command). */
+  private commandKey(caller: Principal, meta: CommandMeta): CommandKey | undefined {
+    return meta.idempotencyKey ? { client: caller.username, key: meta.idempotencyKey } : undefined;
   }
 
   /** A pending start exists only before the start: no read for a match in play or over. */

@@ -8,9 +8,9 @@ import { Poller } from '../common/poller';
 
 /**
  * The bot seats of this instance: driven after each append here (by the
- * after-append pipeline, src/matches/after-append.ts), and swept every
- * BOT_SWEEP_MS (default 5000; 0: no sweep) for bot turns left by a restart or
- * made due by another instance.
+ * after-append pipeline, src/matches/after-append.ts), off the request path
+ * (./bot-seats.ts), and swept every BOT_SWEEP_MS (default 5000; 0: no sweep)
+ * for bot turns left by a restart or by an instance that stopped mid-chain.
  */
 @Injectable()
 export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -32,17 +32,22 @@ export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy 
     this.sweeper.start(Number(process.env.BOT_SWEEP_MS ?? 5000));
   }
 
-  /** False only when the snapshot just cached says no bot is to move (no extra read otherwise). */
-  private botMayBeDue(result: Pick<CommandResult, 'matchId' | 'seq'>): boolean {
+  /**
+   * After an append that is not a bot's own: starts the match's bot chain
+   * when a bot may be due, and resolves once the replies a response should
+   * show are played (up to the next human turn; none without a human seat).
+   * The snapshot just cached answers both questions without a read.
+   */
+  replyTo(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<void> {
     const snap = this.store.peek(result.matchId);
-    if (!snap || snap.seq !== result.seq) return true;
+    if (!snap || snap.seq !== result.seq) return this.seats.replies(result.matchId);
     const s = snap.state;
-    return s.phase === 'playing' && s.turn >= 0 && !!s.seats[s.turn]?.bot;
-  }
-
-  /** Plays every due bot turn of the match after this append. */
-  driveAfter(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<void> {
-    return this.botMayBeDue(result) ? this.seats.drive(result.matchId) : Promise.resolve();
+    if (s.phase !== 'playing' || s.turn < 0 || !s.seats[s.turn]?.bot) return Promise.resolve();
+    if (s.seats.every((seat) => seat.bot)) {
+      void this.seats.drive(result.matchId);
+      return Promise.resolve();
+    }
+    return this.seats.replies(result.matchId);
   }
 
   async onModuleDestroy(): Promise<void> {

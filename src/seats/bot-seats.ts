@@ -1,37 +1,59 @@
 /**
  * Seats held by built-in bots play server-side, through the same command path
  * as people (MatchStore.execute, actor = the bot's player id), at most once
- * per seq (expectedSeq, and the command key `<bot>:seq<n>`, so that several
- * instances or triggers racing on one turn append one play). A bot sees only
+ * per seq (expectedSeq, and the system command key `{bot}` `<bot>:seq<n>`,
+ * which no client key can reach: src/events/command-key.ts), so that several
+ * instances or triggers racing on one turn append one play. A bot sees only
  * its seat's view.
+ *
+ * A match's bot turns are played by one chain per match in this process,
+ * off the request path, in slices: a move is two (decide, within the ismcts
+ * budget for that level; then append, with its notices), and the chain
+ * yields to the event loop (setImmediate) before each, so requests and
+ * /health are served between them. A request that made bot turns due waits only for
+ * the replies it should show (`replies`): up to the next human turn, at most
+ * one per other seat, and none in a match without a human seat.
  *
  * Triggers: after each append in this process (the after-append pipeline,
  * src/matches/after-append.ts), and a periodic sweep of matches whose turn is
- * a bot's (so a restart, or an append made by another instance, resumes
- * them). A plain class; BotSeatsService is the Nest provider.
+ * a bot's and that nobody moved for a while (so a restart, or an instance
+ * that died mid-chain, resumes them). A plain class; BotSeatsService is the
+ * Nest provider.
  */
-import { botPlay, cardCodes, mulberry32, seatView } from '../engine';
+import { botPlay, cardCodes, ISMCTS_DEFAULT_ITERATIONS, mulberry32, seatView } from '../engine';
 import type { BotLevel, IsmctsOptions, MatchState, Play } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
 import type { MatchStore } from '../events/match-store';
 
 export interface BotSeatsOptions {
-  /** ismcts budget (default: BOT_ISMCTS_ITERATIONS, BOT_ISMCTS_MS from the env, else the engine's default). */
+  /** ismcts budget (default: ismctsBudgetFromEnv()). */
   ismcts?: IsmctsOptions;
-  /** Max bot plays in a row for one match in one drive (a guard). */
+  /** Max bot plays of one chain (a guard against a loop; a scopa match to 100 takes a few hundred). */
   maxPlays?: number;
+  /** The sweep leaves a match alone while its last append is younger than this (ms, default 2000): its chain is alive somewhere. */
+  sweepIdleMs?: number;
   onError?: (matchId: string, err: unknown) => void;
 }
 
+/** The most an ismcts move may think on the event loop (ms): everything else waits meanwhile. */
+export const ISMCTS_MAX_MS = 80;
+export const ISMCTS_DEFAULT_MS = 40;
+
+/**
+ * The ismcts budget of bot seats and hints: BOT_ISMCTS_ITERATIONS (default
+ * the engine's) and BOT_ISMCTS_MS (default 40, at most 80), whichever runs
+ * out first. The search runs on the event loop, so it always has a time
+ * budget; the engine reads no clock, so the clock is passed in.
+ */
 export function ismctsBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): IsmctsOptions {
-  const budget: IsmctsOptions = {};
-  if (env.BOT_ISMCTS_ITERATIONS) budget.iterations = Math.max(1, Number(env.BOT_ISMCTS_ITERATIONS));
-  if (env.BOT_ISMCTS_MS) {
-    budget.ms = Math.max(1, Number(env.BOT_ISMCTS_MS));
-    budget.now = () => performance.now();
-  }
-  return budget;
+  const iterations = Number(env.BOT_ISMCTS_ITERATIONS);
+  const ms = Number(env.BOT_ISMCTS_MS);
+  return {
+    iterations: Number.isFinite(iterations) && iterations >= 1 ? Math.floor(iterations) : ISMCTS_DEFAULT_ITERATIONS,
+    ms: Number.isFinite(ms) && ms >= 1 ? Math.min(ms, ISMCTS_MAX_MS) : ISMCTS_DEFAULT_MS,
+    now: () => performance.now(),
+  };
 }
 
 /** The rng of a bot move: a function of the match and the seq only (reproducible, and the same on every instance). */
@@ -49,10 +71,34 @@ export function botMove(level: BotLevel, state: MatchState, seat: number, rng: (
   return { card: codes[0], capture: codes.slice(1) };
 }
 
+/** Lets the event loop serve what is waiting (I/O, timers) before going on: promise continuations alone never do. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Someone waiting for the replies due now: released after one play per other seat since `from`, or when the chain stops (or the match has no human seat). */
+interface Waiter {
+  from: number;
+  resolve: () => void;
+}
+
+/** The one chain of bot turns of a match in this process. */
+interface Chain {
+  /** Look again before stopping (another append made turns due meanwhile). */
+  again: boolean;
+  plays: number;
+  /** The seq of the chain's last look or append: the next look needs a snapshot at least this recent. */
+  seq: number;
+  /** Seats of the match and whether one is a person's, from the last look. */
+  seats: number;
+  humans: boolean | null;
+  waiters: Set<Waiter>;
+  done: Promise<void>;
+}
+
 export class BotSeats {
-  private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
+  private readonly chains = new Map<string, Chain>();
   private readonly budget: IsmctsOptions;
   private readonly maxPlays: number;
+  private readonly sweepIdleMs: number;
   private closed = false;
 
   constructor(
@@ -62,75 +108,128 @@ export class BotSeats {
   ) {
     this.budget = options.ismcts ?? ismctsBudgetFromEnv();
     this.maxPlays = options.maxPlays ?? 2000;
+    this.sweepIdleMs = options.sweepIdleMs ?? 2000;
   }
 
   /**
-   * Plays every bot turn of the match now due, one after another, until a
-   * human is to move or the match is over. Concurrent calls for one match
-   * share one run (which looks again before it stops).
+   * Starts the match's chain (or tells the running one to look again) and
+   * returns at once; the promise is the end of the chain (tests, shutdown).
    */
   drive(matchId: string): Promise<void> {
-    const run = this.running.get(matchId);
-    if (run) {
-      run.again = true;
-      return run.done;
-    }
-    const entry = { again: true, done: Promise.resolve() };
-    entry.done = (async () => {
-      try {
-        while (entry.again && !this.closed) {
-          entry.again = false;
-          await this.playDue(matchId);
-        }
-      } catch (err) {
-        this.options.onError?.(matchId, err);
-      } finally {
-        this.running.delete(matchId);
-      }
-    })();
-    this.running.set(matchId, entry);
-    return entry.done;
+    return this.chain(matchId).done;
   }
 
-  /** Matches whose turn is a bot's (sweep after a restart, or appends made elsewhere): driven one by one. */
+  /**
+   * The bot replies due now, for a response that should show them: resolves
+   * once the bots have played up to the next human turn, at most one play
+   * per other seat (the rest of the chain goes on in the background), and at
+   * once when the match has no human seat. Never rejects.
+   */
+  replies(matchId: string): Promise<void> {
+    const chain = this.chain(matchId);
+    if (this.closed || chain.humans === false) return Promise.resolve();
+    return new Promise((resolve) => {
+      chain.waiters.add({ from: chain.plays, resolve });
+      this.release(chain);
+    });
+  }
+
+  /**
+   * Matches whose turn is a bot's and whose last append is older than the
+   * idle time (a restart, or an instance that died mid-chain): each gets a
+   * chain here. Returns how many were found.
+   */
   async sweep(limit = 100): Promise<number> {
     const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id::text AS id FROM matches WHERE status = 'playing' AND turn_player LIKE 'bot:%' ORDER BY updated_at LIMIT $1::int`,
+      `SELECT id::text AS id FROM matches WHERE status = 'playing' AND turn_player LIKE 'bot:%' AND updated_at < now() - make_interval(secs => $2::double precision / 1000) ORDER BY updated_at LIMIT $1::int`,
       limit,
+      this.sweepIdleMs,
     );
     for (const r of rows) {
       if (this.closed) break;
-      await this.drive(r.id);
+      void this.drive(r.id);
     }
     return rows.length;
   }
 
-  /** Waits for the runs under way; no new ones start. */
+  /** Stops every chain after the move under way; no new ones start. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    await Promise.all([...this.chains.values()].map((c) => c.done));
   }
 
-  private async playDue(matchId: string): Promise<void> {
-    for (let n = 0; n < this.maxPlays && !this.closed; n++) {
-      const { seq, state } = await this.store.current(matchId);
-      if (state.phase !== 'playing' || state.turn < 0) return;
-      const seat = state.seats[state.turn];
-      if (!seat?.bot || !seat.player) return;
-      const move = botMove(seat.bot, state, state.turn, botRng(matchId, seq), this.budget);
-      try {
-        const result = await this.store.execute(
-          matchId,
-          { type: 'play', player: seat.player, card: move.card, capture: move.capture },
-          { actor: seat.player, expectedSeq: seq, commandKey: `${seat.player}:seq${seq}` },
-        );
-        // Its notices go out before the next bot plays (the store's reactions to this append).
-        await this.store.settled(result);
-      } catch (err) {
-        if (err instanceof DomainError && err.code === 'VERSION_CONFLICT') continue; // someone else moved it on: look again
-        throw err;
+  private chain(matchId: string): Chain {
+    const running = this.chains.get(matchId);
+    if (running) {
+      running.again = true;
+      return running;
+    }
+    const chain: Chain = { again: true, plays: 0, seq: 0, seats: 0, humans: null, waiters: new Set(), done: Promise.resolve() };
+    if (this.closed) return chain;
+    this.chains.set(matchId, chain);
+    chain.done = this.run(matchId, chain);
+    return chain;
+  }
+
+  private async run(matchId: string, chain: Chain): Promise<void> {
+    try {
+      for (let n = 0; chain.again && n < this.maxPlays && !this.closed; n++) {
+        // Off the request path: whoever started the chain goes on first (its response), then each slice waits its turn.
+        await yieldToLoop();
+        if (this.closed) break;
+        chain.again = false;
+        if (await this.playDue(matchId, chain)) chain.again = true;
+        this.release(chain);
+      }
+    } catch (err) {
+      this.options.onError?.(matchId, err);
+    } finally {
+      this.chains.delete(matchId);
+      for (const w of chain.waiters) w.resolve();
+      chain.waiters.clear();
+    }
+  }
+
+  private release(chain: Chain): void {
+    for (const w of chain.waiters) {
+      if (chain.humans === false || (chain.seats > 0 && chain.plays - w.from >= chain.seats - 1)) {
+        chain.waiters.delete(w);
+        w.resolve();
       }
     }
   }
 
+  /** Plays the bot turn due now, if any. True when the match moved on (played here or elsewhere): look again. */
+  private async playDue(matchId: string, chain: Chain): Promise<boolean> {
+    // The first look reads the log (the sweep may start a chain on a cache that another instance left behind);
+    // later ones take the snapshot this chain's last append left in the cache (no read): a stale one loses its
+    // append to the seq guard and is read again.
+    const { seq, state } = chain.seq > 0 ? await this.store.atLeast(matchId, chain.seq) : await this.store.current(matchId);
+    chain.seats = state.seats.length;
+    chain.humans = state.seats.some((s) => !s.bot);
+    if (state.phase !== 'playing' || state.turn < 0) return false;
+    const seat = state.seats[state.turn];
+    if (!seat?.bot || !seat.player) return false;
+    const move = botMove(seat.bot, state, state.turn, botRng(matchId, seq), this.budget);
+    // Thinking and appending are two slices: the event loop serves what waits in between.
+    await yieldToLoop();
+    try {
+      const result = await this.store.execute(
+        matchId,
+        { type: 'play', player: seat.player, card: move.card, capture: move.capture },
+        { actor: seat.player, expectedSeq: seq, commandKey: { system: 'bot', key: `${seat.player}:seq${seq}` } },
+      );
+      chain.seq = result.seq;
+      // Its notices go out before the next bot plays (the store's reactions to this append).
+      await this.store.settled(result);
+      chain.plays++;
+      return true;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'VERSION_CONFLICT') {
+        chain.seq = seq + 1; // someone else moved it on: look again, from the log
+        return true;
+      }
+      throw err;
+    }
+  }
 }

@@ -109,13 +109,13 @@ export function describeClockRace(name: string, open: () => Promise<RaceDatabase
         settings: { turnTimeLimit: 'PT1H', onExpiry: 'autoPlay' },
       });
       const id = created.matchId;
-      await db.a.$executeRawUnsafe(PENDING_START_SQL, id, created.seq, 0, 'bob', 'bob:go'); // due at once
+      await db.a.$executeRawUnsafe(PENDING_START_SQL, id, created.seq, 0, 'bob', 'go'); // due at once, asked with bob's idempotency key 'go'
       // An append while the match is open (a client seed) leaves the pending start alone.
       await storeB.execute(id, { type: 'setClientSeed', player: 'ann', clientSeed: 'c0ffee' }, { actor: 'ann' });
       const first = new ClockScheduler(db.a, storeA, { leaseMs: 60_000 });
       const second = new ClockScheduler(db.b, storeB);
       const mine = (await first.claim()).find((c) => c.matchId === id)!;
-      expect(mine).toMatchObject({ kind: 'start', startBy: 'bob', commandKey: 'bob:go' });
+      expect(mine).toMatchObject({ kind: 'start', startBy: 'bob', commandKey: 'go' });
       expect(await second.claimStart(id)).toBeNull(); // leased
       await db.a.$executeRawUnsafe(`UPDATE match_clocks SET claimed_until = now() - interval '1 second' WHERE match_id = $1::uuid`, id);
       const theirs = (await second.claimStart(id))!;

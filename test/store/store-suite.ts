@@ -15,6 +15,7 @@ import { EventStore } from '../../src/events/event-store';
 import { auditJsonl } from '../../src/events/export';
 import { auditNotation, parseNotation } from '../../src/events/notation';
 import { MatchStore } from '../../src/events/match-store';
+import type { CommandKey } from '../../src/events/match-store';
 import { viewFor } from '../../src/matches/match-views';
 import { CONFIGS, players, randomCommand } from './helpers';
 import type { DatabaseFactory, TestDatabase } from './helpers';
@@ -52,6 +53,10 @@ async function startedMatch(store: MatchStore, preset = 'scopa', overrides: Reco
   await store.execute(matchId, { type: 'start', player: 'p0' }, { actor: 'p0' });
   return matchId;
 }
+
+// Client keys, as the matches service gives them (one key space per username; src/events/command-key.ts).
+const K1: CommandKey = { client: 'p0', key: 'k-1' };
+const SHARED_K: CommandKey = { client: 'p0', key: 'shared-k' };
 
 export function describeStoreSuite(name: string, factory: DatabaseFactory): void {
   describe(`match store on ${name}`, () => {
@@ -175,7 +180,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         const cmd = randomCommand(states[i], mulberry32(100 + i));
         await other.execute(ids[i], cmd, { actor: (cmd as { player: string }).player });
       }
-      const wave = async (keys: (string | undefined)[], seed: number) =>
+      const wave = async (keys: (CommandKey | undefined)[], seed: number) =>
         Promise.all(
           ids.map(async (id, i) => {
             const snap = await batched.atLeast(id, 0);
@@ -189,9 +194,9 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       // a reused command key spoils the shared statement: every play is retried alone and only that one is refused
       const keyed = ids[3];
       const used = randomCommand(await other.state(keyed), mulberry32(7));
-      await other.execute(keyed, used, { actor: (used as { player: string }).player, commandKey: 'shared-k' });
+      await other.execute(keyed, used, { actor: (used as { player: string }).player, commandKey: SHARED_K });
       await Promise.all(ids.map((id) => batched.atLeast(id, 0).then(() => batched.current(id))));
-      const second = await wave(ids.map((_, i) => (i === 3 ? 'shared-k' : undefined)), 50);
+      const second = await wave(ids.map((_, i) => (i === 3 ? SHARED_K : undefined)), 50);
       expect(second[3]).toBe('IDEMPOTENCY_KEY_REUSED');
       expect(second.filter((c) => c === 'OK')).toHaveLength(ids.length - 1);
       for (const [i, id] of ids.entries()) {
@@ -244,21 +249,21 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const state = await store.state(matchId);
       const cmd = randomCommand(state, mulberry32(1));
       const actor = (cmd as { player: string }).player;
-      const first = await store.execute(matchId, cmd, { actor, commandKey: 'k-1' });
+      const first = await store.execute(matchId, cmd, { actor, commandKey: K1 });
       const seqAfter = (await store.get(matchId)).currentSeq;
-      const again = await store.execute(matchId, cmd, { actor, commandKey: 'k-1' });
+      const again = await store.execute(matchId, cmd, { actor, commandKey: K1 });
       expect(again.replayed).toBe(true);
       expect(again.seq).toBe(first.seq);
       expect(again.events.map((e) => e.hash)).toEqual(first.events.map((e) => e.hash));
       // from another process (cold cache), and with the expected seq the client first sent
       const cold = new MatchStore(db.prisma);
-      const third = await cold.execute(matchId, cmd, { actor, commandKey: 'k-1', expectedSeq: first.events[0].seq - 1 });
+      const third = await cold.execute(matchId, cmd, { actor, commandKey: K1, expectedSeq: first.events[0].seq - 1 });
       expect(third.replayed).toBe(true);
       expect(third.events.map((e) => e.hash)).toEqual(first.events.map((e) => e.hash));
       expect((await store.get(matchId)).currentSeq).toBe(seqAfter);
       // same key, another command
       const next = randomCommand(await store.state(matchId), mulberry32(2));
-      expect(await codeOf(store.execute(matchId, next, { actor: (next as { player: string }).player, commandKey: 'k-1' }))).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await codeOf(store.execute(matchId, next, { actor: (next as { player: string }).player, commandKey: K1 }))).toBe('IDEMPOTENCY_KEY_REUSED');
       expect((await store.get(matchId)).currentSeq).toBe(seqAfter);
       // a stale expected seq without a key is a conflict
       expect(await codeOf(store.execute(matchId, next, { actor: (next as { player: string }).player, expectedSeq: 1 }))).toBe('VERSION_CONFLICT');
