@@ -82,10 +82,11 @@ export class ArchivesService {
     while (sent < limit) {
       const page = await archivePage(this.prisma, filter, cursor, Math.min(STREAM_PAGE, limit - sent));
       if (page.length === 0) return;
-      const exports = withEvents ? await this.exports(page.map((m) => m.id), new Set(page.filter((m) => m.rated).map((m) => m.id))) : null;
+      // (not named `exports`: compiled to CommonJS, this module's own exports are read through that name)
+      const texts = withEvents ? await this.exports(page.map((m) => m.id), new Set(page.filter((m) => m.rated).map((m) => m.id))) : null;
       for (const match of page) {
-        if (exports) {
-          const text = exports.get(match.id);
+        if (texts) {
+          const text = texts.get(match.id);
           if (text) yield { match, export: text };
         } else {
           yield match;
@@ -113,11 +114,11 @@ export class ArchivesService {
        WHERE m.id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND c.payload -> 'settings' ->> 'rated' = 'true'`,
       JSON.stringify(unique),
     );
-    const exports = await this.exports(unique, new Set(rated.map((r) => r.id)));
+    const texts = await this.exports(unique, new Set(rated.map((r) => r.id)));
     const known = await this.prisma.match.findMany({ where: { id: { in: unique } }, select: { id: true } });
     const exists = new Set(known.map((k) => k.id));
     return unique.map((id): BatchExportLine => {
-      const text = exports.get(id);
+      const text = texts.get(id);
       if (text) return { id, export: text };
       return exists.has(id)
         ? { id, error: { code: 'FORBIDDEN', message: 'a match can be exported once it is over (its seed is secret until then)' } }
