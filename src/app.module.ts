@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ArchivesModule } from './archives/archives.module';
 import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -27,6 +28,7 @@ import { SeatsModule } from './seats/seats.module';
     SeatsModule,
     ClocksModule,
     WebhooksModule,
+    ArchivesModule,
   ],
 })
 export class AppModule {}

@@ -104,15 +104,15 @@ describe('full matches over REST and GraphQL (e2e)', () => {
     }
   });
 
-  it('serves the notation of a finished match, which the offline audit accepts, and refuses it before the end', async () => {
+  it('serves the notation of a finished match (export, Accept: text/plain), which the offline audit accepts, and refuses it before the end', async () => {
     const http = () => request(app.getHttpServer());
-    const notation = await http().get(`/v1/matches/${finished[0]}/notation`).set('authorization', `Bearer ${auditor.token}`);
+    const notation = await http().get(`/v1/matches/${finished[0]}/export`).set('authorization', `Bearer ${auditor.token}`).set('accept', 'text/plain');
     expect(notation.status).toBe(200);
     expect(notation.headers['content-type']).toMatch(/^text\/plain/);
     expect(notation.text).toMatch(/^\[Event "Scopa match"\]/);
     expect(auditNotation(notation.text)).toMatchObject({ sound: true });
     const open = await rest.create(auditor, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
-    const early = await http().get(`/v1/matches/${open.id}/notation`).set('authorization', `Bearer ${auditor.token}`);
+    const early = await http().get(`/v1/matches/${open.id}/export`).set('authorization', `Bearer ${auditor.token}`).set('accept', 'text/plain');
     expect(early.status).toBe(403);
     expect(early.body.code).toBe('FORBIDDEN');
   });

@@ -67,6 +67,26 @@ export interface MatchLog {
   events: StoredEvent[];
 }
 
+/** The matches row of an imported match (see MatchStore.importJsonl). */
+export interface ImportedMatch {
+  preset: string;
+  options: unknown;
+  rulesVersion: string;
+  seats: unknown;
+  seedCommitment: string;
+  /** The revealed seed (an import is a finished match). */
+  seed: string;
+  createdBy: string;
+  winner: number | null;
+  createdAt: Date;
+  endedAt: Date;
+  sourceId: string;
+  sourceHash: string;
+  turnTimeLimit: string | null;
+  onExpiry: string | null;
+  players: { seat: number; playerId: string }[];
+}
+
 export interface CommandRecord {
   commandHash: string | null;
   events: StoredEvent[];
@@ -188,6 +208,8 @@ const LOAD_LOG_SQL = prepared(`SELECT m.seed AS m_seed, m.revealed_seed AS m_rev
   e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
   FROM matches m LEFT JOIN match_events e ON e.match_id = m.id AND e.seq > $2::int AND ($3::int IS NULL OR e.seq <= $3::int)
   WHERE m.id = $1::uuid ORDER BY e.seq`);
+const EVENTS_OF_MATCHES_SQL = `SELECT ${EVENT_COLUMNS} FROM match_events
+  WHERE match_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) ORDER BY match_id, seq`;
 const FIND_COMMAND_SQL = prepared('SELECT seq, command_hash FROM match_events WHERE match_id = $1::uuid AND command_key = $2::text');
 
 /** A unique violation from either driver adapter, with the constraint it names when known. */
@@ -435,6 +457,69 @@ export class EventStore {
       toSeq ?? null,
     );
     return rows.map(toStored);
+  }
+
+  /** Every event of several matches, by match, in seq order (one statement). */
+  async eventsOfMatches(matchIds: readonly string[]): Promise<Map<string, StoredEvent[]>> {
+    const rows = await this.prisma.$queryRawUnsafe<EventRow[]>(EVENTS_OF_MATCHES_SQL, JSON.stringify(matchIds));
+    const out = new Map<string, StoredEvent[]>();
+    for (const r of rows) {
+      const list = out.get(r.match_id) ?? [];
+      list.push(toStored(r));
+      out.set(r.match_id, list);
+    }
+    return out;
+  }
+
+  /**
+   * Writes an imported, finished match: its row, its events as they were
+   * chained (hashes kept, times from the export) and its players, in one
+   * transaction and in that order. The order matters: the async-play trigger
+   * on matches fires on the row's insert, before any match_players row
+   * exists, so an import sends no match_finished webhook and sets no clock.
+   * A unique violation on (source_id, source_hash) means the same log was
+   * imported concurrently (the caller looks it up).
+   */
+  async importLog(id: string, m: ImportedMatch, events: readonly ChainedEvent[], times: readonly Date[]): Promise<void> {
+    const rows = JSON.stringify(
+      events.map((e, i) => ({ seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, prev_hash: e.prevHash, hash: e.hash, created_at: times[i].toISOString() })),
+    );
+    await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO matches (id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, revealed_seed, created_by,
+           winner, turn_time_limit, on_expiry, created_at, updated_at, ended_at, imported, source_id, source_hash)
+         VALUES ($1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, 'over', $6::int, $7::text, $8::text, $8::text, $9::text,
+           $10::int, $11::text, $12::text, $13::timestamptz, $14::timestamptz, $14::timestamptz, true, $15::text, $16::text)`,
+        id,
+        m.preset,
+        JSON.stringify(m.options),
+        m.rulesVersion,
+        JSON.stringify(m.seats),
+        events.length,
+        m.seedCommitment,
+        m.seed,
+        m.createdBy,
+        m.winner,
+        m.turnTimeLimit,
+        m.onExpiry,
+        m.createdAt,
+        m.endedAt,
+        m.sourceId,
+        m.sourceHash,
+      );
+      await tx.$executeRawUnsafe(
+        `INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, created_at)
+         SELECT $1::uuid, r.seq, r.type, r.payload, r.actor, r.prev_hash, r.hash, r.created_at
+         FROM jsonb_to_recordset($2::jsonb) AS r(seq int, type text, payload jsonb, actor text, prev_hash text, hash text, created_at timestamptz)`,
+        id,
+        rows,
+      );
+      await tx.$executeRawUnsafe(
+        `INSERT INTO match_players (match_id, player_id, seat) SELECT $1::uuid, pl.player_id, pl.seat FROM ${PLAYERS.replace('$PLAYERS', '$2')}`,
+        id,
+        JSON.stringify(m.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
+      );
+    });
   }
 
   /**

@@ -29,6 +29,23 @@ export interface ExportHeader {
   lastHash: string;
   createdAt: string;
   endedAt: string | null;
+  /** A rated match's rating changes, once its end was taken into the ratings (not covered by the chain or the audit). */
+  ratingChanges?: ExportRatingChange[];
+  /** Set when this service imported the match: its id here (matchId stays the id the chain is rooted on). */
+  importedAs?: string;
+}
+
+/** One player's rating change in a rated match (as the ratings record it). */
+export interface ExportRatingChange {
+  player: string;
+  side: number;
+  result: string;
+  ratingBefore: number;
+  ratingAfter: number;
+  rdBefore: number;
+  rdAfter: number;
+  volatilityBefore: number;
+  volatilityAfter: number;
 }
 
 export interface ExportLine {

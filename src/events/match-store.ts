@@ -19,9 +19,9 @@ import type { Prisma } from '../database/database';
 import { canonicalJson, joinEvent, sha256Hex, verifyChain, GENESIS_HASH } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import { EventStore } from '../events/event-store';
-import type { MatchProjection, RulesetVersionRef } from '../events/event-store';
-import { toJsonl } from '../events/export';
-import type { ExportHeader } from '../events/export';
+import type { ImportedMatch, MatchProjection, RulesetVersionRef } from '../events/event-store';
+import { auditJsonl, parseJsonl, toJsonl } from '../events/export';
+import type { ExportHeader, ExportLine, ExportRatingChange } from '../events/export';
 import { toNotation } from '../events/notation';
 import { encodeCommandKey } from './command-key';
 import type { CommandKey } from './command-key';
@@ -518,7 +518,7 @@ export class MatchStore {
     const events = await this.events.events(matchId);
     const over = match.status === 'over';
     const checked = over ? 'chain+rules' : 'chain';
-    const chain = verifyChain(matchId, events, match.currentSeq);
+    const chain = verifyChain(await this.chainIdOf(matchId), events, match.currentSeq);
     if (!chain.ok) return { matchId, sound: false, checked, seq: chain.seq, reason: chain.reason };
     const first = events[0];
     if (first.type !== 'MatchCreated') return { matchId, sound: false, checked, seq: 1, reason: 'the log does not start with MatchCreated' };
@@ -539,38 +539,50 @@ export class MatchStore {
     return { matchId, sound: true, checked, events: chain.events, lastHash: chain.lastHash };
   }
 
-  private async exportParts(matchId: string): Promise<{ header: ExportHeader; events: StoredEvent[] }> {
+  /**
+   * The id a match's hash chain is rooted on: its own, or for an imported
+   * match the id of the match it was exported from (imports keep the chain
+   * as it was, so their exports audit the same everywhere).
+   */
+  private async chainIdOf(matchId: string): Promise<string> {
+    const row = await this.prisma.match.findUnique({ where: { id: matchId }, select: { sourceId: true } });
+    return row?.sourceId ?? matchId;
+  }
+
+  private async exportParts(matchId: string, ratingChanges?: ExportRatingChange[] | null): Promise<{ header: ExportHeader; events: StoredEvent[] }> {
     const match = await this.get(matchId);
     if (match.status !== 'over' || !match.revealedSeed) {
       throw new DomainError('FORBIDDEN', 'a match can be exported once it is over (its seed is secret until then)');
     }
     const events = await this.events.events(matchId);
-    const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
-    const ended = joinEvent(events[events.length - 1]);
-    const header: ExportHeader = {
-      format: 'scopa-match/1',
-      matchId,
-      preset: match.preset,
-      options: match.options as ExportHeader['options'],
-      rulesVersion: match.rulesVersion,
-      seats: match.seats as ExportHeader['seats'],
-      settings: created.settings,
-      createdBy: match.createdBy,
-      seedCommitment: match.seedCommitment,
-      seed: match.revealedSeed,
-      result: ended.type === 'MatchEnded' ? { reason: ended.reason, winner: ended.winner, totals: ended.totals } : null,
-      events: events.length,
-      lastHash: events[events.length - 1].hash,
-      createdAt: match.createdAt.toISOString(),
-      endedAt: match.endedAt?.toISOString() ?? null,
-    };
-    return { header, events };
+    const source = await this.prisma.match.findUnique({ where: { id: matchId }, select: { sourceId: true } });
+    return { header: exportHeader({ ...match, sourceId: source?.sourceId ?? null }, events, ratingChanges), events };
   }
 
-  /** JSON Lines export (README, "Match export"); FORBIDDEN before the match is over. */
-  async exportJsonl(matchId: string): Promise<string> {
-    const { header, events } = await this.exportParts(matchId);
+  /** JSON Lines export (README, "Match export"); FORBIDDEN before the match is over. Rating changes, when given, go into the header. */
+  async exportJsonl(matchId: string, ratingChanges?: ExportRatingChange[] | null): Promise<string> {
+    const { header, events } = await this.exportParts(matchId, ratingChanges);
     return toJsonl(header, events);
+  }
+
+  /**
+   * The exports of several matches, read in two statements (rows, then every
+   * event of them in order): for streaming archives page by page. A match
+   * that is unknown or not over maps to null.
+   */
+  async exportMany(matchIds: readonly string[], ratingChanges: ReadonlyMap<string, ExportRatingChange[]> = new Map()): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>(matchIds.map((id) => [id, null]));
+    if (matchIds.length === 0) return out;
+    const rows = await this.prisma.match.findMany({ where: { id: { in: [...matchIds] }, status: 'over' }, select: { ...SUMMARY_SELECT, sourceId: true } });
+    const over = rows.filter((r) => r.revealedSeed);
+    if (over.length === 0) return out;
+    const events = await this.events.eventsOfMatches(over.map((r) => r.id));
+    for (const row of over) {
+      const log = events.get(row.id);
+      if (!log || log.length === 0) continue;
+      out.set(row.id, toJsonl(exportHeader(row as MatchSummary & { sourceId: string | null }, log, ratingChanges.get(row.id)), log));
+    }
+    return out;
   }
 
   /** The compact notation (README, "Match notation"); FORBIDDEN before the match is over. */
@@ -578,6 +590,104 @@ export class MatchStore {
     const { header, events } = await this.exportParts(matchId);
     return toNotation(header, events.map(joinEvent));
   }
+
+  // ------------------------------------------------------------ import
+
+  /**
+   * Stores the JSON Lines export of a finished match (from this service or
+   * another instance) as a read-only imported match, once the offline audit
+   * (export.ts auditJsonl) finds it sound; VALIDATION_FAILED naming the seq
+   * and reason otherwise. The events keep their hashes: the chain stays
+   * rooted on the source match id (source_id), which verify() and exports
+   * use. Idempotent on (source id, last hash): a second import returns the
+   * first. Never rated: nothing is appended through the store, so no
+   * after-append reaction (ratings, notices, bots) sees it.
+   */
+  async importJsonl(text: string): Promise<{ id: string; sourceId: string; created: boolean }> {
+    const audit = auditJsonl(text);
+    if (!audit.sound) {
+      throw new DomainError('VALIDATION_FAILED', `the export is not sound${audit.seq !== null ? ` at seq ${audit.seq}` : ''}: ${audit.reason}`, {
+        audit: 'unsound',
+        seq: audit.seq,
+        reason: audit.reason,
+      });
+    }
+    const { header, events } = parseJsonl(text);
+    if (typeof header.matchId !== 'string' || header.matchId.length === 0 || header.matchId.length > 100) {
+      throw new DomainError('VALIDATION_FAILED', 'the export header has no usable matchId');
+    }
+    const times = events.map((e) => new Date(e.time));
+    if (times.some((t) => Number.isNaN(t.getTime()))) throw new DomainError('VALIDATION_FAILED', 'an event of the export has no valid time');
+    const existing = await this.importedAs(header.matchId, header.lastHash);
+    if (existing) return { id: existing, sourceId: header.matchId, created: false };
+    const id = randomUUID();
+    try {
+      await this.events.importLog(id, importedRow(header, events, times), events, times);
+    } catch (err) {
+      // A concurrent import of the same log won the unique (source_id, source_hash).
+      const again = await this.importedAs(header.matchId, header.lastHash);
+      if (again) return { id: again, sourceId: header.matchId, created: false };
+      throw err;
+    }
+    return { id, sourceId: header.matchId, created: true };
+  }
+
+  private async importedAs(sourceId: string, lastHash: string): Promise<string | null> {
+    const row = await this.prisma.match.findFirst({ where: { sourceId, sourceHash: lastHash, imported: true }, select: { id: true } });
+    return row?.id ?? null;
+  }
+}
+
+/** The export header of a finished match: its row (seed revealed) and its whole log. */
+function exportHeader(match: MatchSummary & { sourceId: string | null }, events: StoredEvent[], ratingChanges?: ExportRatingChange[] | null): ExportHeader {
+  const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
+  const ended = joinEvent(events[events.length - 1]);
+  const header: ExportHeader = {
+    format: 'scopa-match/1',
+    matchId: match.sourceId ?? match.id,
+    preset: match.preset,
+    options: match.options as ExportHeader['options'],
+    rulesVersion: match.rulesVersion,
+    seats: match.seats as ExportHeader['seats'],
+    settings: created.settings,
+    createdBy: match.createdBy,
+    seedCommitment: match.seedCommitment,
+    seed: match.revealedSeed ?? '',
+    result: ended.type === 'MatchEnded' ? { reason: ended.reason, winner: ended.winner, totals: ended.totals } : null,
+    events: events.length,
+    lastHash: events[events.length - 1].hash,
+    createdAt: match.createdAt.toISOString(),
+    endedAt: match.endedAt?.toISOString() ?? null,
+  };
+  if (ratingChanges) header.ratingChanges = ratingChanges;
+  if (match.sourceId) header.importedAs = match.id;
+  return header;
+}
+
+/** The matches row of an imported log (sound: audited before). */
+function importedRow(header: ExportHeader, events: ExportLine[], times: Date[]): ImportedMatch {
+  const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
+  const ended = joinEvent(events[events.length - 1]) as Extract<MatchEvent, { type: 'MatchEnded' }>;
+  return {
+    preset: created.preset,
+    options: created.options,
+    rulesVersion: created.rulesVersion,
+    seats: header.seats,
+    seedCommitment: created.seedCommitment,
+    seed: ended.seed,
+    createdBy: created.createdBy,
+    winner: ended.winner,
+    createdAt: times[0],
+    endedAt: times[times.length - 1],
+    sourceId: header.matchId,
+    sourceHash: header.lastHash,
+    turnTimeLimit: created.settings.turnTimeLimit ?? null,
+    onExpiry: created.settings.onExpiry ?? null,
+    players: header.seats.flatMap((seat, i) => {
+      const player = seat.player ?? seat.reservedFor;
+      return player ? [{ seat: i, playerId: player }] : [];
+    }),
+  };
 }
 
 function isBadUuid(err: unknown): boolean {

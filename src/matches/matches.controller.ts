@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Header, Headers, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import {
   ApiBearerAuth,
   ApiAcceptedResponse,
@@ -161,20 +161,25 @@ export class MatchesController {
   }
 
   @Get(':id/export')
-  @Header('content-type', 'application/x-ndjson')
-  @ApiProduces('application/x-ndjson')
-  @ApiOperation({ operationId: 'exportMatch', summary: 'The whole log as JSON Lines, seed included (once the match is over)' })
-  @ApiOkResponse({ description: 'JSON Lines: a header line, then one event per line.', schema: { type: 'string' } })
-  exportJsonl(@Param('id') id: string): Promise<string> {
-    return this.api.exportJsonl(id);
-  }
-
-  @Get(':id/notation')
-  @Header('content-type', 'text/plain; charset=utf-8')
-  @ApiProduces('text/plain')
-  @ApiOperation({ operationId: 'exportMatchNotation', summary: 'The whole match in the compact notation, seed included (once the match is over)' })
-  @ApiOkResponse({ description: 'Headers, then the plays round by round (README, "Match notation"); `npm run audit` checks it offline.', schema: { type: 'string' } })
-  exportNotation(@Param('id') id: string): Promise<string> {
-    return this.api.exportNotation(id);
+  @ApiProduces('application/x-ndjson', 'text/plain')
+  @ApiOperation({
+    operationId: 'exportMatch',
+    summary: 'The whole log as JSON Lines, seed included (once the match is over); Accept: text/plain gives the match notation',
+  })
+  @ApiOkResponse({
+    description:
+      'application/x-ndjson (default): a header line, then one event per line. text/plain: the match notation, headers then the plays round by round (README, "Match notation"). `npm run audit` checks either offline.',
+    schema: { type: 'string' },
+  })
+  async exportMatch(@Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
+    // The notation only when asked for by name: a client sending */* (or nothing) keeps getting JSON Lines.
+    if (req.accepts(['application/x-ndjson', 'text/plain']) === 'text/plain') {
+      const notation = await this.api.exportNotation(id);
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+      return notation;
+    }
+    const jsonl = await this.api.exportJsonl(id);
+    res.setHeader('content-type', 'application/x-ndjson');
+    return jsonl;
   }
 }

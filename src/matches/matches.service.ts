@@ -280,8 +280,9 @@ export class MatchesService {
     return this.store.verify(matchId);
   }
 
-  exportJsonl(matchId: string): Promise<string> {
-    return this.store.exportJsonl(matchId);
+  /** The JSON Lines export, with the rating changes of a rated match in its header. */
+  async exportJsonl(matchId: string): Promise<string> {
+    return this.store.exportJsonl(matchId, await this.ratings.changesFor(matchId));
   }
 
   exportNotation(matchId: string): Promise<string> {

@@ -47,8 +47,10 @@ export class RatingStore {
 
   /** Takes a finished rated match into the ratings; a no-op for anything else and for a match already taken. */
   async record(matchId: string): Promise<RecordOutcome> {
-    const match = await this.prisma.match.findUnique({ where: { id: matchId }, select: { id: true, preset: true, rulesetId: true, status: true } });
+    const match = await this.prisma.match.findUnique({ where: { id: matchId }, select: { id: true, preset: true, rulesetId: true, status: true, imported: true } });
     if (!match || match.status !== 'over') return 'not over';
+    // An imported match (played elsewhere) is never rated.
+    if (match.imported) return 'unrated';
     const rows = await this.prisma.matchEvent.findMany({
       where: { matchId, type: { in: READ_TYPES } },
       orderBy: { seq: 'asc' },
@@ -135,7 +137,7 @@ export class RatingStore {
       FROM matches m
       JOIN match_events c ON c.match_id = m.id AND c.seq = 1
       JOIN match_events e ON e.match_id = m.id AND e.seq = m.current_seq
-      WHERE m.status = 'over' AND c.payload -> 'settings' ->> 'rated' = 'true'
+      WHERE m.status = 'over' AND NOT m.imported AND c.payload -> 'settings' ->> 'rated' = 'true'
       ORDER BY e.created_at, m.id`;
     let rated = 0;
     for (const [i, { id }] of ids.entries()) {
@@ -147,23 +149,39 @@ export class RatingStore {
 
   // ------------------------------------------------------------ reading
 
+  /** changesFor of several matches in two statements: only the matches taken into the ratings have an entry. */
+  async changesForMany(matchIds: readonly string[]): Promise<Map<string, MatchRatingChange[]>> {
+    const out = new Map<string, MatchRatingChange[]>();
+    if (matchIds.length === 0) return out;
+    const taken = await this.prisma.ratedMatch.findMany({ where: { matchId: { in: [...matchIds] } }, select: { matchId: true } });
+    for (const t of taken) out.set(t.matchId, []);
+    if (taken.length === 0) return out;
+    const rows = await this.prisma.ratingChange.findMany({ where: { matchId: { in: taken.map((t) => t.matchId) } }, orderBy: [{ side: 'asc' }, { player: 'asc' }] });
+    for (const r of rows) out.get(r.matchId)?.push(changeOf(r));
+    return out;
+  }
+
   /** The rating changes of a match, or null when it has not been taken into the ratings (unrated, or not over yet). */
   async changesFor(matchId: string): Promise<MatchRatingChange[] | null> {
     const taken = await this.prisma.ratedMatch.findUnique({ where: { matchId }, select: { matchId: true } }).catch(() => null);
     if (!taken) return null;
     const rows = await this.prisma.ratingChange.findMany({ where: { matchId }, orderBy: [{ side: 'asc' }, { player: 'asc' }] });
-    return rows.map((r) => ({
-      player: r.player,
-      side: r.side,
-      result: r.result,
-      ratingBefore: r.ratingBefore,
-      ratingAfter: r.ratingAfter,
-      rdBefore: r.rdBefore,
-      rdAfter: r.rdAfter,
-      volatilityBefore: r.volatilityBefore,
-      volatilityAfter: r.volatilityAfter,
-    }));
+    return rows.map(changeOf);
   }
+}
+
+function changeOf(r: MatchRatingChange): MatchRatingChange {
+  return {
+    player: r.player,
+    side: r.side,
+    result: r.result,
+    ratingBefore: r.ratingBefore,
+    ratingAfter: r.ratingAfter,
+    rdBefore: r.rdBefore,
+    rdAfter: r.rdAfter,
+    volatilityBefore: r.volatilityBefore,
+    volatilityAfter: r.volatilityAfter,
+  };
 }
 
 function ratingColumns(r: Rating): Rating {

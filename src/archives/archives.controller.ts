@@ -1,0 +1,55 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { sendNdjson } from '../common/ndjson';
+import { Public } from '../common/public.decorator';
+import { RequireScope } from '../auth/principal';
+import { ArchivesService } from './archives.service';
+import { BatchExportInput, ImportInput, UserMatchesRestQuery } from './archives.input';
+import { ImportResultModel, UserMatchesPageModel } from './archives.model';
+
+@ApiTags('archives')
+@Controller('v1')
+export class ArchivesController {
+  constructor(private readonly archives: ArchivesService) {}
+
+  @Public()
+  @Get('users/:username/matches')
+  @ApiProduces('application/json', 'application/x-ndjson')
+  @ApiOperation({
+    operationId: 'userMatches',
+    summary: "A user's finished matches, newest first: JSON pages, or with Accept: application/x-ndjson one match per line (withEvents=true: with its export)",
+  })
+  @ApiOkResponse({ type: UserMatchesPageModel, description: 'application/x-ndjson: one ArchivedMatch per line, or {"match": ArchivedMatch, "export": "<JSON Lines>"} with withEvents=true.' })
+  async userMatches(@Param('username') username: string, @Query() q: UserMatchesRestQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
+    if (req.accepts(['application/json', 'application/x-ndjson']) === 'application/x-ndjson') {
+      await sendNdjson(res, await this.archives.stream(username, q, q.withEvents === true));
+      return;
+    }
+    res.json(await this.archives.page(username, q));
+  }
+
+  @ApiBearerAuth()
+  @Post('matches/export')
+  @HttpCode(200)
+  @ApiProduces('application/x-ndjson')
+  @ApiOperation({ operationId: 'exportMatches', summary: 'Several finished matches as NDJSON: {"id", "export": "<JSON Lines>"} per line, or {"id", "error": {"code", "message"}}' })
+  @ApiOkResponse({ description: 'One line per id, in the order given.', schema: { type: 'string' } })
+  async exportBatch(@Body() body: BatchExportInput, @Res() res: Response): Promise<void> {
+    await sendNdjson(res, await this.archives.exportBatch(body.ids));
+  }
+
+  @ApiBearerAuth()
+  @RequireScope('play')
+  @Post('matches/import')
+  @HttpCode(200)
+  @ApiConsumes('application/json', 'text/plain', 'application/x-ndjson')
+  @ApiBody({ type: ImportInput, description: 'JSON {"export": "<JSON Lines>"}, or the JSON Lines text itself as text/plain or application/x-ndjson.' })
+  @ApiOperation({ operationId: 'importMatch', summary: 'Import the export of a finished match (sound by the offline audit): a read-only imported match, never rated' })
+  @ApiOkResponse({ type: ImportResultModel })
+  async importMatch(@Body() body: ImportInput | string, @Res({ passthrough: true }) res: Response): Promise<ImportResultModel> {
+    const result = await this.archives.importExport(typeof body === 'string' ? body : body?.export);
+    res.status(result.created ? 201 : 200);
+    return result;
+  }
+}

@@ -1,0 +1,16 @@
+import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Public } from '../common/public.decorator';
+import { UserMatchesArgs } from './archives.input';
+import { UserMatchesPageModel } from './archives.model';
+import { ArchivesService } from './archives.service';
+
+@Public()
+@Resolver()
+export class ArchivesResolver {
+  constructor(private readonly archives: ArchivesService) {}
+
+  @Query(() => UserMatchesPageModel, { description: "A user's finished matches, newest first, cursor-paginated (max 1..100, default 20; `after` = the previous page's `next`)." })
+  userMatches(@Args() q: UserMatchesArgs): Promise<UserMatchesPageModel> {
+    return this.archives.page(q.username, q);
+  }
+}

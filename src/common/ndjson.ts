@@ -1,0 +1,51 @@
+/**
+ * Writes an async sequence as NDJSON (one JSON value per line) to an HTTP
+ * response with backpressure: when `write` says the socket buffer is full,
+ * wait for 'drain' before pulling the next value, so memory stays bounded by
+ * what the source holds (a page), not by what the client has not read yet.
+ * A client that goes away ends the loop; returning from the for-await closes
+ * the source (its generator stops reading the database).
+ */
+import { Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { toDomainError } from './error-mapping';
+
+const logger = new Logger('NDJSON');
+
+export async function sendNdjson(res: Response, lines: AsyncIterable<unknown> | Iterable<unknown>): Promise<void> {
+  let gone = false;
+  let wake: (() => void) | null = null;
+  const onClose = () => {
+    if (!res.writableFinished) gone = true;
+    wake?.();
+  };
+  res.on('close', onClose);
+  res.status(200);
+  res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
+  try {
+    for await (const value of lines) {
+      if (gone) break;
+      if (!res.write(JSON.stringify(value) + '\n')) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            wake = null;
+            resolve();
+          };
+          wake = done;
+          res.on('drain', done);
+        });
+      }
+      if (gone) break;
+    }
+  } catch (err) {
+    // The status line is out: the failure becomes the last line (a problem code, never a 500 page).
+    const known = toDomainError(err);
+    if (!known) logger.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    if (!gone) res.write(JSON.stringify({ error: { code: known?.code ?? 'UNAVAILABLE', message: known?.message ?? 'the stream failed' } }) + '\n');
+  } finally {
+    res.off('close', onClose);
+    if (!gone) res.end();
+  }
+}
