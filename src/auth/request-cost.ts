@@ -23,6 +23,7 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Mutation.login': 1,
   'Mutation.createApiToken': 1,
   'Mutation.createWebhook': 1,
+  'Query.userMatches': 1, // a page of up to 100 finished matches
 };
 
 /** Fields that try a password or create an account: they also spend the stricter per-address login bucket (AUTH_RATE_LIMIT). */
@@ -37,6 +38,9 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   startMatch: 2,
   setClientSeed: 2,
   saveCustomRuleset: 2,
+  exportMatches: 10, // up to 100 exports in one request
+  importMatch: 5, // audits the whole log
+  userMatches: 2, // a page, or a whole archive as a stream
 };
 export const AUTH_ROUTES: ReadonlySet<string> = new Set(['register', 'login']);
 
