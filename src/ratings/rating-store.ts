@@ -10,24 +10,15 @@ import type { Prisma } from '../database/database';
 import { afterInactivity, INITIAL_RATING, ratePeriod } from './glicko';
 import type { Rating } from './glicko';
 import { isRatedLog, ratedMatchVerdict } from './rated-match';
+import type { ExportRatingChange } from '../events/export';
 
 /** The events the ratings read from a log. */
 const READ_TYPES = ['MatchCreated', 'SeatTaken', 'SeatResigned', 'SeatForfeited', 'MatchEnded'];
 
 export type RecordOutcome = 'rated' | 'not counted' | 'already recorded' | 'unrated' | 'not over';
 
-/** A rating change as a match shows it. */
-export interface MatchRatingChange {
-  player: string;
-  side: number;
-  result: string;
-  ratingBefore: number;
-  ratingAfter: number;
-  rdBefore: number;
-  rdAfter: number;
-  volatilityBefore: number;
-  volatilityAfter: number;
-}
+/** A rating change as a match shows it (the same shape its export carries). */
+export type MatchRatingChange = ExportRatingChange;
 
 export interface RatingStoreOptions {
   /** RATING_PERIOD in milliseconds. */
