@@ -68,15 +68,9 @@ export interface MatchLog {
 }
 
 /** The matches row of an imported match (see MatchStore.importJsonl). */
-export interface ImportedMatch {
-  preset: string;
-  options: unknown;
-  rulesVersion: string;
-  seats: unknown;
-  seedCommitment: string;
+export interface ImportedMatch extends Pick<NewMatch, 'preset' | 'options' | 'rulesVersion' | 'seats' | 'seedCommitment' | 'createdBy'> {
   /** The revealed seed (an import is a finished match). */
   seed: string;
-  createdBy: string;
   winner: number | null;
   createdAt: Date;
   endedAt: Date;
