@@ -29,3 +29,16 @@ export interface TurnNotice {
   /** When the turn clock runs out; null for an untimed match. */
   deadline: Date | null;
 }
+
+/**
+ * A player's own events (besides "your turn"): challenges, seek pairings, match
+ * started/ended, clock low... Keyed by the player id (the lowercased username,
+ * as `turnChannel`). The event stream (`/v1/stream/events`) forwards them as they are.
+ */
+export const playerChannel = (player: string): string => `player:${player}`;
+
+/** One event on a player's channel: `type` names it (`seekPaired`, `challengeReceived`, ...), the rest is its payload (JSON-safe). */
+export interface PlayerEvent {
+  type: string;
+  [field: string]: unknown;
+}
