@@ -14,6 +14,7 @@
  * none; RSS growth is the service process's RSS at its highest during the
  * stream (VmRSS, sampled every 20 ms) minus its RSS right before it, after
  * a warm-up stream of 1,000 matches.
+ * BENCH_NODE_ARGS: extra Node flags for the instance (as bench:api).
  * Last line: matches_per_s=<n> rss_growth_mb=<n>
  */
 import { readFileSync } from 'node:fs';
@@ -65,7 +66,7 @@ function streamLines(port: number, path: string): Promise<{ lines: number; first
 async function main(): Promise<void> {
   const fresh = await freshPgDatabase();
   const db = await openDatabase({ url: fresh.url, poolSize: 20 });
-  const instance = await spawnInstance({ DATABASE_URL: fresh.url, RATE_LIMIT: '1000000' });
+  const instance = await spawnInstance({ DATABASE_URL: fresh.url, RATE_LIMIT: '1000000' }, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const pid = instance.child.pid!;
   try {
     const base = instance.url;
