@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { decide, durationSeconds, initialState, isPresetId, PRESETS } from '../engine';
+import { decide, durationSeconds, initialState, isPresetId, PRESETS, seedCommitment } from '../engine';
 import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { Poller } from '../common/poller';
@@ -66,6 +66,8 @@ function intEnv(name: string, fallback: number, min: number): number {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The seed of the dry run that checks a seek (no match is made from it). */
+const DRY_RUN_SEED = new Uint8Array(32);
 const RATING_RANGE = /^(\d{1,4})-(\d{1,4})$/;
 /** A turn time limit of a day or more: a correspondence seek, which never expires. */
 const CORRESPONDENCE_SECONDS = 86_400;
@@ -271,10 +273,10 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
         overrides,
         seats: [],
         createdBy: caller.username,
-        seedCommitment: '0'.repeat(64),
+        seedCommitment: seedCommitment(DRY_RUN_SEED),
         settings: { turnTimeLimit, onExpiry, ...(rated ? { rated: true } : {}) },
       },
-      initialState(new Uint8Array(32)),
+      initialState(DRY_RUN_SEED),
     );
     if (!decision.ok) throw DomainError.fromRejection(decision.rejection);
     const created = decision.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
