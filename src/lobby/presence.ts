@@ -11,12 +11,23 @@
 import { SocketRegistry } from '../auth/socket-registry';
 
 export interface SeekPresence {
-  /** The players connected to this instance now (lowercased usernames). */
-  onlineHere(): Set<string>;
+  /** Whether the player (a lowercased username) holds an open connection here now. */
+  isOnline(player: string): boolean;
 }
 
 export const SEEK_PRESENCE = Symbol('SEEK_PRESENCE');
 
+/** From this instance's SocketRegistry; the set of connected players is computed once per second at most (a sweep asks for many). */
 export function socketPresence(sockets: SocketRegistry): SeekPresence {
-  return { onlineHere: () => sockets.connectedPlayers() };
+  let online: Set<string> | null = null;
+  let at = 0;
+  return {
+    isOnline: (player) => {
+      if (!online || Date.now() - at > 1000) {
+        online = sockets.connectedPlayers();
+        at = Date.now();
+      }
+      return online.has(player);
+    },
+  };
 }

@@ -201,8 +201,7 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
    */
   async sweep(): Promise<void> {
     const owners = await this.prisma.$queryRawUnsafe<{ player: string }[]>(`SELECT DISTINCT player FROM seeks WHERE status = 'open' AND correspondence = false`);
-    const online = this.presence.onlineHere();
-    const seen = owners.map((o) => o.player).filter((p) => online.has(p));
+    const seen = owners.map((o) => o.player).filter((p) => this.presence.isOnline(p));
     if (seen.length > 0) {
       await this.prisma.$executeRawUnsafe(
         `UPDATE seeks SET last_seen_at = now() WHERE status = 'open' AND correspondence = false AND player = ANY ($1::text[])`,
