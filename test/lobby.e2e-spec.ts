@@ -333,3 +333,37 @@ describe('lobby and seeks (e2e)', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('seek pairing with a client-seed window (e2e)', () => {
+  let app: INestApplication;
+  const http = () => request(app.getHttpServer());
+  const auth = (a: Account) => `Bearer ${a.token}`;
+
+  beforeAll(async () => {
+    app = await createTestApp({ CLIENT_SEED_WINDOW: '30', SEEK_SWEEP_MS: '0' });
+  });
+  afterAll(async () => {
+    await app?.close();
+    process.env.CLIENT_SEED_WINDOW = '0';
+  });
+
+  it('a paired match waits for the players\u2019 client seeds, and the last seed deals it', async () => {
+    const a = await register(app, 'cwa');
+    const b = await register(app, 'cwb');
+    const sa = (await http().post('/v1/seeks').set('authorization', auth(a)).send({ preset: 'scopa' })).body;
+    const sb = (await http().post('/v1/seeks').set('authorization', auth(b)).send({ preset: 'scopa' })).body;
+    expect(sb.status).toBe('paired');
+    const matchId = sb.matchId as string;
+    const waiting = await http().get(`/v1/matches/${matchId}`).set('authorization', auth(a));
+    expect(waiting.body.status).toBe('open');
+    expect(Date.parse(waiting.body.startsAt) - Date.now()).toBeGreaterThan(20_000);
+    expect(sa.id).not.toBe(sb.id);
+    const seedA = await http().post(`/v1/matches/${matchId}/client-seed`).set('authorization', auth(a)).send({ clientSeed: 'ab'.repeat(32) });
+    expect(seedA.status).toBe(200);
+    expect(seedA.body.status).toBe('open');
+    const seedB = await http().post(`/v1/matches/${matchId}/client-seed`).set('authorization', auth(b)).send({ clientSeed: 'cd'.repeat(32) });
+    expect(seedB.status).toBe(200);
+    expect(seedB.body.status).toBe('playing');
+    expect(seedB.body.view.clientSeeds.filter((s: string | null) => s !== null)).toHaveLength(2);
+  });
+});
