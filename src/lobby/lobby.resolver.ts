@@ -22,7 +22,7 @@ export class LobbyResolver {
     description: 'The lobby as I may see it, from now on: matches added, updated (a seat taken) and removed (full, started, ended).',
     resolve: (value: LobbyChangeModel) => value,
   })
-  changes(@Caller() caller: Principal, @Args() f: LobbyFilterArgs): AsyncGenerator<unknown> {
+  changes(@Caller() caller: Principal, @Args() f: LobbyFilterArgs): AsyncIterableIterator<unknown> {
     return this.lobby.changes(caller.username, f);
   }
 

@@ -140,22 +140,42 @@ export class LobbyService implements OnModuleInit, OnModuleDestroy {
     return { matches, next: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
   }
 
-  /** The lobby's changes from now on, as `caller` may see them (filtered; an entry it can no longer take is a removal). */
-  async *changes(caller: string, filter: LobbyFilter): AsyncGenerator<LobbyChange> {
-    const iterator = this.pubsub.asyncIterableIterator<LobbyChange>(lobbyChannel());
-    try {
-      for await (const change of iterator as AsyncIterable<LobbyChange>) {
-        if (change.type === 'removed' || !change.match) {
-          yield { type: 'removed', matchId: change.matchId };
-          continue;
+  /**
+   * The lobby's changes from now on, as `caller` may see them (filtered; an
+   * entry it can no longer take is a removal). Ending the iterator ends the
+   * pub/sub subscription at once, even while it waits for a message.
+   */
+  changes(caller: string, filter: LobbyFilter): AsyncIterableIterator<LobbyChange> {
+    const source = this.pubsub.asyncIterableIterator<LobbyChange>(lobbyChannel());
+    const seen = (change: LobbyChange): LobbyChange | null => {
+      if (change.type === 'removed' || !change.match) return { type: 'removed', matchId: change.matchId };
+      const entry = fromJson(change.match);
+      if (takeableBy(entry, caller) && matchesFilter(entry, filter)) return { type: change.type, matchId: change.matchId, match: entry as unknown as Record<string, unknown> };
+      return change.type === 'updated' ? { type: 'removed', matchId: change.matchId } : null;
+    };
+    const done = { done: true, value: undefined } as IteratorResult<LobbyChange>;
+    const iterator: AsyncIterableIterator<LobbyChange> = {
+      async next() {
+        for (;;) {
+          const r = await source.next();
+          if (r.done) return done;
+          const out = seen(r.value);
+          if (out) return { done: false, value: out };
         }
-        const entry = fromJson(change.match);
-        if (takeableBy(entry, caller) && matchesFilter(entry, filter)) yield { type: change.type, matchId: change.matchId, match: entry as unknown as Record<string, unknown> };
-        else if (change.type === 'updated') yield { type: 'removed', matchId: change.matchId };
-      }
-    } finally {
-      await iterator.return?.();
-    }
+      },
+      async return() {
+        await source.return?.();
+        return done;
+      },
+      async throw(err?: unknown) {
+        await source.return?.();
+        throw err;
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
   }
 
   /** After-append reaction: publishes the match's lobby change, if it is public and the append can change its listing. */
