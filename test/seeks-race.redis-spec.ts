@@ -122,7 +122,7 @@ describe('seek pairing on two instances (PostgreSQL + Redis)', () => {
       players.map((p, i) => call(i % 2 ? b.url : a.url, 'POST', '/v1/seeks', p.token, { preset: 'scopa-simple', turnTimeLimit: 'PT1H' })),
     );
     expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
-    // Each creation ran a pairing attempt after its commit: nothing is left waiting, without the sweeper's help.
+    // Each creation ran a pairing attempt after its commit (and answered after it): nothing is left waiting once all are answered.
     const { seeks, matches } = await outcome('scopa-simple');
     expect(seeks).toHaveLength(SEEKS);
     expect(seeks.filter((s) => s.status !== 'paired')).toEqual([]);
