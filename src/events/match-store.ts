@@ -299,6 +299,7 @@ export class MatchStore {
    * reaction ever sees a match that was rolled back.
    */
   async createInTransaction(tx: SqlRunner, input: CreateMatchInput): Promise<TransactionalCreate> {
+    const started = performance.now();
     const made = await this.createMatch(input, tx);
     let published = false;
     return {
@@ -307,16 +308,16 @@ export class MatchStore {
         if (published) return made.result;
         published = true;
         this.cache.put(made.result.matchId, made.snapshot);
-        return this.observedOutcome('create', made.result, () => this.appended(made.result));
+        return this.observedOutcome('create', made.result, (performance.now() - started) / 1000, () => this.appended(made.result));
       },
     };
   }
 
   /** Reports an appended command made outside `observed` (a transactional create, published after its commit). */
-  private observedOutcome(command: Command['type'], result: CommandResult, then: () => CommandResult): CommandResult {
+  private observedOutcome(command: Command['type'], result: CommandResult, seconds: number, then: () => CommandResult): CommandResult {
     for (const listener of this.commandListeners) {
       try {
-        listener({ command, appended: result, seconds: 0 });
+        listener({ command, appended: result, seconds });
       } catch {
         // a listener's failure is its own
       }
