@@ -132,6 +132,32 @@ describe('lobby and seeks (e2e)', () => {
     mine.forEach((s, i) => expect(match.body.view.seats[s.seat].player).toBe(players[i].username));
   });
 
+  it('seeks of a saved ruleset lock its version and pair into a match of exactly it, rated in its pool', async () => {
+    const owner = await register(app, 'rso');
+    const other = await register(app, 'rsx');
+    const saved = await http().post('/v1/custom-rulesets').set('authorization', auth(owner)).send({ name: 'three of us', preset: 'scopa', overrides: { players: 3, target: 5 } });
+    expect(saved.status).toBe(201);
+    const rulesetId = saved.body.id as string;
+    const third = await register(app, 'rst');
+    const s1 = await seekRest(owner, { rulesetId, rated: true });
+    expect(s1.status).toBe(201);
+    expect(s1.body).toMatchObject({ rulesetId, players: 3, rated: true, status: 'open' });
+    expect((await http().get(`/v1/custom-rulesets/${rulesetId}`).set('authorization', auth(owner))).body.locked).toBe(true);
+    // overrides on top of a saved ruleset, or another player count, are refused
+    expect((await seekRest(other, { rulesetId, overrides: { target: 7 } })).body.code).toBe('VALIDATION_FAILED');
+    expect((await seekRest(other, { rulesetId, players: 2 })).body.code).toBe('VALIDATION_FAILED');
+    // the same ruleset's preset with the same overrides is another bucket (another pool): no pairing with it
+    expect((await seekRest(other, { preset: 'scopa', overrides: { players: 3, target: 5 } })).body.status).toBe('open');
+    expect((await seekRest(other, { rulesetId, rated: true })).body.status).toBe('open');
+    const last = (await seekRest(third, { rulesetId, rated: true })).body;
+    expect(last.status).toBe('paired');
+    const match = await http().get(`/v1/matches/${last.matchId}`).set('authorization', auth(third));
+    expect(match.body).toMatchObject({ status: 'playing', rulesetId });
+    expect(match.body.view.seats).toHaveLength(3);
+    expect(match.body.view.settings.rated).toBe(true);
+    expect(match.body.view.options).toMatchObject({ players: 3, target: 5 });
+  });
+
   it('private matches are never listed but can be joined by id; public ones are listed to those who may sit', async () => {
     const owner = await register(app, 'lpo');
     const other = await register(app, 'lpx');
