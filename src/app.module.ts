@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { AppGraphQLModule } from './graphql/graphql.module';
 import { HealthModule } from './health/health.module';
 import { InboxModule } from './inbox/inbox.module';
+import { LobbyModule } from './lobby/lobby.module';
 import { MatchesModule } from './matches/matches.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -29,6 +30,7 @@ import { SeatsModule } from './seats/seats.module';
     ClocksModule,
     WebhooksModule,
     ArchivesModule,
+    LobbyModule,
   ],
 })
 export class AppModule {}

@@ -16,6 +16,7 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Query.hint': 5, // a search (ismcts: ~50 ms of the event loop) per call
   'Query.audit': 5, // re-decides every command of the match
   'Mutation.createMatch': 2,
+  'Mutation.createSeek': 2, // may pair and create a match
   'Mutation.startMatch': 2, // deals, and the bots' due replies
   'Mutation.setClientSeed': 2, // the last seed missing deals a pending start
   'Mutation.saveCustomRuleset': 2,
@@ -35,6 +36,7 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   auditMatch: 5,
   exportMatch: 5,
   createMatch: 2,
+  createSeek: 2,
   startMatch: 2,
   setClientSeed: 2,
   saveCustomRuleset: 2,

@@ -69,6 +69,13 @@ export class SocketRegistry implements OnModuleDestroy {
     return this.byCredential.get(key)?.size ?? 0;
   }
 
+  /** The players (lowercased usernames) holding an open connection on this instance, whatever the credential. */
+  connectedPlayers(): Set<string> {
+    const players = new Set<string>();
+    for (const set of this.byCredential.values()) for (const connection of set) if (connection.user) players.add(connection.user.username);
+    return players;
+  }
+
   onModuleDestroy(): void {
     this.unlisten();
     for (const timer of this.expiries.values()) clearTimeout(timer);

@@ -13,6 +13,9 @@ import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
 
+/** What runs a statement: the client, or a transaction of the caller's (see MatchStore.createInTransaction). */
+export type SqlRunner = Pick<Prisma, '$queryRawUnsafe' | '$executeRawUnsafe'>;
+
 /** The columns of matches that follow the log (written by each append). */
 export interface MatchProjection {
   status: 'open' | 'playing' | 'over';
@@ -39,6 +42,8 @@ export interface NewMatch {
   createdBy: string;
   /** The saved ruleset version the match is created from, as the caller resolved it (see CREATE_FROM_RULESET_SQL). */
   ruleset: RulesetVersionRef | null;
+  /** public (listed in the lobby while a seat is open; default) or private (joinable by id only). */
+  visibility?: 'public' | 'private';
 }
 
 /** A saved ruleset version as read when a match was resolved from it. */
@@ -156,8 +161,8 @@ WITH i AS (
 )
 SELECT match_id::text AS match_id, seq, created_at FROM e ORDER BY match_id, seq`);
 
-const MATCH_COLUMNS = 'id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry';
-const MATCH_VALUES = '$1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text';
+const MATCH_COLUMNS = 'id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry, visibility';
+const MATCH_VALUES = '$1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text, $18::text';
 const CREATE_TAIL = appendedTail('$14', '$15');
 
 // A match of a preset: no ruleset to look at.
@@ -167,7 +172,7 @@ WITH m AS (
   RETURNING id
 )${CREATE_TAIL}`;
 
-// A match from a saved ruleset version ($11), resolved by the caller as preset $18 and overrides $19.
+// A match from a saved ruleset version ($11), resolved by the caller as preset $19 and overrides $20.
 // The match is inserted only if the version still holds exactly that, and this same statement locks
 // the version (makes it immutable). By this statement's snapshot the version was either
 // - unlocked (`s`): `l` locks it, its row lock making a concurrent in-place save wait and then find it
@@ -181,12 +186,12 @@ WITH s AS (
   SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NULL
 ), l AS (
   UPDATE rulesets SET locked_at = COALESCE(rulesets.locked_at, now())
-  FROM s WHERE rulesets.id = s.id AND rulesets.preset = $18::text AND rulesets.overrides = $19::jsonb
+  FROM s WHERE rulesets.id = s.id AND rulesets.preset = $19::text AND rulesets.overrides = $20::jsonb
   RETURNING rulesets.id
 ), k AS (
   SELECT id FROM l
   UNION ALL
-  SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NOT NULL AND preset = $18::text AND overrides = $19::jsonb
+  SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NOT NULL AND preset = $19::text AND overrides = $20::jsonb
 ), m AS (
   INSERT INTO matches (${MATCH_COLUMNS}) SELECT ${MATCH_VALUES} FROM k
   RETURNING id
@@ -302,14 +307,14 @@ export class EventStore {
    * writes nothing if the version no longer holds what the caller resolved:
    * CONFLICT with details.rulesetChanged = true (resolve it again and retry).
    */
-  async create(match: NewMatch, events: MatchEvent[], options: AppendOptions): Promise<StoredEvent[]> {
+  async create(match: NewMatch, events: MatchEvent[], options: AppendOptions, db: SqlRunner = this.prisma): Promise<StoredEvent[]> {
     const chained = chainEvents(match.id, 0, GENESIS_HASH, events, options.actor);
     const p = options.projection;
     const settings = events[0]?.type === 'MatchCreated' ? events[0].settings : null;
     const ruleset = match.ruleset;
     let rows: { seq: number; created_at: Date }[];
     try {
-      rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
+      rows = await db.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
         ruleset ? CREATE_FROM_RULESET_SQL : CREATE_SQL,
         match.id,
         match.preset,
@@ -329,6 +334,7 @@ export class EventStore {
         // the clock trigger reads these from the row instead of the first event, on every append
         settings?.turnTimeLimit ?? null,
         settings?.onExpiry ?? null,
+        match.visibility ?? 'public',
         ...(ruleset ? [ruleset.preset, JSON.stringify(ruleset.overrides)] : []),
       );
     } catch (err) {

@@ -11,7 +11,7 @@
  * server's own use (views, bots) and must never be handed to a transport as
  * they are: src/matches/match-views.ts chooses what a caller sees.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { auditEvents, decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
 import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
@@ -19,7 +19,7 @@ import type { Prisma } from '../database/database';
 import { canonicalJson, joinEvent, sha256Hex, verifyChain, GENESIS_HASH } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import { EventStore } from '../events/event-store';
-import type { ImportedMatch, MatchProjection, RulesetVersionRef } from '../events/event-store';
+import type { ImportedMatch, MatchProjection, RulesetVersionRef, SqlRunner } from '../events/event-store';
 import { auditJsonl, parseJsonl, toJsonl } from '../events/export';
 import type { ExportHeader, ExportLine, ExportRatingChange } from '../events/export';
 import { toNotation } from '../events/notation';
@@ -67,6 +67,26 @@ export interface CreateMatchInput {
    * (details.rulesetChanged) when it changed since it was read.
    */
   ruleset?: RulesetVersionRef | null;
+  /** public (default: listed in the lobby while a seat is open) or private (joinable by id only). Not part of the log. */
+  visibility?: 'public' | 'private';
+  /**
+   * Seats chosen from the new match's seed (instead of `seats`): called with
+   * `seatEntropy(seed)`, 32 bytes that follow from the secret seed and reveal
+   * nothing of it, so that an order drawn from them is as random as the deal
+   * and checkable once the seed is revealed (seek pairing, src/lobby).
+   */
+  arrangeSeats?: (entropy: Uint8Array) => SeatSpec[];
+}
+
+/** The entropy a seat arrangement draws from: SHA-256("scopa-seats/1" ‖ seed). */
+export function seatEntropy(seed: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update('scopa-seats/1').update(seed).digest());
+}
+
+/** A match created inside a caller's transaction: `publish()` after the commit runs the reactions (onAppended) and returns the result. */
+export interface TransactionalCreate {
+  result: CommandResult;
+  publish(): CommandResult;
 }
 
 export interface ExecuteOptions {
@@ -264,14 +284,52 @@ export class MatchStore {
   // ------------------------------------------------------------ writing
 
   create(input: CreateMatchInput): Promise<CommandResult> {
-    return this.observed('create', () => this.createMatch(input));
+    return this.observed('create', async () => {
+      const made = await this.createMatch(input, this.prisma);
+      this.cache.put(made.result.matchId, made.snapshot);
+      return this.appended(made.result);
+    });
+  }
+
+  /**
+   * Creates a match with the caller's transaction `tx` (one of several
+   * statements that commit or roll back together: seek pairing). Nothing
+   * follows until the caller, after its commit, calls `publish()`: the
+   * snapshot enters the cache and the onAppended reactions run then, so no
+   * reaction ever sees a match that was rolled back.
+   */
+  async createInTransaction(tx: SqlRunner, input: CreateMatchInput): Promise<TransactionalCreate> {
+    const started = performance.now();
+    const made = await this.createMatch(input, tx);
+    let published = false;
+    return {
+      result: made.result,
+      publish: () => {
+        if (published) return made.result;
+        published = true;
+        this.cache.put(made.result.matchId, made.snapshot);
+        return this.observedOutcome('create', made.result, (performance.now() - started) / 1000, () => this.appended(made.result));
+      },
+    };
+  }
+
+  /** Reports an appended command made outside `observed` (a transactional create, published after its commit). */
+  private observedOutcome(command: Command['type'], result: CommandResult, seconds: number, then: () => CommandResult): CommandResult {
+    for (const listener of this.commandListeners) {
+      try {
+        listener({ command, appended: result, seconds });
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+    return then();
   }
 
   execute(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
     return this.observed(command.type, () => this.decideAndAppend(matchId, command, options));
   }
 
-  private async createMatch(input: CreateMatchInput): Promise<CommandResult> {
+  private async createMatch(input: CreateMatchInput, db: SqlRunner): Promise<{ result: CommandResult; snapshot: Snapshot }> {
     const ruleset = input.ruleset ?? null;
     const preset = input.preset ?? ruleset?.preset;
     const overrides = input.overrides ?? ruleset?.overrides ?? {};
@@ -280,7 +338,7 @@ export class MatchStore {
       type: 'create',
       preset: preset as string,
       overrides,
-      seats: input.seats ?? [],
+      seats: input.arrangeSeats ? input.arrangeSeats(seatEntropy(seed)) : input.seats ?? [],
       createdBy: input.createdBy,
       seedCommitment: seedCommitment(seed),
       settings: input.settings,
@@ -301,13 +359,17 @@ export class MatchStore {
         seed: toHex(seed),
         createdBy: created.createdBy,
         ruleset,
+        visibility: input.visibility,
       },
       decision.events,
       { actor: input.createdBy, projection: projectionOf(state, decision.events) },
+      db,
     );
     const last = stored[stored.length - 1];
-    this.cache.put(id, { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null });
-    return this.appended({ matchId: id, seq: last.seq, events: stored, replayed: false });
+    return {
+      result: { matchId: id, seq: last.seq, events: stored, replayed: false },
+      snapshot: { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null },
+    };
   }
 
   private async decideAndAppend(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {

@@ -42,3 +42,18 @@ export interface PlayerEvent {
   type: string;
   [field: string]: unknown;
 }
+
+/**
+ * The lobby's changes (src/lobby): a public match with an open seat was
+ * listed (`added`), changed (`updated`: a seat taken, seats still open) or
+ * left the lobby (`removed`: full, started, ended). Subscribers filter by
+ * what they may take; the event stream may forward them as they are.
+ */
+export const lobbyChannel = (): string => 'lobby';
+
+export interface LobbyChange {
+  type: 'added' | 'updated' | 'removed';
+  matchId: string;
+  /** The lobby entry (JSON: ISO times), absent for `removed`. */
+  match?: Record<string, unknown>;
+}

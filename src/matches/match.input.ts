@@ -37,6 +37,12 @@ export enum MatchStatusEnum {
 }
 registerEnumType(MatchStatusEnum, { name: 'MatchStatus' });
 
+export enum VisibilityEnum {
+  public = 'public',
+  private = 'private',
+}
+registerEnumType(VisibilityEnum, { name: 'Visibility', description: 'public: listed in the lobby while a seat is open; private: never listed, joinable by id.' });
+
 /** A client's idempotency key (scoped to the caller by the service). */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
 
@@ -109,6 +115,12 @@ export class CreateMatchInput {
   @IsOptional()
   @IsBoolean()
   rated?: boolean;
+
+  @Field(() => VisibilityEnum, { nullable: true, description: 'public (default): listed in the lobby while a seat is open; private: never listed, joinable by id.' })
+  @ApiPropertyOptional({ enum: VisibilityEnum, default: 'public' })
+  @IsOptional()
+  @IsIn(Object.values(VisibilityEnum))
+  visibility?: VisibilityEnum;
 }
 
 @InputType()

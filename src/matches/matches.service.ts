@@ -40,6 +40,8 @@ export interface CreateRequest {
   turnTimeLimit?: string | null;
   onExpiry?: 'autoPlay' | 'forfeit';
   rated?: boolean;
+  /** public (default) or private: never listed in the lobby, joinable by id. */
+  visibility?: 'public' | 'private';
 }
 
 export interface CommandMeta {
@@ -133,7 +135,7 @@ export class MatchesService {
     if (req.turnTimeLimit !== undefined) settings.turnTimeLimit = req.turnTimeLimit;
     if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
     if (req.rated) settings.rated = true;
-    const base = { seats, createdBy: caller.username, settings };
+    const base = { seats, createdBy: caller.username, settings, visibility: req.visibility ?? 'public' };
     // A saved ruleset is read once per attempt and locked by the statement that creates the match (see forMatch).
     // A match with no human seat plays itself out here: a few live ones per account (src/seats/bot-match-limit.ts).
     const result = await this.botMatches.create(caller.username, seats, () =>

@@ -152,8 +152,8 @@ export class CustomRulesetsService {
     }
   }
 
-  /** Locks the version (immutable from now on) and returns it as it stays. */
-  private async freeze(id: string): Promise<RulesetVersionRef & { resolved: ResolvedRuleset }> {
+  /** Locks the version (immutable from now on) and returns it as it stays; also for a seek, which holds its version until paired (src/lobby). */
+  async freeze(id: string): Promise<RulesetVersionRef & { resolved: ResolvedRuleset }> {
     if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such ruleset');
     const rows = await this.prisma.$queryRawUnsafe<{ preset: string; overrides: Record<string, unknown> | null }[]>(FREEZE_SQL, id);
     if (!rows[0]) throw new DomainError('NOT_FOUND', 'no such ruleset');

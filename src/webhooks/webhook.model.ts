@@ -8,8 +8,12 @@ import { WEBHOOK_EVENTS } from './webhooks.service';
 export enum WebhookEventEnum {
   your_turn = 'your_turn',
   match_finished = 'match_finished',
+  match_started = 'match_started',
 }
-registerEnumType(WebhookEventEnum, { name: 'WebhookEvent', description: 'your_turn: a human seat of mine is to move; match_finished: a match I sat in is over.' });
+registerEnumType(WebhookEventEnum, {
+  name: 'WebhookEvent',
+  description: 'your_turn: a human seat of mine is to move; match_finished: a match I sat in is over; match_started: a seek of mine was paired into a new match.',
+});
 
 @ObjectType('Webhook')
 export class WebhookModel {

@@ -1,0 +1,205 @@
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { JSONScalar } from '../graphql/json.scalar';
+
+export enum ClockKindEnum {
+  untimed = 'untimed',
+  live = 'live',
+  correspondence = 'correspondence',
+}
+registerEnumType(ClockKindEnum, { name: 'ClockKind', description: 'untimed: no turn clock; live: a turn time limit under a day; correspondence: a day or more.' });
+
+export enum LobbySeatStateEnum {
+  taken = 'taken',
+  open = 'open',
+  reserved = 'reserved',
+  bot = 'bot',
+}
+registerEnumType(LobbySeatStateEnum, { name: 'LobbySeatState', description: 'taken: a person sits here; open: anyone may join; reserved: kept for one account; bot: a built-in bot.' });
+
+export enum LobbyChangeTypeEnum {
+  added = 'added',
+  updated = 'updated',
+  removed = 'removed',
+}
+registerEnumType(LobbyChangeTypeEnum, { name: 'LobbyChangeType', description: 'added: newly listed; updated: a seat taken, seats still open; removed: no longer listed (full, started, ended).' });
+
+export enum SeekStatusEnum {
+  open = 'open',
+  paired = 'paired',
+  canceled = 'canceled',
+  expired = 'expired',
+}
+registerEnumType(SeekStatusEnum, { name: 'SeekStatus', description: 'open: waiting; paired: its match is matchId; canceled by its owner; expired: a live seek whose owner had no open connection for SEEK_IDLE_EXPIRY.' });
+
+// A query string says "true" or "false"; GraphQL gives a boolean.
+const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+@ObjectType('LobbySeat')
+export class LobbySeatModel {
+  @Field(() => Int) @ApiProperty() seat!: number;
+  @Field(() => LobbySeatStateEnum) @ApiProperty({ enum: LobbySeatStateEnum }) state!: string;
+  @Field(() => String, { nullable: true, description: 'Who sits here (taken), or the bot id.' }) @ApiProperty({ type: String, nullable: true }) player!: string | null;
+  @Field(() => String, { nullable: true, description: 'For reserved: the account it is kept for.' }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
+  @Field(() => String, { nullable: true, description: 'For bot: its level.' }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+}
+
+@ObjectType('LobbyMatch', { description: 'A public match with a seat I may take.' })
+export class LobbyMatchModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field() @ApiProperty() preset!: string;
+  @Field(() => ID, { nullable: true, description: 'The saved ruleset it plays, if any.' }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
+  @Field(() => JSONScalar, { description: 'The resolved options the match plays under.' }) @ApiProperty({ type: 'object', additionalProperties: true }) options!: Record<string, unknown>;
+  @Field(() => Int, { description: 'Seats (options.players).' }) @ApiProperty() players!: number;
+  @Field({ description: 'Two teams of two (options.teams).' }) @ApiProperty() teams!: boolean;
+  @Field(() => Int, { nullable: true, description: 'Points to win (options.target).' }) @ApiProperty({ type: Number, nullable: true }) target!: number | null;
+  @Field(() => [LobbySeatModel]) @ApiProperty({ type: [LobbySeatModel] }) seats!: LobbySeatModel[];
+  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn; null: untimed.' }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
+  @Field({ description: 'autoPlay | forfeit' }) @ApiProperty() onExpiry!: string;
+  @Field() @ApiProperty() rated!: boolean;
+  @Field() @ApiProperty() createdBy!: string;
+  @Field() @ApiProperty() createdAt!: Date;
+}
+
+@ObjectType('LobbyPage')
+export class LobbyPageModel {
+  @Field(() => [LobbyMatchModel], { description: 'Newest first.' }) @ApiProperty({ type: [LobbyMatchModel] }) matches!: LobbyMatchModel[];
+  @Field(() => String, { nullable: true, description: 'The cursor of the next page (`after`); null at the end.' }) @ApiProperty({ type: String, nullable: true }) next!: string | null;
+}
+
+@ObjectType('LobbyChange', { description: 'A change of the lobby as I may see it.' })
+export class LobbyChangeModel {
+  @Field(() => LobbyChangeTypeEnum) type!: string;
+  @Field(() => ID) matchId!: string;
+  @Field(() => LobbyMatchModel, { nullable: true, description: 'The entry (added, updated); null for removed.' }) match!: LobbyMatchModel | null;
+}
+
+/** The lobby's filters, shared by REST (query string) and GraphQL: validated once, here. */
+@ArgsType()
+export class LobbyFilterArgs {
+  @Field({ nullable: true, description: 'A preset id.' })
+  @ApiPropertyOptional({ example: 'scopa' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  preset?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
+  rated?: boolean;
+
+  @Field(() => ClockKindEnum, { nullable: true })
+  @ApiPropertyOptional({ enum: ClockKindEnum })
+  @IsOptional()
+  @IsIn(Object.values(ClockKindEnum))
+  clock?: ClockKindEnum;
+}
+
+@ArgsType()
+export class LobbyQuery extends LobbyFilterArgs {
+  @Field(() => Int, { nullable: true, description: '1..100, default 20.' })
+  @ApiPropertyOptional({ default: 20, minimum: 1, maximum: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @Field({ nullable: true, description: 'The `next` cursor of the previous page.' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  after?: string;
+}
+
+@ObjectType('Seek')
+export class SeekModel {
+  @Field(() => ID) @ApiProperty() id!: string;
+  @Field() @ApiProperty() preset!: string;
+  @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
+  @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) overrides!: Record<string, unknown>;
+  @Field(() => JSONScalar, { description: 'The resolved options of the match it asks for.' }) @ApiProperty({ type: 'object', additionalProperties: true }) options!: Record<string, unknown>;
+  @Field(() => Int, { description: 'Seats of the match: as many seeks are paired together.' }) @ApiProperty() players!: number;
+  @Field() @ApiProperty() teams!: boolean;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
+  @Field() @ApiProperty() onExpiry!: string;
+  @Field() @ApiProperty() rated!: boolean;
+  @Field(() => String, { nullable: true, description: '"min-max": the ratings it accepts (rated seeks).' }) @ApiProperty({ type: String, nullable: true }) ratingRange!: string | null;
+  @Field(() => Int, { description: "The owner's rating in the pool when the seek was made (1500 without one)." }) @ApiProperty() rating!: number;
+  @Field({ description: 'A turn time limit of a day or more: waits until taken or cancelled; a live seek expires when its owner is gone.' }) @ApiProperty() correspondence!: boolean;
+  @Field(() => SeekStatusEnum) @ApiProperty({ enum: SeekStatusEnum }) status!: string;
+  @Field(() => ID, { nullable: true, description: 'Once paired: the match.' }) @ApiProperty({ type: String, nullable: true }) matchId!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Once paired: my seat in it.' }) @ApiProperty({ type: Number, nullable: true }) seat!: number | null;
+  @Field() @ApiProperty() createdAt!: Date;
+  @Field(() => Date, { nullable: true }) @ApiProperty({ type: Date, nullable: true }) endedAt!: Date | null;
+}
+
+@InputType()
+export class CreateSeekInput {
+  @Field({ nullable: true, description: 'A preset id; or give rulesetId.' })
+  @ApiPropertyOptional({ example: 'scopa' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  preset?: string;
+
+  @Field(() => ID, { nullable: true, description: 'A saved ruleset version (locked by the seek: it is what the match will play).' })
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'rulesetId must be the id of a saved ruleset (a UUID)' })
+  rulesetId?: string;
+
+  @Field(() => JSONScalar, { nullable: true, description: 'Option overrides of the preset (not with rulesetId, nor rated).' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  overrides?: Record<string, unknown>;
+
+  @Field(() => Int, { nullable: true, description: 'Seats (2, 3, 4 or 6 as the preset allows); default the preset\'s.' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsInt()
+  @Min(2)
+  @Max(6)
+  players?: number;
+
+  @Field(() => Boolean, { nullable: true, description: 'Two teams of two (4 players).' })
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  teams?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn; a day or more makes a correspondence seek. Null or absent: untimed.' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'P1D' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  turnTimeLimit?: string | null;
+
+  @Field({ nullable: true })
+  @ApiPropertyOptional({ enum: ['autoPlay', 'forfeit'] })
+  @IsOptional()
+  @IsIn(['autoPlay', 'forfeit'])
+  onExpiry?: 'autoPlay' | 'forfeit';
+
+  @Field(() => Boolean, { nullable: true, description: 'A rated match (default false).' })
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  rated?: boolean;
+
+  @Field({ nullable: true, description: 'Rated seeks: the opponents\' ratings accepted, "min-max" (e.g. "1400-1700").' })
+  @ApiPropertyOptional({ example: '1400-1700' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{1,4}-\d{1,4}$/, { message: 'ratingRange: "min-max" (e.g. "1400-1700")' })
+  ratingRange?: string;
+}

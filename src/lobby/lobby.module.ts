@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { SocketRegistry } from '../auth/socket-registry';
+import { ClocksModule } from '../clocks/clocks.module';
+import { StoreModule } from '../events/store.module';
+import { RulesetsModule } from '../rulesets/rulesets.module';
+import { LobbyController } from './lobby.controller';
+import { LobbyResolver } from './lobby.resolver';
+import { LobbyService } from './lobby.service';
+import { Pairing } from './pairing';
+import { SEEK_PRESENCE, socketPresence } from './presence';
+import { SeeksService } from './seeks.service';
+
+/** The lobby (public matches with open seats, and their changes) and seeks with their pairing and sweeper. */
+@Module({
+  imports: [StoreModule, AuthModule, ClocksModule, RulesetsModule],
+  controllers: [LobbyController],
+  providers: [
+    LobbyService,
+    SeeksService,
+    Pairing,
+    LobbyResolver,
+    { provide: SEEK_PRESENCE, useFactory: socketPresence, inject: [SocketRegistry] },
+  ],
+  exports: [LobbyService, SeeksService],
+})
+export class LobbyModule {}

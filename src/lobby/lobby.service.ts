@@ -1,0 +1,265 @@
+/**
+ * The lobby: public matches with a seat the caller may take, newest first,
+ * cursor-paginated (README "Lobby and seeks"), and its changes published on
+ * `lobbyChannel` after every append that can change a listing (a match
+ * created, a seat taken, a start, an end), whoever issued it: one
+ * registration on the store (MatchStore.onAppended), like the other
+ * reactions. Private matches are never listed and never published.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { durationSeconds } from '../engine';
+import { DomainError } from '../common/domain-error';
+import { PrismaService } from '../database/prisma.service';
+import { MatchStore } from '../events/match-store';
+import type { CommandResult } from '../events/match-store';
+import { lobbyChannel } from '../inbox/channels';
+import type { LobbyChange } from '../inbox/channels';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+
+export type ClockKind = 'untimed' | 'live' | 'correspondence';
+
+export interface LobbyFilter {
+  preset?: string | null;
+  rated?: boolean | null;
+  /** untimed: no turn clock; live: a turn time limit under a day; correspondence: a day or more. */
+  clock?: ClockKind | null;
+}
+
+export interface LobbySeat {
+  seat: number;
+  /** taken (a person sits here), open, reserved (kept for `reservedFor`), bot. */
+  state: 'taken' | 'open' | 'reserved' | 'bot';
+  player: string | null;
+  reservedFor: string | null;
+  bot: string | null;
+}
+
+export interface LobbyEntry {
+  id: string;
+  preset: string;
+  rulesetId: string | null;
+  /** The resolved options (what the match plays). */
+  options: Record<string, unknown>;
+  players: number;
+  teams: boolean;
+  target: number | null;
+  seats: LobbySeat[];
+  turnTimeLimit: string | null;
+  onExpiry: string;
+  rated: boolean;
+  createdBy: string;
+  createdAt: Date;
+}
+
+export interface LobbyPage {
+  matches: LobbyEntry[];
+  next: string | null;
+}
+
+interface LobbyRow {
+  id: string;
+  preset: string;
+  ruleset_id: string | null;
+  options: Record<string, unknown>;
+  seats: { player: string | null; reservedFor: string | null; bot: string | null }[];
+  turn_time_limit: string | null;
+  on_expiry: string | null;
+  rated: boolean | null;
+  created_by: string;
+  created_at: Date;
+  status: string;
+  visibility: string;
+}
+
+const ENTRY_COLUMNS = `m.id::text AS id, m.preset, m.ruleset_id::text AS ruleset_id, m.options, m.seats, m.turn_time_limit, m.on_expiry,
+  (e.payload->'settings'->>'rated')::boolean AS rated, m.created_by, m.created_at, m.status, m.visibility`;
+
+// A turn time limit is an ISO 8601 duration (src/engine/turn-time.ts), which PostgreSQL casts to an interval.
+const CLOCK_SQL: Record<ClockKind, string> = {
+  untimed: 'm.turn_time_limit IS NULL',
+  live: `m.turn_time_limit IS NOT NULL AND m.turn_time_limit::interval < interval '1 day'`,
+  correspondence: `m.turn_time_limit IS NOT NULL AND m.turn_time_limit::interval >= interval '1 day'`,
+};
+
+/** The page: $1 caller, $2 preset, $3 rated, $4/$5 the cursor (created_at, id), $6 limit + 1. */
+const pageSql = (clock: ClockKind | null | undefined) => `
+SELECT ${ENTRY_COLUMNS}
+FROM matches m JOIN match_events e ON e.match_id = m.id AND e.seq = 1
+WHERE m.status = 'open' AND m.visibility = 'public' AND m.imported = false
+  AND ($2::text IS NULL OR m.preset = $2::text)
+  AND ($3::boolean IS NULL OR COALESCE((e.payload->'settings'->>'rated')::boolean, false) = $3::boolean)
+  AND ${clock ? CLOCK_SQL[clock] : 'true'}
+  AND ($4::timestamptz IS NULL OR (m.created_at, m.id) < ($4::timestamptz, $5::uuid))
+  AND EXISTS (SELECT 1 FROM jsonb_array_elements(m.seats) s
+              WHERE s->>'player' IS NULL AND s->>'bot' IS NULL AND (s->>'reservedFor' IS NULL OR s->>'reservedFor' = $1::text))
+  AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(m.seats) s WHERE s->>'player' = $1::text)
+ORDER BY m.created_at DESC, m.id DESC
+LIMIT $6::int`;
+
+const ONE_SQL = `SELECT ${ENTRY_COLUMNS} FROM matches m JOIN match_events e ON e.match_id = m.id AND e.seq = 1 WHERE m.id = $1::uuid`;
+
+/** Events after which a match may enter, change in or leave the lobby. */
+const LOBBY_EVENTS = new Set(['MatchCreated', 'SeatTaken', 'MatchStarted', 'MatchEnded', 'MatchAborted']);
+
+export const LOBBY_MAX_LIMIT = 100;
+
+@Injectable()
+export class LobbyService implements OnModuleInit, OnModuleDestroy {
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: MatchStore,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.store.onAppended((result) => this.publishChange(result));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  async page(caller: string, filter: LobbyFilter, limit = 20, after?: string | null): Promise<LobbyPage> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_MAX_LIMIT) throw new DomainError('VALIDATION_FAILED', `limit: an integer in 1..${LOBBY_MAX_LIMIT}`);
+    const cursor = after ? decodeCursor(after) : null;
+    const rows = await this.prisma.$queryRawUnsafe<LobbyRow[]>(
+      pageSql(filter.clock),
+      caller,
+      filter.preset ?? null,
+      filter.rated ?? null,
+      cursor?.createdAt ?? null,
+      cursor?.id ?? null,
+      limit + 1,
+    );
+    const matches = rows.slice(0, limit).map(toEntry);
+    const last = matches[matches.length - 1];
+    return { matches, next: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  }
+
+  /**
+   * The lobby's changes from now on, as `caller` may see them (filtered; an
+   * entry it can no longer take is a removal). Ending the iterator ends the
+   * pub/sub subscription at once, even while it waits for a message.
+   */
+  changes(caller: string, filter: LobbyFilter): AsyncIterableIterator<LobbyChange> {
+    const source = this.pubsub.asyncIterableIterator<LobbyChange>(lobbyChannel());
+    const seen = (change: LobbyChange): LobbyChange | null => {
+      if (change.type === 'removed' || !change.match) return { type: 'removed', matchId: change.matchId };
+      const entry = fromJson(change.match);
+      if (takeableBy(entry, caller) && matchesFilter(entry, filter)) return { type: change.type, matchId: change.matchId, match: entry as unknown as Record<string, unknown> };
+      return change.type === 'updated' ? { type: 'removed', matchId: change.matchId } : null;
+    };
+    const done = { done: true, value: undefined } as IteratorResult<LobbyChange>;
+    const iterator: AsyncIterableIterator<LobbyChange> = {
+      async next() {
+        for (;;) {
+          const r = await source.next();
+          if (r.done) return done;
+          const out = seen(r.value);
+          if (out) return { done: false, value: out };
+        }
+      },
+      async return() {
+        await source.return?.();
+        return done;
+      },
+      async throw(err?: unknown) {
+        await source.return?.();
+        throw err;
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  }
+
+  /** After-append reaction: publishes the match's lobby change, if it is public and the append can change its listing. */
+  async publishChange(result: CommandResult): Promise<void> {
+    if (!result.events.some((e) => LOBBY_EVENTS.has(e.type))) return;
+    try {
+      const rows = await this.prisma.$queryRawUnsafe<LobbyRow[]>(ONE_SQL, result.matchId);
+      const row = rows[0];
+      if (!row || row.visibility !== 'public') return;
+      const entry = toEntry(row);
+      const created = result.events[0]?.type === 'MatchCreated';
+      const listed = row.status === 'open' && entry.seats.some((s) => s.state === 'open' || s.state === 'reserved');
+      let change: LobbyChange | null = null;
+      if (listed) change = { type: created ? 'added' : 'updated', matchId: entry.id, match: toJson(entry) };
+      else if (!created) change = { type: 'removed', matchId: entry.id }; // a match created full was never listed
+      if (change) await this.pubsub.publish(lobbyChannel(), change);
+    } catch {
+      // a notice is not a record: the lobby page reads the database
+    }
+  }
+}
+
+function seatOf(s: { player: string | null; reservedFor: string | null; bot: string | null }, seat: number): LobbySeat {
+  const state = s.bot ? 'bot' : s.player ? 'taken' : s.reservedFor ? 'reserved' : 'open';
+  return { seat, state, player: s.player ?? null, reservedFor: s.reservedFor ?? null, bot: s.bot ?? null };
+}
+
+function toEntry(r: LobbyRow): LobbyEntry {
+  const options = r.options ?? {};
+  return {
+    id: r.id,
+    preset: r.preset,
+    rulesetId: r.ruleset_id,
+    options,
+    players: Number(options.players ?? r.seats.length),
+    teams: options.teams === true,
+    target: typeof options.target === 'number' ? options.target : null,
+    seats: (r.seats ?? []).map(seatOf),
+    turnTimeLimit: r.turn_time_limit,
+    onExpiry: r.on_expiry ?? 'autoPlay',
+    rated: r.rated === true,
+    createdBy: r.created_by,
+    createdAt: new Date(r.created_at),
+  };
+}
+
+function toJson(e: LobbyEntry): Record<string, unknown> {
+  return { ...e, createdAt: e.createdAt.toISOString() };
+}
+
+function fromJson(j: Record<string, unknown>): LobbyEntry {
+  return { ...(j as unknown as LobbyEntry), createdAt: new Date(String(j.createdAt)) };
+}
+
+function takeableBy(e: LobbyEntry, caller: string): boolean {
+  if (e.seats.some((s) => s.player === caller)) return false;
+  return e.seats.some((s) => s.state === 'open' || (s.state === 'reserved' && s.reservedFor === caller));
+}
+
+/** The clock kind of a turn time limit (an ISO 8601 duration the engine accepted). */
+export function clockKind(turnTimeLimit: string | null): ClockKind {
+  if (!turnTimeLimit) return 'untimed';
+  return (durationSeconds(turnTimeLimit) ?? 0) >= 86_400 ? 'correspondence' : 'live';
+}
+
+function matchesFilter(e: LobbyEntry, f: LobbyFilter): boolean {
+  if (f.preset && e.preset !== f.preset) return false;
+  if (f.rated !== undefined && f.rated !== null && e.rated !== f.rated) return false;
+  if (f.clock && clockKind(e.turnTimeLimit) !== f.clock) return false;
+  return true;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function encodeCursor(createdAt: Date, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+}
+
+function decodeCursor(after: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) as unknown[];
+    if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && UUID.test(id)) return { createdAt, id };
+  } catch {
+    // below
+  }
+  throw new DomainError('VALIDATION_FAILED', 'after: a cursor from a previous page (its next)');
+}

@@ -1,0 +1,246 @@
+/**
+ * Seek pairing (README "Lobby and seeks"). The database is the queue: an
+ * attempt is ONE transaction that
+ * 1. takes the bucket's advisory lock (pg_advisory_xact_lock): attempts on a
+ *    bucket run one after the other on every instance, and each one, having
+ *    waited, reads every seek committed before it (so a seek is never left
+ *    out while a compatible one waits, whichever instance took it);
+ * 2. reads the bucket's open seeks, oldest first, FOR UPDATE (a concurrent
+ *    cancel or expiry waits for the outcome and then finds the seek taken);
+ * 3. groups them, oldest compatible first (distinct players, each inside the
+ *    others' rating range when rated);
+ * 4. for each group creates the match with every seat taken, seats drawn
+ *    from the match seed's entropy (MatchStore.createInTransaction: the same
+ *    create statement and decider as any match), records its start as a
+ *    pending start (the clock scheduler's `match_clocks` row of kind
+ *    'start', src/clocks/pending-starts.ts), marks the seeks paired and
+ *    writes the `match_started` webhook outbox rows;
+ * and commits, or (a crash, an error) leaves nothing: no half-made match,
+ * no seek taken without its match. After the commit: the store's reactions
+ * (notices, lobby, metrics), `seekPaired` on each player's channel, and the
+ * start, issued at once when CLIENT_SEED_WINDOW is 0 (else when the players'
+ * seeds are in, or at the window's end). Should the process die right after
+ * the commit, the pending start is in the database: any instance's clock
+ * scheduler issues it.
+ */
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { SeatSpec } from '../engine';
+import { PrismaService } from '../database/prisma.service';
+import { MatchStore } from '../events/match-store';
+import type { TransactionalCreate } from '../events/match-store';
+import { PENDING_START_SQL, PendingStarts } from '../clocks/pending-starts';
+import { playerChannel } from '../inbox/channels';
+import type { PlayerEvent } from '../inbox/channels';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+
+export interface SeekRow {
+  id: string;
+  player: string;
+  bucket: string;
+  preset: string;
+  ruleset_id: string | null;
+  overrides: Record<string, unknown>;
+  options: Record<string, unknown>;
+  players: number;
+  turn_time_limit: string | null;
+  on_expiry: string;
+  rated: boolean;
+  rating: number;
+  rating_min: number | null;
+  rating_max: number | null;
+  correspondence: boolean;
+  status: string;
+  match_id: string | null;
+  seat: number | null;
+  created_at: Date;
+  last_seen_at: Date;
+  ended_at: Date | null;
+}
+
+export const SEEK_COLUMNS = `id::text AS id, player, bucket, preset, ruleset_id::text AS ruleset_id, overrides, options, players, turn_time_limit, on_expiry,
+  rated, rating, rating_min, rating_max, correspondence, status, match_id::text AS match_id, seat, created_at, last_seen_at, ended_at`;
+
+/** Seeks read per attempt, and matches made per transaction (a longer queue takes another attempt at once). */
+const READ_LIMIT = 400;
+const MATCHES_PER_TRANSACTION = 25;
+
+const LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`;
+const OPEN_SEEKS_SQL = `SELECT ${SEEK_COLUMNS} FROM seeks WHERE bucket = $1::text AND status = 'open' ORDER BY created_at, id LIMIT ${READ_LIMIT} FOR UPDATE`;
+const PAIR_SQL = `UPDATE seeks SET status = 'paired', match_id = $2::uuid, seat = x.seat, ended_at = now()
+  FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, seat int)
+  WHERE seeks.id = x.id AND seeks.status = 'open'`;
+const WEBHOOKS_SQL = `INSERT INTO webhook_deliveries (id, webhook_id, event, payload)
+  SELECT gen_random_uuid(), w.id, 'match_started', jsonb_build_object(
+    'matchId', $1::text, 'seat', x.seat, 'player', w.username, 'seekId', x.id, 'preset', $2::text, 'rulesetId', $3::text, 'players', $4::jsonb)
+  FROM jsonb_to_recordset($5::jsonb) AS x(id text, player text, seat int)
+  JOIN webhooks w ON w.username = x.player
+  WHERE 'match_started' = ANY (w.events)`;
+
+/** Two seeks may meet: other players, and when rated each inside the other's rating range. */
+export function compatible(a: Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max'>, b: typeof a): boolean {
+  if (a.player === b.player) return false;
+  if (!a.rated) return true;
+  const inside = (s: typeof a, rating: number) => (s.rating_min === null || rating >= s.rating_min) && (s.rating_max === null || rating <= s.rating_max);
+  return inside(a, b.rating) && inside(b, a.rating);
+}
+
+/**
+ * Groups of `size` mutually compatible seeks, oldest first: the oldest seek
+ * not yet grouped takes the oldest compatible ones after it; a seek that can
+ * complete no group waits.
+ */
+export function groupSeeks<T extends Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max' | 'players'>>(seeks: T[], maxGroups = Infinity): T[][] {
+  const used = new Set<number>();
+  const groups: T[][] = [];
+  for (let i = 0; i < seeks.length && groups.length < maxGroups; i++) {
+    if (used.has(i)) continue;
+    const size = seeks[i].players;
+    const group = [i];
+    for (let j = i + 1; j < seeks.length && group.length < size; j++) {
+      if (used.has(j)) continue;
+      if (group.every((k) => compatible(seeks[k], seeks[j]))) group.push(j);
+    }
+    if (group.length === size) {
+      for (const k of group) used.add(k);
+      groups.push(group.map((k) => seeks[k]));
+    }
+  }
+  return groups;
+}
+
+/**
+ * A uniformly random order of `n` seats from 32 bytes of entropy:
+ * Fisher-Yates from the last position down, one byte per draw with rejection
+ * sampling (no modulo bias), as the deck's shuffle. 32 bytes are far more
+ * than six seats need; should they run out, the bytes are hashed again.
+ */
+export function seatOrder(n: number, entropy: Uint8Array): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  let bytes = entropy;
+  let at = 0;
+  const next = (): number => {
+    if (at >= bytes.length) {
+      bytes = new Uint8Array(createHash('sha256').update(bytes).digest());
+      at = 0;
+    }
+    return bytes[at++];
+  };
+  for (let i = n - 1; i >= 1; i--) {
+    const bound = 256 - (256 % (i + 1));
+    let b = next();
+    while (b >= bound) b = next();
+    const j = b % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+interface Made {
+  create: TransactionalCreate;
+  group: SeekRow[];
+  seats: { id: string; player: string; seat: number }[];
+}
+
+@Injectable()
+export class Pairing {
+  private readonly logger = new Logger('Pairing');
+  /** Attempts under way in this process, per bucket, and whether another must follow (a seek came meanwhile). */
+  private readonly running = new Map<string, { promise: Promise<void>; again: boolean }>();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: MatchStore,
+    private readonly starts: PendingStarts,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {}
+
+  /**
+   * Pairs what can be paired in `bucket`. In this process one attempt per
+   * bucket runs at a time; a call while one runs makes one more follow it
+   * (and resolves after that one), so every seek committed before the call is
+   * looked at by an attempt that starts after it.
+   */
+  attempt(bucket: string): Promise<void> {
+    const current = this.running.get(bucket);
+    if (current) {
+      current.again = true;
+      return current.promise;
+    }
+    const entry = { promise: Promise.resolve(), again: false };
+    entry.promise = (async () => {
+      try {
+        do {
+          entry.again = false;
+          while ((await this.attemptOnce(bucket)) === MATCHES_PER_TRANSACTION) {
+            // a full transaction: there may be more to pair
+          }
+        } while (entry.again);
+      } finally {
+        this.running.delete(bucket);
+      }
+    })();
+    this.running.set(bucket, entry);
+    return entry.promise;
+  }
+
+  /** One transaction; returns the matches it made. */
+  private async attemptOnce(bucket: string): Promise<number> {
+    const made = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(LOCK_SQL, `seeks:${bucket}`);
+        const seeks = await tx.$queryRawUnsafe<SeekRow[]>(OPEN_SEEKS_SQL, bucket);
+        const out: Made[] = [];
+        for (const group of groupSeeks(seeks, MATCHES_PER_TRANSACTION)) {
+          const first = group[0];
+          const order: string[] = [];
+          const create = await this.store.createInTransaction(tx, {
+            preset: first.preset,
+            overrides: first.overrides,
+            ruleset: first.ruleset_id ? { id: first.ruleset_id, preset: first.preset, overrides: first.overrides } : null,
+            createdBy: first.player,
+            settings: { turnTimeLimit: first.turn_time_limit, onExpiry: first.on_expiry as 'autoPlay' | 'forfeit', ...(first.rated ? { rated: true } : {}) },
+            visibility: 'public',
+            arrangeSeats: (entropy): SeatSpec[] => {
+              for (const k of seatOrder(group.length, entropy)) order.push(group[k].player);
+              return order.map((player) => ({ player }));
+            },
+          });
+          const seats = group.map((s) => ({ id: s.id, player: s.player, seat: order.indexOf(s.player) }));
+          const paired = await tx.$executeRawUnsafe(PAIR_SQL, JSON.stringify(seats.map(({ id, seat }) => ({ id, seat }))), create.result.matchId);
+          if (paired !== group.length) throw new Error(`pairing: ${paired} of ${group.length} seeks were still open`);
+          // The start, as a pending start of the first seek's player (a durable row: any instance's scheduler issues it).
+          await tx.$executeRawUnsafe(PENDING_START_SQL, create.result.matchId, create.result.seq, this.starts.windowMs, first.player, null);
+          await tx.$executeRawUnsafe(WEBHOOKS_SQL, create.result.matchId, first.preset, first.ruleset_id, JSON.stringify(order), JSON.stringify(seats));
+          out.push({ create, group, seats });
+        }
+        return out;
+      },
+      { maxWait: 60_000, timeout: 60_000 },
+    );
+    for (const m of made) await this.afterCommit(m);
+    return made.length;
+  }
+
+  private async afterCommit({ create, group, seats }: Made): Promise<void> {
+    const result = create.publish();
+    const matchId = result.matchId;
+    const players = [...seats].sort((a, b) => a.seat - b.seat).map((s) => s.player);
+    await Promise.all(
+      seats.map((s) => {
+        const event: PlayerEvent = { type: 'seekPaired', seekId: s.id, matchId, seat: s.seat, preset: group[0].preset, rulesetId: group[0].ruleset_id, players };
+        return this.pubsub.publish(playerChannel(s.player), event).catch(() => undefined);
+      }),
+    );
+    await this.store.settled(result);
+    if (this.starts.windowMs === 0) {
+      try {
+        await this.starts.startNow(matchId);
+      } catch (err) {
+        // the row stays: the scheduler issues the start
+        this.logger.warn(`start of paired match ${matchId}: ${(err as Error).message}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * Seeks (README "Lobby and seeks"): a player asks for a match with whoever
+ * fits; the seek waits in the database until enough compatible seeks exist,
+ * then ./pairing.ts makes the match. This file: creating (validated by the
+ * engine's own create, limited per account, an identical seek returning the
+ * existing one), cancelling, listing, and the sweeper's periodic work
+ * (last seen, expiry of live seeks, pairing attempts).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { decide, durationSeconds, initialState, isPresetId, PRESETS, seedCommitment } from '../engine';
+import type { MatchEvent } from '../engine';
+import { DomainError } from '../common/domain-error';
+import { Poller } from '../common/poller';
+import type { Principal } from '../auth/principal';
+import { PrismaService } from '../database/prisma.service';
+import { canonicalJson } from '../events/chain';
+import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+import { Pairing, SEEK_COLUMNS } from './pairing';
+import type { SeekRow } from './pairing';
+import { SEEK_PRESENCE } from './presence';
+import type { SeekPresence } from './presence';
+
+export interface SeekRequest {
+  preset?: string | null;
+  rulesetId?: string | null;
+  overrides?: Record<string, unknown> | null;
+  players?: number | null;
+  teams?: boolean | null;
+  turnTimeLimit?: string | null;
+  onExpiry?: 'autoPlay' | 'forfeit' | null;
+  rated?: boolean | null;
+  /** "min-max" (lichess's form), both inclusive; only a rated seek looks at it. */
+  ratingRange?: string | null;
+}
+
+export interface Seek {
+  id: string;
+  preset: string;
+  rulesetId: string | null;
+  overrides: Record<string, unknown>;
+  options: Record<string, unknown>;
+  players: number;
+  teams: boolean;
+  turnTimeLimit: string | null;
+  onExpiry: string;
+  rated: boolean;
+  ratingRange: string | null;
+  rating: number;
+  correspondence: boolean;
+  /** open | paired | canceled | expired */
+  status: string;
+  matchId: string | null;
+  seat: number | null;
+  createdAt: Date;
+  endedAt: Date | null;
+}
+
+function intEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name}: a number >= ${min}, not ${JSON.stringify(raw)}`);
+  return n;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The seed of the dry run that checks a seek (no match is made from it). */
+const DRY_RUN_SEED = new Uint8Array(32);
+const RATING_RANGE = /^(\d{1,4})-(\d{1,4})$/;
+/** A turn time limit of a day or more: a correspondence seek, which never expires. */
+const CORRESPONDENCE_SECONDS = 86_400;
+/** How long ended seeks stay in mySeeks. */
+const ENDED_SHOWN_HOURS = 24;
+
+const INSERT_SQL = `INSERT INTO seeks (id, player, account_id, bucket, preset, ruleset_id, overrides, options, players, turn_time_limit, on_expiry, rated, rating, rating_min, rating_max, correspondence)
+  VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6::uuid, $7::jsonb, $8::jsonb, $9::int, $10, $11, $12::boolean, $13::int, $14::int, $15::int, $16::boolean)
+  RETURNING ${SEEK_COLUMNS}`;
+const PLAYER_LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`;
+
+@Injectable()
+export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdown {
+  /** Open seeks one account may have (SEEKS_PER_ACCOUNT). */
+  readonly perAccount = intEnv('SEEKS_PER_ACCOUNT', 10, 1);
+  /** Seconds a live seek survives its owner having no open connection (SEEK_IDLE_EXPIRY). */
+  readonly idleExpirySeconds = intEnv('SEEK_IDLE_EXPIRY', 60, 1);
+  /** Sweeper period (SEEK_SWEEP_MS; 0 disables it on this instance). */
+  readonly sweepMs = intEnv('SEEK_SWEEP_MS', 5000, 0);
+  private readonly logger = new Logger('Seeks');
+  private readonly poller = new Poller('seek sweep', () => this.sweep(), this.logger);
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly rulesets: CustomRulesetsService,
+    private readonly pairing: Pairing,
+    @Inject(SEEK_PRESENCE) private readonly presence: SeekPresence,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.poller.start(this.sweepMs);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.poller.stop();
+  }
+
+  /** Creates a seek (or returns the identical open one the caller has: `created: false`), then tries to pair its bucket. */
+  async create(caller: Principal, req: SeekRequest): Promise<{ seek: Seek; created: boolean }> {
+    const spec = await this.resolve(caller, req);
+    const row = await this.prisma.$transaction(
+      async (tx) => {
+        // One creation per player at a time, on every instance: the limit and the identical seek are exact.
+        await tx.$queryRawUnsafe(PLAYER_LOCK_SQL, `seek-owner:${caller.username}`);
+        const identical = await tx.$queryRawUnsafe<SeekRow[]>(
+          `SELECT ${SEEK_COLUMNS} FROM seeks WHERE player = $1 AND status = 'open' AND bucket = $2
+             AND rating_min IS NOT DISTINCT FROM $3::int AND rating_max IS NOT DISTINCT FROM $4::int LIMIT 1`,
+          caller.username,
+          spec.bucket,
+          spec.ratingMin,
+          spec.ratingMax,
+        );
+        if (identical[0]) return { row: identical[0], created: false };
+        const open = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM seeks WHERE player = $1 AND status = 'open'`, caller.username);
+        const live = open[0]?.n ?? 0;
+        if (live >= this.perAccount) {
+          throw new DomainError('LIMIT_REACHED', `at most ${this.perAccount} open seeks per account (SEEKS_PER_ACCOUNT): cancel one first`, { limit: this.perAccount, live });
+        }
+        const rows = await tx.$queryRawUnsafe<SeekRow[]>(
+          INSERT_SQL,
+          randomUUID(),
+          caller.username,
+          caller.accountId,
+          spec.bucket,
+          spec.preset,
+          spec.rulesetId,
+          JSON.stringify(spec.overrides),
+          JSON.stringify(spec.options),
+          spec.players,
+          spec.turnTimeLimit,
+          spec.onExpiry,
+          spec.rated,
+          spec.rating,
+          spec.ratingMin,
+          spec.ratingMax,
+          spec.correspondence,
+        );
+        return { row: rows[0], created: true };
+      },
+      { maxWait: 30_000, timeout: 30_000 },
+    );
+    if (row.created) {
+      try {
+        await this.pairing.attempt(spec.bucket);
+      } catch (err) {
+        // the seek is recorded: the sweeper tries the bucket again
+        this.logger.warn(`pairing ${spec.bucket}: ${(err as Error).message}`);
+      }
+    }
+    return { seek: await this.get(caller, row.row.id), created: row.created };
+  }
+
+  async get(caller: Principal, id: string): Promise<Seek> {
+    if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such seek');
+    const rows = await this.prisma.$queryRawUnsafe<SeekRow[]>(`SELECT ${SEEK_COLUMNS} FROM seeks WHERE id = $1::uuid AND player = $2`, id, caller.username);
+    if (!rows[0]) throw new DomainError('NOT_FOUND', 'no such seek');
+    return toSeek(rows[0]);
+  }
+
+  /** Cancels my open seek; cancelling one already cancelled or expired returns it; one already paired is CONFLICT (with its matchId). */
+  async cancel(caller: Principal, id: string): Promise<Seek> {
+    if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such seek');
+    // Waits for a pairing that holds the row, then finds it paired.
+    const rows = await this.prisma.$queryRawUnsafe<SeekRow[]>(
+      `UPDATE seeks SET status = 'canceled', ended_at = now() WHERE id = $1::uuid AND player = $2 AND status = 'open' RETURNING ${SEEK_COLUMNS}`,
+      id,
+      caller.username,
+    );
+    if (rows[0]) return toSeek(rows[0]);
+    const seek = await this.get(caller, id);
+    if (seek.status === 'paired') throw new DomainError('CONFLICT', 'this seek is already paired', { matchId: seek.matchId });
+    return seek;
+  }
+
+  /** My open seeks, then those that ended in the last 24 hours (paired ones with their match), newest first. */
+  async mine(caller: Principal): Promise<Seek[]> {
+    const rows = await this.prisma.$queryRawUnsafe<SeekRow[]>(
+      `SELECT ${SEEK_COLUMNS} FROM seeks WHERE player = $1 AND (status = 'open' OR ended_at > now() - interval '${ENDED_SHOWN_HOURS} hours')
+       ORDER BY (status = 'open') DESC, created_at DESC, id DESC LIMIT 200`,
+      caller.username,
+    );
+    return rows.map(toSeek);
+  }
+
+  /**
+   * The sweeper's tick (every SEEK_SWEEP_MS on each instance): live seeks of
+   * owners connected here are seen now; live seeks whose owner no instance
+   * has seen for SEEK_IDLE_EXPIRY expire; every bucket holding enough open
+   * seeks gets a pairing attempt (a crash or a lost attempt leaves nothing
+   * waiting longer than one period).
+   */
+  async sweep(): Promise<void> {
+    const owners = await this.prisma.$queryRawUnsafe<{ player: string }[]>(`SELECT DISTINCT player FROM seeks WHERE status = 'open' AND correspondence = false`);
+    const seen = owners.map((o) => o.player).filter((p) => this.presence.isOnline(p));
+    if (seen.length > 0) {
+      await this.prisma.$executeRawUnsafe(
+        `UPDATE seeks SET last_seen_at = now() WHERE status = 'open' AND correspondence = false AND player = ANY ($1::text[])`,
+        seen,
+      );
+    }
+    await this.prisma.$executeRawUnsafe(
+      `UPDATE seeks SET status = 'expired', ended_at = now()
+       WHERE status = 'open' AND correspondence = false AND last_seen_at < now() - make_interval(secs => $1::double precision)`,
+      this.idleExpirySeconds,
+    );
+    const buckets = await this.prisma.$queryRawUnsafe<{ bucket: string }[]>(
+      `SELECT bucket FROM seeks WHERE status = 'open' GROUP BY bucket, players HAVING count(DISTINCT player) >= players ORDER BY min(created_at)`,
+    );
+    for (const { bucket } of buckets) await this.pairing.attempt(bucket);
+  }
+
+  // ------------------------------------------------------------------ resolving
+
+  private async resolve(caller: Principal, req: SeekRequest) {
+    if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
+    let preset: string;
+    let rulesetId: string | null = null;
+    let overrides: Record<string, unknown> = { ...(req.overrides ?? {}) };
+    if (req.rulesetId) {
+      if (req.overrides && Object.keys(req.overrides).length > 0) {
+        throw new DomainError('VALIDATION_FAILED', 'a seek of a saved ruleset takes no overrides: save them into the ruleset');
+      }
+      // The seek holds this version until paired: lock it now, so the match is made from exactly it.
+      const version = await this.rulesets.freeze(req.rulesetId);
+      if (req.preset && req.preset !== version.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${version.preset}, not ${req.preset}`);
+      preset = version.preset;
+      rulesetId = version.id;
+      overrides = { ...version.overrides };
+    } else {
+      preset = String(req.preset);
+      if (!isPresetId(preset)) throw new DomainError('INVALID_RULESET', `no preset ${JSON.stringify(preset)}`, { option: 'preset' });
+    }
+    // players and teams are options: given and different from what the ruleset says, they are overrides.
+    const base: Record<string, unknown> = { ...PRESETS[preset as keyof typeof PRESETS].defaults, ...overrides };
+    const extra: Record<string, unknown> = {};
+    if (req.players !== undefined && req.players !== null && req.players !== base.players) extra.players = req.players;
+    if (req.teams !== undefined && req.teams !== null && req.teams !== base.teams) extra.teams = req.teams;
+    if (Object.keys(extra).length > 0) {
+      if (rulesetId) throw new DomainError('VALIDATION_FAILED', 'players and teams of a saved ruleset are its own: save another ruleset');
+      overrides = { ...overrides, ...extra };
+    }
+    const rated = req.rated === true;
+    if (rated && !rulesetId && Object.keys(overrides).length > 0) {
+      throw new DomainError('VALIDATION_FAILED', 'a rated seek takes no overrides (players and teams included): save them as a ruleset and rate that');
+    }
+    let ratingMin: number | null = null;
+    let ratingMax: number | null = null;
+    if (req.ratingRange !== undefined && req.ratingRange !== null) {
+      const m = RATING_RANGE.exec(req.ratingRange);
+      if (!m || Number(m[1]) > Number(m[2])) throw new DomainError('VALIDATION_FAILED', 'ratingRange: "min-max", two whole ratings, min <= max (e.g. "1400-1700")');
+      if (!rated) throw new DomainError('VALIDATION_FAILED', 'ratingRange applies to rated seeks only');
+      ratingMin = Number(m[1]);
+      ratingMax = Number(m[2]);
+    }
+    const turnTimeLimit = req.turnTimeLimit ?? null;
+    const onExpiry = req.onExpiry ?? 'autoPlay';
+    // The engine decides whether such a match can be made (options, clock, rated), exactly as createMatch would.
+    const decision = decide(
+      {
+        type: 'create',
+        preset,
+        overrides,
+        seats: [],
+        createdBy: caller.username,
+        seedCommitment: seedCommitment(DRY_RUN_SEED),
+        settings: { turnTimeLimit, onExpiry, ...(rated ? { rated: true } : {}) },
+      },
+      initialState(DRY_RUN_SEED),
+    );
+    if (!decision.ok) throw DomainError.fromRejection(decision.rejection);
+    const created = decision.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
+    const options = created.options as unknown as Record<string, unknown>;
+    const players = Number(options.players);
+    const pool = rulesetId ?? preset;
+    const rating = rated ? await this.ratingOf(pool, caller.username) : 1500;
+    const bucket = createHash('sha256')
+      .update(canonicalJson({ preset, rulesetId, options, turnTimeLimit, onExpiry, rated }))
+      .digest('hex');
+    return {
+      bucket,
+      preset,
+      rulesetId,
+      overrides,
+      options,
+      players,
+      turnTimeLimit,
+      onExpiry,
+      rated,
+      rating,
+      ratingMin,
+      ratingMax,
+      correspondence: turnTimeLimit !== null && (durationSeconds(turnTimeLimit) ?? 0) >= CORRESPONDENCE_SECONDS,
+    };
+  }
+
+  /** A player's rating in a pool (src/ratings), rounded; 1500 without one. */
+  private async ratingOf(pool: string, player: string): Promise<number> {
+    const row = await this.prisma.rating.findUnique({ where: { pool_player: { pool, player } }, select: { rating: true } });
+    return Math.round(row?.rating ?? 1500);
+  }
+}
+
+export function toSeek(r: SeekRow): Seek {
+  return {
+    id: r.id,
+    preset: r.preset,
+    rulesetId: r.ruleset_id,
+    overrides: r.overrides ?? {},
+    options: r.options ?? {},
+    players: r.players,
+    teams: r.options?.teams === true,
+    turnTimeLimit: r.turn_time_limit,
+    onExpiry: r.on_expiry,
+    rated: r.rated,
+    ratingRange: r.rating_min !== null && r.rating_max !== null ? `${r.rating_min}-${r.rating_max}` : null,
+    rating: r.rating,
+    correspondence: r.correspondence,
+    status: r.status,
+    matchId: r.match_id,
+    seat: r.seat,
+    createdAt: new Date(r.created_at),
+    endedAt: r.ended_at ? new Date(r.ended_at) : null,
+  };
+}
