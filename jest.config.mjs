@@ -38,7 +38,9 @@ export default {
   transform: { '^.+\\.ts$': swc },
   // Relative imports are extensionless (see README, Conventions); a '.js' suffix
   // (ESM style) is mapped back to the .ts source so that it works too.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The SDK (an npm workspace) is tested from its sources: `@scopa/sdk` is sdk/src
+  // (test/sdk-package.e2e-spec.ts checks the built package separately).
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^@scopa/sdk$': '<rootDir>/sdk/src/index.ts' },
   testMatch,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
