@@ -151,7 +151,7 @@ describe('@scopa/sdk against a real instance (e2e)', () => {
     let lost = 0;
     const bodies: string[] = [];
     // the request reaches the service and is played, then the connection "drops" before the answer
-    const flaky = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const flaky = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       const request = new Request(input, init);
       if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/plays')) {
         bodies.push(await request.clone().text());

@@ -13,7 +13,8 @@ type Schemas = components['schemas'];
 /** A match as the caller may see it (REST `MatchModel`). */
 export type Match = Schemas['MatchModel'];
 export type MatchSummary = Schemas['MatchSummaryModel'];
-export type CreateMatchInput = Schemas['CreateMatchInput'];
+/** What {@link ScopaClient.createMatch} takes (`rated` defaults to false on the service, whatever the contract says). */
+export type CreateMatchInput = Omit<Schemas['CreateMatchInput'], 'rated'> & { rated?: boolean };
 export type LegalPlays = Schemas['LegalPlaysModel'];
 /** One legal play, as `legalPlays` returns it: send it back to {@link ScopaClient.play} as it is. */
 export type LegalPlay = Schemas['PlayModel'];
@@ -152,7 +153,7 @@ export class ScopaClient {
   }
 
   async createMatch(input: CreateMatchInput): Promise<Match> {
-    return this.#match(this.rest.POST('/v1/matches', { body: input }));
+    return this.#match(this.rest.POST('/v1/matches', { body: input as Schemas['CreateMatchInput'] }));
   }
 
   /** A match as I may see it; `atSeq` replays it. */
