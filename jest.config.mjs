@@ -21,7 +21,7 @@ const swc = [
 // (npm run test:pg / test:redis / test:browser).
 const suite = process.env.JEST_SUITE ?? 'default';
 const suites = {
-  default: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  default: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/sdk/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   pg: ['<rootDir>/{src,test}/**/*.pg-spec.ts'],
   redis: ['<rootDir>/{src,test}/**/*.redis-spec.ts'],
   browser: ['<rootDir>/{src,test}/**/*.browser-spec.ts'],
@@ -43,6 +43,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^@scopa/sdk$': '<rootDir>/sdk/src/index.ts' },
   testMatch,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/sdk/dist/', '<rootDir>/docs-site/'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
   // Booting an app with its database takes seconds on a busy 2-core machine.
   testTimeout: 60_000,
