@@ -4,11 +4,13 @@
 //                     -> src/generated/graphql/         (@graphql-codegen client-preset: typed documents)
 // Usage: node scripts/generate.mjs [outDir]   (default src/generated; the drift test writes to a temp dir)
 // Run by the root `npm run contracts` after it rewrites the contracts.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { generate } from '@graphql-codegen/cli';
+import { codegen } from '@graphql-codegen/core';
+import { preset as clientPreset } from '@graphql-codegen/client-preset';
+import { buildSchema, parse, print } from 'graphql';
 
 const sdk = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = path.resolve(sdk, '..');
@@ -22,27 +24,39 @@ mkdirSync(out, { recursive: true });
 const ast = await openapiTS(pathToFileURL(path.join(root, 'openapi.yaml')), { alphabetize: true });
 writeFileSync(path.join(out, 'openapi.ts'), HEADER + '/* eslint-disable */\n' + astToString(ast));
 
-// GraphQL: typed documents for the operations the SDK ships.
-await generate(
-  {
-    schema: path.join(root, 'schema.graphql'),
-    documents: path.join(sdk, 'src', 'documents', '*.graphql').split(path.sep).join('/'),
-    ignoreNoDocuments: false,
-    silent: true,
-    generates: {
-      [path.join(out, 'graphql') + '/']: {
-        preset: 'client',
-        presetConfig: { fragmentMasking: false, gqlTagName: 'graphql' },
-        config: {
-          useTypeImports: true,
-          enumsAsTypes: true,
-          emitLegacyCommonJSImports: false,
-          skipTypename: true,
-          scalars: { DateTime: 'string', JSON: 'unknown' },
-        },
-      },
-    },
-  },
-  true,
-);
+// GraphQL: typed documents for the operations the SDK ships, with the client
+// preset driven through @graphql-codegen/core (what the codegen CLI does for a
+// `preset: client` output, without the CLI's network loaders).
+const sdl = readFileSync(path.join(root, 'schema.graphql'), 'utf8');
+const docsDir = path.join(sdk, 'src', 'documents');
+const documents = readdirSync(docsDir)
+  .filter((f) => f.endsWith('.graphql'))
+  .sort()
+  .map((f) => {
+    const document = parse(readFileSync(path.join(docsDir, f), 'utf8'));
+    return { location: `src/documents/${f}`, document, rawSDL: print(document) };
+  });
+const config = {
+  useTypeImports: true,
+  enumsAsTypes: true,
+  emitLegacyCommonJSImports: false,
+  skipTypename: true,
+  scalars: { DateTime: 'string', JSON: 'unknown' },
+};
+const outputs = await clientPreset.buildGeneratesSection({
+  baseOutputDir: path.join(out, 'graphql') + '/',
+  presetConfig: { fragmentMasking: false, gqlTagName: 'graphql' },
+  plugins: [],
+  pluginMap: {},
+  schema: parse(sdl),
+  schemaAst: buildSchema(sdl),
+  documents,
+  config,
+  documentTransforms: [],
+});
+for (const output of outputs) {
+  const content = await codegen({ ...output, documentTransforms: output.documentTransforms ?? [] });
+  mkdirSync(path.dirname(output.filename), { recursive: true });
+  writeFileSync(output.filename, content);
+}
 console.log(`SDK generated into ${path.relative(process.cwd(), out) || '.'}`);
