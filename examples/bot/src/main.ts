@@ -13,7 +13,7 @@ if (!token) {
   process.exit(2);
 }
 const client = new ScopaClient({ baseUrl: process.env.SCOPA_URL ?? 'http://localhost:3000', token });
-const bot = new ScopaBot({ client, pollMs: Number(process.env.BOT_POLL_MS ?? 1000), log: (line) => console.log(new Date().toISOString(), line) });
+const bot = new ScopaBot({ client, pollMs: Number(process.env.SCOPA_POLL_MS ?? 1000), log: (line) => console.log(new Date().toISOString(), line) });
 const stop = new AbortController();
 process.once('SIGINT', () => stop.abort());
 process.once('SIGTERM', () => stop.abort());
