@@ -52,7 +52,7 @@ describe('examples/bot (e2e)', () => {
       const created = await alice.createMatch({
         preset: 'scopa',
         seats: [{ type: 'creator' }, { type: 'reserved', username: botName }],
-        turnTimeLimit: 'PT20S',
+        turnTimeLimit: 'PT45S',
         onExpiry: 'forfeit',
       });
       await alice.setClientSeed(created.id);

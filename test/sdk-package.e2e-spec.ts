@@ -7,7 +7,7 @@
  */
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -65,6 +65,35 @@ describe('@scopa/sdk package', () => {
       const pkg = JSON.parse(readFileSync(path.join(sdk, 'package.json'), 'utf8'));
       expect(pkg.exports['.'].import.types).toBe('./dist/esm/index.d.ts');
       expect(pkg.exports['.'].require.types).toBe('./dist/cjs/index.d.ts');
+    });
+
+    it('its declarations type a consumer, from ESM and from CommonJS (tsc, module nodenext)', async () => {
+      // inside node_modules/.cache so that `@scopa/sdk` resolves as for any dependent package
+      const dir = mkdtempSync(path.join(root, 'node_modules', '.cache', 'sdk-consumer-'));
+      try {
+        const code = (kind: string) => `import { ScopaClient, ScopaError, PlayDocument } from '@scopa/sdk';
+import type { Match, LiveMatchEvent, PlayMutationVariables } from '@scopa/sdk';
+export async function check${kind}(client: ScopaClient): Promise<number> {
+  const match: Match = await client.getMatch('id');
+  const vars: PlayMutationVariables = { matchId: match.id, input: { card: '7D', capture: [] } };
+  await client.graphql(PlayDocument, vars);
+  for await (const live of client.follow(match.id, match.seq + 1)) { const e: LiveMatchEvent = live; return e.event.seq; }
+  // @ts-expect-error a play needs a card code and its captures
+  await client.play(match.id, { card: 7 });
+  const err = new ScopaError({ code: 'X', message: 'x', status: 400 });
+  return err.status + match.seq;
+}
+`;
+        writeFileSync(path.join(dir, 'esm.mts'), code('Esm'));
+        writeFileSync(path.join(dir, 'cjs.cts'), code('Cjs'));
+        writeFileSync(
+          path.join(dir, 'tsconfig.json'),
+          JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], strict: true, noEmit: true, types: [] }, files: ['esm.mts', 'cjs.cts'] }),
+        );
+        await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     // Each script loads the package by its name (node_modules/@scopa/sdk, the workspace link),
