@@ -1,10 +1,14 @@
 FROM node:20
 WORKDIR /app
 COPY package.json package-lock.json ./
+# the npm workspaces' manifests (the SDK and the example bot), so that the install below resolves them
+COPY sdk/package.json sdk/
+COPY examples/bot/package.json examples/bot/
 # `npm install`, not `npm ci` (see README / stack notes)
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npm run build
+# the service, then the API reference it serves at /docs
+RUN npm run build && npm run docs
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
 # the flags of src/node-flags.ts

@@ -21,7 +21,7 @@ const swc = [
 // (npm run test:pg / test:redis / test:browser).
 const suite = process.env.JEST_SUITE ?? 'default';
 const suites = {
-  default: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  default: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/sdk/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   pg: ['<rootDir>/{src,test}/**/*.pg-spec.ts'],
   redis: ['<rootDir>/{src,test}/**/*.redis-spec.ts'],
   browser: ['<rootDir>/{src,test}/**/*.browser-spec.ts'],
@@ -38,9 +38,12 @@ export default {
   transform: { '^.+\\.ts$': swc },
   // Relative imports are extensionless (see README, Conventions); a '.js' suffix
   // (ESM style) is mapped back to the .ts source so that it works too.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // The SDK (an npm workspace) is tested from its sources: `@scopa/sdk` is sdk/src
+  // (test/sdk-package.e2e-spec.ts checks the built package separately).
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^@scopa/sdk$': '<rootDir>/sdk/src/index.ts' },
   testMatch,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/sdk/dist/', '<rootDir>/docs-site/'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
   // Booting an app with its database takes seconds on a busy 2-core machine.
   testTimeout: 60_000,

@@ -1,5 +1,7 @@
 // `npm start` runs this first: a full build (13 to 18 s) only when a source
-// is newer than the last successful build, or the build is missing.
+// is newer than the last successful build, or the build is missing; and the
+// API reference served at /docs (`npm run docs`, 20 to 30 s) likewise, from
+// its own sources (a failure there is a warning: the service starts anyway).
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,4 +27,18 @@ if (built >= sources) {
 } else {
   execSync('npm run build', { stdio: 'inherit' });
   writeFileSync(STAMP, new Date().toISOString() + '\n');
+}
+
+const DOCS = path.resolve(root, process.env.DOCS_DIR ?? 'docs-site');
+const DOCS_STAMP = path.join(DOCS, '.built'); // written by scripts/build-docs.mjs when it succeeds
+const DOCS_SOURCES = ['openapi.yaml', 'schema.graphql', 'sdk/src', 'sdk/README.md', 'sdk/tsconfig.json', 'scripts/build-docs.mjs', 'package-lock.json'];
+const docsBuilt = existsSync(DOCS_STAMP) ? statSync(DOCS_STAMP).mtimeMs : 0;
+if (docsBuilt >= Math.max(...DOCS_SOURCES.map((s) => newest(path.join(root, s))))) {
+  console.log('API reference is up to date with the contracts: not rebuilding');
+} else {
+  try {
+    execSync('npm run docs', { stdio: 'inherit' });
+  } catch {
+    console.warn('warning: the API reference could not be built (npm run docs); /docs will answer 404');
+  }
 }

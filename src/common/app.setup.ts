@@ -8,6 +8,7 @@ import { applySecurity } from './security';
 import { InputGuardPipe } from './input-guard.pipe';
 import { validationPipe } from './validation';
 import { serveWebClient } from '../web/web-client';
+import { serveDocs } from '../docs/docs-site';
 
 /** Largest accepted request body (REST and GraphQL alike); beyond it: 413 problem+json. */
 export const BODY_LIMIT = process.env.BODY_LIMIT ?? '64kb';
@@ -30,6 +31,7 @@ export function configureApp(app: INestApplication): INestApplication {
     sendProblem(res, err);
   });
   express.disable('x-powered-by');
+  serveDocs(app);
   serveWebClient(app);
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(new InputGuardPipe(), validationPipe());

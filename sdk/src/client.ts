@@ -1,0 +1,358 @@
+import createClient from 'openapi-fetch';
+import type { Client } from 'openapi-fetch';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import type { components, paths } from './generated/openapi.js';
+import { ScopaError, isRecord } from './errors.js';
+import { follow } from './follow.js';
+import type { FollowOptions, LiveMatchEvent } from './follow.js';
+import { resolveRetry, retryingFetch } from './retry.js';
+import type { RetryOptions } from './retry.js';
+
+type Schemas = components['schemas'];
+/** A match as the caller may see it (REST `MatchModel`). */
+export type Match = Schemas['MatchModel'];
+export type MatchSummary = Schemas['MatchSummaryModel'];
+/** What {@link ScopaClient.createMatch} takes (`rated` defaults to false on the service, whatever the contract says). */
+export type CreateMatchInput = Omit<Schemas['CreateMatchInput'], 'rated'> & { rated?: boolean };
+export type LegalPlays = Schemas['LegalPlaysModel'];
+/** One legal play, as `legalPlays` returns it: send it back to {@link ScopaClient.play} as it is. */
+export type LegalPlay = Schemas['PlayModel'];
+export type MatchEvent = Schemas['MatchEventModel'];
+export type Audit = Schemas['AuditModel'];
+export type Session = Schemas['SessionModel'];
+export type Account = Schemas['AccountModel'];
+export type CreatedApiToken = Schemas['CreatedApiTokenModel'];
+export type InboxEntry = Schemas['InboxEntryModel'];
+export type ApiTokenScope = Schemas['CreateTokenInput']['scopes'][number];
+
+/** What {@link ScopaClient.play} sends: a card and the table cards it captures (a `scopa` flag, as `legalPlays` gives it, is accepted and ignored). */
+export interface PlayChoice {
+  card: string;
+  capture: string[];
+  scopa?: boolean;
+}
+
+/** Options of the commands that change a match. */
+export interface CommandOptions {
+  /**
+   * The seq the command was decided on, sent as `If-Match: "<seq>"`: the service
+   * refuses it with `VERSION_CONFLICT` (412) if the match has moved on. Default:
+   * the last seq this client saw of the match (from any response's `ETag` or
+   * `seq`, or an event of {@link ScopaClient.follow}); `null` sends none.
+   */
+  expectedSeq?: number | null;
+  /**
+   * Makes the command idempotent: a retry with the same key returns the first
+   * result and changes nothing. Default: a fresh random key per call, reused by
+   * the SDK's own retries of that call.
+   */
+  idempotencyKey?: string;
+}
+
+export interface ScopaClientOptions {
+  /** Where the service is, e.g. `http://localhost:3000` (REST under `/v1`, GraphQL and graphql-ws at `/graphql`). */
+  baseUrl: string;
+  /** A session token (from {@link ScopaClient.login}) or a personal API token (`scopa_pat_...`). */
+  token?: string;
+  /** Retries of requests that are safe to repeat (see {@link RetryOptions}). */
+  retry?: RetryOptions;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+  /** The WebSocket class for {@link ScopaClient.follow} (default: the global WebSocket, else the `ws` package). */
+  webSocketImpl?: unknown;
+  /** Extra headers sent with every HTTP request. */
+  headers?: Record<string, string>;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
+/**
+ * A client of Scopa as a service. `rest` is the raw client generated from
+ * `openapi.yaml` (openapi-fetch: every path, typed); `graphql()` runs the typed
+ * documents generated from `schema.graphql`; the methods below are thin
+ * helpers over them that handle the token, retries with idempotency keys,
+ * `If-Match` from the last seen seq, and errors ({@link ScopaError}).
+ */
+export class ScopaClient {
+  readonly baseUrl: string;
+  /** The REST client generated from `openapi.yaml`, with this client's token, retries and seq tracking. */
+  readonly rest: Client<paths>;
+  /** @internal */
+  readonly webSocketImpl: unknown;
+  #token: string | undefined;
+  readonly #seqs = new Map<string, number>();
+  readonly #fetch: (request: Request) => Promise<Response>;
+
+  constructor(options: ScopaClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#token = options.token;
+    this.webSocketImpl = options.webSocketImpl;
+    const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#fetch = retryingFetch(baseFetch, resolveRetry(options.retry), retryable);
+    this.rest = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.#fetch, headers: options.headers });
+    this.rest.use({
+      onRequest: ({ request }) => {
+        if (this.#token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${this.#token}`);
+        return request;
+      },
+      onResponse: ({ request, response }) => {
+        const id = /\/v1\/matches\/([^/?#]+)/.exec(new URL(request.url).pathname)?.[1];
+        const seq = parseEtag(response.headers.get('etag'));
+        if (id && seq !== undefined) this.observeSeq(decodeURIComponent(id), seq);
+        return response;
+      },
+    });
+  }
+
+  /** Logs in with a password and returns a client holding the session token. */
+  static async login(options: ScopaClientOptions & { username: string; password: string }): Promise<ScopaClient> {
+    const client = new ScopaClient(options);
+    await client.login(options.username, options.password);
+    return client;
+  }
+
+  /** The token sent with every request (a session JWT or an API token), if any. */
+  get token(): string | undefined {
+    return this.#token;
+  }
+
+  /** Uses another token from now on (e.g. a fresh session, or an API token); `undefined` for anonymous calls. */
+  setToken(token: string | undefined): void {
+    this.#token = token;
+  }
+
+  /** Password login: keeps the session's token for the following calls and returns the session. */
+  async login(username: string, password: string): Promise<Session> {
+    const session = await this.#ok(this.rest.POST('/v1/auth/login', { body: { username, password } }));
+    this.#token = session.accessToken;
+    return session;
+  }
+
+  /** Creates an account: keeps the new session's token and returns the session. */
+  async register(username: string, password: string): Promise<Session> {
+    const session = await this.#ok(this.rest.POST('/v1/auth/register', { body: { username, password } }));
+    this.#token = session.accessToken;
+    return session;
+  }
+
+  /** Ends this session on the service and forgets the token. */
+  async logout(): Promise<void> {
+    await this.#ok(this.rest.POST('/v1/auth/logout'));
+    this.#token = undefined;
+  }
+
+  /** The calling account. */
+  async me(): Promise<Account> {
+    return this.#ok(this.rest.GET('/v1/me'));
+  }
+
+  /** Creates a personal API token (needs a password session); its secret (`token`) is shown this once. */
+  async createApiToken(name: string, scopes: ApiTokenScope[] = ['read', 'play']): Promise<CreatedApiToken> {
+    return this.#ok(this.rest.POST('/v1/tokens', { body: { name, scopes } }));
+  }
+
+  async createMatch(input: CreateMatchInput): Promise<Match> {
+    return this.#match(this.rest.POST('/v1/matches', { body: input as Schemas['CreateMatchInput'] }));
+  }
+
+  /** A match as I may see it; `atSeq` replays it. */
+  async getMatch(matchId: string, atSeq?: number): Promise<Match> {
+    return this.#match(this.rest.GET('/v1/matches/{id}', { params: { path: { id: matchId }, query: atSeq === undefined ? {} : { atSeq } } }));
+  }
+
+  /** Matches where I hold or am invited to a seat. */
+  async myMatches(query: { status?: 'open' | 'playing' | 'over'; myTurn?: boolean; limit?: number; offset?: number } = {}): Promise<MatchSummary[]> {
+    return this.#ok(this.rest.GET('/v1/matches', { params: { query } }));
+  }
+
+  /** The matches where it is my turn, the soonest deadline first. */
+  async inbox(limit?: number): Promise<InboxEntry[]> {
+    return this.#ok(this.rest.GET('/v1/inbox', { params: { query: limit === undefined ? {} : { limit } } }));
+  }
+
+  /** Takes a seat (the first open or reserved one, or `seat`), giving a client seed (default: 32 random bytes). */
+  async joinMatch(matchId: string, input: { seat?: number; clientSeed?: string | null; idempotencyKey?: string } = {}): Promise<Match> {
+    const clientSeed = input.clientSeed === null ? undefined : (input.clientSeed ?? randomClientSeed());
+    return this.#match(
+      this.rest.POST('/v1/matches/{id}/join', {
+        params: { path: { id: matchId } },
+        body: { seat: input.seat, clientSeed, idempotencyKey: input.idempotencyKey ?? newIdempotencyKey() },
+      }),
+    );
+  }
+
+  /** Gives my client seed (once, before the start; default: 32 random bytes). */
+  async setClientSeed(matchId: string, clientSeed: string = randomClientSeed(), options: CommandOptions = {}): Promise<Match> {
+    return this.#match(
+      this.rest.POST('/v1/matches/{id}/client-seed', {
+        params: { path: { id: matchId }, header: this.#ifMatch(matchId, options) },
+        body: { clientSeed, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
+      }),
+    );
+  }
+
+  /** Starts the match (every seat taken). While client seeds are missing the service answers 202: the match then has `startsAt`. */
+  async startMatch(matchId: string, options: Omit<CommandOptions, 'expectedSeq'> = {}): Promise<Match> {
+    return this.#match(
+      this.rest.POST('/v1/matches/{id}/start', {
+        params: { path: { id: matchId } },
+        body: { idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
+      }),
+    );
+  }
+
+  /**
+   * Plays a card. `play` may be a play from {@link legalPlays} as it is. Sent with
+   * `If-Match` from the last seq seen (see {@link CommandOptions.expectedSeq}) and an
+   * idempotency key, so that a retry after a network failure plays once.
+   */
+  async play(matchId: string, play: PlayChoice, options: CommandOptions = {}): Promise<Match> {
+    return this.#match(
+      this.rest.POST('/v1/matches/{id}/plays', {
+        params: { path: { id: matchId }, header: this.#ifMatch(matchId, options) },
+        body: { card: play.card, capture: play.capture, scopa: play.scopa, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
+      }),
+    );
+  }
+
+  /** Resigns: my side loses. */
+  async resign(matchId: string, options: Omit<CommandOptions, 'expectedSeq'> = {}): Promise<Match> {
+    return this.#match(
+      this.rest.POST('/v1/matches/{id}/resign', {
+        params: { path: { id: matchId } },
+        body: { idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
+      }),
+    );
+  }
+
+  /** My legal plays now, at the match's current seq (empty when it is not my turn). */
+  async legalPlays(matchId: string): Promise<LegalPlays> {
+    const plays = await this.#ok(this.rest.GET('/v1/matches/{id}/legal-plays', { params: { path: { id: matchId } } }));
+    this.observeSeq(matchId, plays.seq);
+    return plays;
+  }
+
+  /** The event log from `fromSeq` (at most `limit` events). */
+  async events(matchId: string, fromSeq = 1, limit?: number): Promise<MatchEvent[]> {
+    return this.#ok(this.rest.GET('/v1/matches/{id}/events', { params: { path: { id: matchId }, query: { fromSeq, limit } } }));
+  }
+
+  /** The audit verdict of a match's log (the whole audit, rules included, once it is over). */
+  async audit(matchId: string): Promise<Audit> {
+    return this.#ok(this.rest.GET('/v1/matches/{id}/audit', { params: { path: { id: matchId } } }));
+  }
+
+  /** The whole log as JSON Lines (`jsonl`) or the match notation (`notation`), once the match is over. */
+  async exportMatch(matchId: string, format: 'jsonl' | 'notation' = 'jsonl'): Promise<string> {
+    const accept = format === 'notation' ? 'text/plain' : 'application/x-ndjson';
+    const result = await this.rest.GET('/v1/matches/{id}/export', { params: { path: { id: matchId } }, headers: { accept }, parseAs: 'text' });
+    if (!result.response.ok) throw ScopaError.fromProblem(parseMaybeJson(result.error), result.response.status);
+    return result.data as string;
+  }
+
+  /** The last seq this client saw of a match (from responses and followed events), if any. */
+  lastSeq(matchId: string): number | undefined {
+    return this.#seqs.get(matchId);
+  }
+
+  /** Records that a match has reached `seq` (the SDK does it on every response; a later seq wins). */
+  observeSeq(matchId: string, seq: number): void {
+    const known = this.#seqs.get(matchId);
+    if (known === undefined || seq > known) this.#seqs.set(matchId, seq);
+  }
+
+  /**
+   * Runs a GraphQL document (typed: use the documents generated in this package,
+   * e.g. `MatchDocument`) over HTTP. An error is thrown as a {@link ScopaError}.
+   * Queries are retried like GETs; a mutation only when its variables carry an
+   * idempotency key somewhere.
+   */
+  async graphql<TResult, TVariables extends Record<string, unknown>>(
+    document: TypedDocumentNode<TResult, TVariables>,
+    ...[variables]: TVariables extends Record<string, never> ? [TVariables?] : [TVariables]
+  ): Promise<TResult> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
+    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
+    const request = new Request(`${this.baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: print(document), variables: variables ?? {} }) });
+    const response = await this.#fetch(request);
+    const text = await response.text();
+    const body = parseMaybeJson(text);
+    if (isRecord(body) && Array.isArray(body.errors) && body.errors.length > 0) throw ScopaError.fromGraphQL(body.errors[0], response.status);
+    if (!response.ok || !isRecord(body) || !isRecord(body.data)) throw ScopaError.fromProblem(body, response.status || 500);
+    return body.data as TResult;
+  }
+
+  /**
+   * The events of a match from `fromSeq` (missed ones first, then live, each
+   * with the match as I may see it after it) over graphql-ws
+   * (`matchEventsLive`). A dropped connection is reopened and the subscription
+   * resumed from the last seq received: no gap, no repeat. Ends after
+   * `MatchEnded` (unless `untilEnd: false`), or when the loop breaks.
+   */
+  follow(matchId: string, fromSeq = 1, options: FollowOptions = {}): AsyncGenerator<LiveMatchEvent, void, undefined> {
+    return follow(this, matchId, fromSeq, options);
+  }
+
+  /** The graphql-ws URL (`ws(s)://host/graphql`). */
+  get webSocketUrl(): string {
+    return this.baseUrl.replace(/^http/, 'ws') + '/graphql';
+  }
+
+  #ifMatch(matchId: string, options: CommandOptions): { 'If-Match'?: string } {
+    const seq = options.expectedSeq === undefined ? this.#seqs.get(matchId) : options.expectedSeq;
+    return seq === null || seq === undefined ? {} : { 'If-Match': `"${seq}"` };
+  }
+
+  async #ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw ScopaError.fromProblem(error, response.status);
+    return data as T;
+  }
+
+  async #match(call: Promise<{ data?: Match; error?: unknown; response: Response }>): Promise<Match> {
+    const match = await this.#ok(call);
+    this.observeSeq(match.id, match.seq);
+    return match;
+  }
+}
+
+/** 32 random bytes as hex: a client seed (README, "Player-contributed seeds"). */
+export function randomClientSeed(): string {
+  const bytes = new Uint8Array(32);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A fresh idempotency key (`sdk-<uuid>`, within the service's `[A-Za-z0-9_.:-]{1,100}`). */
+export function newIdempotencyKey(): string {
+  return `sdk-${globalThis.crypto.randomUUID()}`;
+}
+
+function parseEtag(etag: string | null): number | undefined {
+  const m = etag ? /^(?:W\/)?"?(\d+)"?$/.exec(etag.trim()) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+function parseMaybeJson(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { detail: text };
+  }
+}
+
+/** A request may be sent again when it is safe to: a read, or a command carrying an idempotency key. */
+async function retryable(request: Request): Promise<boolean> {
+  if (SAFE_METHODS.has(request.method)) return true;
+  if (!request.body) return false;
+  const text = await request.clone().text();
+  const body = parseMaybeJson(text);
+  if (!isRecord(body)) return false;
+  if (new URL(request.url).pathname.endsWith('/graphql')) {
+    const query = typeof body.query === 'string' ? body.query.trimStart() : '';
+    return query.startsWith('query') || query.startsWith('{') || JSON.stringify(body.variables ?? {}).includes('"idempotencyKey"');
+  }
+  return typeof body.idempotencyKey === 'string';
+}

@@ -1,0 +1,114 @@
+import { createClient } from 'graphql-ws';
+import type { Client as WsClient } from 'graphql-ws';
+import { print } from 'graphql';
+import { ScopaError, isRecord } from './errors.js';
+import { MatchEventsLiveDocument } from './generated/graphql/graphql.js';
+import type { MatchEventsLiveSubscription } from './generated/graphql/graphql.js';
+import { sleep } from './retry.js';
+import type { ScopaClient } from './client.js';
+
+/** One event of {@link ScopaClient.follow}: the event, and the match as I may see it right after it. */
+export type LiveMatchEvent = MatchEventsLiveSubscription['matchEventsLive'];
+
+export interface FollowOptions {
+  /** Return after the `MatchEnded` event (default true). */
+  untilEnd?: boolean;
+  /** Stops following (the iterator then returns). */
+  signal?: AbortSignal;
+  /** Reconnections in a row without an event before giving up with the last error (default: no limit). */
+  maxReconnects?: number;
+  /** First delay before reconnecting, doubled up to 5 s (default 250 ms). */
+  reconnectDelayMs?: number;
+  /** Called before each reconnection, with the error that closed the connection and the seq it resumes from. */
+  onReconnect?: (info: { attempt: number; fromSeq: number; error: unknown }) => void;
+}
+
+/** Close codes after which reconnecting cannot help: the credential was refused, revoked or expired (4403), or the request is bad (4400). */
+const FATAL_CLOSE = new Set([4400, 4401, 4403, 4406, 4409]);
+
+export async function* follow(
+  client: ScopaClient,
+  matchId: string,
+  fromSeq: number,
+  options: FollowOptions,
+): AsyncGenerator<LiveMatchEvent, void, undefined> {
+  const untilEnd = options.untilEnd ?? true;
+  const maxReconnects = options.maxReconnects ?? Number.POSITIVE_INFINITY;
+  const baseDelay = options.reconnectDelayMs ?? 250;
+  let next = Math.max(1, fromSeq);
+  let failures = 0;
+  const query = print(MatchEventsLiveDocument);
+
+  while (!options.signal?.aborted) {
+    const socket = await openSocket(client);
+    const onAbort = () => void socket.dispose();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const results = socket.iterate<MatchEventsLiveSubscription>({ query, variables: { matchId, fromSeq: next } });
+      for await (const result of results) {
+        if (result.errors?.length) throw ScopaError.fromGraphQL(result.errors[0]);
+        const live = result.data?.matchEventsLive;
+        if (!live) continue;
+        if (live.event.seq < next) continue; // already delivered before a reconnection
+        next = live.event.seq + 1;
+        failures = 0;
+        client.observeSeq(matchId, live.match.seq);
+        yield live;
+        if (untilEnd && live.event.type === 'MatchEnded') return;
+      }
+      if (options.signal?.aborted) return;
+      // The service completed the subscription without the end: resume.
+    } catch (error) {
+      if (options.signal?.aborted) return;
+      const fatal = fatalError(error);
+      if (fatal) throw fatal;
+      failures++;
+      if (failures > maxReconnects) throw toScopaError(error);
+      options.onReconnect?.({ attempt: failures, fromSeq: next, error });
+      await sleep(Math.min(5000, baseDelay * 2 ** (failures - 1)));
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      await socket.dispose();
+    }
+  }
+}
+
+async function openSocket(client: ScopaClient): Promise<WsClient> {
+  const webSocketImpl = client.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? (await import('ws')).default;
+  return createClient({
+    url: client.webSocketUrl,
+    webSocketImpl,
+    lazy: true,
+    retryAttempts: 0, // follow() reconnects itself, resuming from the last seq
+    connectionParams: () => (client.token ? { authorization: `Bearer ${client.token}` } : {}),
+  });
+}
+
+/** A GraphQL error (the match does not exist, I may not see it, ...) or a refused credential ends the iteration. */
+function fatalError(error: unknown): ScopaError | undefined {
+  if (error instanceof ScopaError) return error.code === 'RATE_LIMITED' || error.code === 'INTERNAL' ? undefined : error;
+  if (Array.isArray(error) && error.length > 0) {
+    const e = ScopaError.fromGraphQL(error[0]);
+    return e.code === 'RATE_LIMITED' || e.code === 'INTERNAL' ? undefined : e;
+  }
+  const code = closeCode(error);
+  if (code !== undefined && FATAL_CLOSE.has(code)) {
+    return new ScopaError({ code: code === 4403 ? 'UNAUTHENTICATED' : 'VALIDATION_FAILED', message: `the live connection was closed: ${code} ${closeReason(error)}`.trim(), status: code === 4403 ? 401 : 400 });
+  }
+  return undefined;
+}
+
+function toScopaError(error: unknown): ScopaError {
+  if (error instanceof ScopaError) return error;
+  if (Array.isArray(error) && error.length > 0) return ScopaError.fromGraphQL(error[0]);
+  const code = closeCode(error);
+  return ScopaError.network(code === undefined ? error : new Error(`closed ${code} ${closeReason(error)}`.trim()));
+}
+
+function closeCode(error: unknown): number | undefined {
+  return isRecord(error) && typeof error.code === 'number' ? error.code : undefined;
+}
+
+function closeReason(error: unknown): string {
+  return isRecord(error) && typeof error.reason === 'string' ? error.reason : '';
+}

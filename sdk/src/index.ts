@@ -1,0 +1,34 @@
+/**
+ * `@scopa/sdk`: a typed client of Scopa as a service.
+ *
+ * - {@link ScopaClient}: REST (generated from `openapi.yaml`), GraphQL documents
+ *   (generated from `schema.graphql`), `follow()` over graphql-ws.
+ * - {@link ScopaError}: every refusal, with the service's `code` and `reason`.
+ * - The generated layer: `paths`/`components` (REST types) and the typed GraphQL
+ *   documents (`MatchDocument`, `PlayDocument`, ...).
+ *
+ * @packageDocumentation
+ */
+export { ScopaClient, newIdempotencyKey, randomClientSeed } from './client.js';
+export type {
+  Account,
+  ApiTokenScope,
+  Audit,
+  CommandOptions,
+  CreateMatchInput,
+  CreatedApiToken,
+  InboxEntry,
+  LegalPlay,
+  LegalPlays,
+  Match,
+  MatchEvent,
+  MatchSummary,
+  PlayChoice,
+  ScopaClientOptions,
+  Session,
+} from './client.js';
+export { ScopaError, isScopaError } from './errors.js';
+export type { FollowOptions, LiveMatchEvent } from './follow.js';
+export type { RetryOptions } from './retry.js';
+export type { components, operations, paths } from './generated/openapi.js';
+export * from './generated/graphql/graphql.js';

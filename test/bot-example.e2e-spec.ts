@@ -1,0 +1,107 @@
+/**
+ * The example bot (examples/bot/, written only against @scopa/sdk) against a
+ * real instance for one full match: it runs with an API token, joins the match
+ * a person invites it to, plays every one of its turns itself (a turn clock
+ * that forfeits the match is set, so a missed turn would show), and carries on
+ * after its socket is dropped mid-match (a TCP proxy in front of the instance).
+ */
+import { jest } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
+import { ScopaClient } from '@scopa/sdk';
+import { ScopaBot } from '../examples/bot/src/bot';
+import { createTestApp } from './support/app';
+import { uniqueName } from './support/clients';
+import { startTcpProxy } from './support/tcp-proxy';
+import type { TcpProxy } from './support/tcp-proxy';
+
+jest.setTimeout(240_000);
+
+describe('examples/bot (e2e)', () => {
+  let app: INestApplication;
+  let base: string;
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    app = await createTestApp({ RATE_LIMIT: '100000' });
+    await app.listen(0, '127.0.0.1');
+    const port = app.getHttpServer().address().port;
+    base = `http://127.0.0.1:${port}`;
+    proxy = await startTcpProxy(port);
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await app?.close();
+  });
+
+  it('joins the match it is invited to with an API token, plays every turn in time, and survives a dropped socket', async () => {
+    // the bot's owner makes it a token; the bot itself only ever holds the token
+    const owner = new ScopaClient({ baseUrl: base });
+    const botName = uniqueName('bot');
+    await owner.register(botName, `password of ${botName}`);
+    const { token } = await owner.createApiToken('example bot', ['read', 'play']);
+    const lines: string[] = [];
+    const bot = new ScopaBot({ client: new ScopaClient({ baseUrl: `http://127.0.0.1:${proxy.port}`, token }), pollMs: 200, log: (l) => lines.push(l) });
+    const stop = new AbortController();
+    const running = bot.run(stop.signal);
+
+    try {
+      const alice = new ScopaClient({ baseUrl: base });
+      const aliceName = uniqueName('alice');
+      await alice.register(aliceName, `password of ${aliceName}`);
+      const created = await alice.createMatch({
+        preset: 'scopa',
+        seats: [{ type: 'creator' }, { type: 'reserved', username: botName }],
+        turnTimeLimit: 'PT45S',
+        onExpiry: 'forfeit',
+      });
+      await alice.setClientSeed(created.id);
+
+      // the bot finds the invitation and takes its seat, with a client seed of its own
+      let joined = created;
+      for (let i = 0; i < 200 && joined.view.seats[1].player === null; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        joined = await alice.getMatch(created.id);
+      }
+      expect(joined.view.seats[1].player?.toLowerCase()).toBe(botName.toLowerCase());
+      expect(joined.view.clientSeeds[1]).toMatch(/^[0-9a-f]{64}$/);
+      expect((await alice.startMatch(created.id)).status).toBe('playing');
+
+      let alicePlays = 0;
+      let dropped = false;
+      let result: { reason: string; winner: number | null } | null | undefined;
+      for await (const live of alice.follow(created.id, 1)) {
+        result = live.match.view.result;
+        const view = live.match.view;
+        if (live.match.status !== 'playing' || view.turn !== view.viewer) continue;
+        const legal = await alice.legalPlays(created.id);
+        if (legal.seq !== live.event.seq || legal.plays.length === 0) continue;
+        await alice.play(created.id, legal.plays[legal.plays.length - 1]);
+        alicePlays++;
+        if (alicePlays === 4 && !dropped) {
+          dropped = proxy.dropAll() > 0; // the bot's graphql-ws socket goes down mid-match
+        }
+      }
+
+      expect(dropped).toBe(true);
+      expect(result).toBeDefined();
+      expect(result?.reason).not.toBe('forfeit'); // no turn of the bot ran out
+      const events = await alice.events(created.id, 1, 1000);
+      const botPlays = events.filter((e) => e.type === 'CardPlayed' && e.actor?.toLowerCase() === botName.toLowerCase());
+      expect(botPlays.length).toBeGreaterThanOrEqual(alicePlays - 1);
+      expect(botPlays.every((e) => !(e.payload as { auto?: boolean }).auto)).toBe(true);
+      expect(bot.stats.plays).toBe(botPlays.length);
+      expect(bot.stats.joined).toBe(1);
+      expect(bot.stats.reconnects).toBeGreaterThanOrEqual(1);
+      // the bot saw the end on its own feed
+      for (let i = 0; i < 100 && bot.stats.finished === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(bot.stats.finished).toBe(1);
+      expect(await alice.audit(created.id)).toMatchObject({ sound: true, checked: 'chain+rules' });
+    } finally {
+      stop.abort();
+      await running;
+    }
+    expect(bot.stats.errors).toEqual([]);
+    expect(lines.some((l) => l.includes('resuming from seq'))).toBe(true);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The API reference at /docs (built by `npm run docs`: Redoc for REST from
+ * openapi.yaml, TypeDoc for the SDK), in headless Chromium under the service's
+ * own headers: the pages render with their scripts running under the strict
+ * CSP (no violation, no page error), the play operation is on the REST page,
+ * and the SDK page documents ScopaClient.play. Run with `npm run test:browser`
+ * (it builds the docs first). Screenshots go to test-artifacts/.
+ */
+import { jest } from '@jest/globals';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { chromium } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { docsDir } from '../src/docs/docs-site';
+import { createTestApp } from './support/app';
+
+jest.setTimeout(300_000);
+
+// page.evaluate runs in the browser; the server's tsconfig has no DOM library.
+declare const document: { querySelectorAll(selector: string): { length: number } };
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+describe('API reference at /docs (Chromium)', () => {
+  let app: INestApplication;
+  let base: string;
+  let profile: string;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const offsite: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(docsDir(), 'index.html'))) throw new Error(`no API reference in ${docsDir()}: run npm run docs`);
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    app = await createTestApp({ RATE_LIMIT: '100000' });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    profile = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-docs-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 } });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (err) => problems.push(`pageerror: ${String(err)}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+    // the docs must not reach beyond the service (no CDN: many users are offline)
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(base) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      offsite.push(url);
+      return route.abort();
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await app?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `docs-${name}.png`) });
+
+  it('serves the entry page at /docs with the strict CSP', async () => {
+    const response = await page.goto(`${base}/docs`);
+    expect(response?.status()).toBe(200);
+    expect(page.url()).toBe(`${base}/docs/`);
+    // the service's CSP, unrelaxed: scripts from this origin only (no inline script, no eval, no CDN)
+    const csp = Object.fromEntries(
+      (response?.headers()['content-security-policy'] ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]),
+    );
+    expect(csp['script-src']).toEqual(["'self'"]);
+    expect(csp['script-src-attr']).toEqual(["'none'"]);
+    expect(csp['default-src']).toEqual(["'self'"]);
+    expect(await page.textContent('h1')).toContain('API reference');
+    await shot('index');
+  });
+
+  it('renders the REST reference (Redoc) with its scripts running, the play operation on it', async () => {
+    problems.length = 0;
+    await page.goto(`${base}/docs/`);
+    await page.click('a[href="api/"]');
+    await page.waitForURL(`${base}/docs/api/`);
+    await page.getByText('Scopa as a service (1.0.0)').first().waitFor({ timeout: 60_000 });
+    // Redoc's own script runs (no prerendered shell only): its search finds the play operation
+    await page.getByText('Search').first().click();
+    const search = page.locator('input[placeholder^="Search"]').first();
+    await search.waitFor({ state: 'visible', timeout: 60_000 });
+    await search.fill('Play a card');
+    await page.getByText('/v1/matches/{id}/plays').first().waitFor({ timeout: 60_000 });
+    await shot('api-search');
+    await page.keyboard.press('Escape');
+    // the operation itself, with its path and the If-Match header
+    await page.goto(`${base}/docs/api/#operation/play`);
+    await page.getByText('/v1/matches/{id}/plays').first().waitFor({ timeout: 60_000 });
+    const text = await page.locator('body').innerText();
+    expect(text).toContain('Play a card');
+    expect(text).toContain('If-Match');
+    await shot('api-play');
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+  });
+
+  it('renders the SDK reference (TypeDoc): ScopaClient and its play method', async () => {
+    problems.length = 0;
+    await page.goto(`${base}/docs/`);
+    await page.click('a[href="sdk/"]');
+    await page.waitForURL(`${base}/docs/sdk/`);
+    await page.getByText('Quick start').first().waitFor();
+    await page.click('a[href*="classes/ScopaClient"]');
+    await page.getByRole('heading', { name: /ScopaClient/ }).first().waitFor();
+    expect(await page.locator('body').innerText()).toContain('follow');
+    expect(await page.evaluate(() => document.querySelectorAll('[id="play"], a[href$="#play"]').length)).toBeGreaterThan(0);
+    await shot('sdk-client');
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+  });
+});
