@@ -13,7 +13,7 @@ import type { TrackedSocket } from '../auth/socket-registry';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { clientAddress, trustProxy } from '../common/client-address';
-import { MetricsService } from '../observability/metrics.service';
+import { SubscriptionCaps } from '../auth/subscription-caps';
 import { complexityRule, costRule, depthLimitRule } from './limits';
 import { SocketLimits, socketLimitsConfig } from './socket-limits';
 import type { SocketLimitState } from './socket-limits';
@@ -50,8 +50,8 @@ interface WsExtra {
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       imports: [AuthModule],
-      inject: [WsAuthService, MetricsService],
-      useFactory: (wsAuth: WsAuthService, metrics: MetricsService): ApolloDriverConfig => {
+      inject: [WsAuthService, SubscriptionCaps],
+      useFactory: (wsAuth: WsAuthService, caps: SubscriptionCaps): ApolloDriverConfig => {
         const rules = [depthLimitRule(), complexityRule(), costRule()];
         const overWs = wsExecution({ rules, formatError });
         const trust = trustProxy();
@@ -59,7 +59,7 @@ interface WsExtra {
           const extra = ctx.extra as WsExtra;
           return (extra.limits ??= { address: clientAddress(extra.request, trust) });
         };
-        const socketLimits = new SocketLimits(socketLimitsConfig(), metrics.subscriptionsOpen);
+        const socketLimits = new SocketLimits(socketLimitsConfig(), caps);
         const capped = socketLimits.hooks(overWs.hooks.onSubscribe, (ctx) => (ctx.extra as WsExtra).user?.accountId, limitsOf);
         return {
           path: '/graphql',
