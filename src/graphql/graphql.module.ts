@@ -19,6 +19,8 @@ import { SocketLimits, socketLimitsConfig } from './socket-limits';
 import type { SocketLimitState } from './socket-limits';
 import { subscriptionsOverWsRule } from './subscriptions-over-ws.rule';
 import { wsExecution } from './ws-execution';
+import { GraphqlSseController } from './graphql-sse.controller';
+import { GraphqlSseService } from './graphql-sse.service';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
 
@@ -41,7 +43,8 @@ interface WsExtra {
 
 /**
  * Code-first GraphQL over Apollo, at /graphql, with subscriptions over
- * graphql-ws on the same path. A subscriber authenticates in the
+ * graphql-ws on the same path, and over Server-Sent Events (graphql-sse)
+ * at /graphql/stream. A subscriber authenticates in the
  * connection_init payload ({ "authorization": "Bearer <token>" } or
  * { "token": "<token>" }); a bad or missing token closes the socket (4403).
  */
@@ -95,6 +98,10 @@ interface WsExtra {
         };
       },
     }),
+    AuthModule,
   ],
+  // GraphQL subscriptions (and any operation) over Server-Sent Events at /graphql/stream (graphql-sse).
+  controllers: [GraphqlSseController],
+  providers: [GraphqlSseService],
 })
 export class AppGraphQLModule {}
