@@ -18,8 +18,8 @@
 import { Injectable } from '@nestjs/common';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import type { Request, Response } from 'express';
-import { getOperationAST } from 'graphql';
-import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
+import { GraphQLError, getOperationAST } from 'graphql';
+import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/express';
 import type { RequestParams } from 'graphql-sse';
 import type { SubscribePayload } from 'graphql-ws';
@@ -82,7 +82,8 @@ export class GraphqlSseService {
     if (this.handler) return this.handler;
     const schema = this.execution.useSchema(this.schemaHost.schema);
     const hooks = this.execution.hooks;
-    const formatted = (errors: readonly GraphQLError[]): ExecutionResult => ({ data: null, errors: hooks.onError(undefined as never, '', undefined as never, errors) as never });
+    // Refusals go out as a result with errors, formatted by onNext like every other result.
+    const refused = (errors: readonly GraphQLError[]): ExecutionResult => ({ data: null, errors });
     const handler = createHandler<SseContext>({
       schema,
       // Single connection mode (a reserved stream shared by operations) is off: each operation is its own request.
@@ -92,7 +93,7 @@ export class GraphqlSseService {
       onSubscribe: async (req, params: RequestParams) => {
         const user = (req.raw as Request & { user?: Principal }).user;
         const prepared = hooks.onSubscribe(undefined as never, '', params as SubscribePayload);
-        if (Array.isArray(prepared)) return formatted(prepared);
+        if (Array.isArray(prepared)) return refused(prepared);
         if (!prepared) throw new Error('the GraphQL schema is not built yet');
         const args = prepared as ExecutionArgs;
         const contextValue: SseContext = { req: { user, headers: {}, ip: req.raw.ip }, sse: true };
@@ -101,7 +102,7 @@ export class GraphqlSseService {
             this.http.count(user, req.context.res);
           } catch (err) {
             if (!isDomainError(err)) throw err;
-            return { data: null, errors: [formatError({ message: err.message }, err)] } as unknown as ExecutionResult;
+            return refused([new GraphQLError(err.message, { originalError: err })]);
           }
         }
         return { ...args, contextValue };

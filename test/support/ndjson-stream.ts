@@ -87,7 +87,7 @@ export function openNdjson(url: string, token: string | null): Promise<NdjsonStr
         isEnded: () => ended,
         waitUntil,
         waitFor: async (match, timeoutMs, label = 'a line') => {
-          await waitUntil(() => lines.some(match) || (ended && !lines.some(match) && false), timeoutMs, label);
+          await waitUntil(() => lines.some(match), timeoutMs, label);
           return lines.find(match);
         },
         waitForCount: (count, timeoutMs) => waitUntil(() => lines.length >= count, timeoutMs, `${count} lines`),
