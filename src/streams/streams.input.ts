@@ -4,7 +4,7 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 /** `GET /v1/matches/{id}/stream?fromSeq=`: the first seq to send (default 1), as `matchEventsLive`. */
 export class MatchStreamQuery {
-  @ApiPropertyOptional({ default: 1, description: 'The first seq to send: after a dropped connection, the last seq received + 1.' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, description: 'The first seq to send: after a dropped connection, the last seq received + 1.' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

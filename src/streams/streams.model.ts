@@ -25,10 +25,10 @@ export class EventStreamLineModel {
   @ApiPropertyOptional({ description: 'The match the event is about.' })
   matchId?: string;
 
-  @ApiPropertyOptional({ description: 'The seq of the match log the event follows.' })
+  @ApiPropertyOptional({ type: 'integer', description: 'The seq of the match log the event is about (a match event\'s own seq; for yourTurn, the seq the turn follows).' })
   seq?: number;
 
-  @ApiPropertyOptional({ description: "The caller's seat." })
+  @ApiPropertyOptional({ type: 'integer', description: "The caller's seat." })
   seat?: number;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: '`yourTurn`: when the turn clock runs out; null for an untimed match.' })
