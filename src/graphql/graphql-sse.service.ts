@@ -58,6 +58,7 @@ export class GraphqlSseService {
     }
     // Ended when the credential is revoked (any instance) or expires.
     this.http.open(caller, res, (reason) => this.endRevoked(res, reason), { counted: false });
+    res.setHeader('x-accel-buffering', 'no'); // nginx: pass events through as they come
     try {
       await this.handlerFor()(req, res);
     } catch (err) {
