@@ -308,6 +308,14 @@ describe('streams without WebSockets (e2e)', () => {
       });
       expect(anonymous.status).toBe(401);
       expect(((await anonymous.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
+      // with a token but not as an event stream: a typed refusal
+      const notSse = await fetch(`${base}/graphql/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ivy.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ me { username } }' }),
+      });
+      expect(notSse.status).toBe(400);
+      expect(((await notSse.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
       const refused = await once(LIVE, { id: m.id, from: 1 }, null);
       expect(refused.data).toBeUndefined();
       expect(refused.errors?.length).toBe(1);
