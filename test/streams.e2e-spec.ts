@@ -20,6 +20,7 @@ import type { NdjsonStream } from './support/ndjson-stream';
 import { restTransport } from './support/play';
 import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
+import { playerChannel } from '../src/inbox/channels';
 import { SubscriptionCaps } from '../src/auth/subscription-caps';
 import { SocketRegistry } from '../src/auth/socket-registry';
 
@@ -107,10 +108,17 @@ describe('streams without WebSockets (e2e)', () => {
     expect(end).toMatchObject({ seq: resigned.body.seq, seat: 0, result: { reason: 'resignation', winner: 1 } });
     expect(end.result.totals).toHaveLength(2);
 
+    // what other features publish on the player's channel is forwarded as it is
+    const challenge = { type: 'challengeReceived', challengeId: 'c-1', from: bob.username, preset: 'scopa' };
+    await app.get<PubSubEngine>(PUB_SUB).publish(playerChannel(alice.username), challenge);
+    expect(await s.waitFor((l) => l.type === 'challengeReceived')).toEqual(challenge);
+    await app.get<PubSubEngine>(PUB_SUB).publish(playerChannel(carol.username), { type: 'seekPaired', matchId: 'not-alice' });
+
     // keep-alive: empty lines (STREAM_KEEPALIVE=0.2 here)
     await s.waitUntil(() => s.raw.filter((l) => l === '').length >= 2, 5000, 'keep-alive lines');
-    // nothing about the match of others
-    expect(s.lines.every((l) => l.matchId !== undefined || l.match !== undefined)).toBe(true);
+    // nothing about the match of others, nothing of another player's channel
+    expect(s.lines.every((l) => l.matchId !== undefined || l.match !== undefined || l.type === 'challengeReceived')).toBe(true);
+    expect(s.lines.some((l) => l.type === 'seekPaired')).toBe(false);
     expect(s.lines.filter((l) => l.type === 'matchInPlay').map((l) => l.match.id)).toEqual([inPlay.id]);
     for (const line of s.lines) {
       const id = line.matchId ?? line.match?.id;

@@ -36,13 +36,15 @@ export async function sendNdjson(res: Response, lines: AsyncIterable<unknown> | 
     if (gone && live) void Promise.resolve((lines as Closable).return?.()).catch(() => undefined);
   };
   res.on('close', onClose);
+  // Gone already (while the stream was being set up): its 'close' has passed.
+  if (res.destroyed) onClose();
   res.status(200);
   res.setHeader('content-type', 'application/x-ndjson; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
   let keepAlive: NodeJS.Timeout | null = null;
   if (live) {
     res.setHeader('x-accel-buffering', 'no'); // nginx: pass lines through as they come
-    res.flushHeaders();
+    if (!gone) res.flushHeaders();
     keepAlive = setInterval(() => {
       if (!gone && !res.writableEnded && !res.writableNeedDrain) res.write('\n');
     }, options.keepAliveMs);
