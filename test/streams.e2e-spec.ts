@@ -23,6 +23,7 @@ import type { PubSubEngine } from '../src/realtime/realtime.module';
 import { playerChannel } from '../src/inbox/channels';
 import { SubscriptionCaps } from '../src/auth/subscription-caps';
 import { SocketRegistry } from '../src/auth/socket-registry';
+import { MatchesService } from '../src/matches/matches.service';
 
 jest.setTimeout(120_000);
 
@@ -126,6 +127,27 @@ describe('streams without WebSockets (e2e)', () => {
     }
     expect(scanner.scanned).toBeGreaterThan(0);
     expect(scanner.leaks).toEqual([]);
+    s.close();
+  });
+
+  it('an event published while the first lines are being read comes right after them, not lost', async () => {
+    const olga = await register(app, 'evo');
+    const pete = await register(app, 'evp');
+    const ids = [];
+    for (let k = 0; k < 3; k++) ids.push((await started(olga, pete)).id);
+    // published in the middle of the first lines: while the stream reads the first match in play
+    const event = { type: 'seekPaired', matchId: 'm-1' };
+    const matches = app.get(MatchesService);
+    const present = matches.present.bind(matches);
+    const spy = jest.spyOn(matches, 'present').mockImplementationOnce(async (...args) => {
+      await app.get<PubSubEngine>(PUB_SUB).publish(playerChannel(olga.username), event);
+      return present(...args);
+    });
+    const s = await stream('/v1/stream/events', olga.token);
+    await s.waitFor((l) => l.type === 'seekPaired');
+    spy.mockRestore();
+    expect(s.lines.map((l) => l.type)).toEqual(['matchInPlay', 'matchInPlay', 'matchInPlay', 'seekPaired']);
+    expect(new Set(s.lines.slice(0, 3).map((l) => l.match.id))).toEqual(new Set(ids));
     s.close();
   });
 

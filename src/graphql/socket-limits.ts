@@ -10,12 +10,10 @@
 import { GraphQLError, getOperationAST } from 'graphql';
 import type { ExecutionArgs } from 'graphql';
 import type { Context, ServerOptions, SubscribePayload } from 'graphql-ws';
-import { maxSubscriptionsPerAccount } from '../auth/subscription-caps';
 import type { SubscriptionCaps } from '../auth/subscription-caps';
 
 export interface SocketLimitsConfig {
   maxConnectionsPerAddress: number;
-  maxSubscriptionsPerAccount: number;
 }
 
 function positive(value: string | undefined, fallback: number): number {
@@ -26,7 +24,6 @@ function positive(value: string | undefined, fallback: number): number {
 export function socketLimitsConfig(env: NodeJS.ProcessEnv = process.env): SocketLimitsConfig {
   return {
     maxConnectionsPerAddress: positive(env.WS_MAX_CONNECTIONS_PER_ADDRESS, 100),
-    maxSubscriptionsPerAccount: maxSubscriptionsPerAccount(env),
   };
 }
 

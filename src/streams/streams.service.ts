@@ -24,6 +24,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
 import { HttpStreams } from '../auth/http-streams';
+import { DomainError } from '../common/domain-error';
 import { sendNdjson } from '../common/ndjson';
 import { playerChannel, turnChannel } from '../inbox/channels';
 import type { PlayerEvent, TurnNotice } from '../inbox/channels';
@@ -32,6 +33,7 @@ import type { LiveEvent, MatchPresentation } from '../matches/matches.service';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { LineQueue } from './line-queue';
+import { listen } from './channel';
 
 /** STREAM_KEEPALIVE: seconds between keep-alive lines (a decimal number, 0.05 to 3600; default 7). Anything else stops the service at startup. */
 export function streamKeepAliveMs(env: NodeJS.ProcessEnv = process.env): number {
@@ -74,11 +76,18 @@ export class StreamsService {
     const lines = new LineQueue<EventLine>();
     // Counted and tracked before anything is written: a refusal is a problem document.
     this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
-    // Listen before reading the matches in play: what happens meanwhile comes after them.
-    const turns = this.pubsub.asyncIterableIterator<TurnNotice>(turnChannel(caller.username));
-    const mine = this.pubsub.asyncIterableIterator<PlayerEvent>(playerChannel(caller.username));
-    lines.own(turns);
-    lines.own(mine);
+    // Listening before reading the matches in play: what happens meanwhile comes after them.
+    const listening = await Promise.allSettled([
+      listen<TurnNotice>(this.pubsub, turnChannel(caller.username)),
+      listen<PlayerEvent>(this.pubsub, playerChannel(caller.username)),
+    ]);
+    for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
+    const failed = listening.find((l) => l.status === 'rejected');
+    if (failed) {
+      lines.end(); // unsubscribes what did subscribe
+      throw new DomainError('UNAVAILABLE', 'the event stream cannot listen now; try again');
+    }
+    const [turns, mine] = listening.map((l) => (l as PromiseFulfilledResult<AsyncIterableIterator<unknown>>).value) as [AsyncIterableIterator<TurnNotice>, AsyncIterableIterator<PlayerEvent>];
     void (async () => {
       await lines.pump(this.inPlay(caller));
       if (lines.closed) return;
