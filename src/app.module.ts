@@ -13,6 +13,7 @@ import { ObservabilityModule } from './observability/observability.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RulesetsModule } from './rulesets/rulesets.module';
 import { SeatsModule } from './seats/seats.module';
+import { StreamsModule } from './streams/streams.module';
 
 @Module({
   // The order of the controllers in openapi.yaml follows this one (health, matches, auth, rulesets, inbox, hints, webhooks).
@@ -31,6 +32,7 @@ import { SeatsModule } from './seats/seats.module';
     WebhooksModule,
     ArchivesModule,
     LobbyModule,
+    StreamsModule,
   ],
 })
 export class AppModule {}

@@ -14,6 +14,8 @@ import { RateLimits, rateLimitConfig } from './rate-limits';
 import { RevocationBus } from './revocations';
 import { SessionsService } from './sessions.service';
 import { SocketRegistry } from './socket-registry';
+import { SubscriptionCaps } from './subscription-caps';
+import { HttpStreams } from './http-streams';
 import { TokensService } from './tokens.service';
 import { WsAuthService } from './ws-auth.service';
 
@@ -37,6 +39,8 @@ import { WsAuthService } from './ws-auth.service';
     SessionsService,
     RevocationBus,
     SocketRegistry,
+    SubscriptionCaps,
+    HttpStreams,
     JwtStrategy,
     WsAuthService,
     AuthResolver,
@@ -46,6 +50,6 @@ import { WsAuthService } from './ws-auth.service';
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, JwtModule, RateLimits],
+  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits],
 })
 export class AuthModule {}

@@ -43,6 +43,7 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   exportMatches: 10, // up to 100 exports in one request
   importMatch: 5, // audits the whole log
   userMatches: 2, // a page, or a whole archive as a stream
+  streamEvents: 2, // opening the event stream reads every match in play of the caller (then it is held open: no further charge)
 };
 export const AUTH_ROUTES: ReadonlySet<string> = new Set(['register', 'login']);
 

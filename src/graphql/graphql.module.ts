@@ -13,12 +13,14 @@ import type { TrackedSocket } from '../auth/socket-registry';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { clientAddress, trustProxy } from '../common/client-address';
-import { MetricsService } from '../observability/metrics.service';
+import { SubscriptionCaps } from '../auth/subscription-caps';
 import { complexityRule, costRule, depthLimitRule } from './limits';
 import { SocketLimits, socketLimitsConfig } from './socket-limits';
 import type { SocketLimitState } from './socket-limits';
 import { subscriptionsOverWsRule } from './subscriptions-over-ws.rule';
 import { wsExecution } from './ws-execution';
+import { GraphqlSseController } from './graphql-sse.controller';
+import { GraphqlSseService } from './graphql-sse.service';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
 
@@ -41,7 +43,8 @@ interface WsExtra {
 
 /**
  * Code-first GraphQL over Apollo, at /graphql, with subscriptions over
- * graphql-ws on the same path. A subscriber authenticates in the
+ * graphql-ws on the same path, and over Server-Sent Events (graphql-sse)
+ * at /graphql/stream. A subscriber authenticates in the
  * connection_init payload ({ "authorization": "Bearer <token>" } or
  * { "token": "<token>" }); a bad or missing token closes the socket (4403).
  */
@@ -50,8 +53,8 @@ interface WsExtra {
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       imports: [AuthModule],
-      inject: [WsAuthService, MetricsService],
-      useFactory: (wsAuth: WsAuthService, metrics: MetricsService): ApolloDriverConfig => {
+      inject: [WsAuthService, SubscriptionCaps],
+      useFactory: (wsAuth: WsAuthService, caps: SubscriptionCaps): ApolloDriverConfig => {
         const rules = [depthLimitRule(), complexityRule(), costRule()];
         const overWs = wsExecution({ rules, formatError });
         const trust = trustProxy();
@@ -59,7 +62,7 @@ interface WsExtra {
           const extra = ctx.extra as WsExtra;
           return (extra.limits ??= { address: clientAddress(extra.request, trust) });
         };
-        const socketLimits = new SocketLimits(socketLimitsConfig(), metrics.subscriptionsOpen);
+        const socketLimits = new SocketLimits(socketLimitsConfig(), caps);
         const capped = socketLimits.hooks(overWs.hooks.onSubscribe, (ctx) => (ctx.extra as WsExtra).user?.accountId, limitsOf);
         return {
           path: '/graphql',
@@ -95,6 +98,10 @@ interface WsExtra {
         };
       },
     }),
+    AuthModule,
   ],
+  // GraphQL subscriptions (and any operation) over Server-Sent Events at /graphql/stream (graphql-sse).
+  controllers: [GraphqlSseController],
+  providers: [GraphqlSseService],
 })
 export class AppGraphQLModule {}

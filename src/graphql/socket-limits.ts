@@ -1,7 +1,8 @@
 /**
  * Caps on what one client holds open over graphql-ws on this instance:
  * sockets per address (refused with close code 4429) and subscriptions per
- * account (refused with RATE_LIMITED), and the scopa_subscriptions_open
+ * account (refused with RATE_LIMITED; the count is SubscriptionCaps, shared
+ * with graphql-sse and the NDJSON streams), and the scopa_subscriptions_open
  * gauge, which follows the same count: up when a subscription is accepted,
  * down when it completes (client `complete`, end of stream, error) or its
  * socket closes.
@@ -9,11 +10,10 @@
 import { GraphQLError, getOperationAST } from 'graphql';
 import type { ExecutionArgs } from 'graphql';
 import type { Context, ServerOptions, SubscribePayload } from 'graphql-ws';
-import { DomainError } from '../common/domain-error';
+import type { SubscriptionCaps } from '../auth/subscription-caps';
 
 export interface SocketLimitsConfig {
   maxConnectionsPerAddress: number;
-  maxSubscriptionsPerAccount: number;
 }
 
 function positive(value: string | undefined, fallback: number): number {
@@ -24,7 +24,6 @@ function positive(value: string | undefined, fallback: number): number {
 export function socketLimitsConfig(env: NodeJS.ProcessEnv = process.env): SocketLimitsConfig {
   return {
     maxConnectionsPerAddress: positive(env.WS_MAX_CONNECTIONS_PER_ADDRESS, 100),
-    maxSubscriptionsPerAccount: positive(env.WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT, 100),
   };
 }
 
@@ -39,11 +38,6 @@ export interface SocketLimitState {
   counted?: boolean;
   /** Open subscriptions by operation id, with the account they are counted against. */
   subscriptions?: Map<string, string>;
-}
-
-interface Gauge {
-  inc(): void;
-  dec(): void;
 }
 
 type Hooks = Required<Pick<ServerOptions, 'onSubscribe' | 'onComplete' | 'onClose'>>;
@@ -66,11 +60,11 @@ class Counter {
 
 export class SocketLimits {
   private readonly connections = new Counter();
-  private readonly subscriptions = new Counter();
 
   constructor(
     readonly config: SocketLimitsConfig,
-    private readonly open: Gauge,
+    /** Subscriptions per account, and the gauge: shared with the HTTP streams. */
+    private readonly subscriptions: SubscriptionCaps,
   ) {}
 
   /** Accepts one more socket from the address, or closes it with 4429 and says false. */
@@ -94,8 +88,7 @@ export class SocketLimits {
       const account = state.subscriptions?.get(id);
       if (account === undefined) return;
       state.subscriptions!.delete(id);
-      this.subscriptions.remove(account);
-      this.open.dec();
+      this.subscriptions.close(account);
     };
     return {
       onSubscribe: async (ctx: Context, id: string, payload: SubscribePayload) => {
@@ -106,18 +99,12 @@ export class SocketLimits {
         if (operation?.operation !== 'subscription') return prepared;
         const account = accountOf(ctx);
         if (account === undefined) return prepared; // the resolvers' guard refuses it
-        if (!this.subscriptions.tryAdd(account, this.config.maxSubscriptionsPerAccount)) {
-          const max = this.config.maxSubscriptionsPerAccount;
-          const error = new DomainError('RATE_LIMITED', `at most ${max} subscriptions may be open per account on one instance; complete one first`, {
-            limit: max,
-            remaining: 0,
-            reason: 'subscriptions',
-          });
+        if (!this.subscriptions.tryOpen(account)) {
+          const error = this.subscriptions.refusal();
           return [new GraphQLError(error.message, { originalError: error })];
         }
         const state = stateOf(ctx);
         (state.subscriptions ??= new Map()).set(id, account);
-        this.open.inc();
         return prepared;
       },
       onComplete: (ctx: Context, id: string) => release(stateOf(ctx), id),

@@ -4,12 +4,13 @@ import { InboxController } from './inbox.controller';
 import { InboxResolver } from './inbox.resolver';
 import { InboxService } from './inbox.service';
 import { TurnNotifier } from './turn-notifier';
+import { LifecycleNotifier } from './lifecycle-notifier';
 
 /** The inbox ("my turn" by deadline) and the live notices after each append. */
 @Module({
   imports: [StoreModule],
   controllers: [InboxController],
-  providers: [InboxService, InboxResolver, TurnNotifier],
-  exports: [InboxService, TurnNotifier],
+  providers: [InboxService, InboxResolver, TurnNotifier, LifecycleNotifier],
+  exports: [InboxService, TurnNotifier, LifecycleNotifier],
 })
 export class InboxModule {}

@@ -3,7 +3,9 @@
  * MatchesService, a bot seat, the clock, and the commands to come), in one
  * place: registered once on the store (MatchStore.onAppended), as lichess's
  * round does `handle -> publish`. In order: publish the live notices
- * (src/inbox/turn-notifier.ts); then a client seed that was the last one
+ * (src/inbox/turn-notifier.ts) and, when the append started or ended the
+ * match, `matchStarted` / `matchEnded` to each human seat
+ * (src/inbox/lifecycle-notifier.ts); then a client seed that was the last one
  * missing starts a pending start (src/clocks/pending-starts.ts); then, when a
  * bot is to move, start its chain (src/seats: it plays off the request path)
  * and wait only for the replies due now (up to the next human turn; none in
@@ -23,6 +25,7 @@ import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
 import { PendingStarts } from '../clocks/pending-starts';
 import { TurnNotifier } from '../inbox/turn-notifier';
+import { LifecycleNotifier } from '../inbox/lifecycle-notifier';
 import { BotSeatsService } from '../seats/bot-seats.service';
 
 @Injectable()
@@ -34,6 +37,7 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
     private readonly notifier: TurnNotifier,
     private readonly bots: BotSeatsService,
     private readonly starts: PendingStarts,
+    private readonly lifecycle: LifecycleNotifier,
   ) {}
 
   onModuleInit(): void {
@@ -46,6 +50,8 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
 
   async react(result: CommandResult): Promise<void> {
     await this.notifier.publishQuietly(result);
+    // matchStarted / matchEnded on each human seat's player channel (the event stream, /v1/stream/events).
+    await this.lifecycle.afterAppend(result);
     // The last human client seed starts a pending start at once (its own append comes back here, and drives the bots).
     await this.starts.afterAppend(result);
     // A bot's own append needs no new drive: the chain that made it plays on until a human is to move.

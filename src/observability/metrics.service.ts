@@ -32,7 +32,7 @@ export class MetricsService {
 
   readonly subscriptionsOpen = new Gauge({
     name: 'scopa_subscriptions_open',
-    help: 'GraphQL subscriptions currently open on this instance',
+    help: 'Subscriptions and streams currently open on this instance (graphql-ws and graphql-sse subscriptions, NDJSON streams)',
     registers: [this.registry],
   });
 

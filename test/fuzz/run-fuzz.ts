@@ -50,6 +50,9 @@ const FORGED_TOKENS = [
   'a.b.c',
 ];
 
+/** Operations that answer a live NDJSON stream (src/streams/): held open until the client goes away. */
+const LIVE_STREAMS = new Set(['streamEvents', 'streamMatch']);
+
 async function json(res: Response): Promise<any> {
   const text = await res.text();
   try {
@@ -132,6 +135,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           // fetch itself refused to send it (a header or URL it cannot carry): not the service's answer.
           if (err instanceof TypeError && !/fetch failed/.test(err.message)) return;
           report.findings.push({ what: `${r.method} ${r.path} (${r.operationId})`, status: 0, body: String((err as Error).cause ?? err) });
+          return;
+        }
+        // A live stream that opened never ends by itself: its status is the answer; the client then goes away.
+        if (LIVE_STREAMS.has(r.operationId) && res.status === 200) {
+          count(res.status);
+          await res.body?.cancel();
           return;
         }
         const out = await json(res);

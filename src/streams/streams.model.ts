@@ -1,0 +1,65 @@
+/**
+ * The lines of the NDJSON streams, for openapi.yaml (each line is one JSON
+ * value of these shapes; empty lines are keep-alives).
+ */
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MatchEventModel, MatchModel } from '../matches/match.model';
+
+export const EVENT_LINE_TYPES = ['matchInPlay', 'yourTurn', 'matchStarted', 'matchEnded', 'clockLow', 'seekPaired', 'challengeReceived', 'challengeAccepted', 'challengeDeclined', 'challengeCanceled'] as const;
+
+/** A line of `GET /v1/stream/events`. */
+export class EventStreamLineModel {
+  @ApiProperty({
+    description:
+      'What happened. First one `matchInPlay` per match in play where the caller holds a seat (with `match`), then as they happen: ' +
+      '`yourTurn` (`matchId`, `seq`, `seat`, `deadline`), `matchStarted` (`matchId`, `seq`, `seat`, `preset`, `players`), ' +
+      '`matchEnded` (`matchId`, `seq`, `seat`, `result`), and the events other features publish to the player ' +
+      '(`clockLow`, `seekPaired`, `challengeReceived`, `challengeAccepted`, `challengeDeclined`, `challengeCanceled`, ...; a client ignores types it does not know).',
+    example: 'yourTurn',
+  })
+  type!: string;
+
+  @ApiPropertyOptional({ type: MatchModel, description: '`matchInPlay`: the match as GET /v1/matches/{id} shows it to the caller.' })
+  match?: MatchModel;
+
+  @ApiPropertyOptional({ description: 'The match the event is about.' })
+  matchId?: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'The seq of the match log the event is about (a match event\'s own seq; for yourTurn, the seq the turn follows).' })
+  seq?: number;
+
+  @ApiPropertyOptional({ type: 'integer', description: "The caller's seat." })
+  seat?: number;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: '`yourTurn`: when the turn clock runs out; null for an untimed match.' })
+  deadline?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: '`matchStarted`: the preset.' })
+  preset?: string | null;
+
+  @ApiPropertyOptional({ type: 'array', items: { type: 'string', nullable: true }, description: '`matchStarted`: who sits where (bots as bot:<level>:<seat>).' })
+  players?: (string | null)[];
+
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: { reason: { type: 'string' }, winner: { type: 'integer', nullable: true }, totals: { type: 'array', items: { type: 'integer' } } },
+    description: '`matchEnded`: the reason (points, allDenari, resignation, forfeit), the winning side (null: a draw) and the totals per side.',
+  })
+  result?: { reason: string; winner: number | null; totals: number[] };
+}
+
+/** The stream's last line when it cannot go on (the credential was revoked or expired, a read failed). */
+export class StreamErrorModel {
+  @ApiProperty({ description: 'A stable error code (UNAUTHENTICATED when the credential was revoked or expired).' }) code!: string;
+  @ApiProperty() message!: string;
+}
+
+export class StreamErrorLineModel {
+  @ApiProperty({ type: StreamErrorModel }) error!: StreamErrorModel;
+}
+
+/** A line of `GET /v1/matches/{id}/stream`: as `matchEventsLive` sends it. */
+export class MatchStreamLineModel {
+  @ApiProperty({ type: MatchEventModel }) event!: MatchEventModel;
+  @ApiProperty({ type: MatchModel, description: 'The match as the caller may see it right after the event.' }) match!: MatchModel;
+}

@@ -1,0 +1,133 @@
+/**
+ * Live streams over plain HTTP (NDJSON, one JSON value per line), for
+ * clients without WebSockets, as lichess streams its events:
+ *
+ * - the caller's event stream: one `matchInPlay` line per match in play
+ *   where the caller holds a seat (the match as `GET /v1/matches/{id}` shows
+ *   it to the caller), then as they happen `yourTurn` (the turn notices of
+ *   `myTurn`) and every event of the caller's player channel
+ *   (`matchStarted`, `matchEnded`, and what other features publish there:
+ *   challenges, seek pairings, clockLow...), forwarded as they are;
+ * - a match's stream: its events from `fromSeq`, the missed ones first, then
+ *   live, each with the match as the caller may see it after it (the live
+ *   feed of `matchEventsLive`: no gap, no repeat, across instances); it ends
+ *   after the event that ends the match.
+ *
+ * Both go through the pub/sub every instance shares (Redis with REDIS_URL),
+ * write an empty line every STREAM_KEEPALIVE seconds, count toward the
+ * caller's subscription cap, end when the client goes away (every
+ * subscription closed), and end with a last line
+ * `{"error":{"code":"UNAUTHENTICATED","message":"credential revoked"}}` (or
+ * "credential expired") when the credential ends, on any instance.
+ */
+import { Inject, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import type { Principal } from '../auth/principal';
+import { HttpStreams } from '../auth/http-streams';
+import { DomainError } from '../common/domain-error';
+import { sendNdjson } from '../common/ndjson';
+import { playerChannel, turnChannel } from '../inbox/channels';
+import type { PlayerEvent, TurnNotice } from '../inbox/channels';
+import { MatchesService } from '../matches/matches.service';
+import type { LiveEvent, MatchPresentation } from '../matches/matches.service';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import { LineQueue } from './line-queue';
+import { listen } from './channel';
+
+/** STREAM_KEEPALIVE: seconds between keep-alive lines (a decimal number, 0.05 to 3600; default 7). Anything else stops the service at startup. */
+export function streamKeepAliveMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.STREAM_KEEPALIVE;
+  if (raw === undefined || raw.trim() === '') return 7000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0.05 || seconds > 3600) {
+    throw new Error(`STREAM_KEEPALIVE=${raw}: seconds between keep-alive lines, a number from 0.05 to 3600 (default 7)`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** A line of the event stream. */
+export type EventLine =
+  | { type: 'matchInPlay'; match: MatchPresentation }
+  | { type: 'yourTurn'; matchId: string; seq: number; seat: number; deadline: Date | string | null }
+  | PlayerEvent
+  | { error: { code: string; message: string } };
+
+/** A line of a match's stream. */
+export type MatchLine = LiveEvent | { error: { code: string; message: string } };
+
+/** Matches in play are read this many at a time for the first lines. */
+const PAGE = 500;
+
+const endedLine = (reason: string) => ({ error: { code: 'UNAUTHENTICATED', message: reason } });
+
+@Injectable()
+export class StreamsService {
+  readonly keepAliveMs = streamKeepAliveMs();
+
+  constructor(
+    private readonly matches: MatchesService,
+    private readonly http: HttpStreams,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {}
+
+  /** `GET /v1/stream/events`: the caller's matches in play, then their events as they happen. */
+  async events(caller: Principal, res: Response): Promise<void> {
+    const lines = new LineQueue<EventLine>();
+    // Counted and tracked before anything is written: a refusal is a problem document.
+    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
+    // Listening before reading the matches in play: what happens meanwhile comes after them.
+    const listening = await Promise.allSettled([
+      listen<TurnNotice>(this.pubsub, turnChannel(caller.username)),
+      listen<PlayerEvent>(this.pubsub, playerChannel(caller.username)),
+    ]);
+    for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
+    const failed = listening.find((l) => l.status === 'rejected');
+    if (failed) {
+      lines.end(); // unsubscribes what did subscribe
+      throw new DomainError('UNAVAILABLE', 'the event stream cannot listen now; try again');
+    }
+    const [turns, mine] = listening.map((l) => (l as PromiseFulfilledResult<AsyncIterableIterator<unknown>>).value) as [AsyncIterableIterator<TurnNotice>, AsyncIterableIterator<PlayerEvent>];
+    void (async () => {
+      await lines.pump(this.inPlay(caller));
+      if (lines.closed) return;
+      void lines.pump(turns, (n) => ({ type: 'yourTurn', matchId: n.matchId, seq: n.seq, seat: n.seat, deadline: n.deadline }));
+      void lines.pump(mine);
+    })().catch((err: unknown) => lines.fail(err));
+    await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
+  }
+
+  /**
+   * `GET /v1/matches/{id}/stream?fromSeq=`: the match's events from fromSeq,
+   * then live; ends after the event that ends the match (at once when the
+   * match is over and fromSeq is past its last event).
+   */
+  async match(caller: Principal, matchId: string, fromSeq: number, res: Response): Promise<void> {
+    const now = await this.matches.present(caller, matchId); // NOT_FOUND before anything is written
+    const lines = new LineQueue<MatchLine>();
+    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
+    if (now.status === 'over' && fromSeq > now.seq) {
+      lines.end();
+    } else {
+      const feed = await this.matches.follow(caller, matchId, fromSeq);
+      void lines.pump(feed, (item) => {
+        if (item.match.status === 'over') queueMicrotask(() => lines.end()); // after this line: nothing follows the end
+        return item;
+      });
+    }
+    await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
+  }
+
+  /** The matches in play where the caller holds a seat, each as the caller may see it. */
+  private async *inPlay(caller: Principal): AsyncGenerator<EventLine> {
+    for (let offset = 0; ; offset += PAGE) {
+      const page = await this.matches.myMatches(caller, { status: 'playing', limit: PAGE, offset });
+      for (const summary of page) {
+        const match = await this.matches.present(caller, summary.id);
+        // a seat's view names its seat; invited only (no seat of mine), or no longer in play: no line
+        if (match.status === 'playing' && typeof match.view.viewer === 'number') yield { type: 'matchInPlay', match };
+      }
+      if (page.length < PAGE) return;
+    }
+  }
+}
