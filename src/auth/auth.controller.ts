@@ -4,7 +4,7 @@ import { DomainError } from '../common/domain-error';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
 import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
-import { Caller, SessionOnly } from './principal';
+import { Caller, SessionOnly, RequireScope, PROFILE_READ } from './principal';
 import type { Principal } from './principal';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
@@ -55,6 +55,7 @@ export class AuthController {
     await this.sessions.revokeAll(caller.accountId);
   }
 
+  @RequireScope(PROFILE_READ)
   @Get('me')
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'me', summary: 'The calling account' })

@@ -5,7 +5,7 @@ import { AuthGuard } from '@nestjs/passport';
 import { DomainError, isDomainError } from '../common/domain-error';
 import { IS_PUBLIC } from '../common/public.decorator';
 import { API_TOKEN_PREFIX } from './auth.config';
-import { REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
+import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
 import type { Principal, Scope } from './principal';
 import { RateLimits } from './rate-limits';
 import { chargeRefusedCredential } from './rate-limit.guard';
@@ -76,8 +76,8 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     if (this.reflector.getAllAndOverride<boolean>(SESSION_ONLY, targets) && user.via !== 'session') {
       throw new DomainError('FORBIDDEN', 'this operation needs a password session, not an API token');
     }
-    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'read';
-    if (!user.scopes.includes(scope)) throw new DomainError('FORBIDDEN', `this API token lacks the ${scope} scope`, { requiredScope: scope });
+    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? DEFAULT_SCOPE;
+    if (!user.scopes.includes(scope)) throw new DomainError('FORBIDDEN', `this ${user.via === 'oauth' ? 'OAuth access token' : 'API token'} lacks the ${scope} scope`, { requiredScope: scope });
     return true;
   }
 

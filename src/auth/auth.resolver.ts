@@ -2,7 +2,7 @@ import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
 import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
-import { Caller, SessionOnly } from './principal';
+import { Caller, SessionOnly, RequireScope, PROFILE_READ } from './principal';
 import type { Principal } from './principal';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
@@ -42,6 +42,7 @@ export class AuthResolver {
     return true;
   }
 
+  @RequireScope(PROFILE_READ)
   @Query(() => AccountModel, { description: 'The calling account.' })
   async me(@Caller() caller: Principal): Promise<AccountModel> {
     const account = await this.accounts.byId(caller.accountId);
