@@ -8,6 +8,7 @@ import { AppGraphQLModule } from './graphql/graphql.module';
 import { HealthModule } from './health/health.module';
 import { InboxModule } from './inbox/inbox.module';
 import { MatchesModule } from './matches/matches.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RulesetsModule } from './rulesets/rulesets.module';
@@ -29,6 +30,7 @@ import { SeatsModule } from './seats/seats.module';
     ClocksModule,
     WebhooksModule,
     ArchivesModule,
+    OAuthModule,
   ],
 })
 export class AppModule {}

@@ -4,6 +4,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { DomainError, isDomainError } from '../common/domain-error';
 import { IS_PUBLIC } from '../common/public.decorator';
+import { AccessTokenVerifiers, looksLikeJwt } from './access-token-verifiers';
 import { API_TOKEN_PREFIX } from './auth.config';
 import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
 import type { Principal, Scope } from './principal';
@@ -21,13 +22,16 @@ function bearerOf(headers: Record<string, unknown> | undefined): string | null {
 /**
  * The global guard: every operation needs a bearer token unless marked
  * @Public(). A JWT goes through passport-jwt; an API token (scopa_pat_...)
- * is looked up by its hash. Then the token's scopes are checked.
+ * is looked up by its hash; anything else goes to the registered verifiers
+ * (OAuth access tokens). Then the credential's scopes are checked: this is
+ * the one scope check of REST, GraphQL, graphql-ws and streams.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokensService,
+    private readonly verifiers: AccessTokenVerifiers,
     @Optional() private readonly limits?: RateLimits,
   ) {
     super();
@@ -62,8 +66,12 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
           const principal = await this.tokens.authenticate(bearer);
           if (!principal) throw new DomainError('UNAUTHENTICATED', 'the API token is unknown or revoked');
           req.user = principal;
-        } else {
+        } else if (looksLikeJwt(bearer)) {
           await (super.canActivate(context) as Promise<boolean>);
+        } else {
+          const principal = await this.verifiers.authenticate(bearer);
+          if (!principal) throw new DomainError('UNAUTHENTICATED', 'the access token is unknown, expired or revoked');
+          req.user = principal;
         }
       } catch (err) {
         // A public operation ignores a bad token and runs anonymously.

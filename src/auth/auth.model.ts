@@ -60,7 +60,19 @@ export class SessionModel {
   accessToken!: string;
   @Field() @ApiProperty({ enum: ['Bearer'] }) tokenType!: string;
   @Field(() => Int, { description: 'Seconds until the token expires.' }) @ApiProperty() expiresIn!: number;
+  @Field({ description: 'Single-use refresh token (scopa_rt_...): trade it at refreshSession / POST /v1/auth/refresh for a new access token and the next refresh token before the session ends (SESSION_REFRESH_TTL). Presenting a spent one ends the session.' })
+  @ApiProperty()
+  refreshToken!: string;
   @Field(() => AccountModel) @ApiProperty({ type: AccountModel }) account!: AccountModel;
+}
+
+@InputType()
+export class RefreshSessionInput {
+  @Field({ description: 'The refresh token of the last login or refresh.' })
+  @ApiProperty({ example: 'scopa_rt_...' })
+  @IsString()
+  @Length(1, 200)
+  refreshToken!: string;
 }
 
 @InputType()

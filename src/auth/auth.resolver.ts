@@ -1,7 +1,7 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
-import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
+import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, RefreshSessionInput, SessionModel } from './auth.model';
 import { Caller, SessionOnly, RequireScope, PROFILE_READ } from './principal';
 import type { Principal } from './principal';
 import { SessionsService } from './sessions.service';
@@ -26,6 +26,12 @@ export class AuthResolver {
   @Mutation(() => SessionModel, { description: 'Log in with a password; returns a session.' })
   login(@Args('input') input: CredentialsInput): Promise<SessionModel> {
     return this.accounts.login(input.username, input.password);
+  }
+
+  @Public()
+  @Mutation(() => SessionModel, { description: "Trade a session's refresh token (single use) for a new access token and the next refresh token; a spent one ends the session." })
+  refreshSession(@Args('input') input: RefreshSessionInput): Promise<SessionModel> {
+    return this.accounts.refresh(input.refreshToken);
   }
 
   @SessionOnly()

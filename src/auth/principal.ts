@@ -20,6 +20,16 @@ export const RULESET_WRITE = 'ruleset:write';
 export const SCOPES = [PROFILE_READ, MATCH_READ, MATCH_PLAY, CHALLENGE_WRITE, WEBHOOK_WRITE, RULESET_WRITE] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** What each scope lets an app do, in words for the consent page and the docs. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  [PROFILE_READ]: 'Read your account: who you are, your webhooks and their deliveries, your saved rulesets',
+  [MATCH_READ]: 'Read your matches, follow them live, read your inbox, hints and exports',
+  [MATCH_PLAY]: 'Play for you: create, join, start, play, resign, abort and rematch in your own seats; import matches',
+  [CHALLENGE_WRITE]: 'Post seeks and send, accept, decline or cancel challenges for you',
+  [WEBHOOK_WRITE]: 'Register and remove webhooks',
+  [RULESET_WRITE]: 'Save custom rulesets',
+};
+
 /**
  * The coarse scopes of the first API tokens, still accepted (at creation and
  * on old tokens) as aliases of what they allowed then: `read` every read,
