@@ -133,7 +133,7 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect(((await me.json()) as any).username).toBe(alice.username);
     const mine = await api('/v1/matches', tokens.body.access_token);
     expect(mine.status).toBe(200);
-    const denied = await api('/v1/matches', tokens.body.access_token, { method: 'POST', body: JSON.stringify({ preset: 'scopa-classica' }) });
+    const denied = await api('/v1/matches', tokens.body.access_token, { method: 'POST', body: JSON.stringify({ preset: 'scopa' }) });
     expect(denied.status).toBe(403);
     expect(await denied.json()).toMatchObject({ code: 'FORBIDDEN', requiredScope: 'match:play' });
     // Account management needs a password session.
@@ -279,6 +279,7 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
         connectionParams: { authorization: `Bearer ${t2.access_token}` },
         retryAttempts: 0,
         lazy: false,
+        onNonLazyError: () => undefined,
         on: { closed: (e) => ((closedWith = (e as { code: number }).code), resolve()) },
       });
       client.subscribe({ query: 'subscription { myTurn { matchId } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
@@ -306,7 +307,7 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     const readOnly = (await exchange((await authorize(codeParams(p.challenge, { scope: 'match:read' }))).searchParams.get('code')!, p.verifier)).body.access_token;
     const q = pkce();
     const player = (await exchange((await authorize(codeParams(q.challenge, { scope: 'match:read match:play' }))).searchParams.get('code')!, q.verifier)).body.access_token;
-    const create = { preset: 'scopa-classica', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] };
+    const create = { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] };
 
     const rest = await api('/v1/matches', readOnly, { method: 'POST', body: JSON.stringify(create) });
     expect(rest.status).toBe(403);
@@ -368,5 +369,58 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect((await api('/v1/me', withSecret.body.access_token)).status).toBe(401);
     const gone = await fetch(authorizeUrl(base, codeParams(challenge, { client_id: conf.app.id, redirect_uri: 'https://srv.example/cb' })), { redirect: 'manual' });
     expect(gone.status).toBe(400);
+  });
+
+  it('personal API tokens take the fine scopes; read and play still work as their documented aliases', async () => {
+    const mk = async (scopes: string[]) => ((await (await api('/v1/tokens', alice.token, { method: 'POST', body: JSON.stringify({ name: scopes.join(' '), scopes }) })).json()) as any).token as string;
+    const webhookOnly = await mk(['webhook:write']);
+    // Removing a webhook that does not exist: 404 once the scope is there, 403 without it.
+    const removeHook = (token: string) => api('/v1/webhooks/00000000-0000-4000-8000-000000000000', token, { method: 'DELETE' }).then((r) => r.status);
+    expect(await removeHook(webhookOnly)).toBe(404);
+    expect((await api('/v1/matches', webhookOnly)).status).toBe(403);
+    // play = match:play + webhook:write (what it allowed before), read = profile:read + match:read
+    const play = await mk(['play']);
+    expect(await removeHook(play)).toBe(404);
+    expect((await api('/v1/me', play)).status).toBe(403);
+    const read = await mk(['read']);
+    expect((await api('/v1/me', read)).status).toBe(200);
+    expect((await api('/v1/matches', read)).status).toBe(200);
+    expect((await api('/v1/webhooks', read)).status).toBe(200);
+    expect(await removeHook(read)).toBe(403);
+    // GraphQL spells the fine scopes with _
+    const viaGql = await gql(alice.token, 'mutation { createApiToken(input: { name: "g", scopes: [match_read, ruleset_write] }) { apiToken { scopes } } }');
+    expect(viaGql.data.createApiToken.apiToken.scopes).toEqual(['match_read', 'ruleset_write']);
+    const unknown = await api('/v1/tokens', alice.token, { method: 'POST', body: JSON.stringify({ name: 'x', scopes: ['match:admin'] }) });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('password sessions get a single-use refresh token; a spent one ends the session', async () => {
+    const login = await fetch(`${base}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: alice.username, password: 'password-of-' + alice.username }),
+    });
+    const s0 = (await login.json()) as any;
+    expect(s0.refreshToken).toMatch(/^scopa_rt_/);
+    const refreshSession = (token: string) => fetch(`${base}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: token }) });
+    const r1 = await refreshSession(s0.refreshToken);
+    expect(r1.status).toBe(200);
+    const s1 = (await r1.json()) as any;
+    expect(s1.refreshToken).not.toBe(s0.refreshToken);
+    expect((await api('/v1/me', s1.accessToken)).status).toBe(200);
+    // over GraphQL too
+    const r2 = await gql('', 'mutation($t: String!) { refreshSession(input: { refreshToken: $t }) { accessToken refreshToken expiresIn } }', { t: s1.refreshToken });
+    const s2 = r2.data.refreshSession;
+    expect(s2.expiresIn).toBe(3600);
+    expect((await api('/v1/me', s2.accessToken)).status).toBe(200);
+    // replaying a spent refresh token: refused, and the session (every access token of it) ends
+    const replay = await refreshSession(s0.refreshToken);
+    expect(replay.status).toBe(401);
+    expect(((await replay.json()) as any).code).toBe('UNAUTHENTICATED');
+    expect((await api('/v1/me', s2.accessToken)).status).toBe(401);
+    expect((await refreshSession(s2.refreshToken)).status).toBe(401);
+    expect((await refreshSession('scopa_rt_nonsense')).status).toBe(401);
+    // alice's other sessions are untouched
+    expect((await api('/v1/me', alice.token)).status).toBe(200);
   });
 });
