@@ -29,6 +29,9 @@ const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** The app's registered redirect; it listens on a port of its own at run time (RFC 8252 loopback). */
 const REGISTERED = 'http://127.0.0.1/callback';
+/** Access tokens of 40 s: the client refreshes 30 s before the end (web/src/api.ts REFRESH_MARGIN_MS), so 10 s after a login. */
+const JWT_TTL = 40;
+const savedTtl = process.env.JWT_TTL;
 
 describe('OAuth consent page (Chromium)', () => {
   let app: INestApplication;
@@ -54,12 +57,14 @@ describe('OAuth consent page (Chromium)', () => {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
     mkdirSync(ARTIFACTS, { recursive: true });
     appServer = createServer((req, res) => {
-      landed.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname === '/callback') landed.push(url);
       res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>app: done</h1>');
     });
     await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
     appPort = (appServer.address() as { port: number }).port;
-    app = await createTestApp();
+    // Short access tokens: the web client must refresh its session on its own (third test).
+    app = await createTestApp({ JWT_TTL: String(JWT_TTL) });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
     carla = await register(app, 'carla');
@@ -76,6 +81,8 @@ describe('OAuth consent page (Chromium)', () => {
     await context?.close();
     await browser?.close();
     await app?.close();
+    if (savedTtl === undefined) delete process.env.JWT_TTL;
+    else process.env.JWT_TTL = savedTtl;
     await new Promise((resolve) => appServer?.close(resolve));
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
@@ -141,5 +148,29 @@ describe('OAuth consent page (Chromium)', () => {
     const back = landed[0];
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe('s2');
+  });
+
+  it('the web client refreshes its session before the access token ends: no password asked again, the old token replaced', async () => {
+    const stored = () => page.evaluate(() => JSON.parse((globalThis as any).localStorage.getItem('scopa.session') ?? 'null')) as Promise<{ token: string; refreshToken: string; expiresAt: number } | null>;
+    await page.goto(`${base}/#/`);
+    await page.waitForSelector('#nav-apps');
+    const before = await stored();
+    expect(before?.refreshToken).toMatch(/^scopa_rt_/);
+    const deadline = Date.now() + (JWT_TTL + 10) * 1000;
+    let after = before;
+    while (after?.refreshToken === before!.refreshToken && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      after = await stored();
+    }
+    expect(after?.refreshToken).not.toBe(before!.refreshToken);
+    expect(after!.expiresAt).toBeGreaterThan(before!.expiresAt);
+    expect((await api('/v1/me', after!.token)).status).toBe(200);
+    // Still signed in after the first access token's end, without the log-in form.
+    await new Promise((r) => setTimeout(r, Math.max(0, before!.expiresAt - Date.now() + 1000)));
+    await page.goto(`${base}/#/apps`);
+    await page.waitForSelector('#nav-apps');
+    await page.waitForSelector('#authorized-apps');
+    expect(await page.locator('#auth-submit').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });

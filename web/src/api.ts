@@ -59,8 +59,8 @@ function keepSession(s: Session | null): void {
   if (s) localStorage.setItem(SESSION_KEY, JSON.stringify(s));
   else localStorage.removeItem(SESSION_KEY);
   clearTimeout(refreshTimer);
-  // Refresh a minute before the access token ends, so that nothing waits for it.
-  if (s?.refreshToken) refreshTimer = setTimeout(() => void freshToken().catch(() => undefined), Math.max(0, s.expiresAt - Date.now() - 60_000));
+  // Refresh as soon as the access token is within the margin of its end, so that nothing waits for it.
+  if (s?.refreshToken) refreshTimer = setTimeout(() => void freshToken().catch(() => undefined), Math.max(0, s.expiresAt - Date.now() - REFRESH_MARGIN_MS + 1000));
 }
 
 /** How long before its end an access token is replaced. */
