@@ -159,6 +159,18 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect(after.body.error).toBe('invalid_grant');
   });
 
+  it('two refreshes with one refresh token at once: one wins, the other is a reuse and ends the grant', async () => {
+    const { verifier, challenge } = pkce();
+    const t = (await exchange((await authorize(codeParams(challenge))).searchParams.get('code')!, verifier)).body;
+    const both = await Promise.all([refresh(t.refresh_token), refresh(t.refresh_token)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
+    const loser = both.find((r) => r.status === 400)!;
+    expect(loser.body.error).toBe('invalid_grant');
+    const winner = both.find((r) => r.status === 200)!;
+    expect((await api('/v1/me', winner.body.access_token)).status).toBe(401);
+    expect((await refresh(winner.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
   it('refusals: wrong verifier, wrong redirect URI, missing state, reused code, expired code; deny', async () => {
     // wrong verifier
     {
@@ -422,5 +434,27 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect((await refreshSession('scopa_rt_nonsense')).status).toBe(401);
     // alice's other sessions are untouched
     expect((await api('/v1/me', alice.token)).status).toBe(200);
+  });
+
+  it('the OAuth endpoints spend the address\'s rate-limit bucket: past it, 429 temporarily_unavailable with Retry-After', async () => {
+    const saved = process.env.RATE_LIMIT;
+    const limited = await createTestApp({ RATE_LIMIT: '3' });
+    try {
+      await limited.listen(0, '127.0.0.1');
+      const url = `http://127.0.0.1:${limited.getHttpServer().address().port}/oauth/token`;
+      const statuses: number[] = [];
+      let last: { status: number; body: any } | undefined;
+      for (let i = 0; i < 4; i++) {
+        last = await form(url, { grant_type: 'authorization_code', code: 'guess' + i, redirect_uri: LOOPBACK_REDIRECT, client_id: 'nobody', code_verifier: 'x'.repeat(43) });
+        statuses.push(last.status);
+      }
+      expect(statuses.slice(0, 3).every((s) => s === 401 || s === 400)).toBe(true);
+      expect(statuses[3]).toBe(429);
+      expect(last!.body.error).toBe('temporarily_unavailable');
+    } finally {
+      await limited.close();
+      if (saved === undefined) delete process.env.RATE_LIMIT;
+      else process.env.RATE_LIMIT = saved;
+    }
   });
 });

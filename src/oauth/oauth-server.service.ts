@@ -1,12 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import { Provider, errors, interactionPolicy } from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { AccessTokenVerifiers } from '../auth/access-token-verifiers';
 import { SCOPES, expandScopes } from '../auth/principal';
 import type { Principal } from '../auth/principal';
+import { RateLimits } from '../auth/rate-limits';
 import { RevocationBus, grantKey } from '../auth/revocations';
 import { PrismaService } from '../database/prisma.service';
 import { accessTokenTtl, codeTtl, derivedKey, grantTtl, oauthIssuer, refreshTokenTtl, signingJwk } from './oauth.config';
@@ -47,12 +49,19 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
   private provider!: Provider;
   private unregister: (() => void) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  /**
+   * Grants known to exist, read at most once a minute per grant: a token
+   * saved just after its grant was revoked (a race with a reuse) finds no
+   * grant here once the revocation's news is forgotten.
+   */
+  private readonly liveGrants = new LRUCache<string, Promise<boolean>>({ max: 100_000, ttl: 60_000 });
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly verifiers: AccessTokenVerifiers,
     private readonly bus: RevocationBus,
     private readonly http: HttpAdapterHost,
+    @Optional() private readonly limits?: RateLimits,
   ) {}
 
   get oidc(): Provider {
@@ -63,11 +72,11 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     this.provider = this.build();
     const handle = this.provider.callback();
     // Nest has registered its routes by now (the consent routes among them): this comes after them.
-    this.http.httpAdapter.use((req: IncomingMessage & { path?: string }, res: ServerResponse, next: () => void) => {
+    this.http.httpAdapter.use((req: IncomingMessage & { ip?: string }, res: ServerResponse, next: () => void) => {
       const path = (req.url ?? '').split('?')[0];
       if (!PROVIDER_PATH.test(path)) return next();
       if (path === METADATA_RFC8414) req.url = req.url!.replace(METADATA_RFC8414, '/.well-known/openid-configuration');
-      void handle(req, res);
+      void this.admit(req, res).then((ok) => (ok ? handle(req, res) : undefined));
     });
     this.unregister = this.verifiers.register((token) => this.authenticate(token));
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
@@ -77,6 +86,22 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.unregister?.();
     clearInterval(this.sweeper);
+  }
+
+  /**
+   * The OAuth endpoints are outside the guards: each request spends one unit
+   * of its address's caller bucket (as an anonymous API call does), so that
+   * guessing codes or tokens is limited too. Refused: 429 with an OAuth-style
+   * JSON error and Retry-After.
+   */
+  private async admit(req: IncomingMessage & { ip?: string }, res: ServerResponse): Promise<boolean> {
+    if (!this.limits?.has('caller')) return true;
+    const state = await this.limits.consume('caller', `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, 1).catch(() => null);
+    if (!state || state.allowed) return true;
+    const retryAfter = Math.max(1, state.reset);
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retryAfter), 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: `rate limit of ${state.limit} requests per ${state.windowSeconds} s exceeded; retry in ${retryAfter} s` }));
+    return false;
   }
 
   /** The caller an OAuth access token stands for, or null (unknown, expired, revoked). */
@@ -89,7 +114,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       return null;
     }
     if (!at || !at.accountId || !at.grantId || at.isExpired) return null;
-    if (this.bus.isRevoked(grantKey(at.grantId))) return null;
+    if (this.bus.isRevoked(grantKey(at.grantId)) || !(await this.grantExists(at.grantId))) return null;
     const usr = (at.extra as { usr?: unknown } | undefined)?.usr;
     const username = typeof usr === 'string' ? usr : (await this.prisma.account.findUnique({ where: { id: at.accountId }, select: { username: true } }))?.username;
     if (!username) return null;
@@ -105,8 +130,19 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     };
   }
 
+  private grantExists(grantId: string): Promise<boolean> {
+    let read = this.liveGrants.get(grantId);
+    if (!read) {
+      read = this.prisma.oAuthPayload.count({ where: { model: 'Grant', id: grantId } }).then((n) => n > 0);
+      this.liveGrants.set(grantId, read);
+      read.catch(() => this.liveGrants.delete(grantId));
+    }
+    return read;
+  }
+
   /** Deletes every row of a grant (the grant, its codes and tokens) and tells every instance (open sockets close). */
   async revokeGrant(grantId: string, accountId: string | null): Promise<void> {
+    this.liveGrants.delete(grantId);
     await this.prisma.oAuthPayload.deleteMany({ where: { OR: [{ grantId }, { model: 'Grant', id: grantId }] } });
     await this.bus.publish({ kind: 'grant', accountId: accountId ?? '', grantId });
   }
