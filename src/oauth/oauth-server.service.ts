@@ -30,7 +30,6 @@ export const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
 
 /** What the provider answers itself: its endpoints and the metadata documents. The consent routes are Nest's. */
 const PROVIDER_PATH = /^\/oauth\/(authorize|token|revoke|introspect|jwks)(\/|$)|^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/;
-const METADATA_RFC8414 = '/.well-known/oauth-authorization-server';
 
 /** How often expired rows of oauth_payloads are deleted. */
 const SWEEP_MS = 10 * 60_000;
@@ -75,7 +74,6 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     this.http.httpAdapter.use((req: IncomingMessage & { ip?: string }, res: ServerResponse, next: () => void) => {
       const path = (req.url ?? '').split('?')[0];
       if (!PROVIDER_PATH.test(path)) return next();
-      if (path === METADATA_RFC8414) req.url = req.url!.replace(METADATA_RFC8414, '/.well-known/openid-configuration');
       void this.admit(req, res).then((ok) => (ok ? handle(req, res) : undefined));
     });
     this.unregister = this.verifiers.register((token) => this.authenticate(token));
