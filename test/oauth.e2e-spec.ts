@@ -171,6 +171,18 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect((await refresh(winner.body.refresh_token)).body.error).toBe('invalid_grant');
   });
 
+  it("an app asking for openid also gets an ID token (EdDSA, the server's key at /oauth/jwks) naming the account", async () => {
+    const { verifier, challenge } = pkce();
+    const t = (await exchange((await authorize(codeParams(challenge, { scope: 'openid match:read', nonce: 'n-1' }))).searchParams.get('code')!, verifier)).body;
+    expect(t.scope.split(' ').sort()).toEqual(['match:read', 'openid']);
+    const [header, payload] = (t.id_token as string).split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    expect(header.alg).toBe('EdDSA');
+    expect(payload).toMatchObject({ sub: alice.id, aud: publicApp, nonce: 'n-1' });
+    const jwks = (await (await fetch(`${base}/oauth/jwks`)).json()) as any;
+    expect(jwks.keys.map((k: any) => k.kid)).toContain(header.kid);
+    expect(JSON.stringify(jwks)).not.toMatch(/"d":/);
+  });
+
   it('refusals: wrong verifier, wrong redirect URI, missing state, reused code, expired code; deny', async () => {
     // wrong verifier
     {
