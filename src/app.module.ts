@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { InboxModule } from './inbox/inbox.module';
 import { LobbyModule } from './lobby/lobby.module';
 import { MatchesModule } from './matches/matches.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RulesetsModule } from './rulesets/rulesets.module';
@@ -33,6 +34,7 @@ import { StreamsModule } from './streams/streams.module';
     ArchivesModule,
     LobbyModule,
     StreamsModule,
+    OAuthModule,
   ],
 })
 export class AppModule {}

@@ -82,7 +82,7 @@ describe('authorization, rate limits and malformed input (e2e)', () => {
     const s = await state();
     const denied = await http().post(`/v1/matches/${matchId}/resign`).set('authorization', bearer(read)).send({});
     expect(denied.status).toBe(403);
-    expect(denied.body).toMatchObject({ code: 'FORBIDDEN', requiredScope: 'play' });
+    expect(denied.body).toMatchObject({ code: 'FORBIDDEN', requiredScope: 'match:play' });
     expect(errorCode(await gql(app, read, 'mutation($id: ID!) { resign(matchId: $id) { seq } }', { id: matchId }))).toBe('FORBIDDEN');
     expect((await http().get(`/v1/matches/${matchId}`).set('authorization', bearer(play))).status).toBe(403);
     expect((await state()).phase).toBe(s.phase);

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { sendNdjson } from '../common/ndjson';
 import { Public } from '../common/public.decorator';
-import { RequireScope } from '../auth/principal';
+import { RequireScope, MATCH_PLAY } from '../auth/principal';
 import { ArchivesService } from './archives.service';
 import { BatchExportInput, ImportInput, UserMatchesRestQuery } from './archives.input';
 import { ImportResultModel, UserMatchesPageModel } from './archives.model';
@@ -40,7 +40,7 @@ export class ArchivesController {
   }
 
   @ApiBearerAuth()
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Post('matches/import')
   @HttpCode(200)
   @ApiConsumes('application/json', 'text/plain', 'application/x-ndjson')

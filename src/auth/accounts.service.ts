@@ -4,13 +4,14 @@ import { JwtService } from '@nestjs/jwt';
 import argon2 from 'argon2';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
-import { jwtTtlSeconds } from './auth.config';
+import { jwtTtlSeconds, sessionRefreshTtlSeconds } from './auth.config';
 import { SessionsService } from './sessions.service';
 
 export interface Session {
   accessToken: string;
   tokenType: 'Bearer';
   expiresIn: number;
+  refreshToken: string;
   account: { id: string; username: string; createdAt: Date };
 }
 
@@ -64,10 +65,22 @@ export class AccountsService {
     return (await this.prisma.account.count({ where: { username: username.toLowerCase() } })) > 0;
   }
 
+  /** A new access token for the session of a refresh token, and the next refresh token (the one given is spent). */
+  async refresh(refreshToken: string): Promise<Session> {
+    const next = await this.sessions.refresh(refreshToken);
+    const account = await this.byId(next.accountId);
+    if (!account) throw new DomainError('UNAUTHENTICATED', 'the account no longer exists');
+    return this.sign(account, next.sessionId, next.refreshToken);
+  }
+
   private async session(account: { id: string; username: string; createdAt: Date }): Promise<Session> {
+    const session = await this.sessions.start(account.id, Math.max(jwtTtlSeconds(), sessionRefreshTtlSeconds()));
+    return this.sign(account, session.id, session.refreshToken);
+  }
+
+  private async sign(account: { id: string; username: string; createdAt: Date }, sessionId: string, refreshToken: string): Promise<Session> {
     const expiresIn = jwtTtlSeconds();
-    const session = await this.sessions.start(account.id, expiresIn);
-    const accessToken = await this.jwt.signAsync({ sub: account.id, usr: account.username, sid: session.id }, { expiresIn });
-    return { accessToken, tokenType: 'Bearer', expiresIn, account: { id: account.id, username: account.username, createdAt: account.createdAt } };
+    const accessToken = await this.jwt.signAsync({ sub: account.id, usr: account.username, sid: sessionId }, { expiresIn });
+    return { accessToken, tokenType: 'Bearer', expiresIn, refreshToken, account: { id: account.id, username: account.username, createdAt: account.createdAt } };
   }
 }

@@ -73,6 +73,18 @@ export function jwtTtlSeconds(): number {
   return Number.isFinite(ttl) && ttl > 0 ? ttl : 3600;
 }
 
+/**
+ * How long a password session lasts when refreshed (SESSION_REFRESH_TTL
+ * seconds, default 30 days): the life of its refresh tokens. Each access
+ * token (JWT) still lasts JWT_TTL.
+ */
+export function sessionRefreshTtlSeconds(): number {
+  const ttl = Number(process.env.SESSION_REFRESH_TTL ?? 30 * 24 * 3600);
+  return Number.isFinite(ttl) && ttl > 0 ? ttl : 30 * 24 * 3600;
+}
+
 export const JWT_ISSUER = 'scopa-service';
+/** A password session's refresh tokens start with this prefix. */
+export const REFRESH_TOKEN_PREFIX = 'scopa_rt_';
 /** API tokens start with this prefix, which tells them apart from JWTs. */
 export const API_TOKEN_PREFIX = 'scopa_pat_';

@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { DomainError } from '../common/domain-error';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
-import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
-import { Caller, SessionOnly } from './principal';
+import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, RefreshSessionInput, SessionModel } from './auth.model';
+import { Caller, SessionOnly, RequireScope, PROFILE_READ } from './principal';
 import type { Principal } from './principal';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
@@ -35,6 +35,15 @@ export class AuthController {
     return this.accounts.login(body.username, body.password);
   }
 
+  @Public()
+  @Post('auth/refresh')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'refreshSession', summary: 'Trade a session\'s refresh token (single use) for a new access token and the next refresh token; a spent one ends the session' })
+  @ApiOkResponse({ type: SessionModel })
+  refresh(@Body() body: RefreshSessionInput): Promise<SessionModel> {
+    return this.accounts.refresh(body.refreshToken);
+  }
+
   @SessionOnly()
   @Post('auth/logout')
   @HttpCode(204)
@@ -55,6 +64,7 @@ export class AuthController {
     await this.sessions.revokeAll(caller.accountId);
   }
 
+  @RequireScope(PROFILE_READ)
   @Get('me')
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'me', summary: 'The calling account' })

@@ -4,8 +4,9 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { DomainError, isDomainError } from '../common/domain-error';
 import { IS_PUBLIC } from '../common/public.decorator';
+import { AccessTokenVerifiers, looksLikeJwt } from './access-token-verifiers';
 import { API_TOKEN_PREFIX } from './auth.config';
-import { REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
+import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
 import type { Principal, Scope } from './principal';
 import { RateLimits } from './rate-limits';
 import { chargeRefusedCredential } from './rate-limit.guard';
@@ -21,13 +22,16 @@ function bearerOf(headers: Record<string, unknown> | undefined): string | null {
 /**
  * The global guard: every operation needs a bearer token unless marked
  * @Public(). A JWT goes through passport-jwt; an API token (scopa_pat_...)
- * is looked up by its hash. Then the token's scopes are checked.
+ * is looked up by its hash; anything else goes to the registered verifiers
+ * (OAuth access tokens). Then the credential's scopes are checked: this is
+ * the one scope check of REST, GraphQL, graphql-ws and streams.
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokensService,
+    private readonly verifiers: AccessTokenVerifiers,
     @Optional() private readonly limits?: RateLimits,
   ) {
     super();
@@ -62,8 +66,12 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
           const principal = await this.tokens.authenticate(bearer);
           if (!principal) throw new DomainError('UNAUTHENTICATED', 'the API token is unknown or revoked');
           req.user = principal;
-        } else {
+        } else if (looksLikeJwt(bearer)) {
           await (super.canActivate(context) as Promise<boolean>);
+        } else {
+          const principal = await this.verifiers.authenticate(bearer);
+          if (!principal) throw new DomainError('UNAUTHENTICATED', 'the access token is unknown, expired or revoked');
+          req.user = principal;
         }
       } catch (err) {
         // A public operation ignores a bad token and runs anonymously.
@@ -76,8 +84,8 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     if (this.reflector.getAllAndOverride<boolean>(SESSION_ONLY, targets) && user.via !== 'session') {
       throw new DomainError('FORBIDDEN', 'this operation needs a password session, not an API token');
     }
-    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'read';
-    if (!user.scopes.includes(scope)) throw new DomainError('FORBIDDEN', `this API token lacks the ${scope} scope`, { requiredScope: scope });
+    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? DEFAULT_SCOPE;
+    if (!user.scopes.includes(scope)) throw new DomainError('FORBIDDEN', `this ${user.via === 'oauth' ? 'OAuth access token' : 'API token'} lacks the ${scope} scope`, { requiredScope: scope });
     return true;
   }
 

@@ -1,14 +1,34 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
-import { SCOPES } from './principal';
-import type { Scope } from './principal';
+import { TOKEN_SCOPES } from './principal';
+import type { TokenScope } from './principal';
 
+/** GraphQL names cannot hold `:`: each fine scope is spelled with `_` there (`match_play` is `match:play`). */
 export enum ScopeEnum {
   read = 'read',
   play = 'play',
+  profile_read = 'profile:read',
+  match_read = 'match:read',
+  match_play = 'match:play',
+  challenge_write = 'challenge:write',
+  webhook_write = 'webhook:write',
+  ruleset_write = 'ruleset:write',
 }
-registerEnumType(ScopeEnum, { name: 'Scope', description: 'What an API token may do: read matches, or play in its owner\'s seats.' });
+registerEnumType(ScopeEnum, {
+  name: 'Scope',
+  description: 'What a token may do (REST spells the fine scopes with `:`, GraphQL with `_`). `read` and `play` are the first, coarse scopes, kept as aliases: read = profile:read + match:read, play = match:play + webhook:write.',
+  valuesMap: {
+    read: { description: 'Alias of profile_read + match_read.' },
+    play: { description: 'Alias of match_play + webhook_write.' },
+    profile_read: { description: 'profile:read: who you are, your webhooks and deliveries, your saved rulesets.' },
+    match_read: { description: 'match:read: matches, their live events, your inbox, hints, exports.' },
+    match_play: { description: 'match:play: create, join, seed, start, play, resign, abort, rematch in your own seats; import a match.' },
+    challenge_write: { description: 'challenge:write: seeks and challenges.' },
+    webhook_write: { description: 'webhook:write: register and remove webhooks.' },
+    ruleset_write: { description: 'ruleset:write: save custom rulesets.' },
+  },
+});
 
 @InputType()
 export class CredentialsInput {
@@ -40,7 +60,19 @@ export class SessionModel {
   accessToken!: string;
   @Field() @ApiProperty({ enum: ['Bearer'] }) tokenType!: string;
   @Field(() => Int, { description: 'Seconds until the token expires.' }) @ApiProperty() expiresIn!: number;
+  @Field({ description: 'Single-use refresh token (scopa_rt_...): trade it at refreshSession / POST /v1/auth/refresh for a new access token and the next refresh token before the session ends (SESSION_REFRESH_TTL). Presenting a spent one ends the session.' })
+  @ApiProperty()
+  refreshToken!: string;
   @Field(() => AccountModel) @ApiProperty({ type: AccountModel }) account!: AccountModel;
+}
+
+@InputType()
+export class RefreshSessionInput {
+  @Field({ description: 'The refresh token of the last login or refresh.' })
+  @ApiProperty({ example: 'scopa_rt_...' })
+  @IsString()
+  @Length(1, 200)
+  refreshToken!: string;
 }
 
 @InputType()
@@ -48,19 +80,19 @@ export class CreateTokenInput {
   @Field() @ApiProperty({ example: 'my bot' }) @IsString() @Length(1, 100) name!: string;
 
   @Field(() => [ScopeEnum])
-  @ApiProperty({ enum: SCOPES, isArray: true, example: ['read', 'play'] })
+  @ApiProperty({ enum: TOKEN_SCOPES, isArray: true, example: ['match:read', 'match:play'] })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(SCOPES.length)
-  @IsIn(SCOPES, { each: true })
-  scopes!: Scope[];
+  @ArrayMaxSize(TOKEN_SCOPES.length)
+  @IsIn(TOKEN_SCOPES, { each: true })
+  scopes!: TokenScope[];
 }
 
 @ObjectType('ApiToken')
 export class ApiTokenModel {
   @Field(() => ID) @ApiProperty() id!: string;
   @Field() @ApiProperty() name!: string;
-  @Field(() => [ScopeEnum]) @ApiProperty({ enum: SCOPES, isArray: true }) scopes!: Scope[];
+  @Field(() => [ScopeEnum]) @ApiProperty({ enum: TOKEN_SCOPES, isArray: true }) scopes!: TokenScope[];
   @Field() @ApiProperty() createdAt!: Date;
   @Field(() => Date, { nullable: true }) @ApiProperty({ type: Date, nullable: true }) lastUsedAt!: Date | null;
   @Field(() => Date, { nullable: true }) @ApiProperty({ type: Date, nullable: true }) revokedAt!: Date | null;

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { DatabaseModule } from '../database/database.module';
+import { AccessTokenVerifiers } from './access-token-verifiers';
 import { AccountsService } from './accounts.service';
 import { AuthController } from './auth.controller';
 import { BearerAuthGuard } from './auth.guard';
@@ -34,6 +35,7 @@ import { WsAuthService } from './ws-auth.service';
   ],
   controllers: [AuthController],
   providers: [
+    AccessTokenVerifiers,
     AccountsService,
     TokensService,
     SessionsService,
@@ -50,6 +52,6 @@ import { WsAuthService } from './ws-auth.service';
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits],
+  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits, AccessTokenVerifiers, RevocationBus],
 })
 export class AuthModule {}

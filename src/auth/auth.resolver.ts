@@ -1,8 +1,8 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
-import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, SessionModel } from './auth.model';
-import { Caller, SessionOnly } from './principal';
+import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, RefreshSessionInput, SessionModel } from './auth.model';
+import { Caller, SessionOnly, RequireScope, PROFILE_READ } from './principal';
 import type { Principal } from './principal';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
@@ -28,6 +28,12 @@ export class AuthResolver {
     return this.accounts.login(input.username, input.password);
   }
 
+  @Public()
+  @Mutation(() => SessionModel, { description: "Trade a session's refresh token (single use) for a new access token and the next refresh token; a spent one ends the session." })
+  refreshSession(@Args('input') input: RefreshSessionInput): Promise<SessionModel> {
+    return this.accounts.refresh(input.refreshToken);
+  }
+
   @SessionOnly()
   @Mutation(() => Boolean, { description: 'End this session: its token stops working on every instance and its open sockets close (4403).' })
   async logout(@Caller() caller: Principal): Promise<boolean> {
@@ -42,6 +48,7 @@ export class AuthResolver {
     return true;
   }
 
+  @RequireScope(PROFILE_READ)
   @Query(() => AccountModel, { description: 'The calling account.' })
   async me(@Caller() caller: Principal): Promise<AccountModel> {
     const account = await this.accounts.byId(caller.accountId);

@@ -20,7 +20,7 @@ class FakeResponse extends EventEmitter {
   }
 }
 const res = () => new FakeResponse() as unknown as ServerResponse & FakeResponse;
-const viaToken = (tokenId: string): Principal => ({ accountId: 'acc', username: 'ann', via: 'token', tokenId, scopes: ['read'] });
+const viaToken = (tokenId: string): Principal => ({ accountId: 'acc', username: 'ann', via: 'token', tokenId, scopes: ['profile:read', 'match:read'] });
 
 describe('HTTP streams as tracked sockets', () => {
   let bus: RevocationBus;

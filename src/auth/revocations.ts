@@ -16,14 +16,21 @@ import type { PubSubEngine } from '../realtime/realtime.module';
 
 export const REVOCATIONS_CHANNEL = 'auth:revocations';
 
-/** A revoked credential: an API token, or sessions (one by logout, all of an account by logout-everywhere). */
+/**
+ * A revoked credential: an API token, sessions (one by logout, all of an
+ * account by logout-everywhere), or an OAuth grant (every token an app holds
+ * from one authorization: revoked by the user, by the app, or by the reuse
+ * of a spent refresh token).
+ */
 export type Revocation =
   | { kind: 'token'; accountId: string; tokenId: string }
-  | { kind: 'sessions'; accountId: string; sessions: { id: string; expiresAt: number }[] };
+  | { kind: 'sessions'; accountId: string; sessions: { id: string; expiresAt: number }[] }
+  | { kind: 'grant'; accountId: string; grantId: string };
 
-/** The key of a credential in the registries: `token:<id>` or `session:<sid>`. */
+/** The key of a credential in the registries: `token:<id>`, `session:<sid>` or `grant:<id>`. */
 export const tokenKey = (tokenId: string): string => `token:${tokenId}`;
 export const sessionKey = (sessionId: string): string => `session:${sessionId}`;
+export const grantKey = (grantId: string): string => `grant:${grantId}`;
 
 /** How long a revoked API token is remembered here: far longer than an authentication in flight takes. */
 const TOKEN_MEMORY_MS = 10 * 60_000;
@@ -109,6 +116,7 @@ function keysOf(message: unknown): { key: string; until: number }[] {
   const m = message as Partial<Revocation> | null;
   if (!m || typeof m !== 'object') return [];
   if (m.kind === 'token' && typeof m.tokenId === 'string') return [{ key: tokenKey(m.tokenId), until: Date.now() + TOKEN_MEMORY_MS }];
+  if (m.kind === 'grant' && typeof m.grantId === 'string') return [{ key: grantKey(m.grantId), until: Date.now() + TOKEN_MEMORY_MS }];
   if (m.kind === 'sessions' && Array.isArray(m.sessions)) {
     return m.sessions
       .filter((s) => s && typeof s.id === 'string' && typeof s.expiresAt === 'number')

@@ -1,8 +1,13 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
+import { REFRESH_TOKEN_PREFIX } from './auth.config';
 import { RevocationBus, sessionKey } from './revocations';
+
+const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+const newRefreshToken = (): string => REFRESH_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,16 +35,52 @@ export class SessionsService {
     private readonly bus: RevocationBus,
   ) {}
 
-  /** A new session of the account, valid for ttlSeconds; deletes the account's expired ones. */
-  async start(accountId: string, ttlSeconds: number): Promise<{ id: string; expiresAt: Date }> {
+  /**
+   * A new session of the account, valid for ttlSeconds (the refresh tokens'
+   * life), with its first refresh token; deletes the account's expired ones.
+   */
+  async start(accountId: string, ttlSeconds: number): Promise<{ id: string; expiresAt: Date; refreshToken: string }> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+    const refreshToken = newRefreshToken();
     const [, row] = await this.prisma.$transaction([
       this.prisma.session.deleteMany({ where: { accountId, expiresAt: { lt: now } } }),
-      this.prisma.session.create({ data: { accountId, expiresAt }, select: { id: true } }),
+      this.prisma.session.create({ data: { accountId, expiresAt, refreshTokens: { create: { tokenHash: hashOf(refreshToken) } } }, select: { id: true } }),
     ]);
     this.active.set(row.id, Promise.resolve(true));
-    return { id: row.id, expiresAt };
+    return { id: row.id, expiresAt, refreshToken };
+  }
+
+  /**
+   * Spends a refresh token (single use) and returns its session with the
+   * next one. A spent token presented again ends the session at once (it
+   * was copied: RFC 6819 5.2.2.3), as does an unknown, ended or expired one
+   * being refused.
+   */
+  async refresh(raw: string): Promise<{ sessionId: string; accountId: string; refreshToken: string }> {
+    const refused = (why: string) => new DomainError('UNAUTHENTICATED', why);
+    if (typeof raw !== 'string' || !raw.startsWith(REFRESH_TOKEN_PREFIX) || raw.length > 200) throw refused('the refresh token is unknown');
+    const hash = hashOf(raw);
+    const now = new Date();
+    const next = newRefreshToken();
+    const outcome = await this.prisma.$transaction(async (tx) => {
+      // The conditional update is the single-use check: of two concurrent refreshes one wins.
+      const spent = await tx.sessionRefreshToken.updateManyAndReturn({ where: { tokenHash: hash, usedAt: null }, data: { usedAt: now }, select: { sessionId: true } });
+      const row = spent[0] ?? (await tx.sessionRefreshToken.findUnique({ where: { tokenHash: hash }, select: { sessionId: true } }));
+      if (!row) return { kind: 'unknown' as const };
+      const session = await tx.session.findUnique({ where: { id: row.sessionId }, select: { id: true, accountId: true, revokedAt: true, expiresAt: true } });
+      if (!session || session.revokedAt || session.expiresAt <= now) return { kind: 'ended' as const };
+      if (spent.length === 0) return { kind: 'reused' as const, session };
+      await tx.sessionRefreshToken.create({ data: { tokenHash: hashOf(next), sessionId: session.id } });
+      return { kind: 'ok' as const, session };
+    });
+    if (outcome.kind === 'unknown') throw refused('the refresh token is unknown');
+    if (outcome.kind === 'ended') throw refused('the session has ended');
+    if (outcome.kind === 'reused') {
+      await this.revoke(outcome.session.accountId, outcome.session.id);
+      throw refused('the refresh token was already used: the session has been ended');
+    }
+    return { sessionId: outcome.session.id, accountId: outcome.session.accountId, refreshToken: next };
   }
 
   /** Whether the session is neither revoked nor unknown (expiry is the JWT's own check). */

@@ -31,8 +31,8 @@ class FakeSocket implements TrackedSocket {
   }
 }
 
-const viaToken = (tokenId: string): Principal => ({ accountId: 'a1', username: 'ann', via: 'token', tokenId, scopes: ['read'] });
-const viaSession = (sessionId: string, expiresAt: number): Principal => ({ accountId: 'a1', username: 'ann', via: 'session', tokenId: null, scopes: ['read', 'play'], sessionId, expiresAt });
+const viaToken = (tokenId: string): Principal => ({ accountId: 'a1', username: 'ann', via: 'token', tokenId, scopes: ['profile:read', 'match:read'] });
+const viaSession = (sessionId: string, expiresAt: number): Principal => ({ accountId: 'a1', username: 'ann', via: 'session', tokenId: null, scopes: ['match:read', 'match:play'], sessionId, expiresAt });
 
 describe('SocketRegistry', () => {
   let bus: RevocationBus;

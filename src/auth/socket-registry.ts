@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { Principal } from './principal';
-import { RevocationBus, sessionKey, tokenKey } from './revocations';
+import { RevocationBus, grantKey, sessionKey, tokenKey } from './revocations';
 
 /** graphql-ws's close code for a refused credential (the one a bad token gets at connect). */
 export const CLOSE_FORBIDDEN = 4403;
@@ -25,9 +25,10 @@ export interface Connection {
   socket: TrackedSocket;
 }
 
-/** The credential a principal authenticated with: its API token, or its session. */
+/** The credential a principal authenticated with: its API token, its session, or its OAuth grant. */
 export function credentialKey(user: Principal): string | null {
   if (user.via === 'token') return user.tokenId ? tokenKey(user.tokenId) : null;
+  if (user.via === 'oauth') return user.grantId ? grantKey(user.grantId) : null;
   return user.sessionId ? sessionKey(user.sessionId) : null;
 }
 

@@ -4,13 +4,14 @@ import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { API_TOKEN_PREFIX } from './auth.config';
 import { RevocationBus } from './revocations';
-import { SCOPES } from './principal';
-import type { Principal, Scope } from './principal';
+import { TOKEN_SCOPES, expandScopes } from './principal';
+import type { Principal, TokenScope } from './principal';
 
 export interface ApiTokenInfo {
   id: string;
   name: string;
-  scopes: Scope[];
+  /** As created: fine scopes, or the aliases `read` / `play`. */
+  scopes: TokenScope[];
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -29,10 +30,10 @@ export class TokensService {
     private readonly bus: RevocationBus,
   ) {}
 
-  async create(owner: Principal, name: string, scopes: Scope[]): Promise<{ token: string; info: ApiTokenInfo }> {
+  async create(owner: Principal, name: string, scopes: TokenScope[]): Promise<{ token: string; info: ApiTokenInfo }> {
     const wanted = [...new Set(scopes)];
-    if (wanted.length === 0 || wanted.some((s) => !SCOPES.includes(s))) {
-      throw new DomainError('VALIDATION_FAILED', `scopes: one or more of ${SCOPES.join(', ')}`);
+    if (wanted.length === 0 || wanted.some((s) => !(TOKEN_SCOPES as readonly string[]).includes(s))) {
+      throw new DomainError('VALIDATION_FAILED', `scopes: one or more of ${TOKEN_SCOPES.join(', ')}`);
     }
     const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const row = await this.prisma.apiToken.create({
@@ -70,7 +71,7 @@ export class TokensService {
       username: row.account.username,
       via: 'token',
       tokenId: row.id,
-      scopes: row.scopes.filter((s: string): s is Scope => (SCOPES as readonly string[]).includes(s)),
+      scopes: expandScopes(row.scopes),
     };
   }
 }
@@ -79,7 +80,7 @@ function toInfo(row: { id: string; name: string; scopes: string[]; createdAt: Da
   return {
     id: row.id,
     name: row.name,
-    scopes: row.scopes as Scope[],
+    scopes: row.scopes as TokenScope[],
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,

@@ -10,6 +10,9 @@ import { validationPipe } from './validation';
 import { serveWebClient } from '../web/web-client';
 import { serveDocs } from '../docs/docs-site';
 
+/** Paths whose request bodies their handler parses itself: the OAuth token, revocation and introspection endpoints. */
+const OWN_BODY_PATHS = /^\/oauth\/(token|revoke|introspect)$/;
+
 /** Largest accepted request body (REST and GraphQL alike); beyond it: 413 problem+json. */
 export const BODY_LIMIT = process.env.BODY_LIMIT ?? '64kb';
 
@@ -24,8 +27,9 @@ export function configureApp(app: INestApplication): INestApplication {
   // req.ip: X-Forwarded-For only from the proxies TRUST_PROXY names (per-address rate limits)
   express.set('trust proxy', trustProxy());
   applySecurity(app);
-  express.use(json({ limit: BODY_LIMIT }));
-  express.use(urlencoded({ extended: false, limit: BODY_LIMIT }));
+  // The OAuth endpoints read their own bodies (oidc-provider, mounted by the oauth module): left unparsed here.
+  const parsers = [json({ limit: BODY_LIMIT }), urlencoded({ extended: false, limit: BODY_LIMIT })];
+  for (const parse of parsers) express.use((req: Request, res: Response, next: NextFunction) => (OWN_BODY_PATHS.test(req.path) ? next() : parse(req, res, next)));
   express.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     sendProblem(res, err);

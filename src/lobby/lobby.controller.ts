@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller, RequireScope } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { CreateSeekInput, LobbyPageModel, LobbyQuery, SeekModel } from './lobby.model';
 import { LobbyService } from './lobby.service';
@@ -23,7 +23,7 @@ export class LobbyController {
     return this.lobby.page(caller.username, q, q.limit ?? 20, q.after);
   }
 
-  @RequireScope('play')
+  @RequireScope(CHALLENGE_WRITE)
   @Post('seeks')
   @ApiOperation({ operationId: 'createSeek', summary: 'Seek a match with whoever fits (201; 200 with the identical open seek I already have)' })
   @ApiCreatedResponse({ type: SeekModel })
@@ -41,7 +41,7 @@ export class LobbyController {
     return this.seeks.mine(caller);
   }
 
-  @RequireScope('play')
+  @RequireScope(CHALLENGE_WRITE)
   @Delete('seeks/:id')
   @HttpCode(204)
   @ApiOperation({ operationId: 'cancelSeek', summary: 'Cancel my seek (409 CONFLICT with matchId once paired)' })

@@ -1,5 +1,5 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { Caller, RequireScope } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { CreateSeekInput, LobbyChangeModel, LobbyFilterArgs, LobbyPageModel, LobbyQuery, SeekModel } from './lobby.model';
 import { LobbyService } from './lobby.service';
@@ -26,13 +26,13 @@ export class LobbyResolver {
     return this.lobby.changes(caller.username, f);
   }
 
-  @RequireScope('play')
+  @RequireScope(CHALLENGE_WRITE)
   @Mutation(() => SeekModel, { description: 'Seek a match with whoever fits; an identical open seek of mine is returned as it is. Paired into a new match when enough compatible seeks exist (seekPaired on my event stream, match_started webhook).' })
   async createSeek(@Caller() caller: Principal, @Args('input') input: CreateSeekInput): Promise<SeekModel> {
     return (await this.seeks.create(caller, input)).seek;
   }
 
-  @RequireScope('play')
+  @RequireScope(CHALLENGE_WRITE)
   @Mutation(() => SeekModel, { description: 'Cancel my seek (CONFLICT, with matchId, once paired).' })
   cancelSeek(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<SeekModel> {
     return this.seeks.cancel(caller, id);

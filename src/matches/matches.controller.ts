@@ -11,7 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { DomainError } from '../common/domain-error';
-import { Caller, RequireScope } from '../auth/principal';
+import { Caller, RequireScope, MATCH_PLAY } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import type { MatchPresentation } from './matches.service';
@@ -45,7 +45,7 @@ export class MatchesController {
     return m;
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Post()
   @ApiOperation({ operationId: 'createMatch', summary: 'Create a match: a preset (or saved ruleset) + overrides + seats' })
   @ApiCreatedResponse({ type: MatchModel })
@@ -67,7 +67,7 @@ export class MatchesController {
     return this.send(res, await this.api.present(caller, id, q.atSeq));
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Post(':id/join')
   @HttpCode(200)
   @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat (optionally giving my client seed)' })
@@ -76,7 +76,7 @@ export class MatchesController {
     return this.send(res, await this.api.join(caller, id, body.seat, body.clientSeed, body));
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Post(':id/client-seed')
   @HttpCode(200)
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag (seq) the client last saw; 412 VERSION_CONFLICT if the match moved on.' })
@@ -92,7 +92,7 @@ export class MatchesController {
     return this.send(res, await this.api.setClientSeed(caller, id, body.clientSeed, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Post(':id/start')
   @HttpCode(200)
   @ApiOperation({
@@ -107,7 +107,7 @@ export class MatchesController {
     return this.send(res, m);
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Post(':id/plays')
   @HttpCode(200)
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag (seq) the play was decided on; 412 VERSION_CONFLICT if the match moved on.' })
@@ -124,7 +124,7 @@ export class MatchesController {
     return this.send(res, await this.api.play(caller, id, body.card, body.capture, { ...body, expectedSeq }));
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Post(':id/resign')
   @HttpCode(200)
   @ApiOperation({ operationId: 'resign', summary: 'Resign: my side loses' })

@@ -1,5 +1,5 @@
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
-import { RequireScope, Caller } from '../auth/principal';
+import { RequireScope, Caller, MATCH_PLAY } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import type { LiveEvent, TurnNotice } from './matches.service';
@@ -35,13 +35,13 @@ export class MatchesResolver {
     return this.api.verify(matchId);
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Mutation(() => MatchModel)
   createMatch(@Caller() caller: Principal, @Args('input') input: CreateMatchInput): Promise<MatchModel> {
     return this.api.create(caller, { ...input, seats: seatRequests(input.seats) });
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Mutation(() => MatchModel)
   joinMatch(
     @Caller() caller: Principal,
@@ -51,7 +51,7 @@ export class MatchesResolver {
     return this.api.join(caller, matchId, input?.seat ?? undefined, input?.clientSeed ?? undefined, input ?? {});
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Mutation(() => MatchModel, { description: 'Give my client seed (once, before the start; public at once). The last human seed missing deals a pending start at once.' })
   setClientSeed(
     @Caller() caller: Principal,
@@ -61,7 +61,7 @@ export class MatchesResolver {
     return this.api.setClientSeed(caller, matchId, input.clientSeed, input);
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Mutation(() => MatchModel, { description: 'Start the match; while a human seat has not given its client seed, the match stays open with startsAt (it deals once every human seat has, or then).' })
   startMatch(
     @Caller() caller: Principal,
@@ -71,13 +71,13 @@ export class MatchesResolver {
     return this.api.start(caller, matchId, input ?? {});
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Mutation(() => MatchModel, { description: 'Play a card, capturing the cards named (or none).' })
   play(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string, @Args('input') input: PlayInput): Promise<MatchModel> {
     return this.api.play(caller, matchId, input.card, input.capture, input);
   }
 
-  @RequireScope('play')
+  @RequireScope(MATCH_PLAY)
   @Mutation(() => MatchModel)
   resign(
     @Caller() caller: Principal,

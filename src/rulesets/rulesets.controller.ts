@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/public.decorator';
-import { Caller, SessionOnly } from '../auth/principal';
+import { Caller, RequireScope, PROFILE_READ, RULESET_WRITE } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { CustomRulesetsService } from './custom-rulesets.service';
 import { CustomRulesetModel, PresetModel } from './ruleset.model';
@@ -32,7 +32,7 @@ export class RulesetsController {
     return this.presets.get(id);
   }
 
-  @SessionOnly()
+  @RequireScope(RULESET_WRITE)
   @Post('custom-rulesets')
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'saveCustomRuleset', summary: 'Save a named custom ruleset (a new version once a match uses the latest)' })
@@ -41,6 +41,7 @@ export class RulesetsController {
     return this.custom.save(caller, body.name, body.preset, body.overrides ?? {});
   }
 
+  @RequireScope(PROFILE_READ)
   @Get('custom-rulesets')
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'listMyCustomRulesets', summary: 'My saved custom rulesets, every version' })

@@ -1,6 +1,6 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { Public } from '../common/public.decorator';
-import { Caller, SessionOnly } from '../auth/principal';
+import { Caller, RequireScope, PROFILE_READ, RULESET_WRITE } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { CustomRulesetsService } from './custom-rulesets.service';
 import { CustomRulesetModel, PresetModel } from './ruleset.model';
@@ -31,12 +31,13 @@ export class RulesetsResolver {
     return this.custom.get(id);
   }
 
+  @RequireScope(PROFILE_READ)
   @Query(() => [CustomRulesetModel], { description: 'My saved custom rulesets, every version.' })
   myCustomRulesets(@Caller() caller: Principal): Promise<CustomRulesetModel[]> {
     return this.custom.mine(caller);
   }
 
-  @SessionOnly()
+  @RequireScope(RULESET_WRITE)
   @Mutation(() => CustomRulesetModel, { description: 'Save a named custom ruleset (a new version once a match uses the latest).' })
   saveCustomRuleset(@Caller() caller: Principal, @Args('input') input: SaveRulesetInput): Promise<CustomRulesetModel> {
     return this.custom.save(caller, input.name, input.preset, input.overrides ?? {});

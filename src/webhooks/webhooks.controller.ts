@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller, RequireScope } from '../auth/principal';
+import { Caller, RequireScope, WEBHOOK_WRITE, PROFILE_READ } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { CreateWebhookInput, CreatedWebhookModel, DeliveriesQuery, WebhookDeliveryModel, WebhookModel } from './webhook.model';
 import { WebhooksService } from './webhooks.service';
@@ -11,7 +11,7 @@ import { WebhooksService } from './webhooks.service';
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @RequireScope('play')
+  @RequireScope(WEBHOOK_WRITE)
   @Post()
   @ApiOperation({ operationId: 'createWebhook', summary: 'Register a webhook URL (the signing secret is in this response only)' })
   @ApiCreatedResponse({ type: CreatedWebhookModel })
@@ -19,6 +19,7 @@ export class WebhooksController {
     return this.webhooks.create(caller, body.url, body.events);
   }
 
+  @RequireScope(PROFILE_READ)
   @Get()
   @ApiOperation({ operationId: 'listWebhooks', summary: 'My webhooks (without secrets)' })
   @ApiOkResponse({ type: [WebhookModel] })
@@ -26,6 +27,7 @@ export class WebhooksController {
     return this.webhooks.list(caller);
   }
 
+  @RequireScope(PROFILE_READ)
   @Get('deliveries')
   @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'Deliveries of my webhooks, newest first (status, attempts, last error)' })
   @ApiOkResponse({ type: [WebhookDeliveryModel] })
@@ -33,7 +35,7 @@ export class WebhooksController {
     return this.webhooks.deliveries(caller, q.webhookId, q.limit ?? 50);
   }
 
-  @RequireScope('play')
+  @RequireScope(WEBHOOK_WRITE)
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ operationId: 'deleteWebhook', summary: 'Remove one of my webhooks and its deliveries' })

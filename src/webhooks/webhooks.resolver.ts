@@ -1,5 +1,5 @@
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Caller, RequireScope } from '../auth/principal';
+import { Caller, RequireScope, WEBHOOK_WRITE, PROFILE_READ } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { CreateWebhookInput, CreatedWebhookModel, WebhookDeliveryModel, WebhookModel } from './webhook.model';
 import { WebhooksService } from './webhooks.service';
@@ -8,23 +8,25 @@ import { WebhooksService } from './webhooks.service';
 export class WebhooksResolver {
   constructor(private readonly service: WebhooksService) {}
 
-  @RequireScope('play')
+  @RequireScope(WEBHOOK_WRITE)
   @Mutation(() => CreatedWebhookModel, { description: 'Register a webhook URL for my events; the signing secret is returned this once.' })
   createWebhook(@Caller() caller: Principal, @Args('input') input: CreateWebhookInput): Promise<CreatedWebhookModel> {
     return this.service.create(caller, input.url, input.events);
   }
 
+  @RequireScope(PROFILE_READ)
   @Query(() => [WebhookModel], { description: 'My webhooks (without their secrets).' })
   webhooks(@Caller() caller: Principal): Promise<WebhookModel[]> {
     return this.service.list(caller);
   }
 
-  @RequireScope('play')
+  @RequireScope(WEBHOOK_WRITE)
   @Mutation(() => Boolean, { description: 'Remove one of my webhooks (and its deliveries).' })
   deleteWebhook(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<boolean> {
     return this.service.delete(caller, id);
   }
 
+  @RequireScope(PROFILE_READ)
   @Query(() => [WebhookDeliveryModel], { description: 'Deliveries of my webhooks (or of one), newest first, with status and attempts.' })
   webhookDeliveries(
     @Caller() caller: Principal,

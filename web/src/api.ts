@@ -24,30 +24,88 @@ const SESSION_KEY = 'scopa.session';
 export interface Session {
   token: string;
   username: string;
+  /** When the access token (JWT) expires. */
   expiresAt: number;
+  /** Single-use: traded for the next access token before expiresAt (POST /v1/auth/refresh), so the password is asked once. */
+  refreshToken?: string;
 }
 
+/** A stored session: usable while its access token is, or while it can be refreshed. */
 export function loadSession(): Session | null {
   try {
     const s = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as Session | null;
-    return s && s.expiresAt > Date.now() ? s : null;
+    return s && (s.expiresAt > Date.now() || !!s.refreshToken) ? s : null;
   } catch {
     return null;
   }
 }
 
 let session: Session | null = loadSession();
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
 export function currentSession(): Session | null {
   return session;
 }
 
 export function setSession(s: Session | null): void {
+  keepSession(s);
+  wsClient?.dispose();
+  wsClient = null;
+}
+
+/** Stores the session (a refresh keeps the live connection: it reconnects with the new token when the old one ends). */
+function keepSession(s: Session | null): void {
   session = s;
   if (s) localStorage.setItem(SESSION_KEY, JSON.stringify(s));
   else localStorage.removeItem(SESSION_KEY);
-  wsClient?.dispose();
-  wsClient = null;
+  clearTimeout(refreshTimer);
+  // Refresh as soon as the access token is within the margin of its end, so that nothing waits for it.
+  if (s?.refreshToken) refreshTimer = setTimeout(() => void freshToken().catch(() => undefined), Math.max(0, s.expiresAt - Date.now() - REFRESH_MARGIN_MS + 1000));
+}
+
+/** How long before its end an access token is replaced. */
+const REFRESH_MARGIN_MS = 30_000;
+let refreshing: Promise<void> | null = null;
+
+/**
+ * The access token to send, refreshed first when it is about to end. A
+ * refresh token is single-use (a spent one ends the session), so tabs
+ * sharing the session refresh one at a time (Web Locks) and each adopts
+ * what another stored first.
+ */
+export async function freshToken(): Promise<string | null> {
+  if (!session) return null;
+  if (session.expiresAt - REFRESH_MARGIN_MS > Date.now() || !session.refreshToken) return session.token;
+  refreshing ??= withLock(async () => {
+    const stored = loadSession();
+    if (stored && stored.username === session?.username && stored.expiresAt - REFRESH_MARGIN_MS > Date.now()) {
+      keepSession(stored);
+      return;
+    }
+    const d = await gql<{ refreshSession: SessionData }>(`mutation($i: RefreshSessionInput!) { refreshSession(input: $i) { ${SESSION_FIELDS} } }`, { i: { refreshToken: session!.refreshToken } }, null);
+    keepSession(toSession(d.refreshSession));
+  }).finally(() => (refreshing = null));
+  try {
+    await refreshing;
+  } catch (err) {
+    // The session has ended (logged out elsewhere, expired, or its refresh token was replayed): sign out and say why.
+    if (err instanceof ApiError && err.code === 'UNAUTHENTICATED' && session) window.dispatchEvent(new CustomEvent('scopa:session-expired', { detail: err }));
+    throw err;
+  }
+  return session?.token ?? null;
+}
+
+if (session) keepSession(session);
+
+function withLock(task: () => Promise<void>): Promise<void> {
+  const locks = (navigator as Navigator & { locks?: { request(name: string, cb: () => Promise<void>): Promise<void> } }).locks;
+  return locks ? locks.request('scopa.session-refresh', task) : task();
+}
+
+/** The Authorization header of the session (refreshed when needed), or none. */
+export async function authHeader(): Promise<Record<string, string>> {
+  const token = await freshToken();
+  return token ? { authorization: `Bearer ${token}` } : {};
 }
 
 interface GraphQLResponse<T> {
@@ -60,12 +118,14 @@ function toApiError(e: { message: string; extensions?: Record<string, unknown> }
   return new ApiError(typeof code === 'string' ? code : 'ERROR', e.message, details);
 }
 
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** A GraphQL call as the session (refreshed first when needed); `token: null` calls anonymously. */
+export async function gql<T>(query: string, variables: Record<string, unknown> = {}, token?: null): Promise<T> {
   let res: Response;
+  const auth = token === null ? {} : await authHeader();
   try {
     res = await fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(session ? { authorization: `Bearer ${session.token}` } : {}) },
+      headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ query, variables }),
     });
   } catch (err) {
@@ -80,7 +140,7 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
   if (body.errors?.length) {
     const err = toApiError(body.errors[0]);
     // An expired or revoked session: the app logs out and says why.
-    if (err.code === 'UNAUTHENTICATED' && session) window.dispatchEvent(new CustomEvent('scopa:session-expired', { detail: err }));
+    if (err.code === 'UNAUTHENTICATED' && session && token !== null) window.dispatchEvent(new CustomEvent('scopa:session-expired', { detail: err }));
     throw err;
   }
   if (!body.data) throw new ApiError(`HTTP_${res.status}`, 'no data in the response');
@@ -97,7 +157,7 @@ function ws(): Client {
       lazy: true,
       retryAttempts: 5,
       // The token rides in connection_init; a bad one closes the socket with 4403.
-      connectionParams: () => (session ? { authorization: `Bearer ${session.token}` } : {}),
+      connectionParams: async () => authHeader(),
     });
   }
   return wsClient;
@@ -308,10 +368,15 @@ export interface UserMatchPage {
  * A REST call (the match archive is listed over /v1): the JSON body, or an
  * ApiError from the problem+json document (`code`, `detail`).
  */
-export async function rest<T>(path: string): Promise<T> {
+export async function rest<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   let res: Response;
+  const auth = await authHeader();
   try {
-    res = await fetch(path, { headers: { accept: 'application/json', ...(session ? { authorization: `Bearer ${session.token}` } : {}) } });
+    res = await fetch(path, {
+      method: init.method ?? 'GET',
+      headers: { accept: 'application/json', ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...auth },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
   } catch (err) {
     throw new ApiError('NETWORK', `the service did not answer (${(err as Error).message})`);
   }
@@ -327,6 +392,7 @@ export async function rest<T>(path: string): Promise<T> {
       status: res.status,
     });
   }
+  if (res.status === 204) return undefined as T;
   if (body === null) throw new ApiError(`HTTP_${res.status}`, 'not a JSON response');
   return body as T;
 }
@@ -342,16 +408,17 @@ export const MATCH_FIELDS = `id seq status createdBy startsAt
     result { reason winner } }
   reveal { seed hands deck captured }`;
 
-const SESSION_FIELDS = 'accessToken expiresIn account { username }';
+const SESSION_FIELDS = 'accessToken expiresIn refreshToken account { username }';
 
 interface SessionData {
   accessToken: string;
   expiresIn: number;
+  refreshToken: string;
   account: { username: string };
 }
 
 function toSession(s: SessionData): Session {
-  return { token: s.accessToken, username: s.account.username, expiresAt: Date.now() + s.expiresIn * 1000 };
+  return { token: s.accessToken, username: s.account.username, expiresAt: Date.now() + s.expiresIn * 1000, refreshToken: s.refreshToken };
 }
 
 export const api = {

@@ -1,5 +1,6 @@
 import './style.css';
-import { api, currentSession, setSession, subscribe } from './api';
+import { api, currentSession, gql, setSession, subscribe } from './api';
+import { appsScreen, consentScreen } from './apps';
 import type { InboxEntry, MatchSummary, Preset } from './api';
 import { h, mount } from './dom';
 import { profileScreen } from './profile';
@@ -35,11 +36,19 @@ function renderNav(): void {
           h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
           h('span', { class: 'spacer' }),
           h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, 'My profile'),
+          h('a', { href: '#/apps', id: 'nav-apps' }, 'Apps'),
           h('span', { class: 'whoami' }, s.username),
-          h('button', { class: 'link', id: 'logout', onclick: () => (setSession(null), go('#/login')) }, 'Log out'),
+          h('button', { class: 'link', id: 'logout', onclick: () => void logOut() }, 'Log out'),
         ]
       : [h('span', { class: 'spacer' })],
   );
+}
+
+/** Ends the session on the server too (its refresh token with it), then here. */
+async function logOut(): Promise<void> {
+  await gql('mutation { logout }').catch(() => undefined);
+  setSession(null);
+  go('#/login');
 }
 
 function route(): void {
@@ -58,6 +67,10 @@ function route(): void {
     cleanup = tableScreen(main, decodeURIComponent(m[1]));
   } else if ((m = /^\/replay\/([^/]+)$/.exec(path))) {
     cleanup = replayScreen(main, decodeURIComponent(m[1]));
+  } else if ((m = /^\/oauth\/consent\/([^/]+)$/.exec(path))) {
+    cleanup = consentScreen(main, decodeURIComponent(m[1]));
+  } else if (path === '/apps') {
+    cleanup = appsScreen(main);
   } else if ((m = /^\/users\/([^/]+)$/.exec(path))) {
     cleanup = profileScreen(main, decodeURIComponent(m[1]));
   } else if (path === '/new') {
@@ -79,7 +92,8 @@ function authScreen(): Cleanup {
       const s = await attempt(() => (mode === 'login' ? api.login(username.value, password.value) : api.register(username.value, password.value)));
       if (s) {
         setSession(s);
-        go('#/');
+        // Signed in on the way to an app's consent page: on to it.
+        go(location.hash.startsWith('#/oauth/') ? location.hash : '#/');
       }
     };
     mount(
