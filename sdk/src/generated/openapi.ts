@@ -100,6 +100,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Trade a session's refresh token (single use) for a new access token and the next refresh token; a spent one ends the session */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/register": {
         parameters: {
             query?: never;
@@ -195,6 +212,23 @@ export interface paths {
         };
         /** The top established ratings of a pool, with rank */
         get: operations["leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lobby": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public matches with a seat I may take, newest first (cursor pages) */
+        get: operations["lobby"];
         put?: never;
         post?: never;
         delete?: never;
@@ -408,6 +442,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A match's events from fromSeq (NDJSON): the missed ones first, then live, each with the match as I may see it after it
+         * @description The guarantees of the matchEventsLive subscription, across instances: every event from fromSeq once, in order, no gap, no repeat; after a dropped connection ask again with fromSeq = the last seq received + 1. The stream ends after the event that ends the match (at once for a finished match when fromSeq is past its end). An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT.
+         */
+        get: operations["streamMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/export": {
         parameters: {
             query?: never;
@@ -459,6 +513,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps I registered */
+        get: operations["listOAuthApps"];
+        put?: never;
+        /** Register an app (an OAuth client): name, exact redirect URIs, public or confidential; a confidential app's secret is in this response only */
+        post: operations["registerOAuthApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of my apps: every grant and token users gave it ends */
+        delete: operations["deleteOAuthApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps I authorized (one entry per grant), with their scopes */
+        get: operations["listAuthorizedApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an app's access: every token of the grant stops at once, its open sockets and streams close */
+        delete: operations["revokeAuthorizedApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rulesets": {
         parameters: {
             query?: never;
@@ -485,6 +608,61 @@ export interface paths {
         };
         /** One preset */
         get: operations["getPreset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My open seeks, then those ended in the last 24 hours (paired ones with their match) */
+        get: operations["mySeeks"];
+        put?: never;
+        /** Seek a match with whoever fits (201; 200 with the identical open seek I already have) */
+        post: operations["createSeek"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancel my seek (409 CONFLICT with matchId once paired) */
+        delete: operations["cancelSeek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stream/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My event stream (NDJSON): my matches in play first, then yourTurn, matchStarted, matchEnded and my other events as they happen
+         * @description One JSON value per line, without WebSockets. An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward the subscriptions an account may hold open (WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT; 429 RATE_LIMITED with reason "subscriptions" beyond).
+         */
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -650,7 +828,7 @@ export interface components {
             name: string;
             /** Format: date-time */
             revokedAt: string | null;
-            scopes: ("read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "read" | "play")[];
         };
         ArchivedMatchModel: {
             /** Format: date-time */
@@ -685,6 +863,20 @@ export interface components {
             seq?: number;
             sound: boolean;
         };
+        AuthorizedAppModel: {
+            app: components["schemas"]["AuthorizedAppRefModel"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** @description The grant id. */
+            id: string;
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write")[];
+        };
+        AuthorizedAppRefModel: {
+            id: string;
+            name: string;
+        };
         BatchExportInput: {
             /** @description Match ids, 1..100. */
             ids: string[];
@@ -706,7 +898,7 @@ export interface components {
         CreatedWebhookModel: {
             /** Format: date-time */
             createdAt: string;
-            events: ("your_turn" | "match_finished")[];
+            events: ("your_turn" | "match_finished" | "match_started")[];
             id: string;
             secret: string;
             url: string;
@@ -731,20 +923,44 @@ export interface components {
             seats?: components["schemas"]["SeatInput"][];
             /** @example PT1H */
             turnTimeLimit?: string | null;
+            /**
+             * @default public
+             * @enum {string}
+             */
+            visibility: "public" | "private";
+        };
+        CreateSeekInput: {
+            /** @enum {string} */
+            onExpiry?: "autoPlay" | "forfeit";
+            overrides?: {
+                [key: string]: unknown;
+            };
+            players?: number;
+            /** @example scopa */
+            preset?: string;
+            /** @default false */
+            rated: boolean;
+            /** @example 1400-1700 */
+            ratingRange?: string;
+            /** Format: uuid */
+            rulesetId?: string;
+            teams?: boolean;
+            /** @example P1D */
+            turnTimeLimit?: string | null;
         };
         CreateTokenInput: {
             /** @example my bot */
             name: string;
             /**
              * @example [
-             *       "read",
-             *       "play"
+             *       "match:read",
+             *       "match:play"
              *     ]
              */
-            scopes: ("read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "read" | "play")[];
         };
         CreateWebhookInput: {
-            events?: ("your_turn" | "match_finished")[];
+            events?: ("your_turn" | "match_finished" | "match_started")[];
             /** @example https://example.com/scopa-hook */
             url: string;
         };
@@ -794,6 +1010,36 @@ export interface components {
             owner: string;
             preset: string;
             version: number;
+        };
+        EventStreamLineModel: {
+            /**
+             * Format: date-time
+             * @description `yourTurn`: when the turn clock runs out; null for an untimed match.
+             */
+            deadline?: string | null;
+            /** @description `matchInPlay`: the match as GET /v1/matches/{id} shows it to the caller. */
+            match?: components["schemas"]["MatchModel"];
+            /** @description The match the event is about. */
+            matchId?: string;
+            /** @description `matchStarted`: who sits where (bots as bot:<level>:<seat>). */
+            players?: (string | null)[];
+            /** @description `matchStarted`: the preset. */
+            preset?: string | null;
+            /** @description `matchEnded`: the reason (points, allDenari, resignation, forfeit), the winning side (null: a draw) and the totals per side. */
+            result?: {
+                reason?: string;
+                totals?: number[];
+                winner?: number | null;
+            };
+            /** @description The caller's seat. */
+            seat?: number;
+            /** @description The seq of the match log the event is about (a match event's own seq; for yourTurn, the seq the turn follows). */
+            seq?: number;
+            /**
+             * @description What happened. First one `matchInPlay` per match in play where the caller holds a seat (with `match`), then as they happen: `yourTurn` (`matchId`, `seq`, `seat`, `deadline`), `matchStarted` (`matchId`, `seq`, `seat`, `preset`, `players`), `matchEnded` (`matchId`, `seq`, `seat`, `result`), and the events other features publish to the player (`clockLow`, `seekPaired`, `challengeReceived`, `challengeAccepted`, `challengeDeclined`, `challengeCanceled`, ...; a client ignores types it does not know).
+             * @example yourTurn
+             */
+            type: string;
         };
         HintModel: {
             /**
@@ -850,6 +1096,36 @@ export interface components {
             plays: components["schemas"]["PlayModel"][];
             seq: number;
         };
+        LobbyMatchModel: {
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string;
+            id: string;
+            onExpiry: string;
+            options: {
+                [key: string]: unknown;
+            };
+            players: number;
+            preset: string;
+            rated: boolean;
+            rulesetId: string | null;
+            seats: components["schemas"]["LobbySeatModel"][];
+            target: number | null;
+            teams: boolean;
+            turnTimeLimit: string | null;
+        };
+        LobbyPageModel: {
+            matches: components["schemas"]["LobbyMatchModel"][];
+            next: string | null;
+        };
+        LobbySeatModel: {
+            bot: string | null;
+            player: string | null;
+            reservedFor: string | null;
+            seat: number;
+            /** @enum {string} */
+            state: "taken" | "open" | "reserved" | "bot";
+        };
         MatchEventModel: {
             actor: string | null;
             hash: string;
@@ -889,6 +1165,11 @@ export interface components {
             /** @description true for a rated match (absent: unrated). */
             rated?: boolean;
             turnTimeLimit: string | null;
+        };
+        MatchStreamLineModel: {
+            event: components["schemas"]["MatchEventModel"];
+            /** @description The match as the caller may see it right after the event. */
+            match: components["schemas"]["MatchModel"];
         };
         MatchSummaryModel: {
             /** Format: date-time */
@@ -930,6 +1211,15 @@ export interface components {
             table: string[];
             turn: number;
             viewer: number | null;
+        };
+        OAuthAppModel: {
+            confidential: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The client_id. */
+            id: string;
+            name: string;
+            redirectUris: string[];
         };
         PlayInput: {
             /**
@@ -993,6 +1283,26 @@ export interface components {
             /** Format: date-time */
             time: string;
             volatility: number;
+        };
+        RefreshSessionInput: {
+            /** @example scopa_rt_... */
+            refreshToken: string;
+        };
+        RegisteredOAuthAppModel: {
+            app: components["schemas"]["OAuthAppModel"];
+            clientSecret: string | null;
+        };
+        RegisterOAuthAppInput: {
+            /** @default false */
+            confidential: boolean;
+            /** @example My Scopa bot */
+            name: string;
+            /**
+             * @example [
+             *       "http://127.0.0.1/callback"
+             *     ]
+             */
+            redirectUris: string[];
         };
         RevealModel: {
             captured: string[][];
@@ -1061,10 +1371,38 @@ export interface components {
             player: string | null;
             reservedFor: string | null;
         };
+        SeekModel: {
+            correspondence: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            endedAt: string | null;
+            id: string;
+            matchId: string | null;
+            onExpiry: string;
+            options: {
+                [key: string]: unknown;
+            };
+            overrides: {
+                [key: string]: unknown;
+            };
+            players: number;
+            preset: string;
+            rated: boolean;
+            rating: number;
+            ratingRange: string | null;
+            rulesetId: string | null;
+            seat: number | null;
+            /** @enum {string} */
+            status: "open" | "paired" | "canceled" | "expired";
+            teams: boolean;
+            turnTimeLimit: string | null;
+        };
         SessionModel: {
             accessToken: string;
             account: components["schemas"]["AccountModel"];
             expiresIn: number;
+            refreshToken: string;
             /** @enum {string} */
             tokenType: "Bearer";
         };
@@ -1075,6 +1413,14 @@ export interface components {
             score: number;
             seats: number[];
             side: number;
+        };
+        StreamErrorLineModel: {
+            error: components["schemas"]["StreamErrorModel"];
+        };
+        StreamErrorModel: {
+            /** @description A stable error code (UNAUTHENTICATED when the credential was revoked or expired). */
+            code: string;
+            message: string;
         };
         UserMatchesPageModel: {
             matches: components["schemas"]["ArchivedMatchModel"][];
@@ -1097,7 +1443,7 @@ export interface components {
             /** Format: date-time */
             deliveredAt: string | null;
             /** @enum {string} */
-            event: "your_turn" | "match_finished";
+            event: "your_turn" | "match_finished" | "match_started";
             id: string;
             lastError: string | null;
             /** Format: date-time */
@@ -1113,7 +1459,7 @@ export interface components {
         WebhookModel: {
             /** Format: date-time */
             createdAt: string;
-            events: ("your_turn" | "match_finished")[];
+            events: ("your_turn" | "match_finished" | "match_started")[];
             id: string;
             url: string;
         };
@@ -1233,6 +1579,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshSessionInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionModel"];
+                };
             };
         };
     };
@@ -1384,6 +1753,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LeaderboardEntryModel"][];
+                };
+            };
+        };
+    };
+    lobby: {
+        parameters: {
+            query?: {
+                after?: string;
+                clock?: "untimed" | "live" | "correspondence";
+                limit?: number;
+                preset?: string;
+                rated?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyPageModel"];
                 };
             };
         };
@@ -1715,6 +2109,31 @@ export interface operations {
             };
         };
     };
+    streamMatch: {
+        parameters: {
+            query?: {
+                /** @description The first seq to send: after a dropped connection, the last seq received + 1. */
+                fromSeq?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/x-ndjson: one line per event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["MatchStreamLineModel"] | components["schemas"]["StreamErrorLineModel"];
+                };
+            };
+        };
+    };
     exportMatches: {
         parameters: {
             query?: never;
@@ -1784,6 +2203,105 @@ export interface operations {
             };
         };
     };
+    listOAuthApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAppModel"][];
+                };
+            };
+        };
+    };
+    registerOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterOAuthAppInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredOAuthAppModel"];
+                };
+            };
+        };
+    };
+    deleteOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listAuthorizedApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizedAppModel"][];
+                };
+            };
+        };
+    };
+    revokeAuthorizedApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listPresets: {
         parameters: {
             query?: never;
@@ -1820,6 +2338,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PresetModel"];
+                };
+            };
+        };
+    };
+    mySeeks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekModel"][];
+                };
+            };
+        };
+    };
+    createSeek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSeekInput"];
+            };
+        };
+        responses: {
+            /** @description The identical open seek I already had. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekModel"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekModel"];
+                };
+            };
+        };
+    };
+    cancelSeek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/x-ndjson: one line per event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["EventStreamLineModel"] | components["schemas"]["StreamErrorLineModel"];
                 };
             };
         };

@@ -23,6 +23,8 @@ export type CreateMatchInput = {
   seats?: Array<SeatInput> | null | undefined;
   /** ISO 8601 duration per turn (e.g. PT1H): the turn clock; null or absent for an untimed match. onExpiry says what happens when it runs out. */
   turnTimeLimit?: string | null | undefined;
+  /** public (default): listed in the lobby while a seat is open; private: never listed, joinable by id. */
+  visibility?: Visibility | null | undefined;
 };
 
 export type CredentialsInput = {
@@ -74,6 +76,11 @@ export type SeatType =
   | 'creator'
   | 'open'
   | 'reserved';
+
+/** public: listed in the lobby while a seat is open; private: never listed, joinable by id. */
+export type Visibility =
+  | 'private'
+  | 'public';
 
 export type LoginMutationVariables = Exact<{
   input: CredentialsInput;
