@@ -31,7 +31,7 @@ export class SidePublicModel {
 
 @ObjectType('MatchResult')
 export class MatchResultModel {
-  @Field({ description: 'points | allDenari | resignation | forfeit' }) @ApiProperty() reason!: string;
+  @Field({ description: 'points | allDenari | resignation | forfeit | aborted (no result: called off before the first play)' }) @ApiProperty() reason!: string;
   @Field(() => Int, { nullable: true, description: 'Winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
 }
 

@@ -139,6 +139,21 @@ export class MatchesController {
     return this.send(res, await this.api.resign(caller, id, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
   }
 
+  @RequireScope('play')
+  @Post(':id/abort')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'abort', summary: 'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)' })
+  @ApiOkResponse({ type: MatchModel })
+  async abort(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: CommandInput,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MatchModel> {
+    return this.send(res, await this.api.abort(caller, id, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
+  }
+
   @Get(':id/legal-plays')
   @ApiOperation({ operationId: 'legalPlays', summary: 'My legal plays now' })
   @ApiOkResponse({ type: LegalPlaysModel })

@@ -87,6 +87,16 @@ export class MatchesResolver {
     return this.api.resign(caller, matchId, input ?? {});
   }
 
+  @RequireScope('play')
+  @Mutation(() => MatchModel, { description: 'Abort the match: any seated player, before the first play. It ends with no result (reason aborted) and is never rated; ABORT_TOO_LATE after the first play.' })
+  abort(
+    @Caller() caller: Principal,
+    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('input', { type: () => CommandInput, nullable: true }) input?: CommandInput,
+  ): Promise<MatchModel> {
+    return this.api.abort(caller, matchId, input ?? {});
+  }
+
   @Subscription(() => LiveEventModel, {
     description: 'The events of a match from fromSeq: the missed ones, then live; each with the match as I may see it after it.',
     resolve: (value: LiveEvent) => value,

@@ -194,6 +194,11 @@ export class MatchesService {
     return this.command(caller, matchId, { type: 'resign', player: caller.username }, meta);
   }
 
+  /** Calls the match off before its first play (any seated player): no result, unrated (`scopa-rules/3`; ABORT_TOO_LATE after). */
+  abort(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'abort', player: caller.username }, meta);
+  }
+
   private async command(caller: Principal, matchId: string, command: Command, meta: CommandMeta): Promise<MatchPresentation> {
     const commandKey = this.commandKey(caller, meta);
     const result = await this.store.execute(matchId, command, {
