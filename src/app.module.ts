@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ArchivesModule } from './archives/archives.module';
+import { ChallengesModule } from './challenges/challenges.module';
 import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -29,6 +30,7 @@ import { SeatsModule } from './seats/seats.module';
     ClocksModule,
     WebhooksModule,
     ArchivesModule,
+    ChallengesModule,
   ],
 })
 export class AppModule {}

@@ -302,14 +302,14 @@ export class EventStore {
    * writes nothing if the version no longer holds what the caller resolved:
    * CONFLICT with details.rulesetChanged = true (resolve it again and retry).
    */
-  async create(match: NewMatch, events: MatchEvent[], options: AppendOptions): Promise<StoredEvent[]> {
+  async create(match: NewMatch, events: MatchEvent[], options: AppendOptions, db: Pick<Prisma, '$queryRawUnsafe'> = this.prisma): Promise<StoredEvent[]> {
     const chained = chainEvents(match.id, 0, GENESIS_HASH, events, options.actor);
     const p = options.projection;
     const settings = events[0]?.type === 'MatchCreated' ? events[0].settings : null;
     const ruleset = match.ruleset;
     let rows: { seq: number; created_at: Date }[];
     try {
-      rows = await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
+      rows = await db.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
         ruleset ? CREATE_FROM_RULESET_SQL : CREATE_SQL,
         match.id,
         match.preset,

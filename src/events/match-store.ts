@@ -67,7 +67,17 @@ export interface CreateMatchInput {
    * (details.rulesetChanged) when it changed since it was read.
    */
   ruleset?: RulesetVersionRef | null;
+  /**
+   * Start the match in the same statement that creates it, in this player's
+   * name (every seat must be taken at creation): the log is the one a create
+   * then a start would have made (MatchStarted and the first deal follow the
+   * seats), so it audits the same way.
+   */
+  startBy?: string;
 }
+
+/** The transaction a createWithin runs in: the caller's own writes share it with the match's creation. */
+export type StoreTransaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 
 export interface ExecuteOptions {
   /** Who acts (a player id), or null for the system (clock expiries). */
@@ -271,7 +281,26 @@ export class MatchStore {
     return this.observed(command.type, () => this.decideAndAppend(matchId, command, options));
   }
 
-  private async createMatch(input: CreateMatchInput): Promise<CommandResult> {
+  /**
+   * Creates a match inside one transaction with the caller's own writes:
+   * `before(tx)` runs first (it may refuse by throwing: nothing is written),
+   * then the create statement, then `after(tx, matchId)`; all commit
+   * together or not at all, so a crash leaves either everything or nothing
+   * (a challenge accepted with its match, a rematch offer with its new match).
+   * The reactions to the append (notices, bots) run once it has committed.
+   */
+  createWithin(
+    input: CreateMatchInput,
+    before: (tx: StoreTransaction) => Promise<void>,
+    after: (tx: StoreTransaction, matchId: string) => Promise<void> = async () => undefined,
+  ): Promise<CommandResult> {
+    return this.observed('create', () => this.createMatch(input, { before, after }));
+  }
+
+  private async createMatch(
+    input: CreateMatchInput,
+    within?: { before: (tx: StoreTransaction) => Promise<void>; after: (tx: StoreTransaction, matchId: string) => Promise<void> },
+  ): Promise<CommandResult> {
     const ruleset = input.ruleset ?? null;
     const preset = input.preset ?? ruleset?.preset;
     const overrides = input.overrides ?? ruleset?.overrides ?? {};
@@ -288,9 +317,16 @@ export class MatchStore {
     const decision = decide(command, initialState(seed));
     if (!decision.ok) throw DomainError.fromRejection(decision.rejection);
     const created = decision.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
-    const state = replay(decision.events, seed);
+    let state = replay(decision.events, seed);
+    const events = decision.events.slice();
+    if (input.startBy !== undefined) {
+      const started = decide({ type: 'start', player: input.startBy }, state);
+      if (!started.ok) throw DomainError.fromRejection(started.rejection);
+      state = replay(started.events, seed, state);
+      events.push(...started.events);
+    }
     const id = randomUUID();
-    const stored = await this.events.create(
+    const write = (db?: StoreTransaction) => this.events.create(
       {
         id,
         preset: created.preset,
@@ -302,9 +338,18 @@ export class MatchStore {
         createdBy: created.createdBy,
         ruleset,
       },
-      decision.events,
-      { actor: input.createdBy, projection: projectionOf(state, decision.events) },
+      events,
+      { actor: input.createdBy, projection: projectionOf(state, events) },
+      db,
     );
+    const stored = within
+      ? await this.prisma.$transaction(async (tx) => {
+          await within.before(tx);
+          const made = await write(tx);
+          await within.after(tx, id);
+          return made;
+        })
+      : await write();
     const last = stored[stored.length - 1];
     this.cache.put(id, { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null });
     return this.appended({ matchId: id, seq: last.seq, events: stored, replayed: false });
