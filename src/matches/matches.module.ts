@@ -10,12 +10,13 @@ import { AfterAppend } from './after-append';
 import { MatchesController } from './matches.controller';
 import { MatchFieldsResolver, MatchSettingsResolver, MatchesResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';
+import { RematchesService } from './rematches.service';
 
 /** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService; and the store's after-append pipeline. */
 @Module({
   imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule, RatingsModule, ClocksModule],
   controllers: [MatchesController],
-  providers: [MatchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, AfterAppend],
-  exports: [MatchesService],
+  providers: [MatchesService, RematchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, AfterAppend],
+  exports: [MatchesService, RematchesService],
 })
 export class MatchesModule {}

@@ -2,13 +2,35 @@ import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription
 import { RequireScope, Caller } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
+import { RematchesService } from './rematches.service';
+import { RematchOfferModel } from './rematch.model';
 import type { LiveEvent, TurnNotice } from './matches.service';
 import { ClientSeedInput, CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, TurnNoticeModel } from './match.model';
 
 @Resolver()
 export class MatchesResolver {
-  constructor(private readonly api: MatchesService) {}
+  constructor(
+    private readonly api: MatchesService,
+    private readonly rematches: RematchesService,
+  ) {}
+
+  @RequireScope('play')
+  @Mutation(() => RematchOfferModel, { description: 'Ask for a rematch of a finished match; when every human player has (bots count as accepting), the rematch is made and started (newMatchId), seats rotated. The offer lapses after REMATCH_TTL or a decline.' })
+  rematch(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
+    return this.rematches.ask(caller, matchId);
+  }
+
+  @RequireScope('play')
+  @Mutation(() => RematchOfferModel, { description: 'Decline the open rematch offer of a finished match: it lapses.' })
+  declineRematch(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
+    return this.rematches.decline(caller, matchId);
+  }
+
+  @Query(() => RematchOfferModel, { description: 'The rematch offer of a finished match, as it stands.' })
+  rematchOffer(@Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
+    return this.rematches.offer(matchId);
+  }
 
   @Query(() => MatchModel, { description: 'A match as I may see it: my seat, a spectator view, or everything once over. atSeq: replay (spectator view before the end).' })
   match(@Caller() caller: Principal, @Args() args: MatchArgs): Promise<MatchModel> {
@@ -114,7 +136,16 @@ export class MatchesResolver {
 /** Match.ratingChanges: asked for only when a client selects it. */
 @Resolver(() => MatchModel)
 export class MatchFieldsResolver {
-  constructor(private readonly api: MatchesService) {}
+  constructor(
+    private readonly api: MatchesService,
+    private readonly rematches: RematchesService,
+  ) {}
+
+  @ResolveField(() => ID, { nullable: true, description: 'The match this one is a rematch of (null: none).' })
+  async rematchOf(@Parent() match: MatchModel): Promise<string | null> {
+    if (match.rematchOf !== undefined) return match.rematchOf;
+    return this.rematches.rematchOf(match.id);
+  }
 
   @ResolveField(() => [RatingChangeModel], { nullable: true, description: "Once a rated match is over: each rated player's rating before and after, with RD and volatility; null until its end is taken into the ratings, and for unrated matches." })
   async ratingChanges(@Parent() match: MatchModel): Promise<RatingChangeModel[] | null> {

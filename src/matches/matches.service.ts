@@ -27,6 +27,7 @@ import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
 import { BotMatchLimit } from '../seats/bot-match-limit';
 import { LiveFeed } from './live-feed';
+import { RematchesService } from './rematches.service';
 import { replayViews, stripSecrets, viewsFor } from './match-views';
 import type { FullView } from './match-views';
 
@@ -67,6 +68,8 @@ export interface MatchPresentation {
    * (GraphQL resolves it on demand).
    */
   startsAt?: Date | null;
+  /** The match this one is a rematch of (null: none); set on reads, resolved on demand by GraphQL. */
+  rematchOf?: string | null;
 }
 
 export interface EventMessage {
@@ -97,6 +100,7 @@ export class MatchesService {
     private readonly ratings: RatingsService,
     private readonly starts: PendingStarts,
     private readonly botMatches: BotMatchLimit,
+    private readonly rematches: RematchesService,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -251,6 +255,7 @@ export class MatchesService {
     }
     const { seq, state } = await this.store.current(matchId);
     const presented = await this.withStartsAt(this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state)), state);
+    presented.rematchOf = await this.rematches.rematchOf(matchId);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
   }
 
