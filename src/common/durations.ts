@@ -10,3 +10,11 @@ export function envDurationMs(name: string, fallback: string, raw: string | unde
   }
   return Math.round(seconds * 1000);
 }
+
+/** CLOCK_LOW_FRACTION: the share of the turn time limit left below which a turn's clock is low (0 < f < 1, default 0.1). */
+export function clockLowFraction(raw: string | undefined = process.env.CLOCK_LOW_FRACTION): number {
+  if (raw === undefined || raw.trim() === '') return 0.1;
+  const f = Number(raw);
+  if (!Number.isFinite(f) || f <= 0 || f >= 1) throw new Error(`CLOCK_LOW_FRACTION: a number between 0 and 1, such as 0.1 (got ${JSON.stringify(raw)})`);
+  return f;
+}

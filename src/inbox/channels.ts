@@ -28,6 +28,8 @@ export interface TurnNotice {
   player: string;
   /** When the turn clock runs out; null for an untimed match. */
   deadline: Date | null;
+  /** yourTurn (absent: the same) when the turn comes; clockLow once per turn when less than CLOCK_LOW_FRACTION of the turn time is left (src/clocks/clock-low.ts). */
+  kind?: 'yourTurn' | 'clockLow';
 }
 
 /**

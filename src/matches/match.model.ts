@@ -191,4 +191,6 @@ export class TurnNoticeModel {
   @Field(() => Int) seq!: number;
   @Field(() => Int) seat!: number;
   @Field(() => Date, { nullable: true, description: 'When this turn clock runs out; null for an untimed match.' }) deadline!: Date | null;
+  // Resolved by TurnNoticeResolver: yourTurn when absent.
+  kind?: 'yourTurn' | 'clockLow';
 }

@@ -8,7 +8,7 @@ import { RulesetsModule } from '../rulesets/rulesets.module';
 import { SeatsModule } from '../seats/seats.module';
 import { AfterAppend } from './after-append';
 import { MatchesController } from './matches.controller';
-import { MatchFieldsResolver, MatchSettingsResolver, MatchesResolver } from './matches.resolver';
+import { MatchFieldsResolver, MatchSettingsResolver, MatchesResolver, TurnNoticeResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 
@@ -16,7 +16,7 @@ import { RematchesService } from './rematches.service';
 @Module({
   imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule, RatingsModule, ClocksModule],
   controllers: [MatchesController],
-  providers: [MatchesService, RematchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, AfterAppend],
+  providers: [MatchesService, RematchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, TurnNoticeResolver, AfterAppend],
   exports: [MatchesService, RematchesService],
 })
 export class MatchesModule {}

@@ -127,7 +127,7 @@ export class MatchesResolver {
     return this.api.follow(caller, args.matchId, args.fromSeq ?? 1);
   }
 
-  @Subscription(() => TurnNoticeModel, { description: 'A notice each time it becomes my turn in any of my matches.', resolve: (value: TurnNotice) => value })
+  @Subscription(() => TurnNoticeModel, { description: 'A notice each time it becomes my turn in any of my matches (kind yourTurn), and once per turn when my clock runs low (kind clockLow).', resolve: (value: TurnNotice) => value })
   myTurn(@Caller() caller: Principal): AsyncIterableIterator<TurnNotice> {
     return this.api.myTurns(caller);
   }
@@ -159,6 +159,14 @@ export class MatchFieldsResolver {
     if (match.startsAt !== undefined) return match.startsAt;
     if (match.status !== 'open') return null;
     return this.api.startsAt(match.id);
+  }
+}
+
+@Resolver(() => TurnNoticeModel)
+export class TurnNoticeResolver {
+  @ResolveField(() => String, { description: 'yourTurn: the turn came to me; clockLow: less than CLOCK_LOW_FRACTION of this turn\'s time is left (once per turn).' })
+  kind(@Parent() notice: TurnNoticeModel): string {
+    return notice.kind ?? 'yourTurn';
   }
 }
 
