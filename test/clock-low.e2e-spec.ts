@@ -47,7 +47,7 @@ describe('clockLow (e2e, PGlite)', () => {
     const got: { channel: string; message: any }[] = [];
     for (const who of [a, b]) {
       for (const channel of [turnChannel(who.username), playerChannel(who.username)]) {
-        await pubsub.subscribe(channel, (message: any) => void got.push({ channel, message }));
+        await pubsub.subscribe(channel, (message: any) => void got.push({ channel, message }), {});
       }
     }
     const notifier = app.get(ClockSchedulerService).clockLow;
