@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ArchivesModule } from './archives/archives.module';
 import { ChallengesModule } from './challenges/challenges.module';
+import { PresenceModule } from './presence/presence.module';
 import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -31,6 +32,7 @@ import { SeatsModule } from './seats/seats.module';
     WebhooksModule,
     ArchivesModule,
     ChallengesModule,
+    PresenceModule,
   ],
 })
 export class AppModule {}

@@ -6,7 +6,7 @@ import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';
 import type { LiveEvent, TurnNotice } from './matches.service';
 import { ClientSeedInput, CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
-import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, TurnNoticeModel } from './match.model';
+import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, SeatPublicModel, TurnNoticeModel } from './match.model';
 
 @Resolver()
 export class MatchesResolver {
@@ -159,6 +159,26 @@ export class MatchFieldsResolver {
     if (match.startsAt !== undefined) return match.startsAt;
     if (match.status !== 'open') return null;
     return this.api.startsAt(match.id);
+  }
+}
+
+/** SeatPublic.online and lastSeen: presence, asked for only when selected (never from the log). */
+@Resolver(() => SeatPublicModel)
+export class SeatPresenceResolver {
+  constructor(private readonly api: MatchesService) {}
+
+  @ResolveField(() => Boolean, { nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null for an open or bot seat." })
+  async online(@Parent() seat: SeatPublicModel): Promise<boolean | null> {
+    if (seat.online !== undefined) return seat.online;
+    if (!seat.player || seat.bot) return null;
+    return (await this.api.presenceOf(seat.player)).online;
+  }
+
+  @ResolveField(() => Date, { nullable: true, description: 'When the player was last online (null: online now, an open or bot seat, or not seen since the service started).' })
+  async lastSeen(@Parent() seat: SeatPublicModel): Promise<Date | null> {
+    if (seat.lastSeen !== undefined) return seat.lastSeen;
+    if (!seat.player || seat.bot) return null;
+    return (await this.api.presenceOf(seat.player)).lastSeen;
   }
 }
 

@@ -28,6 +28,8 @@ import type { MatchNotice, TurnNotice } from '../inbox/channels';
 import { BotMatchLimit } from '../seats/bot-match-limit';
 import { LiveFeed } from './live-feed';
 import { RematchesService } from './rematches.service';
+import { PresenceService } from '../presence/presence.service';
+import type { Presence } from '../presence/presence.service';
 import { replayViews, stripSecrets, viewsFor } from './match-views';
 import type { FullView } from './match-views';
 
@@ -101,6 +103,7 @@ export class MatchesService {
     private readonly starts: PendingStarts,
     private readonly botMatches: BotMatchLimit,
     private readonly rematches: RematchesService,
+    private readonly presence: PresenceService,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -256,7 +259,23 @@ export class MatchesService {
     const { seq, state } = await this.store.current(matchId);
     const presented = await this.withStartsAt(this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state)), state);
     presented.rematchOf = await this.rematches.rematchOf(matchId);
+    await this.withPresence(presented);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
+  }
+
+  /** Each person's seat with its player's presence (online, lastSeen): never from the log. */
+  private async withPresence(presented: MatchPresentation): Promise<void> {
+    presented.view = {
+      ...presented.view,
+      seats: await Promise.all(
+        presented.view.seats.map(async (s) => (s.player && !s.bot ? { ...s, ...(await this.presence.presenceOf(s.player)) } : s)),
+      ),
+    };
+  }
+
+  /** A player's presence (GraphQL's SeatPublic.online and lastSeen). */
+  presenceOf(player: string): Promise<Presence> {
+    return this.presence.presenceOf(player);
   }
 
   /** A finished rated match's rating changes (null until its end is taken into the ratings). */
@@ -310,10 +329,21 @@ export class MatchesService {
     const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
-    return new LiveFeed(this.store, matchId, fromSeq, notices, (e, state) => ({
-      event: toMessage(e),
-      match: this.presentation(summary, e.seq, ...viewsFor(caller.username, state)),
-    }));
+    return new LiveFeed(
+      this.store,
+      matchId,
+      fromSeq,
+      notices,
+      (e, state) => ({
+        event: toMessage(e),
+        match: this.presentation(summary, e.seq, ...viewsFor(caller.username, state)),
+      }),
+      // opponentGone / opponentBack: no log event (hash empty, the seq of the last event), the match as it is at that seq.
+      (change, seq, state) => ({
+        event: { matchId, seq, type: change.type, payload: { player: change.player, seat: change.seat }, actor: null, time: new Date(change.at), hash: '' },
+        match: this.presentation(summary, seq, ...viewsFor(caller.username, state)),
+      }),
+    );
   }
 
   /** "My turn" notices across all my matches, from now on. */
