@@ -2,6 +2,7 @@ import './style.css';
 import { api, currentSession, setSession, subscribe } from './api';
 import type { InboxEntry, MatchSummary, Preset } from './api';
 import { h, mount } from './dom';
+import { lobbyScreen } from './lobby';
 import { profileScreen } from './profile';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
@@ -33,6 +34,7 @@ function renderNav(): void {
       ? [
           h('a', { href: '#/', id: 'nav-inbox' }, 'My matches'),
           h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
+          h('a', { href: '#/lobby', id: 'nav-lobby' }, 'Lobby'),
           h('span', { class: 'spacer' }),
           h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, 'My profile'),
           h('span', { class: 'whoami' }, s.username),
@@ -60,6 +62,8 @@ function route(): void {
     cleanup = replayScreen(main, decodeURIComponent(m[1]));
   } else if ((m = /^\/users\/([^/]+)$/.exec(path))) {
     cleanup = profileScreen(main, decodeURIComponent(m[1]));
+  } else if (path === '/lobby') {
+    cleanup = lobbyScreen(main, go);
   } else if (path === '/new') {
     cleanup = createScreen();
   } else {
