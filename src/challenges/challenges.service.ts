@@ -100,6 +100,10 @@ interface ChallengeRow {
 const COLUMNS = `id::text AS id, challenger, dest_user, preset, ruleset_id::text AS ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat,
   status, decline_reason, match_id::text AS match_id, created_at, expires_at`;
 
+/** Answers a pending challenge ($1 id, $2 new status, $3 decline reason): one row, unless it is answered, expired, or being answered (locked). */
+const CLAIM_SQL = `UPDATE challenges SET status = $2, decline_reason = $3, answered_at = now()
+  WHERE id = (SELECT id FROM challenges WHERE id = $1::uuid AND status = 'pending' AND expires_at > now() FOR UPDATE SKIP LOCKED)`;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Lichess's decline reasons (a free text is refused: the challenger sees it). */
@@ -207,7 +211,8 @@ export class ChallengesService {
     }
 
     const id = randomUUID();
-    const rows = await this.prisma.$transaction(async (tx) => {
+    const rows = await this.prisma.$transaction(
+      async (tx) => {
       const made = await tx.$queryRawUnsafe<ChallengeRow[]>(
         `INSERT INTO challenges (id, challenger, dest_user, preset, ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat, expires_at)
          SELECT $1::uuid, $2, $3, $4, $5::uuid, $6::jsonb, $7, $8, $9, $10::int, now() + make_interval(secs => $11::double precision / 1000)
@@ -228,7 +233,9 @@ export class ChallengesService {
       );
       if (made[0]) await enqueueWebhook(tx, dest, 'challenge_received', { challenge: wire(toInfo(made[0])) });
       return made;
-    });
+      },
+      { maxWait: 15_000, timeout: 15_000 },
+    );
     if (!rows[0]) throw new DomainError('LIMIT_REACHED', `at most ${MAX_PENDING_OUT} pending challenges at once`, { limit: MAX_PENDING_OUT });
     const info = toInfo(rows[0]);
     await this.notify(dest, { type: 'challengeReceived', challenge: wire(info) });
@@ -250,8 +257,9 @@ export class ChallengesService {
     const input = { seats, createdBy: c.challenger, settings, ...(waitForSeeds ? {} : { startBy: c.challenger }) };
     let matchId = '';
     const claim = async (tx: StoreTransaction) => {
-      const n = await tx.$executeRawUnsafe(`UPDATE challenges SET status = 'accepted', answered_at = now() WHERE id = $1::uuid AND status = 'pending' AND expires_at > now()`, c.id);
-      if (n !== 1) throw new DomainError('CONFLICT', 'this challenge was answered, canceled or has expired', { challengeStatus: (await this.find(c.id)).status });
+      // SKIP LOCKED: of answers racing, the others do not queue behind the one under way (each would hold a pooled connection): they are refused at once.
+      const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, 'accepted', null);
+      if (n !== 1) throw await this.answered(tx, c.id);
     };
     const record = async (tx: StoreTransaction, made: string) => {
       matchId = made;
@@ -298,17 +306,24 @@ export class ChallengesService {
   ): Promise<ChallengeInfo> {
     this.mustBePending(c);
     const answered: ChallengeInfo = { ...c, status, declineReason: reason };
-    await this.prisma.$transaction(async (tx) => {
-      const n = await tx.$executeRawUnsafe(
-        `UPDATE challenges SET status = $2, decline_reason = $3, answered_at = now() WHERE id = $1::uuid AND status = 'pending' AND expires_at > now()`,
-        c.id,
-        status,
-        reason,
-      );
-      if (n !== 1) throw new DomainError('CONFLICT', 'this challenge was answered, canceled or has expired', { challengeStatus: (await this.find(c.id)).status });
-      if (also) await also(tx, answered);
-    });
+    await this.prisma.$transaction(
+      async (tx) => {
+        const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, status, reason);
+        if (n !== 1) throw await this.answered(tx, c.id);
+        if (also) await also(tx, answered);
+      },
+      { maxWait: 15_000, timeout: 15_000 },
+    );
     return answered;
+  }
+
+  /** Why a claim found nothing: the challenge's status now (read on the same connection), or another answer under way. */
+  private async answered(tx: StoreTransaction, id: string): Promise<DomainError> {
+    const rows = await tx.$queryRawUnsafe<ChallengeRow[]>(`SELECT ${COLUMNS} FROM challenges WHERE id = $1::uuid`, id);
+    const status = rows[0] ? toInfo(rows[0]).status : 'pending';
+    return status === 'pending'
+      ? new DomainError('CONFLICT', 'another answer to this challenge is under way', { challengeStatus: 'pending' })
+      : new DomainError('CONFLICT', `this challenge is ${status}`, { challengeStatus: status });
   }
 
   // ------------------------------------------------------------ reading

@@ -343,12 +343,16 @@ export class MatchStore {
       db,
     );
     const stored = within
-      ? await this.prisma.$transaction(async (tx) => {
-          await within.before(tx);
-          const made = await write(tx);
-          await within.after(tx, id);
-          return made;
-        })
+      ? await this.prisma.$transaction(
+          async (tx) => {
+            await within.before(tx);
+            const made = await write(tx);
+            await within.after(tx, id);
+            return made;
+          },
+          // A burst (many acceptances at once) waits for a pooled connection rather than failing after Prisma's 2 s.
+          { maxWait: 15_000, timeout: 15_000 },
+        )
       : await write();
     const last = stored[stored.length - 1];
     this.cache.put(id, { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null });

@@ -120,7 +120,8 @@ export class RematchesService {
     let newMatchId: string | null = null;
     const claim = async (tx: StoreTransaction) => {
       const claimed = await tx.$executeRawUnsafe(
-        `UPDATE rematch_offers SET status = 'accepted' WHERE match_id = $1::uuid AND status = 'open' AND expires_at > now() AND asked @> ARRAY(SELECT jsonb_array_elements_text($2::jsonb))`,
+        `UPDATE rematch_offers SET status = 'accepted' WHERE match_id = (SELECT match_id FROM rematch_offers
+           WHERE match_id = $1::uuid AND status = 'open' AND expires_at > now() AND asked @> ARRAY(SELECT jsonb_array_elements_text($2::jsonb)) FOR UPDATE SKIP LOCKED)`,
         matchId,
         JSON.stringify(players),
       );
