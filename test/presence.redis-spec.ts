@@ -96,6 +96,15 @@ describe('presence across instances on Redis and PostgreSQL', () => {
       .set('authorization', `Bearer ${ann}`)
       .send({ query: 'query($id: ID!) { match(id: $id) { view { seats { player online lastSeen } } } }', variables: { id } });
     expect(gql.body.data.match.view.seats.find((s: any) => s.player === bobName)).toEqual({ player: bobName, online: true, lastSeen: null });
+    // Presence is for the players of the match: a stranger sees null.
+    const carol = await register(a.app, `car${suffix()}`);
+    const asCarol = (await request(a.app.getHttpServer()).get(`/v1/matches/${id}`).set('authorization', `Bearer ${carol}`)).body;
+    expect(asCarol.view.seats.map((s: any) => s.online)).toEqual([null, null]);
+    const carolGql = await request(a.app.getHttpServer())
+      .post('/graphql')
+      .set('authorization', `Bearer ${carol}`)
+      .send({ query: 'query($id: ID!) { match(id: $id) { view { seats { online lastSeen } } } }', variables: { id } });
+    expect(carolGql.body.data.match.view.seats).toEqual([{ online: null, lastSeen: null }, { online: null, lastSeen: null }]);
 
     // bob goes: offline everywhere at once, opponentGone on ann's subscription (on A) after OPPONENT_GONE_AFTER.
     await bobClient.dispose();

@@ -17,9 +17,9 @@ export class SeatPublicModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
   @Field(() => Int) @ApiProperty() handSize!: number;
-  // GraphQL fields: SeatPresenceResolver. Over REST, on reading a match (a person's seat; absent for open and bot seats and in command responses).
-  @ApiPropertyOptional({ type: Boolean, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance." })
-  online?: boolean;
+  // GraphQL fields: SeatPresenceResolver. Over REST, on reading a match (a person's seat, to the players of the match; null to others; absent for open and bot seats and in command responses).
+  @ApiPropertyOptional({ type: Boolean, nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match." })
+  online?: boolean | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When the player was last online (null: online now, or not seen since the service started).' })
   lastSeen?: Date | null;
 }

@@ -167,7 +167,7 @@ export class MatchFieldsResolver {
 export class SeatPresenceResolver {
   constructor(private readonly api: MatchesService) {}
 
-  @ResolveField(() => Boolean, { nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null for an open or bot seat." })
+  @ResolveField(() => Boolean, { nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null for an open or bot seat, and to a caller without a seat in the match." })
   async online(@Parent() seat: SeatPublicModel): Promise<boolean | null> {
     if (seat.online !== undefined) return seat.online;
     if (!seat.player || seat.bot) return null;

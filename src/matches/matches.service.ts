@@ -219,7 +219,7 @@ export class MatchesService {
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
     return this.withStartsAt(
-      this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state)),
+      this.seen(caller.username, this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state))),
       snap.state,
     );
   }
@@ -253,18 +253,30 @@ export class MatchesService {
       const state = await this.store.state(matchId, atSeq);
       const over = summary.status === 'over';
       // A replay shows no pending start: that is a fact of now, not of atSeq.
-      const replayed = { ...this.presentation(summary, atSeq, ...replayViews(state, over)), startsAt: null };
+      const replayed = { ...this.seen(caller?.username ?? null, this.presentation(summary, atSeq, ...replayViews(state, over))), startsAt: null };
       return this.withRatings(replayed, over && state.settings.rated === true);
     }
     const { seq, state } = await this.store.current(matchId);
-    const presented = await this.withStartsAt(this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state)), state);
+    const presented = await this.withStartsAt(this.seen(caller?.username ?? null, this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state))), state);
     presented.rematchOf = await this.rematches.rematchOf(matchId);
     await this.withPresence(presented);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
   }
 
-  /** Each person's seat with its player's presence (online, lastSeen): never from the log. */
+  /**
+   * Presence is for the players of a match: a caller without a seat in it sees
+   * every seat's online and lastSeen as null (GraphQL resolves them only when
+   * left undefined, see SeatPresenceResolver).
+   */
+  private seen(caller: string | null, presented: MatchPresentation): MatchPresentation {
+    if (caller !== null && presented.view.seats.some((s) => s.player === caller)) return presented;
+    presented.view = { ...presented.view, seats: presented.view.seats.map((s) => ({ ...s, online: null, lastSeen: null })) };
+    return presented;
+  }
+
+  /** Each person's seat with its player's presence (online, lastSeen), for a seated caller: never from the log. */
   private async withPresence(presented: MatchPresentation): Promise<void> {
+    if (presented.view.seats.some((s) => (s as { online?: unknown }).online === null)) return;
     presented.view = {
       ...presented.view,
       seats: await Promise.all(
@@ -336,12 +348,12 @@ export class MatchesService {
       notices,
       (e, state) => ({
         event: toMessage(e),
-        match: this.presentation(summary, e.seq, ...viewsFor(caller.username, state)),
+        match: this.seen(caller.username, this.presentation(summary, e.seq, ...viewsFor(caller.username, state))),
       }),
       // opponentGone / opponentBack: no log event (hash empty, the seq of the last event), the match as it is at that seq.
       (change, seq, state) => ({
         event: { matchId, seq, type: change.type, payload: { player: change.player, seat: change.seat }, actor: null, time: new Date(change.at), hash: '' },
-        match: this.presentation(summary, seq, ...viewsFor(caller.username, state)),
+        match: this.seen(caller.username, this.presentation(summary, seq, ...viewsFor(caller.username, state))),
       }),
     );
   }
