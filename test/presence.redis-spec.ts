@@ -15,6 +15,7 @@ import WebSocket from 'ws';
 import { PresenceService } from '../src/presence/presence.service';
 import { freshPgDatabase } from './store/helpers';
 import { startInstance } from './support/instances';
+import { spawnInstance } from './support/process-instance';
 
 jest.setTimeout(120_000);
 
@@ -54,7 +55,7 @@ describe('presence across instances on Redis and PostgreSQL', () => {
     return res.body.accessToken as string;
   };
   const connect = (url: string, token: string): Client => {
-    const c = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false });
+    const c = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
     clients.push(c);
     return c;
   };
@@ -132,5 +133,39 @@ describe('presence across instances on Redis and PostgreSQL', () => {
     expect(events.map((e: any) => e.seq)).toEqual(events.map((_: unknown, i: number) => i + 1));
     expect(events[events.length - 1].seq).toBe(started.seq);
     expect(events.some((e: any) => e.type.startsWith('opponent'))).toBe(false);
+  });
+
+  it('an instance killed with the player connected: opponentGone still comes, from the heartbeat sweep of a live instance', async () => {
+    // A service process (built: npm run test:redis builds first) on the same database and Redis.
+    const proc = await spawnInstance({ ...ENV, DATABASE_URL: db.url, JWT_SECRET: process.env.JWT_SECRET ?? 'test-secret-for-e2e', INSTANCE_ID: 'killed' });
+    try {
+      const annName = `ann${suffix()}`;
+      const bobName = `bob${suffix()}`;
+      const ann = await register(a.app, annName);
+      const bob = await register(a.app, bobName);
+      const created = await request(a.app.getHttpServer()).post('/v1/matches').set('authorization', `Bearer ${ann}`).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bobName }] });
+      const id = created.body.id as string;
+      await request(a.app.getHttpServer()).post(`/v1/matches/${id}/join`).set('authorization', `Bearer ${bob}`).send({}).expect(200);
+      const started = (await request(a.app.getHttpServer()).post(`/v1/matches/${id}/start`).set('authorization', `Bearer ${ann}`).send({}).expect(200)).body;
+
+      const seen: { type: string; payload: any }[] = [];
+      connect(a.ws, ann).subscribe(
+        { query: 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { type payload } } }', variables: { id, from: started.seq } },
+        { next: (msg) => void seen.push((msg.data as any).matchEventsLive.event), error: () => undefined, complete: () => undefined },
+      );
+      const bobClient = connect(`${proc.url.replace('http', 'ws')}/graphql`, bob);
+      bobClient.subscribe({ query: 'subscription { myTurn { matchId } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      const presenceA = a.app.get(PresenceService);
+      await waitFor(() => presenceA.isOnline(bobName));
+
+      proc.child.kill('SIGKILL');
+      // No close reached any instance; the claim runs out (PRESENCE_TTL) and the sweep reports the absence.
+      await waitFor(() => seen.some((e) => e.type === 'opponentGone'), 20_000);
+      expect(seen.filter((e) => e.type === 'opponentGone')).toEqual([{ type: 'opponentGone', payload: { player: bobName, seat: 1 } }]);
+      expect(await presenceA.isOnline(bobName)).toBe(false);
+      await bobClient.dispose().catch(() => undefined);
+    } finally {
+      await proc.stop();
+    }
   });
 });

@@ -18,7 +18,11 @@
  * is still offline everywhere, it sets `presence:gone:<player>` (SET NX: one
  * instance wins) and publishes `opponentGone` on the live channel of each
  * match the account is playing; when the account opens a connection again and
- * that key existed (DEL returns 1: one instance wins), `opponentBack`.
+ * that key existed (DEL returns 1: one instance wins), `opponentBack`. An
+ * instance that dies closes nothing: `presence:all` scores each held account
+ * with when its last claim runs out, and every heartbeat sweeps the accounts
+ * whose score is OPPONENT_GONE_AFTER in the past (ZREM claims each for one
+ * instance), which then go through the same check.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -50,6 +54,8 @@ interface PresenceBackend {
   markGone(player: string): Promise<boolean>;
   /** True for the one caller that finds the player was gone. */
   clearGone(player: string): Promise<boolean>;
+  /** Players held by no live instance since before `before` (ms): each returned to one caller only. */
+  orphans(before: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -78,6 +84,9 @@ class MemoryBackend implements PresenceBackend {
   async clearGone(player: string): Promise<boolean> {
     return this.gone.delete(player);
   }
+  async orphans(): Promise<string[]> {
+    return []; // one process: its own close timers see every departure
+  }
   async close(): Promise<void> {}
 }
 
@@ -94,11 +103,29 @@ class RedisBackend implements PresenceBackend {
   async hold(players: readonly string[], until: number): Promise<void> {
     if (players.length === 0) return;
     const m = this.redis.multi();
-    for (const p of players) m.zadd(`${this.prefix}:${p}`, until, this.instance).pexpireat(`${this.prefix}:${p}`, until);
+    for (const p of players) {
+      m.zadd(`${this.prefix}:${p}`, until, this.instance).pexpireat(`${this.prefix}:${p}`, until);
+      // Every held account, scored with when its last claim runs out: the sweep finds those a dead instance left.
+      m.zadd(`${this.prefix}:all`, 'GT', until, p);
+    }
     await m.exec();
   }
   async release(player: string, at: number): Promise<void> {
-    await this.redis.multi().zrem(`${this.prefix}:${player}`, this.instance).set(`${this.prefix}:seen:${player}`, String(at), 'PX', 30 * 86_400_000).exec();
+    await this.redis
+      .multi()
+      .zrem(`${this.prefix}:${player}`, this.instance)
+      .set(`${this.prefix}:seen:${player}`, String(at), 'PX', 30 * 86_400_000)
+      .zadd(`${this.prefix}:all`, at, player)
+      .exec();
+  }
+  async orphans(before: number): Promise<string[]> {
+    const candidates = await this.redis.zrangebyscore(`${this.prefix}:all`, '-inf', `(${before}`, 'LIMIT', 0, 100);
+    const mine: string[] = [];
+    for (const p of candidates) {
+      // ZREM is the claim: one instance takes each (a live holder's next heartbeat adds it back).
+      if ((await this.redis.zrem(`${this.prefix}:all`, p)) === 1) mine.push(p);
+    }
+    return mine;
   }
   async online(player: string, now: number): Promise<boolean> {
     return (await this.redis.zcount(`${this.prefix}:${player}`, `(${now}`, '+inf')) > 0;
@@ -221,6 +248,10 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
   private async beat(): Promise<void> {
     try {
       await this.backend.hold([...this.local.keys()], Date.now() + this.ttlMs);
+      // Accounts whose every claim ran out OPPONENT_GONE_AFTER ago: gone, even if the instance that held them died without a close.
+      for (const player of await this.backend.orphans(Date.now() - this.goneAfterMs)) {
+        if ((this.local.get(player) ?? 0) === 0) await this.checkGone(player);
+      }
     } catch (err) {
       this.logger.warn(`presence heartbeat: ${(err as Error).message}`);
     }
