@@ -204,3 +204,33 @@ describe('challenges (e2e, PGlite)', () => {
     expect((await http().get('/v1/challenges').set('authorization', auth(bob))).body).toEqual({ in: [], out: [] });
   });
 });
+
+describe('an accepted challenge with a client-seed window (e2e, PGlite)', () => {
+  let app: INestApplication;
+  const http = () => request(app.getHttpServer());
+  const auth = (a: Account) => `Bearer ${a.token}`;
+
+  beforeAll(async () => {
+    app = await createTestApp({ CLIENT_SEED_WINDOW: '60', CLOCK_POLL_MS: '0' });
+  });
+  afterAll(async () => {
+    await app.close();
+    process.env.CLIENT_SEED_WINDOW = '0';
+  });
+
+  it('records a pending start in the acceptance: the match deals as soon as both players gave their seeds', async () => {
+    const alice = await register(app, 'cwa');
+    const bob = await register(app, 'cwb');
+    const c = (await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa', seat: 0 })).body;
+    const accepted = (await http().post(`/v1/challenges/${c.id}/accept`).set('authorization', auth(bob)).expect(200)).body;
+    const open = (await http().get(`/v1/matches/${accepted.matchId}`).set('authorization', auth(bob))).body;
+    expect(open.status).toBe('open');
+    expect(new Date(open.startsAt).getTime()).toBeGreaterThan(Date.now() + 50_000);
+    await http().post(`/v1/matches/${accepted.matchId}/client-seed`).set('authorization', auth(alice)).send({ clientSeed: 'a1'.repeat(16) }).expect(200);
+    const last = (await http().post(`/v1/matches/${accepted.matchId}/client-seed`).set('authorization', auth(bob)).send({ clientSeed: 'b2'.repeat(16) }).expect(200)).body;
+    expect(last.status).toBe('playing');
+    expect(last.view.clientSeeds).toEqual(['a1'.repeat(16), 'b2'.repeat(16)]);
+    const events = (await http().get(`/v1/matches/${accepted.matchId}/events`).set('authorization', auth(bob))).body;
+    expect(events.find((e: any) => e.type === 'MatchStarted').actor).toBe(alice.username);
+  });
+});
