@@ -163,7 +163,7 @@ describe('presence across instances on Redis and PostgreSQL', () => {
       await waitFor(() => seen.some((e) => e.type === 'opponentGone'), 20_000);
       expect(seen.filter((e) => e.type === 'opponentGone')).toEqual([{ type: 'opponentGone', payload: { player: bobName, seat: 1 } }]);
       expect(await presenceA.isOnline(bobName)).toBe(false);
-      await bobClient.dispose().catch(() => undefined);
+      await Promise.resolve(bobClient.dispose()).catch(() => undefined);
     } finally {
       await proc.stop();
     }

@@ -213,26 +213,28 @@ export class ChallengesService {
     const id = randomUUID();
     const rows = await this.prisma.$transaction(
       async (tx) => {
-      const made = await tx.$queryRawUnsafe<ChallengeRow[]>(
-        `INSERT INTO challenges (id, challenger, dest_user, preset, ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat, expires_at)
-         SELECT $1::uuid, $2, $3, $4, $5::uuid, $6::jsonb, $7, $8, $9, $10::int, now() + make_interval(secs => $11::double precision / 1000)
-         WHERE (SELECT count(*) FROM challenges WHERE challenger = $2 AND status = 'pending' AND expires_at > now()) < $12::int
-         RETURNING ${COLUMNS}`,
-        id,
-        caller.username,
-        dest,
-        req.rulesetId ? null : preset,
-        req.rulesetId ?? null,
-        JSON.stringify(req.overrides ?? {}),
-        turnTimeLimit,
-        req.onExpiry ?? 'autoPlay',
-        req.rated === true,
-        req.seat ?? null,
-        this.ttlMs,
-        MAX_PENDING_OUT,
-      );
-      if (made[0]) await enqueueWebhook(tx, dest, 'challenge_received', { challenge: wire(toInfo(made[0])) });
-      return made;
+        // One challenger's creations one at a time, so that the count below holds the limit.
+        await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('challenges:' || $1::text))::text`, caller.username);
+        const made = await tx.$queryRawUnsafe<ChallengeRow[]>(
+          `INSERT INTO challenges (id, challenger, dest_user, preset, ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat, expires_at)
+           SELECT $1::uuid, $2, $3, $4, $5::uuid, $6::jsonb, $7, $8, $9, $10::int, now() + make_interval(secs => $11::double precision / 1000)
+           WHERE (SELECT count(*) FROM challenges WHERE challenger = $2 AND status = 'pending' AND expires_at > now()) < $12::int
+           RETURNING ${COLUMNS}`,
+          id,
+          caller.username,
+          dest,
+          req.rulesetId ? null : preset,
+          req.rulesetId ?? null,
+          JSON.stringify(req.overrides ?? {}),
+          turnTimeLimit,
+          req.onExpiry ?? 'autoPlay',
+          req.rated === true,
+          req.seat ?? null,
+          this.ttlMs,
+          MAX_PENDING_OUT,
+        );
+        if (made[0]) await enqueueWebhook(tx, dest, 'challenge_received', { challenge: wire(toInfo(made[0])) });
+        return made;
       },
       { maxWait: 15_000, timeout: 15_000 },
     );
