@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ArchivesModule } from './archives/archives.module';
+import { ChallengesModule } from './challenges/challenges.module';
+import { PresenceModule } from './presence/presence.module';
 import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -35,6 +37,8 @@ import { StreamsModule } from './streams/streams.module';
     LobbyModule,
     StreamsModule,
     OAuthModule,
+    ChallengesModule,
+    PresenceModule,
   ],
 })
 export class AppModule {}

@@ -13,7 +13,7 @@ export class ArchivedPlayerModel {
 @ObjectType('ArchivedResult')
 export class ArchivedResultModel {
   @Field(() => Int, { nullable: true, description: 'The winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
-  @Field({ description: 'points | allDenari | resignation | forfeit' }) @ApiProperty() reason!: string;
+  @Field({ description: 'points | allDenari | resignation | forfeit | aborted (no result: called off before the first play)' }) @ApiProperty() reason!: string;
   @Field(() => [Int], { description: 'Points per side.' }) @ApiProperty({ type: [Number] }) totals!: number[];
 }
 

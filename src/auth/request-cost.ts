@@ -19,6 +19,8 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
   'Mutation.createSeek': 2, // may pair and create a match
   'Mutation.startMatch': 2, // deals, and the bots' due replies
   'Mutation.setClientSeed': 2, // the last seed missing deals a pending start
+  'Mutation.acceptChallenge': 2, // creates and starts a match
+  'Mutation.rematch': 2, // the last ask creates and starts a match
   'Mutation.saveCustomRuleset': 2,
   'Mutation.register': 1, // argon2id; also spends the login bucket
   'Mutation.login': 1,
@@ -39,6 +41,8 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   createSeek: 2,
   startMatch: 2,
   setClientSeed: 2,
+  acceptChallenge: 2,
+  rematch: 2,
   saveCustomRuleset: 2,
   exportMatches: 10, // up to 100 exports in one request
   importMatch: 5, // audits the whole log

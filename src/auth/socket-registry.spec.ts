@@ -94,4 +94,24 @@ describe('SocketRegistry', () => {
     await bus.publish({ kind: 'sessions', accountId: 'a1', sessions: [{ id: 's4', expiresAt: Date.now() + 60_000 }] });
     expect(socket.closes).toEqual([{ code: 1000, reason: 'bye' }]);
   });
+
+  it('tells its listeners of each connection opened and closed once (closed on its own, or by a revocation), with who it was', async () => {
+    const events: string[] = [];
+    registry.onOpened((user) => events.push(`open ${user.username}`));
+    const stop = registry.onClosed((user) => events.push(`close ${user.username}`));
+    const a: Connection = { user: viaToken('t5'), socket: new FakeSocket() };
+    const b: Connection = { user: viaSession('s5', Date.now() + 60_000), socket: new FakeSocket() };
+    registry.track(a);
+    registry.track(b);
+    expect(registry.openFor('ann')).toBe(2);
+    a.socket.close(1000, 'bye');
+    await bus.publish({ kind: 'sessions', accountId: 'a1', sessions: [{ id: 's5', expiresAt: Date.now() + 60_000 }] });
+    expect(events).toEqual(['open ann', 'open ann', 'close ann', 'close ann']);
+    expect(registry.openFor('ann')).toBe(0);
+    stop();
+    const c: Connection = { user: viaToken('t6'), socket: new FakeSocket() };
+    registry.track(c);
+    c.socket.close(1000, 'bye');
+    expect(events).toHaveLength(5);
+  });
 });

@@ -39,9 +39,16 @@ export function credentialKey(user: Principal): string | null {
  * socket run as `connection.user`, read per operation: it is cleared first,
  * so nothing more runs as that caller even before the socket is gone.
  */
+/** Told when a tracked connection opens or closes (presence: src/presence/). `user` is who it was opened as. */
+export type SocketListener = (user: Principal) => void;
+
 @Injectable()
 export class SocketRegistry implements OnModuleDestroy {
   private readonly byCredential = new Map<string, Set<Connection>>();
+  /** Who each tracked connection was opened as (kept when connection.user is cleared, for the closed listeners). */
+  private readonly owners = new Map<Connection, Principal>();
+  private readonly openedListeners = new Set<SocketListener>();
+  private readonly closedListeners = new Set<SocketListener>();
   private readonly expiries = new Map<Connection, NodeJS.Timeout>();
   private readonly unlisten: () => void;
 
@@ -60,9 +67,43 @@ export class SocketRegistry implements OnModuleDestroy {
     let set = this.byCredential.get(key);
     if (!set) this.byCredential.set(key, (set = new Set()));
     set.add(connection);
+    this.owners.set(connection, user);
     connection.socket.once('close', () => this.untrack(connection, key));
     if (user.expiresAt !== undefined) this.expireAt(connection, user.expiresAt);
+    this.emit(this.openedListeners, user);
     return true;
+  }
+
+  /**
+   * Listens to connections opening (once tracked) and closing (socket closed,
+   * or its credential ended): each tracked connection gives one of each.
+   * Returns an unsubscribe. Listener errors are the listener's own.
+   */
+  onOpened(listener: SocketListener): () => void {
+    this.openedListeners.add(listener);
+    return () => this.openedListeners.delete(listener);
+  }
+
+  onClosed(listener: SocketListener): () => void {
+    this.closedListeners.add(listener);
+    return () => this.closedListeners.delete(listener);
+  }
+
+  /** How many tracked connections this instance holds for a username (any credential). */
+  openFor(username: string): number {
+    let n = 0;
+    for (const user of this.owners.values()) if (user.username === username) n++;
+    return n;
+  }
+
+  private emit(listeners: Set<SocketListener>, user: Principal): void {
+    for (const listener of listeners) {
+      try {
+        listener(user);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
   }
 
   /** How many sockets are open with this credential (`token:<id>` or `session:<sid>`). */
@@ -111,9 +152,13 @@ export class SocketRegistry implements OnModuleDestroy {
     const timer = this.expiries.get(connection);
     if (timer) clearTimeout(timer);
     this.expiries.delete(connection);
+    const owner = this.owners.get(connection);
+    this.owners.delete(connection);
     const set = this.byCredential.get(key);
-    if (!set) return;
-    set.delete(connection);
-    if (set.size === 0) this.byCredential.delete(key);
+    if (set) {
+      set.delete(connection);
+      if (set.size === 0) this.byCredential.delete(key);
+    }
+    if (owner) this.emit(this.closedListeners, owner);
   }
 }

@@ -1,10 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import { MetricsService } from '../observability/metrics.service';
 import { ClockScheduler } from './clock-scheduler';
 import { Poller } from '../common/poller';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import { ClockLowNotifier } from './clock-low';
 
 /**
  * Polls the turn clocks (and the pending starts, ./pending-starts.ts) every CLOCK_POLL_MS (default 1000; 0 disables this
@@ -15,9 +18,12 @@ import { Poller } from '../common/poller';
 export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Clocks');
   readonly scheduler: ClockScheduler;
+  /** The clockLow notices (./clock-low.ts), on the same poll. */
+  readonly clockLow: ClockLowNotifier;
   private readonly poller: Poller;
 
-  constructor(prisma: PrismaService, store: MatchStore, metrics: MetricsService) {
+  constructor(prisma: PrismaService, store: MatchStore, metrics: MetricsService, @Inject(PUB_SUB) pubsub: PubSubEngine) {
+    this.clockLow = new ClockLowNotifier(prisma, pubsub);
     this.scheduler = new ClockScheduler(prisma, store, {
       batch: Number(process.env.CLOCK_BATCH ?? 20),
       leaseMs: Number(process.env.CLOCK_LEASE_MS ?? 30_000),
@@ -28,7 +34,7 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
       },
       onError: (clock, err) => this.logger.warn(`${clock.kind === 'start' ? 'pending start' : 'clock'} of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
     });
-    this.poller = new Poller('clock tick', () => this.scheduler.tick(), this.logger);
+    this.poller = new Poller('clock tick', () => Promise.all([this.scheduler.tick(), this.clockLow.tick()]), this.logger);
   }
 
   onApplicationBootstrap(): void {

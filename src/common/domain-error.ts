@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'ILLEGAL_PLAY',
   'INVALID_CLIENT_SEED',
   'CLIENT_SEED_ALREADY_GIVEN',
+  /** An abort after the first play (resign instead). */
+  'ABORT_TOO_LATE',
   // application errors
   'NOT_FOUND',
   'VERSION_CONFLICT',
@@ -35,6 +37,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   /** A documented per-account limit of live things (e.g. matches with no human seat) is reached. */
   'LIMIT_REACHED',
+  /** The challenged account does not take challenges from the caller (its acceptChallenges setting). */
+  'CHALLENGE_REFUSED',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
   'UNAVAILABLE',

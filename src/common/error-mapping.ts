@@ -21,6 +21,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'FORBIDDEN':
     case 'NOT_SEATED':
     case 'HINT_NOT_ALLOWED':
+    case 'CHALLENGE_REFUSED':
       return 403;
     case 'NOT_FOUND':
     case 'MATCH_NOT_CREATED':
@@ -35,6 +36,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'SEATS_NOT_FILLED':
     case 'NOT_YOUR_TURN':
     case 'CLIENT_SEED_ALREADY_GIVEN':
+    case 'ABORT_TOO_LATE':
     case 'CONFLICT':
     case 'IDEMPOTENCY_KEY_REUSED':
     case 'LIMIT_REACHED':

@@ -43,6 +43,8 @@ export function commandOf(event: MatchEvent, state: MatchState): Command | null 
       return { type: 'resign', player: state.seats[event.seat]?.player ?? '' };
     case 'SeatForfeited':
       return { type: 'clockExpired', seat: event.seat };
+    case 'MatchAborted':
+      return { type: 'abort', player: state.seats[event.seat]?.player ?? '' };
     default:
       return null;
   }

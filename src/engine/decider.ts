@@ -21,7 +21,7 @@ import { matchEnd, scoreRound, uniqueTop } from './scoring';
 import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
 import { BOT_LEVELS } from './types';
 import type { Command, MatchEvent, MatchSettings, MatchState, Seat, SeatSpec } from './types';
-import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, takesClientSeeds } from './version';
+import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, allowsAbort, takesClientSeeds } from './version';
 import { autoPlay } from './auto-play';
 import { turnTimeLimitProblem } from './turn-time';
 import { seatView } from './views';
@@ -82,6 +82,8 @@ export function decide(command: Command, state: MatchState): Decision {
       return decidePlay(command, state);
     case 'resign':
       return decideResign(command, state);
+    case 'abort':
+      return decideAbort(command, state);
     case 'clockExpired':
       return decideClockExpired(command, state);
     default: {
@@ -289,6 +291,34 @@ function decideResign(command: Extract<Command, { type: 'resign' }>, state: Matc
   const seat = seatOf(state, command.player);
   if (seat < 0) return no(reject('NOT_SEATED', 'you hold no seat in this match'));
   return ok([{ type: 'SeatResigned', seat }, abandonment(state, seat, 'resignation')]);
+}
+
+/**
+ * Abort (`scopa-rules/3`): any seated player, before the match's first play
+ * (open, or started with every hand of the first deal still full). The match
+ * ends with no winner and no result (reason `aborted`); the seed is revealed
+ * as at any end, so the log audits like any finished match.
+ */
+function decideAbort(command: Extract<Command, { type: 'abort' }>, state: MatchState): Decision {
+  if (state.phase === 'new') return no(reject('MATCH_NOT_CREATED', 'no such match'));
+  if (state.phase === 'over') return no(reject('MATCH_OVER', 'the match is over'));
+  const seat = seatOf(state, command.player);
+  if (seat < 0) return no(reject('NOT_SEATED', 'you hold no seat in this match'));
+  if (!allowsAbort(state.rulesVersion)) return no(reject('ABORT_TOO_LATE', `a ${state.rulesVersion} match cannot be aborted: resign instead`));
+  if (firstPlayMade(state)) return no(reject('ABORT_TOO_LATE', 'the first card was played: resign instead'));
+  return ok([
+    { type: 'MatchAborted', seat },
+    { type: 'MatchEnded', reason: 'aborted', winner: null, totals: state.scores.slice(), seed: toHex(state.seed!) },
+  ]);
+}
+
+/** Whether a card was played: past the first deal of round 1, or a hand of it is no longer full. */
+function firstPlayMade(state: MatchState): boolean {
+  if (state.phase !== 'playing') return false;
+  if (state.round !== 1 || state.deal !== 1) return true;
+  const handSize = state.options!.handSize;
+  for (let seat = 0; seat < state.hands.length; seat++) if (state.hands[seat].length !== handSize) return true;
+  return false;
 }
 
 function decideClockExpired(command: Extract<Command, { type: 'clockExpired' }>, state: MatchState): Decision {
@@ -564,6 +594,7 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
     }
     case 'SeatResigned':
     case 'SeatForfeited':
+    case 'MatchAborted':
       return state;
     case 'MatchEnded': {
       const next = copy(state, { reason: event.reason, winner: event.winner }, state.seed ?? bytesFromHex(event.seed));

@@ -31,6 +31,8 @@ export type RejectionCode =
   | 'INVALID_CLIENT_SEED'
   /** The seat already gave its client seed (once per seat: the log keeps one seed per seat). */
   | 'CLIENT_SEED_ALREADY_GIVEN'
+  /** An abort after the first play (resign instead), or in a match whose rules version has no abort. */
+  | 'ABORT_TOO_LATE'
   /** The play breaks a rule; `reason` says which. */
   | 'ILLEGAL_PLAY';
 

@@ -52,13 +52,16 @@ export type Command =
   | { type: 'start'; player: string }
   | { type: 'play'; player: string; card: CardCode; capture: CardCode[] }
   | { type: 'resign'; player: string }
+  /** A seated player calls the match off before its first play (`scopa-rules/3`): no result, never rated. */
+  | { type: 'abort'; player: string }
   | { type: 'clockExpired'; seat: number };
 
 export type CommandType = Command['type'];
 
 // ---------------------------------------------------------------- events
 
-export type EndReason = 'points' | 'allDenari' | 'resignation' | 'forfeit';
+/** `aborted`: called off before the first play (MatchAborted): no winner, no result for the ratings. */
+export type EndReason = 'points' | 'allDenari' | 'resignation' | 'forfeit' | 'aborted';
 
 /**
  * Every event is public: hands and the deck order never appear in one (they
@@ -91,6 +94,8 @@ export type MatchEvent =
   | { type: 'RoundScored'; round: number; breakdown: RoundBreakdown; totals: number[] }
   | { type: 'SeatResigned'; seat: number }
   | { type: 'SeatForfeited'; seat: number }
+  /** The seat that called the match off before its first play; a MatchEnded (reason `aborted`) follows. */
+  | { type: 'MatchAborted'; seat: number }
   | { type: 'MatchEnded'; reason: EndReason; winner: number | null; totals: number[]; seed: string };
 
 export type EventType = MatchEvent['type'];

@@ -56,7 +56,7 @@ export function joinEvent(stored: { type: string; payload: Record<string, unknow
 }
 
 /** Events that start a command's batch; the others only follow one (see engine/audit.ts commandOf). */
-export const BATCH_START_TYPES: ReadonlySet<string> = new Set(['MatchCreated', 'SeatTaken', 'ClientSeedGiven', 'MatchStarted', 'CardPlayed', 'SeatResigned', 'SeatForfeited']);
+export const BATCH_START_TYPES: ReadonlySet<string> = new Set(['MatchCreated', 'SeatTaken', 'ClientSeedGiven', 'MatchStarted', 'CardPlayed', 'SeatResigned', 'SeatForfeited', 'MatchAborted']);
 
 /** Chains engine events after (lastSeq, lastHash). */
 export function chainEvents(matchId: string, lastSeq: number, lastHash: string, events: readonly MatchEvent[], actor: string | null): ChainedEvent[] {

@@ -11,15 +11,18 @@ import { auditNotation, toNotation } from './notation';
 const MATCH = '00000000-0000-4000-8000-000000000019';
 
 /** The export of a finished scopa-rules/2 match where both seats gave a client seed (one alone, one with its join). */
-function exported(n: number): string {
+function exported(n: number, rulesVersion = 'scopa-rules/2', play?: (m: Driven) => void): string {
   const rng = mulberry32(n);
   const seed = seedFrom(rng);
   const m: Driven = { state: initialState(seed), events: [] };
-  apply(m, { type: 'create', preset: 'scopa', seats: [{ player: 'ann' }, {}], createdBy: 'ann', seedCommitment: seedCommitment(seed) });
+  apply(m, { type: 'create', preset: 'scopa', seats: [{ player: 'ann' }, {}], createdBy: 'ann', seedCommitment: seedCommitment(seed), rulesVersion });
   apply(m, { type: 'setClientSeed', player: 'ann', clientSeed: '5eed'.repeat(8) });
   apply(m, { type: 'join', player: 'bob', clientSeed: '0b' });
-  apply(m, { type: 'start', player: 'ann' });
-  while (m.state.phase === 'playing') playRandomly(m, rng);
+  if (play) play(m);
+  else {
+    apply(m, { type: 'start', player: 'ann' });
+    while (m.state.phase === 'playing') playRandomly(m, rng);
+  }
   const time = new Date('2026-11-23T10:00:00Z');
   const stored: StoredEvent[] = chainEvents(MATCH, 0, GENESIS_HASH, m.events, 'ann').map((e) => ({ ...e, matchId: MATCH, time }));
   const created = m.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
@@ -129,5 +132,26 @@ describe('the export of a scopa-rules/2 match', () => {
     expect(changed).not.toBe(notation);
     expect(auditNotation(changed)).toMatchObject({ sound: false, ply: 1 });
     expect(auditNotation(notation.replace(/\[ClientSeeds .*\]\n/, ''))).toMatchObject({ sound: false });
+  });
+});
+
+describe('the export of an aborted scopa-rules/3 match', () => {
+  it('audits sound as JSON Lines and as notation, aborted after the start or before it', () => {
+    for (const beforeStart of [false, true]) {
+      const text = exported(23, 'scopa-rules/3', (m) => {
+        if (!beforeStart) apply(m, { type: 'start', player: 'ann' });
+        apply(m, { type: 'abort', player: 'bob' });
+      });
+      const { header, events } = parseJsonl(text);
+      expect(header.result).toEqual({ reason: 'aborted', winner: null, totals: [0, 0] });
+      expect(events.map((e) => e.type).slice(-2)).toEqual(['MatchAborted', 'MatchEnded']);
+      expect(auditJsonl(text)).toMatchObject({ sound: true });
+      const notation = toNotation(header, events.map((e) => ({ type: e.type, ...e.payload }) as MatchEvent));
+      expect(notation).toContain('abort(1)');
+      expect(notation.includes('[Started "no"]')).toBe(beforeStart);
+      expect(auditNotation(notation)).toMatchObject({ sound: true });
+      // The abort moved to the other seat is found.
+      expect(auditNotation(notation.replace('abort(1)', 'abort(5)'))).toMatchObject({ sound: false });
+    }
   });
 });

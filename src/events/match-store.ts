@@ -76,6 +76,13 @@ export interface CreateMatchInput {
    * and checkable once the seed is revealed (seek pairing, src/lobby).
    */
   arrangeSeats?: (entropy: Uint8Array) => SeatSpec[];
+  /**
+   * Start the match in the same statement that creates it, in this player's
+   * name (every seat must be taken at creation): the log is the one a create
+   * then a start would have made (MatchStarted and the first deal follow the
+   * seats), so it audits the same way.
+   */
+  startBy?: string;
 }
 
 /** The entropy a seat arrangement draws from: SHA-256("scopa-seats/1" ‖ seed). */
@@ -88,6 +95,9 @@ export interface TransactionalCreate {
   result: CommandResult;
   publish(): CommandResult;
 }
+
+/** The transaction a createWithin runs in: the caller's own writes share it with the match's creation. */
+export type StoreTransaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 
 export interface ExecuteOptions {
   /** Who acts (a player id), or null for the system (clock expiries). */
@@ -329,6 +339,32 @@ export class MatchStore {
     return this.observed(command.type, () => this.decideAndAppend(matchId, command, options));
   }
 
+  /**
+   * Creates a match inside one transaction with the caller's own writes:
+   * `before(tx)` runs first (it may refuse by throwing: nothing is written),
+   * then the create statement, then `after(tx, matchId)`; all commit
+   * together or not at all, so a crash leaves either everything or nothing
+   * (a challenge accepted with its match, a rematch offer with its new match).
+   * The reactions to the append (notices, bots) run once it has committed.
+   */
+  async createWithin(
+    input: CreateMatchInput,
+    before: (tx: StoreTransaction) => Promise<void>,
+    after: (tx: StoreTransaction, matchId: string) => Promise<void> = async () => undefined,
+  ): Promise<CommandResult> {
+    const made = await this.prisma.$transaction(
+      async (tx) => {
+        await before(tx);
+        const created = await this.createInTransaction(tx, input);
+        await after(tx, created.result.matchId);
+        return created;
+      },
+      // A burst (many acceptances at once) waits for a pooled connection rather than failing after Prisma's 2 s.
+      { maxWait: 15_000, timeout: 15_000 },
+    );
+    return made.publish();
+  }
+
   private async createMatch(input: CreateMatchInput, db: SqlRunner): Promise<{ result: CommandResult; snapshot: Snapshot }> {
     const ruleset = input.ruleset ?? null;
     const preset = input.preset ?? ruleset?.preset;
@@ -346,7 +382,14 @@ export class MatchStore {
     const decision = decide(command, initialState(seed));
     if (!decision.ok) throw DomainError.fromRejection(decision.rejection);
     const created = decision.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
-    const state = replay(decision.events, seed);
+    let state = replay(decision.events, seed);
+    const events = decision.events.slice();
+    if (input.startBy !== undefined) {
+      const started = decide({ type: 'start', player: input.startBy }, state);
+      if (!started.ok) throw DomainError.fromRejection(started.rejection);
+      state = replay(started.events, seed, state);
+      events.push(...started.events);
+    }
     const id = randomUUID();
     const stored = await this.events.create(
       {
@@ -361,8 +404,8 @@ export class MatchStore {
         ruleset,
         visibility: input.visibility,
       },
-      decision.events,
-      { actor: input.createdBy, projection: projectionOf(state, decision.events) },
+      events,
+      { actor: input.createdBy, projection: projectionOf(state, events) },
       db,
     );
     const last = stored[stored.length - 1];

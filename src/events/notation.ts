@@ -14,7 +14,9 @@
  *
  * A play is the card, then `*` and the captured cards joined by `+`, then `#`
  * for a scopa; `~` before it marks a play made by the clock (autoPlay).
- * `resign(n)` and `forfeit(n)` end the match for seat n. `N.` starts round N.
+ * `resign(n)` and `forfeit(n)` end the match for seat n, `abort(n)` calls it
+ * off before the first play (`scopa-rules/3`; a match aborted before its
+ * start has the header `[Started "no"]`). `N.` starts round N.
  * Text in braces is a comment.
  */
 import { decide, evolve, initialState, isSeedHex, seedCommitment, seedFromHex, takesClientSeeds } from '../engine';
@@ -52,6 +54,7 @@ export function toNotation(header: ExportHeader, events: readonly MatchEvent[]):
     `[Commitment "${header.seedCommitment}"]`,
     `[Seed "${header.seed}"]`,
     `[Result "${resultText(header.result)}"]`,
+    ...(events.some((e) => e.type === 'MatchStarted') ? [] : [`[Started "no"]`]),
     '',
   ];
   let line: string[] = [];
@@ -80,6 +83,10 @@ export function toNotation(header: ExportHeader, events: readonly MatchEvent[]):
       case 'SeatForfeited':
         line.push(`forfeit(${e.seat})`);
         break;
+      case 'MatchAborted':
+        flush();
+        line.push(`abort(${e.seat})`);
+        break;
       case 'RoundScored':
         line.push(`{totals ${e.totals.join('-')}}`);
         break;
@@ -97,7 +104,7 @@ export function toNotation(header: ExportHeader, events: readonly MatchEvent[]):
 export type NotationToken =
   | { kind: 'round'; round: number; text: string }
   | { kind: 'play'; card: string; capture: string[]; scopa: boolean; auto: boolean; text: string }
-  | { kind: 'resign' | 'forfeit'; seat: number; text: string };
+  | { kind: 'resign' | 'forfeit' | 'abort'; seat: number; text: string };
 
 export interface ParsedNotation {
   headers: Record<string, string>;
@@ -123,7 +130,7 @@ export function parseNotation(text: string): ParsedNotation {
   for (const text of stripped.split(/\s+/).filter(Boolean)) {
     let m: RegExpExecArray | null;
     if ((m = /^(\d+)\.$/.exec(text))) tokens.push({ kind: 'round', round: Number(m[1]), text });
-    else if ((m = /^(resign|forfeit)\((\d+)\)$/.exec(text))) tokens.push({ kind: m[1] as 'resign' | 'forfeit', seat: Number(m[2]), text });
+    else if ((m = /^(resign|forfeit|abort)\((\d+)\)$/.exec(text))) tokens.push({ kind: m[1] as 'resign' | 'forfeit' | 'abort', seat: Number(m[2]), text });
     else if ((m = PLAY.exec(text))) tokens.push({ kind: 'play', auto: m[1] === '~', card: m[2], capture: m[3] ? m[3].split('+') : [], scopa: m[4] === '#', text });
     else throw new Error(`bad token ${JSON.stringify(text)}`);
   }
@@ -188,8 +195,10 @@ export function auditNotation(text: string): NotationAudit {
     const given = run({ type: 'setClientSeed', player: state.seats[seat]?.player ?? '', clientSeed: clientSeed as string });
     if (typeof given === 'string') return fail(`the client seed of seat ${seat} does not apply: ${given}`);
   }
-  const started = run({ type: 'start', player: headers.CreatedBy });
-  if (typeof started === 'string') return fail(`the match cannot start: ${started}`);
+  if (headers.Started !== 'no') {
+    const started = run({ type: 'start', player: headers.CreatedBy });
+    if (typeof started === 'string') return fail(`the match cannot start: ${started}`);
+  }
   let ended: Ended | null = null;
   let ply = 0;
   for (const t of tokens) {
@@ -211,6 +220,9 @@ export function auditNotation(text: string): NotationAudit {
       if (played.scopa !== t.scopa) return fail(played.scopa ? 'a scopa is not marked' : 'marked as a scopa but is not one', ply, t.text);
     } else if (t.kind === 'resign') {
       events = run({ type: 'resign', player: state.seats[t.seat]?.player ?? '' });
+      if (typeof events === 'string') return fail(events, ply, t.text);
+    } else if (t.kind === 'abort') {
+      events = run({ type: 'abort', player: state.seats[t.seat]?.player ?? '' });
       if (typeof events === 'string') return fail(events, ply, t.text);
     } else {
       events = run({ type: 'clockExpired', seat: t.seat });

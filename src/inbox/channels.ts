@@ -16,8 +16,20 @@ export interface NoticeEvent extends ExportLine {
  */
 export interface MatchNotice {
   matchId: string;
+  /** The seq the log moved to; -1 for a presence change (which is no log event). */
   seq: number;
   events?: NoticeEvent[];
+  /** A seated player's presence changed (src/presence/): the live feed passes it on, the log never holds it. */
+  presence?: PresenceChange;
+}
+
+/** opponentGone: a player of the match has had no live connection for OPPONENT_GONE_AFTER; opponentBack: they are back. */
+export interface PresenceChange {
+  type: 'opponentGone' | 'opponentBack';
+  player: string;
+  seat: number;
+  /** ISO time of the change. */
+  at: string;
 }
 
 /** "It is your turn": sent to the player to move after each append. */
@@ -28,6 +40,8 @@ export interface TurnNotice {
   player: string;
   /** When the turn clock runs out; null for an untimed match. */
   deadline: Date | null;
+  /** yourTurn (absent: the same) when the turn comes; clockLow once per turn when less than CLOCK_LOW_FRACTION of the turn time is left (src/clocks/clock-low.ts). */
+  kind?: 'yourTurn' | 'clockLow';
 }
 
 /**

@@ -26,4 +26,5 @@ export class InboxEntryModel {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   deadline!: Date | null;
   @Field(() => Date, { description: 'When the turn came.' }) @ApiProperty({ type: String, format: 'date-time' }) since!: Date;
+  @Field({ description: 'Less than CLOCK_LOW_FRACTION (default 10%) of the turn time limit is left.' }) @ApiProperty() clockLow!: boolean;
 }

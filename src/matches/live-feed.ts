@@ -10,7 +10,7 @@ import { evolve } from '../engine';
 import type { MatchState } from '../engine';
 import { joinEvent } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
-import type { MatchNotice } from '../inbox/channels';
+import type { MatchNotice, PresenceChange } from '../inbox/channels';
 
 /** What the feed reads: the match store, in the service. */
 export interface FeedLog {
@@ -37,6 +37,8 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
     fromSeq: number,
     private readonly notices: AsyncIterableIterator<MatchNotice>,
     private readonly toItem: (event: StoredEvent, state: MatchState) => T,
+    /** A presence change of a player (opponentGone / opponentBack), given the state at the last event delivered; omitted: not passed on. */
+    private readonly toPresence?: (change: PresenceChange, seq: number, state: MatchState) => T,
   ) {
     this.gen = this.run(fromSeq);
   }
@@ -89,6 +91,14 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
         signal.wake = null;
         if (closed) break;
         for (const notice of inbox.splice(0)) {
+          if (notice.presence) {
+            // Not a log event: it carries the seq of the last one delivered and does not move it.
+            if (this.toPresence && last >= 1) {
+              state ??= await this.log.state(matchId, last);
+              yield this.toPresence(notice.presence, last, state);
+            }
+            continue;
+          }
           if (readLog || notice.seq <= last) continue;
           const events = notice.events ?? [];
           if (events.length === 0 || events[0].seq > last + 1 || events[events.length - 1].seq !== notice.seq) {

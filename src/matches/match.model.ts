@@ -17,6 +17,11 @@ export class SeatPublicModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
   @Field(() => Int) @ApiProperty() handSize!: number;
+  // GraphQL fields: SeatPresenceResolver. Over REST, on reading a match (a person's seat, to the players of the match; null to others; absent for open and bot seats and in command responses).
+  @ApiPropertyOptional({ type: Boolean, nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match." })
+  online?: boolean | null;
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When the player was last online (null: online now, or not seen since the service started).' })
+  lastSeen?: Date | null;
 }
 
 @ObjectType('SidePublic')
@@ -31,7 +36,7 @@ export class SidePublicModel {
 
 @ObjectType('MatchResult')
 export class MatchResultModel {
-  @Field({ description: 'points | allDenari | resignation | forfeit' }) @ApiProperty() reason!: string;
+  @Field({ description: 'points | allDenari | resignation | forfeit | aborted (no result: called off before the first play)' }) @ApiProperty() reason!: string;
   @Field(() => Int, { nullable: true, description: 'Winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
 }
 
@@ -114,6 +119,9 @@ export class MatchModel implements MatchPresentation {
   // GraphQL field: MatchFieldsResolver. Over REST, on reading a match and in command responses.
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.' })
   startsAt?: Date | null;
+  // GraphQL field: MatchFieldsResolver. Over REST, on reading a match.
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The match this one is a rematch of (POST /v1/matches/{id}/rematch); null otherwise.' })
+  rematchOf?: string | null;
 }
 
 @ObjectType('MatchEvent', { description: 'One event of a match log: public by construction (no hidden card; the seed only in MatchEnded).' })
@@ -188,4 +196,6 @@ export class TurnNoticeModel {
   @Field(() => Int) seq!: number;
   @Field(() => Int) seat!: number;
   @Field(() => Date, { nullable: true, description: 'When this turn clock runs out; null for an untimed match.' }) deadline!: Date | null;
+  // Resolved by TurnNoticeResolver: yourTurn when absent.
+  kind?: 'yourTurn' | 'clockLow';
 }

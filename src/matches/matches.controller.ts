@@ -14,6 +14,8 @@ import { DomainError } from '../common/domain-error';
 import { Caller, RequireScope, MATCH_PLAY } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
+import { RematchesService } from './rematches.service';
+import { RematchOfferModel } from './rematch.model';
 import type { MatchPresentation } from './matches.service';
 import { AtSeqQuery, ClientSeedInput, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
@@ -38,7 +40,10 @@ function expectedSeqOf(ifMatch: string | undefined, body: CommandInput): number 
 @ApiBearerAuth()
 @Controller('v1/matches')
 export class MatchesController {
-  constructor(private readonly api: MatchesService) {}
+  constructor(
+    private readonly api: MatchesService,
+    private readonly rematches: RematchesService,
+  ) {}
 
   private send(res: Response, m: MatchPresentation): MatchModel {
     res.setHeader('ETag', etagOf(m.seq));
@@ -137,6 +142,46 @@ export class MatchesController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<MatchModel> {
     return this.send(res, await this.api.resign(caller, id, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
+  }
+
+  @RequireScope(MATCH_PLAY)
+  @Post(':id/abort')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'abort', summary: 'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)' })
+  @ApiOkResponse({ type: MatchModel })
+  async abort(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: CommandInput,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MatchModel> {
+    return this.send(res, await this.api.abort(caller, id, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
+  }
+
+  @RequireScope(MATCH_PLAY)
+  @Post(':id/rematch')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'rematch', summary: 'Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated' })
+  @ApiOkResponse({ type: RematchOfferModel })
+  rematch(@Caller() caller: Principal, @Param('id') id: string): Promise<RematchOfferModel> {
+    return this.rematches.ask(caller, id);
+  }
+
+  @Get(':id/rematch')
+  @ApiOperation({ operationId: 'rematchOffer', summary: 'The rematch offer of a finished match, as it stands' })
+  @ApiOkResponse({ type: RematchOfferModel })
+  rematchOffer(@Param('id') id: string): Promise<RematchOfferModel> {
+    return this.rematches.offer(id);
+  }
+
+  @RequireScope(MATCH_PLAY)
+  @Post(':id/rematch/decline')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'declineRematch', summary: 'Decline the open rematch offer: it lapses' })
+  @ApiOkResponse({ type: RematchOfferModel })
+  declineRematch(@Caller() caller: Principal, @Param('id') id: string): Promise<RematchOfferModel> {
+    return this.rematches.decline(caller, id);
   }
 
   @Get(':id/legal-plays')

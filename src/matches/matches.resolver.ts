@@ -2,13 +2,35 @@ import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription
 import { RequireScope, Caller, MATCH_PLAY } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
+import { RematchesService } from './rematches.service';
+import { RematchOfferModel } from './rematch.model';
 import type { LiveEvent, TurnNotice } from './matches.service';
 import { ClientSeedInput, CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
-import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, TurnNoticeModel } from './match.model';
+import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, SeatPublicModel, TurnNoticeModel } from './match.model';
 
 @Resolver()
 export class MatchesResolver {
-  constructor(private readonly api: MatchesService) {}
+  constructor(
+    private readonly api: MatchesService,
+    private readonly rematches: RematchesService,
+  ) {}
+
+  @RequireScope(MATCH_PLAY)
+  @Mutation(() => RematchOfferModel, { description: 'Ask for a rematch of a finished match; when every human player has (bots count as accepting), the rematch is made and started (newMatchId), seats rotated. The offer lapses after REMATCH_TTL or a decline.' })
+  rematch(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
+    return this.rematches.ask(caller, matchId);
+  }
+
+  @RequireScope(MATCH_PLAY)
+  @Mutation(() => RematchOfferModel, { description: 'Decline the open rematch offer of a finished match: it lapses.' })
+  declineRematch(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
+    return this.rematches.decline(caller, matchId);
+  }
+
+  @Query(() => RematchOfferModel, { description: 'The rematch offer of a finished match, as it stands.' })
+  rematchOffer(@Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
+    return this.rematches.offer(matchId);
+  }
 
   @Query(() => MatchModel, { description: 'A match as I may see it: my seat, a spectator view, or everything once over. atSeq: replay (spectator view before the end).' })
   match(@Caller() caller: Principal, @Args() args: MatchArgs): Promise<MatchModel> {
@@ -87,6 +109,16 @@ export class MatchesResolver {
     return this.api.resign(caller, matchId, input ?? {});
   }
 
+  @RequireScope(MATCH_PLAY)
+  @Mutation(() => MatchModel, { description: 'Abort the match: any seated player, before the first play. It ends with no result (reason aborted) and is never rated; ABORT_TOO_LATE after the first play.' })
+  abort(
+    @Caller() caller: Principal,
+    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('input', { type: () => CommandInput, nullable: true }) input?: CommandInput,
+  ): Promise<MatchModel> {
+    return this.api.abort(caller, matchId, input ?? {});
+  }
+
   @Subscription(() => LiveEventModel, {
     description: 'The events of a match from fromSeq: the missed ones, then live; each with the match as I may see it after it.',
     resolve: (value: LiveEvent) => value,
@@ -95,7 +127,7 @@ export class MatchesResolver {
     return this.api.follow(caller, args.matchId, args.fromSeq ?? 1);
   }
 
-  @Subscription(() => TurnNoticeModel, { description: 'A notice each time it becomes my turn in any of my matches.', resolve: (value: TurnNotice) => value })
+  @Subscription(() => TurnNoticeModel, { description: 'A notice each time it becomes my turn in any of my matches (kind yourTurn), and once per turn when my clock runs low (kind clockLow).', resolve: (value: TurnNotice) => value })
   myTurn(@Caller() caller: Principal): AsyncIterableIterator<TurnNotice> {
     return this.api.myTurns(caller);
   }
@@ -104,7 +136,16 @@ export class MatchesResolver {
 /** Match.ratingChanges: asked for only when a client selects it. */
 @Resolver(() => MatchModel)
 export class MatchFieldsResolver {
-  constructor(private readonly api: MatchesService) {}
+  constructor(
+    private readonly api: MatchesService,
+    private readonly rematches: RematchesService,
+  ) {}
+
+  @ResolveField(() => ID, { nullable: true, description: 'The match this one is a rematch of (null: none).' })
+  async rematchOf(@Parent() match: MatchModel): Promise<string | null> {
+    if (match.rematchOf !== undefined) return match.rematchOf;
+    return this.rematches.rematchOf(match.id);
+  }
 
   @ResolveField(() => [RatingChangeModel], { nullable: true, description: "Once a rated match is over: each rated player's rating before and after, with RD and volatility; null until its end is taken into the ratings, and for unrated matches." })
   async ratingChanges(@Parent() match: MatchModel): Promise<RatingChangeModel[] | null> {
@@ -118,6 +159,34 @@ export class MatchFieldsResolver {
     if (match.startsAt !== undefined) return match.startsAt;
     if (match.status !== 'open') return null;
     return this.api.startsAt(match.id);
+  }
+}
+
+/** SeatPublic.online and lastSeen: presence, asked for only when selected (never from the log). */
+@Resolver(() => SeatPublicModel)
+export class SeatPresenceResolver {
+  constructor(private readonly api: MatchesService) {}
+
+  @ResolveField(() => Boolean, { nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null for an open or bot seat, and to a caller without a seat in the match." })
+  async online(@Parent() seat: SeatPublicModel): Promise<boolean | null> {
+    if (seat.online !== undefined) return seat.online;
+    if (!seat.player || seat.bot) return null;
+    return (await this.api.presenceOf(seat.player)).online;
+  }
+
+  @ResolveField(() => Date, { nullable: true, description: 'When the player was last online (null: online now, an open or bot seat, or not seen since the service started).' })
+  async lastSeen(@Parent() seat: SeatPublicModel): Promise<Date | null> {
+    if (seat.lastSeen !== undefined) return seat.lastSeen;
+    if (!seat.player || seat.bot) return null;
+    return (await this.api.presenceOf(seat.player)).lastSeen;
+  }
+}
+
+@Resolver(() => TurnNoticeModel)
+export class TurnNoticeResolver {
+  @ResolveField(() => String, { description: 'yourTurn: the turn came to me; clockLow: less than CLOCK_LOW_FRACTION of this turn\'s time is left (once per turn).' })
+  kind(@Parent() notice: TurnNoticeModel): string {
+    return notice.kind ?? 'yourTurn';
   }
 }
 

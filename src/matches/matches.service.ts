@@ -27,6 +27,9 @@ import { matchChannel, turnChannel } from '../inbox/channels';
 import type { MatchNotice, TurnNotice } from '../inbox/channels';
 import { BotMatchLimit } from '../seats/bot-match-limit';
 import { LiveFeed } from './live-feed';
+import { RematchesService } from './rematches.service';
+import { PresenceService } from '../presence/presence.service';
+import type { Presence } from '../presence/presence.service';
 import { replayViews, stripSecrets, viewsFor } from './match-views';
 import type { FullView } from './match-views';
 
@@ -69,6 +72,8 @@ export interface MatchPresentation {
    * (GraphQL resolves it on demand).
    */
   startsAt?: Date | null;
+  /** The match this one is a rematch of (null: none); set on reads, resolved on demand by GraphQL. */
+  rematchOf?: string | null;
 }
 
 export interface EventMessage {
@@ -99,6 +104,8 @@ export class MatchesService {
     private readonly ratings: RatingsService,
     private readonly starts: PendingStarts,
     private readonly botMatches: BotMatchLimit,
+    private readonly rematches: RematchesService,
+    private readonly presence: PresenceService,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -196,6 +203,11 @@ export class MatchesService {
     return this.command(caller, matchId, { type: 'resign', player: caller.username }, meta);
   }
 
+  /** Calls the match off before its first play (any seated player): no result, unrated (`scopa-rules/3`; ABORT_TOO_LATE after). */
+  abort(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'abort', player: caller.username }, meta);
+  }
+
   private async command(caller: Principal, matchId: string, command: Command, meta: CommandMeta): Promise<MatchPresentation> {
     const commandKey = this.commandKey(caller, meta);
     const result = await this.store.execute(matchId, command, {
@@ -209,7 +221,7 @@ export class MatchesService {
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
     return this.withStartsAt(
-      this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state)),
+      this.seen(caller.username, this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state))),
       snap.state,
     );
   }
@@ -243,12 +255,41 @@ export class MatchesService {
       const state = await this.store.state(matchId, atSeq);
       const over = summary.status === 'over';
       // A replay shows no pending start: that is a fact of now, not of atSeq.
-      const replayed = { ...this.presentation(summary, atSeq, ...replayViews(state, over)), startsAt: null };
+      const replayed = { ...this.seen(caller?.username ?? null, this.presentation(summary, atSeq, ...replayViews(state, over))), startsAt: null };
       return this.withRatings(replayed, over && state.settings.rated === true);
     }
     const { seq, state } = await this.store.current(matchId);
-    const presented = await this.withStartsAt(this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state)), state);
+    const presented = await this.withStartsAt(this.seen(caller?.username ?? null, this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state))), state);
+    presented.rematchOf = await this.rematches.rematchOf(matchId);
+    await this.withPresence(presented);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
+  }
+
+  /**
+   * Presence is for the players of a match: a caller without a seat in it sees
+   * every seat's online and lastSeen as null (GraphQL resolves them only when
+   * left undefined, see SeatPresenceResolver).
+   */
+  private seen(caller: string | null, presented: MatchPresentation): MatchPresentation {
+    if (caller !== null && presented.view.seats.some((s) => s.player === caller)) return presented;
+    presented.view = { ...presented.view, seats: presented.view.seats.map((s) => ({ ...s, online: null, lastSeen: null })) };
+    return presented;
+  }
+
+  /** Each person's seat with its player's presence (online, lastSeen), for a seated caller: never from the log. */
+  private async withPresence(presented: MatchPresentation): Promise<void> {
+    if (presented.view.seats.some((s) => (s as { online?: unknown }).online === null)) return;
+    presented.view = {
+      ...presented.view,
+      seats: await Promise.all(
+        presented.view.seats.map(async (s) => (s.player && !s.bot ? { ...s, ...(await this.presence.presenceOf(s.player)) } : s)),
+      ),
+    };
+  }
+
+  /** A player's presence (GraphQL's SeatPublic.online and lastSeen). */
+  presenceOf(player: string): Promise<Presence> {
+    return this.presence.presenceOf(player);
   }
 
   /** A finished rated match's rating changes (null until its end is taken into the ratings). */
@@ -302,10 +343,21 @@ export class MatchesService {
     const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
-    return new LiveFeed(this.store, matchId, fromSeq, notices, (e, state) => ({
-      event: toMessage(e),
-      match: this.presentation(summary, e.seq, ...viewsFor(caller.username, state)),
-    }));
+    return new LiveFeed(
+      this.store,
+      matchId,
+      fromSeq,
+      notices,
+      (e, state) => ({
+        event: toMessage(e),
+        match: this.seen(caller.username, this.presentation(summary, e.seq, ...viewsFor(caller.username, state))),
+      }),
+      // opponentGone / opponentBack: no log event (hash empty, the seq of the last event), the match as it is at that seq.
+      (change, seq, state) => ({
+        event: { matchId, seq, type: change.type, payload: { player: change.player, seat: change.seat }, actor: null, time: new Date(change.at), hash: '' },
+        match: this.seen(caller.username, this.presentation(summary, seq, ...viewsFor(caller.username, state))),
+      }),
+    );
   }
 
   /** "My turn" notices across all my matches, from now on. */

@@ -7,7 +7,7 @@ import { optionsRecord, sideCount, sideOf } from '../engine';
 import type { EndReason, MatchEvent, RulesetOptions, Seat } from '../engine';
 import type { Game } from './glicko';
 
-/** End reasons that are a result: on points (allDenari is a win on the table too), resignation, forfeit on time. */
+/** End reasons that are a result: on points (allDenari is a win on the table too), resignation, forfeit on time; an abort (`aborted`) is none. */
 const COUNTED: readonly EndReason[] = ['points', 'allDenari', 'resignation', 'forfeit'];
 
 export type MatchOutcome = 'win' | 'loss' | 'draw';

@@ -9,10 +9,15 @@ export enum WebhookEventEnum {
   your_turn = 'your_turn',
   match_finished = 'match_finished',
   match_started = 'match_started',
+  challenge_received = 'challenge_received',
+  challenge_accepted = 'challenge_accepted',
+  challenge_declined = 'challenge_declined',
+  clock_low = 'clock_low',
 }
 registerEnumType(WebhookEventEnum, {
   name: 'WebhookEvent',
-  description: 'your_turn: a human seat of mine is to move; match_finished: a match I sat in is over; match_started: a seek of mine was paired into a new match.',
+  description:
+    'your_turn: a human seat of mine is to move; match_finished: a match I sat in is over; match_started: a seek of mine was paired into a new match; challenge_received: someone challenged me; challenge_accepted / challenge_declined: the answer to my challenge; clock_low: less than CLOCK_LOW_FRACTION of my turn is left (once per turn).',
 });
 
 @ObjectType('Webhook')

@@ -6,7 +6,7 @@ import { PrismaService } from '../database/prisma.service';
 import { RefusedTargetError, targetPolicyFromEnv } from './target-policy';
 import type { WebhookTargetPolicy } from './target-policy';
 
-export const WEBHOOK_EVENTS = ['your_turn', 'match_finished', 'match_started'] as const;
+export const WEBHOOK_EVENTS = ['your_turn', 'match_finished', 'match_started', 'challenge_received', 'challenge_accepted', 'challenge_declined', 'clock_low'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 const MAX_WEBHOOKS = 10;

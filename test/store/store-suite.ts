@@ -426,7 +426,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const jsonl = await store.exportJsonl(id);
       const lines = jsonl.trim().split('\n');
       const header = JSON.parse(lines[0]);
-      expect(header).toMatchObject({ format: 'scopa-match/1', matchId: id, preset: 'scopa-d-assi', rulesVersion: 'scopa-rules/2', events: lines.length - 1 });
+      expect(header).toMatchObject({ format: 'scopa-match/1', matchId: id, preset: 'scopa-d-assi', rulesVersion: 'scopa-rules/3', events: lines.length - 1 });
       expect(header.seed).toBe(await secretSeed(db, id));
       expect(Object.keys(JSON.parse(lines[1])).sort()).toEqual(['actor', 'hash', 'payload', 'prevHash', 'seq', 'time', 'type']);
       expect(auditJsonl(jsonl)).toMatchObject({ sound: true, matchId: id, events: lines.length - 1 });

@@ -397,6 +397,48 @@ export async function rest<T>(path: string, init: { method?: string; body?: unkn
   return body as T;
 }
 
+/** A REST call that sends a JSON body (POST, PATCH, DELETE); errors as rest(). */
+export async function restSend<T>(method: string, path: string, body: unknown = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...(session ? { authorization: `Bearer ${session.token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError('NETWORK', `the service did not answer (${(err as Error).message})`);
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = await res.json();
+  } catch {
+    // Not JSON (or no body): reported by the status alone.
+  }
+  if (!res.ok) {
+    const p = (parsed ?? {}) as { code?: unknown; detail?: unknown; title?: unknown };
+    throw new ApiError(typeof p.code === 'string' ? p.code : `HTTP_${res.status}`, typeof p.detail === 'string' ? p.detail : typeof p.title === 'string' ? p.title : res.statusText || `HTTP ${res.status}`, {
+      status: res.status,
+    });
+  }
+  return parsed as T;
+}
+
+/** A challenge (GET /v1/challenges). */
+export interface Challenge {
+  id: string;
+  challenger: string;
+  destUser: string;
+  preset: string | null;
+  rulesetId: string | null;
+  turnTimeLimit: string | null;
+  rated: boolean;
+  seat: number | null;
+  status: string;
+  matchId: string | null;
+  expiresAt: string;
+}
+
 // ------------------------------------------------------------------ operations
 
 export const MATCH_FIELDS = `id seq status createdBy startsAt

@@ -3,6 +3,7 @@ import { api, currentSession, gql, setSession, subscribe } from './api';
 import { appsScreen, consentScreen } from './apps';
 import type { InboxEntry, MatchSummary, Preset } from './api';
 import { h, mount } from './dom';
+import { lobbyScreen } from './lobby';
 import { profileScreen } from './profile';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
@@ -34,6 +35,7 @@ function renderNav(): void {
       ? [
           h('a', { href: '#/', id: 'nav-inbox' }, 'My matches'),
           h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
+          h('a', { href: '#/lobby', id: 'nav-lobby' }, 'Lobby'),
           h('span', { class: 'spacer' }),
           h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, 'My profile'),
           h('a', { href: '#/apps', id: 'nav-apps' }, 'Apps'),
@@ -73,6 +75,8 @@ function route(): void {
     cleanup = appsScreen(main);
   } else if ((m = /^\/users\/([^/]+)$/.exec(path))) {
     cleanup = profileScreen(main, decodeURIComponent(m[1]));
+  } else if (path === '/lobby') {
+    cleanup = lobbyScreen(main, go);
   } else if (path === '/new') {
     cleanup = createScreen();
   } else {

@@ -49,6 +49,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My account settings (acceptChallenges) */
+        get: operations["accountSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change my account settings: acceptChallenges none | known | everyone */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -128,6 +146,92 @@ export interface paths {
         put?: never;
         /** Create an account; returns a session */
         post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** My pending challenges, received (in) and sent (out) */
+        get: operations["myChallenges"];
+        put?: never;
+        /** Challenge an account to a two-player match (it learns of it on its event stream, inbox and webhooks) */
+        post: operations["challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of my challenges (sent or received) */
+        get: operations["getChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a challenge made to me: the match is created and started at once (matchId) */
+        post: operations["acceptChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a challenge I made */
+        post: operations["cancelChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a challenge made to me, with a reason */
+        post: operations["declineChallenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -272,6 +376,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{id}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after) */
+        post: operations["abort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{id}/audit": {
         parameters: {
             query?: never;
@@ -402,6 +523,41 @@ export interface paths {
         put?: never;
         /** Play a card (optimistic concurrency: If-Match or expectedSeq; idempotencyKey) */
         post: operations["play"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rematch offer of a finished match, as it stands */
+        get: operations["rematchOffer"];
+        put?: never;
+        /** Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated */
+        post: operations["rematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{id}/rematch/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline the open rematch offer: it lapses */
+        post: operations["declineRematch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -819,6 +975,14 @@ export interface components {
             id: string;
             username: string;
         };
+        AccountSettingsInput: {
+            /** @enum {string} */
+            acceptChallenges?: "none" | "known" | "everyone";
+        };
+        AccountSettingsModel: {
+            /** @enum {string} */
+            acceptChallenges: "none" | "known" | "everyone";
+        };
         ApiTokenModel: {
             /** Format: date-time */
             createdAt: string;
@@ -881,6 +1045,55 @@ export interface components {
             /** @description Match ids, 1..100. */
             ids: string[];
         };
+        ChallengeInput: {
+            /** @enum {string} */
+            onExpiry?: "autoPlay" | "forfeit";
+            /**
+             * @example {
+             *       "target": 5
+             *     }
+             */
+            overrides?: {
+                [key: string]: unknown;
+            };
+            /** @example scopa */
+            preset?: string;
+            /** @default false */
+            rated?: boolean;
+            /** Format: uuid */
+            rulesetId?: string;
+            seat?: Record<string, never>;
+            /** @example P1D */
+            turnTimeLimit?: string | null;
+            /** @example bob */
+            username: string;
+        };
+        ChallengeModel: {
+            challenger: string;
+            /** Format: date-time */
+            createdAt: string;
+            declineReason: string | null;
+            destUser: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            matchId: string | null;
+            /** @enum {string} */
+            onExpiry: "autoPlay" | "forfeit";
+            overrides: {
+                [key: string]: unknown;
+            };
+            preset: string | null;
+            rated: boolean;
+            /** Format: uuid */
+            rulesetId: string | null;
+            seat: number | null;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "declined" | "canceled" | "expired";
+            turnTimeLimit: string | null;
+        };
         ClientSeedInput: {
             /** @example 9f86d081884c7d65 */
             clientSeed: string;
@@ -898,7 +1111,7 @@ export interface components {
         CreatedWebhookModel: {
             /** Format: date-time */
             createdAt: string;
-            events: ("your_turn" | "match_finished" | "match_started")[];
+            events: ("your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low")[];
             id: string;
             secret: string;
             url: string;
@@ -917,7 +1130,7 @@ export interface components {
             /** @example scopa */
             preset?: string;
             /** @default false */
-            rated: boolean;
+            rated?: boolean;
             /** Format: uuid */
             rulesetId?: string;
             seats?: components["schemas"]["SeatInput"][];
@@ -927,7 +1140,7 @@ export interface components {
              * @default public
              * @enum {string}
              */
-            visibility: "public" | "private";
+            visibility?: "public" | "private";
         };
         CreateSeekInput: {
             /** @enum {string} */
@@ -939,7 +1152,7 @@ export interface components {
             /** @example scopa */
             preset?: string;
             /** @default false */
-            rated: boolean;
+            rated?: boolean;
             /** @example 1400-1700 */
             ratingRange?: string;
             /** Format: uuid */
@@ -960,7 +1173,7 @@ export interface components {
             scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "read" | "play")[];
         };
         CreateWebhookInput: {
-            events?: ("your_turn" | "match_finished" | "match_started")[];
+            events?: ("your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low")[];
             /** @example https://example.com/scopa-hook */
             url: string;
         };
@@ -1010,6 +1223,10 @@ export interface components {
             owner: string;
             preset: string;
             version: number;
+        };
+        DeclineChallengeInput: {
+            /** @enum {string} */
+            reason?: "generic" | "later" | "tooFast" | "tooSlow" | "timeControl" | "rated" | "casual" | "standard" | "variant" | "noBot" | "onlyBot";
         };
         EventStreamLineModel: {
             /**
@@ -1069,6 +1286,7 @@ export interface components {
             sourceId: string;
         };
         InboxEntryModel: {
+            clockLow: boolean;
             /** Format: date-time */
             deadline: string | null;
             matchId: string;
@@ -1143,6 +1361,11 @@ export interface components {
             id: string;
             /** @description Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise. */
             ratingChanges?: components["schemas"]["RatingChangeModel"][] | null;
+            /**
+             * Format: uuid
+             * @description The match this one is a rematch of (POST /v1/matches/{id}/rematch); null otherwise.
+             */
+            rematchOf?: string | null;
             reveal: components["schemas"]["RevealModel"] | null;
             rulesetId: string | null;
             seq: number;
@@ -1211,6 +1434,10 @@ export interface components {
             table: string[];
             turn: number;
             viewer: number | null;
+        };
+        MyChallengesModel: {
+            in: components["schemas"]["ChallengeModel"][];
+            out: components["schemas"]["ChallengeModel"][];
         };
         OAuthAppModel: {
             confidential: boolean;
@@ -1294,7 +1521,7 @@ export interface components {
         };
         RegisterOAuthAppInput: {
             /** @default false */
-            confidential: boolean;
+            confidential?: boolean;
             /** @example My Scopa bot */
             name: string;
             /**
@@ -1303,6 +1530,19 @@ export interface components {
              *     ]
              */
             redirectUris: string[];
+        };
+        RematchOfferModel: {
+            asked: string[];
+            declinedBy: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            matchId: string;
+            /** Format: uuid */
+            newMatchId: string | null;
+            players: string[];
+            /** @enum {string} */
+            status: "open" | "declined" | "accepted" | "expired";
         };
         RevealModel: {
             captured: string[][];
@@ -1361,6 +1601,13 @@ export interface components {
         SeatPublicModel: {
             bot: string | null;
             handSize: number;
+            /**
+             * Format: date-time
+             * @description When the player was last online (null: online now, or not seen since the service started).
+             */
+            lastSeen?: string | null;
+            /** @description Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match. */
+            online?: boolean | null;
             player: string | null;
             reservedFor: string | null;
             seat: number;
@@ -1443,7 +1690,7 @@ export interface components {
             /** Format: date-time */
             deliveredAt: string | null;
             /** @enum {string} */
-            event: "your_turn" | "match_finished" | "match_started";
+            event: "your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low";
             id: string;
             lastError: string | null;
             /** Format: date-time */
@@ -1459,7 +1706,7 @@ export interface components {
         WebhookModel: {
             /** Format: date-time */
             createdAt: string;
-            events: ("your_turn" | "match_finished" | "match_started")[];
+            events: ("your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low")[];
             id: string;
             url: string;
         };
@@ -1520,6 +1767,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    accountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettingsModel"];
+                };
+            };
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountSettingsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettingsModel"];
+                };
             };
         };
     };
@@ -1624,6 +1913,136 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionModel"];
+                };
+            };
+        };
+    };
+    myChallenges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyChallengesModel"];
+                };
+            };
+        };
+    };
+    challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+        };
+    };
+    getChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+        };
+    };
+    acceptChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+        };
+    };
+    cancelChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+        };
+    };
+    declineChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineChallengeInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeModel"];
                 };
             };
         };
@@ -1856,6 +2275,31 @@ export interface operations {
             };
         };
     };
+    abort: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommandInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+        };
+    };
     auditMatch: {
         parameters: {
             query?: never;
@@ -2045,6 +2489,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+        };
+    };
+    rematchOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchOfferModel"];
+                };
+            };
+        };
+    };
+    rematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchOfferModel"];
+                };
+            };
+        };
+    };
+    declineRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchOfferModel"];
                 };
             };
         };

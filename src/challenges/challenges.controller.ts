@@ -1,0 +1,79 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { ChallengesService } from './challenges.service';
+import { AccountSettingsInput, ChallengeInput, DeclineChallengeInput } from './challenge.input';
+import { AccountSettingsModel, ChallengeModel, MyChallengesModel } from './challenge.model';
+
+@ApiTags('challenges')
+@ApiBearerAuth()
+@Controller('v1')
+export class ChallengesController {
+  constructor(private readonly challenges: ChallengesService) {}
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Post('challenges')
+  @ApiOperation({ operationId: 'challenge', summary: 'Challenge an account to a two-player match (it learns of it on its event stream, inbox and webhooks)' })
+  @ApiCreatedResponse({ type: ChallengeModel })
+  create(@Caller() caller: Principal, @Body() body: ChallengeInput): Promise<ChallengeModel> {
+    return this.challenges.challenge(caller, body);
+  }
+
+  @Get('challenges')
+  @ApiOperation({ operationId: 'myChallenges', summary: 'My pending challenges, received (in) and sent (out)' })
+  @ApiOkResponse({ type: MyChallengesModel })
+  mine(@Caller() caller: Principal): Promise<MyChallengesModel> {
+    return this.challenges.mine(caller);
+  }
+
+  @Get('challenges/:id')
+  @ApiOperation({ operationId: 'getChallenge', summary: 'One of my challenges (sent or received)' })
+  @ApiOkResponse({ type: ChallengeModel })
+  get(@Caller() caller: Principal, @Param('id') id: string): Promise<ChallengeModel> {
+    return this.challenges.get(caller, id);
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Post('challenges/:id/accept')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'acceptChallenge', summary: 'Accept a challenge made to me: the match is created and started at once (matchId)' })
+  @ApiOkResponse({ type: ChallengeModel })
+  accept(@Caller() caller: Principal, @Param('id') id: string): Promise<ChallengeModel> {
+    return this.challenges.accept(caller, id);
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Post('challenges/:id/decline')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'declineChallenge', summary: 'Decline a challenge made to me, with a reason' })
+  @ApiOkResponse({ type: ChallengeModel })
+  decline(@Caller() caller: Principal, @Param('id') id: string, @Body() body: DeclineChallengeInput): Promise<ChallengeModel> {
+    return this.challenges.decline(caller, id, body.reason);
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Post('challenges/:id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'cancelChallenge', summary: 'Cancel a challenge I made' })
+  @ApiOkResponse({ type: ChallengeModel })
+  cancel(@Caller() caller: Principal, @Param('id') id: string): Promise<ChallengeModel> {
+    return this.challenges.cancel(caller, id);
+  }
+
+  @Get('account')
+  @ApiOperation({ operationId: 'accountSettings', summary: 'My account settings (acceptChallenges)' })
+  @ApiOkResponse({ type: AccountSettingsModel })
+  async settings(@Caller() caller: Principal): Promise<AccountSettingsModel> {
+    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Patch('account')
+  @ApiOperation({ operationId: 'updateAccount', summary: 'Change my account settings: acceptChallenges none | known | everyone' })
+  @ApiOkResponse({ type: AccountSettingsModel })
+  async update(@Caller() caller: Principal, @Body() body: AccountSettingsInput): Promise<AccountSettingsModel> {
+    if (body.acceptChallenges !== undefined) await this.challenges.setAcceptChallenges(caller, body.acceptChallenges);
+    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  }
+}

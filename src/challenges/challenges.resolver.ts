@@ -1,0 +1,62 @@
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import { ChallengesService } from './challenges.service';
+import { AccountSettingsInput, ChallengeInput } from './challenge.input';
+import { AccountSettingsModel, ChallengeModel, MyChallengesModel } from './challenge.model';
+import { DECLINE_REASONS } from './challenges.service';
+
+@Resolver()
+export class ChallengesResolver {
+  constructor(private readonly challenges: ChallengesService) {}
+
+  @Query(() => MyChallengesModel, { description: 'My pending challenges: received (in) and sent (out), newest first.' })
+  myChallenges(@Caller() caller: Principal): Promise<MyChallengesModel> {
+    return this.challenges.mine(caller);
+  }
+
+  @Query(() => ChallengeModel, { description: 'One of my challenges (sent or received).' })
+  challengeById(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<ChallengeModel> {
+    return this.challenges.get(caller, id);
+  }
+
+  @Query(() => AccountSettingsModel, { description: 'My account settings.' })
+  async accountSettings(@Caller() caller: Principal): Promise<AccountSettingsModel> {
+    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Mutation(() => ChallengeModel, { description: 'Challenge an account to a two-player match; it expires unanswered after CHALLENGE_TTL.' })
+  challenge(@Caller() caller: Principal, @Args('input') input: ChallengeInput): Promise<ChallengeModel> {
+    return this.challenges.challenge(caller, input);
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Mutation(() => ChallengeModel, { description: 'Accept a challenge made to me: the match is created and started at once (matchId).' })
+  acceptChallenge(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<ChallengeModel> {
+    return this.challenges.accept(caller, id);
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Mutation(() => ChallengeModel, { description: `Decline a challenge made to me; reason: ${DECLINE_REASONS.join(', ')} (default generic).` })
+  declineChallenge(
+    @Caller() caller: Principal,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('reason', { type: () => String, nullable: true }) reason?: string,
+  ): Promise<ChallengeModel> {
+    return this.challenges.decline(caller, id, reason ?? undefined);
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Mutation(() => ChallengeModel, { description: 'Cancel a challenge I made.' })
+  cancelChallenge(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<ChallengeModel> {
+    return this.challenges.cancel(caller, id);
+  }
+
+  @RequireScope(CHALLENGE_WRITE)
+  @Mutation(() => AccountSettingsModel, { description: 'Change my account settings (acceptChallenges: none | known | everyone).' })
+  async updateAccount(@Caller() caller: Principal, @Args('input') input: AccountSettingsInput): Promise<AccountSettingsModel> {
+    if (input.acceptChallenges !== undefined && input.acceptChallenges !== null) await this.challenges.setAcceptChallenges(caller, input.acceptChallenges);
+    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  }
+}

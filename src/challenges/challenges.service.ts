@@ -1,0 +1,374 @@
+/**
+ * Direct challenges (lichess's /api/challenge): one account challenges
+ * another to a two-player match with given rules and clock; the challenged
+ * account accepts (the match is created and started), declines (with a
+ * reason), or lets it expire (CHALLENGE_TTL); the challenger may cancel it.
+ *
+ * Durable and exactly-once: a challenge is a row; every answer is one guarded
+ * UPDATE (`WHERE status = 'pending' AND expires_at > now()`), so of two
+ * answers racing on two instances one wins and the other finds it answered.
+ * The acceptance's UPDATE runs in the same transaction as the statement that
+ * creates and starts the match (MatchStore.createWithin, startBy), with the
+ * challenger's webhook outbox rows: a crash leaves the challenge pending and
+ * no match, or the challenge accepted with its match in play, never half.
+ *
+ * Notices: the other party's PlayerEvent on playerChannel (challengeReceived,
+ * challengeAccepted, challengeDeclined, challengeCanceled) and webhooks
+ * (challenge_received, challenge_accepted, challenge_declined). A player's
+ * pending challenges (in and out) are their challenge inbox (myChallenges).
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { resolveRuleset, turnTimeLimitProblem } from '../engine';
+import type { SeatSpec } from '../engine';
+import { DomainError } from '../common/domain-error';
+import { envDurationMs } from '../common/durations';
+import type { Principal } from '../auth/principal';
+import { AccountsService } from '../auth/accounts.service';
+import { PrismaService } from '../database/prisma.service';
+import { MatchStore } from '../events/match-store';
+import type { StoreTransaction } from '../events/match-store';
+import { PENDING_START_SQL, PendingStarts } from '../clocks/pending-starts';
+import { playerChannel } from '../inbox/channels';
+import type { PlayerEvent } from '../inbox/channels';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+import { enqueueWebhook } from '../webhooks/outbox';
+
+export const ACCEPT_CHALLENGES = ['none', 'known', 'everyone'] as const;
+export type AcceptChallenges = (typeof ACCEPT_CHALLENGES)[number];
+
+export type ChallengeStatus = 'pending' | 'accepted' | 'declined' | 'canceled' | 'expired';
+
+/** Most pending challenges an account may have sent at once. */
+export const MAX_PENDING_OUT = 20;
+
+export interface ChallengeRequest {
+  username: string;
+  preset?: string;
+  rulesetId?: string;
+  overrides?: Record<string, unknown>;
+  turnTimeLimit?: string | null;
+  onExpiry?: 'autoPlay' | 'forfeit';
+  rated?: boolean;
+  /** The challenger's seat (0 or 1); absent: drawn at random when accepted. */
+  seat?: number | null;
+}
+
+export interface ChallengeInfo {
+  id: string;
+  challenger: string;
+  destUser: string;
+  preset: string | null;
+  rulesetId: string | null;
+  overrides: Record<string, unknown>;
+  turnTimeLimit: string | null;
+  onExpiry: string;
+  rated: boolean;
+  seat: number | null;
+  status: ChallengeStatus;
+  declineReason: string | null;
+  matchId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface MyChallenges {
+  in: ChallengeInfo[];
+  out: ChallengeInfo[];
+}
+
+interface ChallengeRow {
+  id: string;
+  challenger: string;
+  dest_user: string;
+  preset: string | null;
+  ruleset_id: string | null;
+  overrides: Record<string, unknown> | null;
+  turn_time_limit: string | null;
+  on_expiry: string;
+  rated: boolean;
+  seat: number | null;
+  status: string;
+  decline_reason: string | null;
+  match_id: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+const COLUMNS = `id::text AS id, challenger, dest_user, preset, ruleset_id::text AS ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat,
+  status, decline_reason, match_id::text AS match_id, created_at, expires_at`;
+
+/** Answers a pending challenge ($1 id, $2 new status, $3 decline reason): one row, unless it is answered, expired, or being answered (locked). */
+const CLAIM_SQL = `UPDATE challenges SET status = $2, decline_reason = $3, answered_at = now()
+  WHERE id = (SELECT id FROM challenges WHERE id = $1::uuid AND status = 'pending' AND expires_at > now() FOR UPDATE SKIP LOCKED)`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Lichess's decline reasons (a free text is refused: the challenger sees it). */
+export const DECLINE_REASONS = ['generic', 'later', 'tooFast', 'tooSlow', 'timeControl', 'rated', 'casual', 'standard', 'variant', 'noBot', 'onlyBot'] as const;
+
+function toInfo(r: ChallengeRow): ChallengeInfo {
+  const expired = r.status === 'pending' && new Date(r.expires_at).getTime() <= Date.now();
+  return {
+    id: r.id,
+    challenger: r.challenger,
+    destUser: r.dest_user,
+    preset: r.preset,
+    rulesetId: r.ruleset_id,
+    overrides: r.overrides ?? {},
+    turnTimeLimit: r.turn_time_limit,
+    onExpiry: r.on_expiry,
+    rated: r.rated,
+    seat: r.seat,
+    status: (expired ? 'expired' : r.status) as ChallengeStatus,
+    declineReason: r.decline_reason,
+    matchId: r.match_id,
+    createdAt: new Date(r.created_at),
+    expiresAt: new Date(r.expires_at),
+  };
+}
+
+/** A challenge as the event stream and webhooks carry it (JSON: ISO times). */
+function wire(c: ChallengeInfo): Record<string, unknown> {
+  return { ...c, createdAt: c.createdAt.toISOString(), expiresAt: c.expiresAt.toISOString() };
+}
+
+@Injectable()
+export class ChallengesService {
+  /** CHALLENGE_TTL (ISO 8601, default P1D): how long a challenge waits for an answer. */
+  readonly ttlMs = envDurationMs('CHALLENGE_TTL', 'P1D');
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: MatchStore,
+    private readonly accounts: AccountsService,
+    private readonly rulesets: CustomRulesetsService,
+    private readonly starts: PendingStarts,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {}
+
+  // ------------------------------------------------------------ settings
+
+  async acceptChallenges(player: string): Promise<AcceptChallenges> {
+    const rows = await this.prisma.$queryRawUnsafe<{ accept_challenges: string }[]>(`SELECT accept_challenges FROM player_settings WHERE player = $1`, player);
+    return (rows[0]?.accept_challenges ?? 'everyone') as AcceptChallenges;
+  }
+
+  async setAcceptChallenges(caller: Principal, value: unknown): Promise<AcceptChallenges> {
+    if (!(ACCEPT_CHALLENGES as readonly unknown[]).includes(value)) throw new DomainError('VALIDATION_FAILED', `acceptChallenges: one of ${ACCEPT_CHALLENGES.join(', ')}`);
+    await this.prisma.$executeRawUnsafe(
+      `INSERT INTO player_settings (player, accept_challenges) VALUES ($1, $2) ON CONFLICT (player) DO UPDATE SET accept_challenges = EXCLUDED.accept_challenges`,
+      caller.username,
+      value,
+    );
+    return value as AcceptChallenges;
+  }
+
+  /** Whether two players have played a match together (started: a reserved seat alone is no acquaintance). */
+  private async known(a: string, b: string): Promise<boolean> {
+    const rows = await this.prisma.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM match_players x JOIN match_players y ON y.match_id = x.match_id JOIN matches m ON m.id = x.match_id
+       WHERE x.player_id = $1 AND y.player_id = $2 AND m.status <> 'open' AND NOT m.imported LIMIT 1`,
+      a,
+      b,
+    );
+    return rows.length > 0;
+  }
+
+  // ------------------------------------------------------------ commands
+
+  async challenge(caller: Principal, req: ChallengeRequest): Promise<ChallengeInfo> {
+    const dest = String(req.username ?? '').toLowerCase();
+    if (!dest) throw new DomainError('VALIDATION_FAILED', 'username: the account to challenge');
+    if (dest === caller.username) throw new DomainError('VALIDATION_FAILED', 'you cannot challenge yourself');
+    if (!(await this.accounts.exists(dest))) throw new DomainError('NOT_FOUND', `no account ${JSON.stringify(req.username)}`);
+    if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
+    if (req.rated && req.overrides && Object.keys(req.overrides).length > 0) {
+      throw new DomainError('VALIDATION_FAILED', 'a rated match takes no overrides: save them as a ruleset and rate that');
+    }
+    const turnTimeLimit = req.turnTimeLimit ?? null;
+    const limitProblem = turnTimeLimitProblem(turnTimeLimit);
+    if (limitProblem) throw new DomainError('VALIDATION_FAILED', limitProblem);
+    // The rules as the match would be played: checked now, so that an acceptance never fails on them.
+    let preset = req.preset ?? null;
+    let overrides = req.overrides ?? {};
+    if (req.rulesetId) {
+      const saved = await this.rulesets.resolveForMatch(req.rulesetId);
+      if (preset && preset !== saved.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${saved.preset}, not ${preset}`);
+      preset = saved.preset;
+      overrides = { ...saved.overrides, ...overrides };
+    }
+    const resolved = resolveRuleset(preset as string, overrides);
+    if (!resolved.ok) throw new DomainError('INVALID_RULESET', resolved.error.message, { option: resolved.error.option });
+    if (resolved.ruleset.options.players !== 2) throw new DomainError('VALIDATION_FAILED', 'a challenge is for a two-player match (create a match with reserved seats for more)');
+    if (req.seat !== undefined && req.seat !== null && req.seat !== 0 && req.seat !== 1) throw new DomainError('VALIDATION_FAILED', 'seat: 0, 1, or absent for a random seat');
+
+    const setting = await this.acceptChallenges(dest);
+    if (setting === 'none' || (setting === 'known' && !(await this.known(dest, caller.username)))) {
+      throw new DomainError('CHALLENGE_REFUSED', `${dest} does not accept challenges${setting === 'known' ? ' from players they have not played' : ''}`, { acceptChallenges: setting });
+    }
+
+    const id = randomUUID();
+    const rows = await this.prisma.$transaction(
+      async (tx) => {
+        // One challenger's creations one at a time, so that the count below holds the limit.
+        await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('challenges:' || $1::text))::text`, caller.username);
+        const made = await tx.$queryRawUnsafe<ChallengeRow[]>(
+          `INSERT INTO challenges (id, challenger, dest_user, preset, ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat, expires_at)
+           SELECT $1::uuid, $2, $3, $4, $5::uuid, $6::jsonb, $7, $8, $9, $10::int, now() + make_interval(secs => $11::double precision / 1000)
+           WHERE (SELECT count(*) FROM challenges WHERE challenger = $2 AND status = 'pending' AND expires_at > now()) < $12::int
+           RETURNING ${COLUMNS}`,
+          id,
+          caller.username,
+          dest,
+          req.rulesetId ? null : preset,
+          req.rulesetId ?? null,
+          JSON.stringify(req.overrides ?? {}),
+          turnTimeLimit,
+          req.onExpiry ?? 'autoPlay',
+          req.rated === true,
+          req.seat ?? null,
+          this.ttlMs,
+          MAX_PENDING_OUT,
+        );
+        if (made[0]) await enqueueWebhook(tx, dest, 'challenge_received', { challenge: wire(toInfo(made[0])) });
+        return made;
+      },
+      { maxWait: 15_000, timeout: 15_000 },
+    );
+    if (!rows[0]) throw new DomainError('LIMIT_REACHED', `at most ${MAX_PENDING_OUT} pending challenges at once`, { limit: MAX_PENDING_OUT });
+    const info = toInfo(rows[0]);
+    await this.notify(dest, { type: 'challengeReceived', challenge: wire(info) });
+    return info;
+  }
+
+  /** Accepts a challenge made to me: the match is created with both seats taken and started, in the transaction that marks the challenge accepted. */
+  async accept(caller: Principal, id: string): Promise<ChallengeInfo> {
+    const c = await this.find(id);
+    if (c.destUser !== caller.username) throw this.notYours(c, caller);
+    this.mustBePending(c);
+    const challengerSeat = c.seat ?? randomInt(2);
+    const seats: SeatSpec[] = [];
+    seats[challengerSeat] = { player: c.challenger };
+    seats[1 - challengerSeat] = { player: c.destUser };
+    const settings = { turnTimeLimit: c.turnTimeLimit, onExpiry: c.onExpiry as 'autoPlay' | 'forfeit', ...(c.rated ? { rated: true } : {}) };
+    // With a client-seed window the start is a pending start in the same transaction (README "Player-contributed seeds"): it deals when both seeds are in, or at startsAt.
+    const waitForSeeds = this.starts.windowMs > 0;
+    const input = { seats, createdBy: c.challenger, settings, ...(waitForSeeds ? {} : { startBy: c.challenger }) };
+    let matchId = '';
+    const claim = async (tx: StoreTransaction) => {
+      // SKIP LOCKED: of answers racing, the others do not queue behind the one under way (each would hold a pooled connection): they are refused at once.
+      const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, 'accepted', null);
+      if (n !== 1) throw await this.answered(tx, c.id);
+    };
+    const record = async (tx: StoreTransaction, made: string) => {
+      matchId = made;
+      await tx.$executeRawUnsafe(`UPDATE challenges SET match_id = $2::uuid WHERE id = $1::uuid`, c.id, made);
+      if (waitForSeeds) await tx.$executeRawUnsafe(PENDING_START_SQL, made, 1, this.starts.windowMs, c.challenger, null);
+      await enqueueWebhook(tx, c.challenger, 'challenge_accepted', { challenge: wire({ ...c, status: 'accepted', matchId: made }), matchId: made });
+    };
+    const result = c.rulesetId
+      ? await this.rulesets.forMatch(c.rulesetId, (ruleset) =>
+          this.store.createWithin({ ...input, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...c.overrides }, ruleset }, claim, record),
+        )
+      : await this.store.createWithin({ ...input, preset: c.preset ?? undefined, overrides: c.overrides }, claim, record);
+    await this.store.settled(result);
+    const info: ChallengeInfo = { ...c, status: 'accepted', matchId };
+    await this.notify(c.challenger, { type: 'challengeAccepted', challenge: wire(info), matchId });
+    return info;
+  }
+
+  async decline(caller: Principal, id: string, reason: string | undefined): Promise<ChallengeInfo> {
+    const why = reason ?? 'generic';
+    if (!(DECLINE_REASONS as readonly string[]).includes(why)) throw new DomainError('VALIDATION_FAILED', `reason: one of ${DECLINE_REASONS.join(', ')}`);
+    const c = await this.find(id);
+    if (c.destUser !== caller.username) throw this.notYours(c, caller);
+    const info = await this.answer(c, 'declined', why, async (tx, answered) =>
+      enqueueWebhook(tx, c.challenger, 'challenge_declined', { challenge: wire(answered) }),
+    );
+    await this.notify(c.challenger, { type: 'challengeDeclined', challenge: wire(info) });
+    return info;
+  }
+
+  async cancel(caller: Principal, id: string): Promise<ChallengeInfo> {
+    const c = await this.find(id);
+    if (c.challenger !== caller.username) throw this.notYours(c, caller);
+    const info = await this.answer(c, 'canceled', null);
+    await this.notify(c.destUser, { type: 'challengeCanceled', challenge: wire(info) });
+    return info;
+  }
+
+  private async answer(
+    c: ChallengeInfo,
+    status: 'declined' | 'canceled',
+    reason: string | null,
+    also?: (tx: StoreTransaction, answered: ChallengeInfo) => Promise<void>,
+  ): Promise<ChallengeInfo> {
+    this.mustBePending(c);
+    const answered: ChallengeInfo = { ...c, status, declineReason: reason };
+    await this.prisma.$transaction(
+      async (tx) => {
+        const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, status, reason);
+        if (n !== 1) throw await this.answered(tx, c.id);
+        if (also) await also(tx, answered);
+      },
+      { maxWait: 15_000, timeout: 15_000 },
+    );
+    return answered;
+  }
+
+  /** Why a claim found nothing: the challenge's status now (read on the same connection), or another answer under way. */
+  private async answered(tx: StoreTransaction, id: string): Promise<DomainError> {
+    const rows = await tx.$queryRawUnsafe<ChallengeRow[]>(`SELECT ${COLUMNS} FROM challenges WHERE id = $1::uuid`, id);
+    const status = rows[0] ? toInfo(rows[0]).status : 'pending';
+    return status === 'pending'
+      ? new DomainError('CONFLICT', 'another answer to this challenge is under way', { challengeStatus: 'pending' })
+      : new DomainError('CONFLICT', `this challenge is ${status}`, { challengeStatus: status });
+  }
+
+  // ------------------------------------------------------------ reading
+
+  /** A challenge, to its two parties only (NOT_FOUND to anyone else, as for an unknown id). */
+  async get(caller: Principal, id: string): Promise<ChallengeInfo> {
+    const c = await this.find(id);
+    if (c.challenger !== caller.username && c.destUser !== caller.username) throw new DomainError('NOT_FOUND', `no challenge ${id}`);
+    return c;
+  }
+
+  /** My pending challenges, received (in) and sent (out), newest first. */
+  async mine(caller: Principal): Promise<MyChallenges> {
+    const rows = await this.prisma.$queryRawUnsafe<ChallengeRow[]>(
+      `SELECT ${COLUMNS} FROM challenges WHERE (dest_user = $1 OR challenger = $1) AND status = 'pending' AND expires_at > now()
+       ORDER BY created_at DESC, id LIMIT 200`,
+      caller.username,
+    );
+    const all = rows.map(toInfo);
+    return { in: all.filter((c) => c.destUser === caller.username), out: all.filter((c) => c.challenger === caller.username) };
+  }
+
+  private async find(id: string): Promise<ChallengeInfo> {
+    const rows = UUID.test(id) ? await this.prisma.$queryRawUnsafe<ChallengeRow[]>(`SELECT ${COLUMNS} FROM challenges WHERE id = $1::uuid`, id) : [];
+    if (!rows[0]) throw new DomainError('NOT_FOUND', `no challenge ${id}`);
+    return toInfo(rows[0]);
+  }
+
+  private mustBePending(c: ChallengeInfo): void {
+    if (c.status !== 'pending') throw new DomainError('CONFLICT', `this challenge is ${c.status}`, { challengeStatus: c.status });
+  }
+
+  private notYours(c: ChallengeInfo, caller: Principal): DomainError {
+    // A stranger learns nothing of someone else's challenge.
+    if (c.challenger !== caller.username && c.destUser !== caller.username) return new DomainError('NOT_FOUND', `no challenge ${c.id}`);
+    return new DomainError('FORBIDDEN', c.challenger === caller.username ? 'only the challenged player answers a challenge' : 'only the challenger cancels a challenge');
+  }
+
+  private async notify(player: string, event: PlayerEvent): Promise<void> {
+    try {
+      await this.pubsub.publish(playerChannel(player), event);
+    } catch {
+      // a live notice is best effort: the row and the webhook outbox are the durable record
+    }
+  }
+}

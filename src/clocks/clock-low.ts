@@ -1,0 +1,76 @@
+/**
+ * "Your clock is low": when the turn clock of a human seat has less than
+ * CLOCK_LOW_FRACTION (default 0.1) of the match's turn time limit left, the
+ * player gets one notice for that turn: a TurnNotice of kind `clockLow` on
+ * `myTurn`, a `clockLow` PlayerEvent on their event channel, and a
+ * `clock_low` webhook. The inbox shows it too (InboxEntry.clockLow).
+ *
+ * At most once per turn on any number of instances: one statement picks the
+ * low clocks and records each (match, turn seq) in clock_low_notices, where a
+ * turn already recorded (by this or another instance, concurrently or
+ * before) returns nothing (ON CONFLICT ... WHERE seq differs); the webhook
+ * outbox rows are written by that same statement. Only the rows it returns
+ * are published. A crash between the statement and the publish loses that
+ * turn's live notice, never its webhook.
+ */
+import type { Prisma } from '../database/database';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import { playerChannel, turnChannel } from '../inbox/channels';
+import type { PlayerEvent, TurnNotice } from '../inbox/channels';
+import { clockLowFraction } from '../common/durations';
+
+const CLOCK_LOW_SQL = `
+WITH due AS (
+  SELECT c.match_id, c.seq, c.seat, c.deadline, m.turn_player AS player
+  FROM match_clocks c JOIN matches m ON m.id = c.match_id
+  WHERE c.kind = 'turn' AND m.status = 'playing' AND m.current_seq = c.seq AND m.turn_time_limit IS NOT NULL
+    AND m.turn_player IS NOT NULL AND m.turn_player NOT LIKE 'bot:%'
+    AND c.deadline > now() AND c.deadline - now() <= m.turn_time_limit::interval * $1::double precision
+    AND NOT EXISTS (SELECT 1 FROM clock_low_notices n WHERE n.match_id = c.match_id AND n.seq = c.seq)
+  ORDER BY c.deadline
+  LIMIT $2::int
+), sent AS (
+  INSERT INTO clock_low_notices (match_id, seq) SELECT match_id, seq FROM due
+  ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, sent_at = now() WHERE clock_low_notices.seq <> EXCLUDED.seq
+  RETURNING match_id, seq
+), hooks AS (
+  INSERT INTO webhook_deliveries (id, webhook_id, event, payload)
+  SELECT gen_random_uuid(), w.id, 'clock_low', jsonb_build_object(
+    'matchId', d.match_id, 'seq', d.seq, 'seat', d.seat, 'player', d.player,
+    'deadline', to_char(d.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+  FROM sent s JOIN due d ON d.match_id = s.match_id AND d.seq = s.seq
+  JOIN webhooks w ON w.username = d.player AND 'clock_low' = ANY (w.events)
+)
+SELECT d.match_id::text AS match_id, d.seq, d.seat, d.player, d.deadline
+FROM sent s JOIN due d ON d.match_id = s.match_id AND d.seq = s.seq`;
+
+interface LowRow {
+  match_id: string;
+  seq: number;
+  seat: number;
+  player: string;
+  deadline: Date;
+}
+
+export class ClockLowNotifier {
+  constructor(
+    private readonly prisma: Prisma,
+    private readonly pubsub: PubSubEngine,
+    readonly fraction = clockLowFraction(),
+    private readonly batch = 100,
+  ) {}
+
+  /** Sends the notices of the turns whose clock became low since the last tick (of any instance); returns how many. */
+  async tick(): Promise<number> {
+    const rows = await this.prisma.$queryRawUnsafe<LowRow[]>(CLOCK_LOW_SQL, this.fraction, this.batch);
+    await Promise.all(
+      rows.map((r) => {
+        const deadline = new Date(r.deadline);
+        const notice: TurnNotice = { matchId: r.match_id, seq: r.seq, seat: r.seat, player: r.player, deadline, kind: 'clockLow' };
+        const event: PlayerEvent = { type: 'clockLow', matchId: r.match_id, seq: r.seq, seat: r.seat, deadline: deadline.toISOString() };
+        return Promise.all([this.pubsub.publish(turnChannel(r.player), notice), this.pubsub.publish(playerChannel(r.player), event)]).catch(() => undefined);
+      }),
+    );
+    return rows.length;
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * Presence: an account is online while it holds an open live connection
+ * (graphql-ws, or an HTTP stream: whatever SocketRegistry tracks) on any
+ * instance; otherwise it was last seen when its last connection closed.
+ * Derived from SocketRegistry's opened/closed listeners; it never touches the
+ * move log.
+ *
+ * Across instances (REDIS_URL set): each instance keeps, per account it holds
+ * connections for, a member in the sorted set `presence:<player>` whose score
+ * is an expiry (now + PRESENCE_TTL), refreshed by a heartbeat (a third of the
+ * TTL) while it holds them and removed when its last one closes; online = any
+ * member not expired, so an instance that dies stops counting after the TTL.
+ * `presence:seen:<player>` holds the last-seen time. Without Redis, the same
+ * in-process.
+ *
+ * Opponent gone / back: when an account's last connection on an instance
+ * closes, that instance checks again after OPPONENT_GONE_AFTER; if the account
+ * is still offline everywhere, it sets `presence:gone:<player>` (SET NX: one
+ * instance wins) and publishes `opponentGone` on the live channel of each
+ * match the account is playing; when the account opens a connection again and
+ * that key existed (DEL returns 1: one instance wins), `opponentBack`. An
+ * instance that dies closes nothing: `presence:all` scores each held account
+ * with when its last claim runs out, and every heartbeat sweeps the accounts
+ * whose score is OPPONENT_GONE_AFTER in the past (ZREM claims each for one
+ * instance), which then go through the same check.
+ */
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { envDurationMs } from '../common/durations';
+import { SocketRegistry } from '../auth/socket-registry';
+import { PrismaService } from '../database/prisma.service';
+import { matchChannel } from '../inbox/channels';
+import type { MatchNotice, PresenceChange } from '../inbox/channels';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+
+export interface Presence {
+  online: boolean;
+  /** When its last connection closed (null: online now, or never seen since the service started keeping it). */
+  lastSeen: Date | null;
+}
+
+/** Where presence is shared: Redis across instances, or this process alone. */
+interface PresenceBackend {
+  /** This instance holds connections of these players until `until` (ms). */
+  hold(players: readonly string[], until: number): Promise<void>;
+  /** This instance holds none of the player's connections any more; it was seen at `at`. */
+  release(player: string, at: number): Promise<void>;
+  online(player: string, now: number): Promise<boolean>;
+  lastSeen(player: string): Promise<number | null>;
+  /** True for the one caller that marks the player gone (until back). */
+  markGone(player: string): Promise<boolean>;
+  /** True for the one caller that finds the player was gone. */
+  clearGone(player: string): Promise<boolean>;
+  /** Players held by no live instance since before `before` (ms): each returned to one caller only. */
+  orphans(before: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+class MemoryBackend implements PresenceBackend {
+  private readonly held = new Map<string, number>();
+  private readonly seen = new Map<string, number>();
+  private readonly gone = new Set<string>();
+  async hold(players: readonly string[], until: number): Promise<void> {
+    for (const p of players) this.held.set(p, until);
+  }
+  async release(player: string, at: number): Promise<void> {
+    this.held.delete(player);
+    this.seen.set(player, at);
+  }
+  async online(player: string, now: number): Promise<boolean> {
+    return (this.held.get(player) ?? 0) > now;
+  }
+  async lastSeen(player: string): Promise<number | null> {
+    return this.seen.get(player) ?? null;
+  }
+  async markGone(player: string): Promise<boolean> {
+    if (this.gone.has(player)) return false;
+    this.gone.add(player);
+    return true;
+  }
+  async clearGone(player: string): Promise<boolean> {
+    return this.gone.delete(player);
+  }
+  async orphans(): Promise<string[]> {
+    return []; // one process: its own close timers see every departure
+  }
+  async close(): Promise<void> {}
+}
+
+class RedisBackend implements PresenceBackend {
+  private readonly redis: Redis;
+  constructor(
+    url: string,
+    private readonly instance: string,
+    private readonly prefix = 'presence',
+  ) {
+    this.redis = new Redis(url, { retryStrategy: (n: number) => Math.min(n * 200, 2000), maxRetriesPerRequest: 3, enableAutoPipelining: true });
+    this.redis.on('error', () => undefined);
+  }
+  async hold(players: readonly string[], until: number): Promise<void> {
+    if (players.length === 0) return;
+    const m = this.redis.multi();
+    for (const p of players) {
+      m.zadd(`${this.prefix}:${p}`, until, this.instance).pexpireat(`${this.prefix}:${p}`, until);
+      // Every held account, scored with when its last claim runs out: the sweep finds those a dead instance left.
+      m.zadd(`${this.prefix}:all`, 'GT', until, p);
+    }
+    await m.exec();
+  }
+  async release(player: string, at: number): Promise<void> {
+    await this.redis
+      .multi()
+      .zrem(`${this.prefix}:${player}`, this.instance)
+      .set(`${this.prefix}:seen:${player}`, String(at), 'PX', 30 * 86_400_000)
+      .zadd(`${this.prefix}:all`, at, player)
+      .exec();
+  }
+  async orphans(before: number): Promise<string[]> {
+    const candidates = await this.redis.zrangebyscore(`${this.prefix}:all`, '-inf', `(${before}`, 'LIMIT', 0, 100);
+    const mine: string[] = [];
+    for (const p of candidates) {
+      // ZREM is the claim: one instance takes each (a live holder's next heartbeat adds it back).
+      if ((await this.redis.zrem(`${this.prefix}:all`, p)) === 1) mine.push(p);
+    }
+    return mine;
+  }
+  async online(player: string, now: number): Promise<boolean> {
+    return (await this.redis.zcount(`${this.prefix}:${player}`, `(${now}`, '+inf')) > 0;
+  }
+  async lastSeen(player: string): Promise<number | null> {
+    const v = await this.redis.get(`${this.prefix}:seen:${player}`);
+    return v === null ? null : Number(v);
+  }
+  async markGone(player: string): Promise<boolean> {
+    return (await this.redis.set(`${this.prefix}:gone:${player}`, '1', 'PX', 30 * 86_400_000, 'NX')) === 'OK';
+  }
+  async clearGone(player: string): Promise<boolean> {
+    return (await this.redis.del(`${this.prefix}:gone:${player}`)) === 1;
+  }
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => undefined);
+  }
+}
+
+@Injectable()
+export class PresenceService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Presence');
+  /** OPPONENT_GONE_AFTER (ISO 8601, default PT30S): absence before opponentGone. */
+  readonly goneAfterMs = envDurationMs('OPPONENT_GONE_AFTER', 'PT30S');
+  /** PRESENCE_TTL (ISO 8601, default PT30S): how long an instance's claim lasts without a heartbeat. */
+  readonly ttlMs = envDurationMs('PRESENCE_TTL', 'PT30S');
+  private readonly backend: PresenceBackend;
+  /** Open connections on this instance, per player. */
+  private readonly local = new Map<string, number>();
+  private readonly goneTimers = new Map<string, NodeJS.Timeout>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly unlisten: (() => void)[] = [];
+
+  constructor(
+    private readonly sockets: SocketRegistry,
+    private readonly prisma: PrismaService,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {
+    const url = process.env.REDIS_URL;
+    this.backend = url ? new RedisBackend(url, randomUUID()) : new MemoryBackend();
+  }
+
+  onModuleInit(): void {
+    this.unlisten.push(this.sockets.onOpened((user) => void this.opened(user.username)));
+    this.unlisten.push(this.sockets.onClosed((user) => void this.closed(user.username)));
+    this.heartbeat = setInterval(() => void this.beat(), Math.max(1000, Math.floor(this.ttlMs / 3)));
+    this.heartbeat.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    for (const stop of this.unlisten.splice(0)) stop();
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    for (const t of this.goneTimers.values()) clearTimeout(t);
+    this.goneTimers.clear();
+    const now = Date.now();
+    await Promise.allSettled([...this.local.keys()].map((p) => this.backend.release(p, now)));
+    await this.backend.close();
+  }
+
+  /** Whether the player holds an open live connection on any instance (for the lobby's live-seek expiry, too). */
+  async isOnline(player: string): Promise<boolean> {
+    if ((this.local.get(player) ?? 0) > 0) return true;
+    try {
+      return await this.backend.online(player, Date.now());
+    } catch {
+      return false;
+    }
+  }
+
+  async presenceOf(player: string): Promise<Presence> {
+    if (await this.isOnline(player)) return { online: true, lastSeen: null };
+    const seen = await this.backend.lastSeen(player).catch(() => null);
+    return { online: false, lastSeen: seen === null ? null : new Date(seen) };
+  }
+
+  private async opened(player: string): Promise<void> {
+    const n = (this.local.get(player) ?? 0) + 1;
+    this.local.set(player, n);
+    if (n > 1) return;
+    const timer = this.goneTimers.get(player);
+    if (timer) clearTimeout(timer);
+    this.goneTimers.delete(player);
+    try {
+      await this.backend.hold([player], Date.now() + this.ttlMs);
+      if (await this.backend.clearGone(player)) await this.announce(player, 'opponentBack');
+    } catch (err) {
+      this.logger.warn(`presence of ${player}: ${(err as Error).message}`);
+    }
+  }
+
+  private async closed(player: string): Promise<void> {
+    const n = (this.local.get(player) ?? 1) - 1;
+    if (n > 0) {
+      this.local.set(player, n);
+      return;
+    }
+    this.local.delete(player);
+    try {
+      await this.backend.release(player, Date.now());
+    } catch (err) {
+      this.logger.warn(`presence of ${player}: ${(err as Error).message}`);
+    }
+    const timer = setTimeout(() => {
+      this.goneTimers.delete(player);
+      void this.checkGone(player);
+    }, this.goneAfterMs);
+    timer.unref();
+    this.goneTimers.set(player, timer);
+  }
+
+  private async checkGone(player: string): Promise<void> {
+    try {
+      if (await this.isOnline(player)) return;
+      if (await this.backend.markGone(player)) await this.announce(player, 'opponentGone');
+    } catch (err) {
+      this.logger.warn(`presence of ${player}: ${(err as Error).message}`);
+    }
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.backend.hold([...this.local.keys()], Date.now() + this.ttlMs);
+      // Accounts whose every claim ran out OPPONENT_GONE_AFTER ago: gone, even if the instance that held them died without a close.
+      for (const player of await this.backend.orphans(Date.now() - this.goneAfterMs)) {
+        if ((this.local.get(player) ?? 0) === 0) await this.checkGone(player);
+      }
+    } catch (err) {
+      this.logger.warn(`presence heartbeat: ${(err as Error).message}`);
+    }
+  }
+
+  /** Publishes the change on the live channel of every match the player is playing. */
+  private async announce(player: string, type: PresenceChange['type']): Promise<void> {
+    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string; seat: number }[]>(
+      `SELECT mp.match_id::text AS match_id, mp.seat FROM match_players mp JOIN matches m ON m.id = mp.match_id
+       WHERE mp.player_id = $1 AND m.status = 'playing'`,
+      player,
+    );
+    const at = new Date().toISOString();
+    await Promise.all(
+      rows.map((r) => {
+        const notice: MatchNotice = { matchId: r.match_id, seq: -1, presence: { type, player, seat: r.seat, at } };
+        return this.pubsub.publish(matchChannel(r.match_id), notice);
+      }),
+    );
+  }
+}
