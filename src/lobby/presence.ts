@@ -1,12 +1,11 @@
 /**
  * Who is online, as far as live seeks need it (README "Lobby and seeks",
- * expiry). A small interface so that the presence of the `challenges` work
- * (across instances through Redis) can take its place; today's
- * implementation knows this instance's open connections only (graphql-ws,
- * and the HTTP streams that track themselves in the SocketRegistry). Across
- * instances it still works through the database: each instance's sweeper
- * refreshes `seeks.last_seen_at` for the owners connected to it, and a live
- * seek expires when no instance has seen its owner for SEEK_IDLE_EXPIRY.
+ * expiry): this instance's open connections (graphql-ws, and the HTTP
+ * streams that track themselves in the SocketRegistry). Across instances it
+ * works through the database, with no read of the shared presence
+ * (src/presence/) per seek: each instance's sweeper refreshes
+ * `seeks.last_seen_at` for the owners connected to it, and a live seek
+ * expires when no instance has seen its owner for SEEK_IDLE_EXPIRY.
  */
 import { SocketRegistry } from '../auth/socket-registry';
 
