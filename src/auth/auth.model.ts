@@ -4,6 +4,12 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, M
 import { SCOPES } from './principal';
 import type { Scope } from './principal';
 
+export enum TokenTypeEnum {
+  Bearer = 'Bearer',
+}
+registerEnumType(TokenTypeEnum, { name: 'TokenType', description: 'How to send the access token: Authorization: Bearer <token>.' });
+
+
 export enum ScopeEnum {
   read = 'read',
   play = 'play',
@@ -38,7 +44,7 @@ export class SessionModel {
   @Field({ description: 'Bearer token (a JWT) for the Authorization header and the graphql-ws connection_init payload.' })
   @ApiProperty()
   accessToken!: string;
-  @Field() @ApiProperty({ enum: ['Bearer'] }) tokenType!: string;
+  @Field(() => TokenTypeEnum) @ApiProperty({ enum: TokenTypeEnum }) tokenType!: string;
   @Field(() => Int, { description: 'Seconds until the token expires.' }) @ApiProperty() expiresIn!: number;
   @Field(() => AccountModel) @ApiProperty({ type: AccountModel }) account!: AccountModel;
 }
