@@ -2,6 +2,7 @@ import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { stringify } from 'yaml';
+import { DESCRIPTIONS } from './api-descriptions';
 import { API_ERRORS, API_ETAG } from './api-errors';
 import { ERROR_CODES } from './domain-error';
 import type { ErrorCode } from './domain-error';
@@ -263,6 +264,17 @@ const DESCRIPTION = [
   '**Concurrency.** Match responses carry the match\'s seq as `ETag`; commands accept it back in `If-Match` (or `expectedSeq`) and an `idempotencyKey` for safe retries.',
 ].join('\n');
 
+/** The GraphQL twins' descriptions (`XModel` or input `X` <-> GraphQL `X`) where the decorators gave none; a $ref property takes none (OpenAPI 3.0 ignores siblings of $ref). */
+function describeSchemas(schemas: Record<string, Json>): void {
+  for (const [name, schema] of Object.entries(schemas)) {
+    const twin = name.replace(/Model$/, '');
+    if (!schema.description && DESCRIPTIONS[twin]) schema.description = DESCRIPTIONS[twin];
+    for (const [prop, p] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+      if (!p.description && !p.$ref && DESCRIPTIONS[`${twin}.${prop}`]) p.description = DESCRIPTIONS[`${twin}.${prop}`];
+    }
+  }
+}
+
 /** The OpenAPI 3 document of the REST API, built from the controllers' decorators and completed from their metadata. */
 export function openApiDocument(app: INestApplication): Record<string, unknown> {
   const config = new DocumentBuilder()
@@ -293,6 +305,7 @@ export function openApiDocument(app: INestApplication): Record<string, unknown> 
       description: 'A personal API token (scopa_pat_...) created with POST /v1/tokens: only the scopes it was created with (read, play); never account management.',
     },
   };
+  describeSchemas(doc.components.schemas as Record<string, Json>);
   doc.components.schemas = { ...(doc.components.schemas as Json), ...problemSchemas() };
   doc.components.headers = commonHeaders();
   doc.security = [{ session: [] }, { apiToken: [] }];
