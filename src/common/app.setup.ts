@@ -7,6 +7,7 @@ import { ProblemFilter, sendProblem } from './problem.filter';
 import { applySecurity } from './security';
 import { InputGuardPipe } from './input-guard.pipe';
 import { validationPipe } from './validation';
+import { serveGraphiql } from '../web/graphiql';
 import { serveWebClient } from '../web/web-client';
 
 /** Largest accepted request body (REST and GraphQL alike); beyond it: 413 problem+json. */
@@ -31,6 +32,7 @@ export function configureApp(app: INestApplication): INestApplication {
   });
   express.disable('x-powered-by');
   serveWebClient(app);
+  serveGraphiql(app);
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(new InputGuardPipe(), validationPipe());
   app.enableShutdownHooks();
