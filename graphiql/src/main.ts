@@ -10,6 +10,8 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { GraphiQL } from 'graphiql';
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
+import { Kind, parse } from 'graphql';
+import type { OperationDefinitionNode } from 'graphql';
 import type { Fetcher, FetcherOpts, FetcherParams } from '@graphiql/toolkit';
 
 const url = new URL('/graphql', location.href).toString();
@@ -36,11 +38,23 @@ const fetcher: Fetcher = (params: FetcherParams, opts?: FetcherOpts) => {
   const authorization = authorizationOf(opts?.headers) ?? '';
   let f = fetchers.get(authorization);
   if (!f) {
-    const auth: Record<string, string> = authorization ? { authorization } : {};
-    f = createGraphiQLFetcher({ url, subscriptionUrl, headers: auth, wsConnectionParams: auth });
+    // HTTP requests carry the editor's headers themselves (repeating them here would send the header twice).
+    f = createGraphiQLFetcher({ url, subscriptionUrl, wsConnectionParams: authorization ? { authorization } : {} });
     fetchers.set(authorization, f);
   }
-  return f(params, opts);
+  // The toolkit sends an operation over graphql-ws when the document it is given says it is a
+  // subscription: the one sent, parsed here (GraphiQL's own may lag behind the editor).
+  let documentAST = opts?.documentAST;
+  let operationName = params.operationName;
+  try {
+    documentAST = parse(params.query);
+    const operations = documentAST.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    const chosen = operations.find((o) => o.name?.value === params.operationName) ?? (operations.length === 1 ? operations[0] : undefined);
+    if (chosen) operationName = chosen.name?.value ?? null;
+  } catch {
+    // not parseable: the server answers with the syntax error
+  }
+  return f({ ...params, operationName }, { ...opts, documentAST });
 };
 
 const token = webClientToken();
