@@ -29,7 +29,7 @@ const PARAMETER_TWINS: Record<string, string> = {
   listWebhookDeliveries: 'Query.webhookDeliveries',
 };
 
-/** Schemas of REST only (no GraphQL twin): their enums have nothing to match. */
+/** Schemas of REST only (no GraphQL twin) whose enums have nothing to match. */
 const REST_ONLY = new Set(['BatchExportInput', 'ImportInput', 'ImportResultModel', 'Problem', 'IllegalPlayProblem', 'InvalidRulesetProblem', 'RateLimitedProblem']);
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
@@ -52,7 +52,9 @@ export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
     const twinName = name.replace(/Model$/, '');
     const twin = schema.getType(twinName);
     if (!twin || !(isObjectType(twin) || isInputObjectType(twin))) {
-      problems.push(`${name}: no GraphQL twin ${twinName} (add it to REST_ONLY if it is REST only)`);
+      // a REST-only shape: nothing to compare, unless it has an enum that should have a twin
+      const enums = Object.entries((s.properties ?? {}) as Record<string, Json>).filter(([, ps]) => enumOfSchema(ps));
+      if (enums.length) problems.push(`${name}: enums (${enums.map(([p]) => p).join(', ')}) and no GraphQL twin ${twinName} (add it to REST_ONLY if it is REST only)`);
       continue;
     }
     const fields = twin.getFields() as Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>;
