@@ -9,9 +9,13 @@ import type { ErrorCode } from './domain-error';
 
 export const API_ERRORS = 'scopa:apiErrors';
 export const API_ETAG = 'scopa:apiETag';
+export const API_ERRORS_OMITTED = 'scopa:apiErrorsOmitted';
 
 /** Domain error codes this operation may answer with (beyond those its metadata implies). */
 export const ApiErrors = (...codes: ErrorCode[]): MethodDecorator & ClassDecorator => SetMetadata(API_ERRORS, codes);
+
+/** Codes the route's metadata implies but this operation never answers with (e.g. NOT_FOUND for a path naming no stored thing). */
+export const ApiOmitErrors = (...codes: ErrorCode[]): MethodDecorator => SetMetadata(API_ERRORS_OMITTED, codes);
 
 /** The success response carries `ETag: "<seq>"` (the match's seq, for If-Match). */
 export const ApiSeqETag = (): MethodDecorator => applyDecorators(SetMetadata(API_ETAG, true));

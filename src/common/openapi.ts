@@ -3,7 +3,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { stringify } from 'yaml';
 import { DESCRIPTIONS } from './api-descriptions';
-import { API_ERRORS, API_ETAG } from './api-errors';
+import { API_ERRORS, API_ERRORS_OMITTED, API_ETAG } from './api-errors';
 import { ERROR_CODES } from './domain-error';
 import type { ErrorCode } from './domain-error';
 import { httpStatusOf, titleOf } from './error-mapping';
@@ -31,6 +31,8 @@ export interface RouteContract {
   sendsETag: boolean;
   /** Codes the handler declares with @ApiErrors. */
   errors: ErrorCode[];
+  /** Codes the handler says it never answers with (@ApiOmitErrors). */
+  omitted: ErrorCode[];
 }
 
 const meta = <T>(key: string, handler: object, cls: object): T | undefined =>
@@ -60,6 +62,7 @@ export function routeContracts(app: INestApplication): Map<string, RouteContract
           acceptsIfMatch,
           sendsETag: Reflect.getMetadata(API_ETAG, handler) === true,
           errors,
+          omitted: (Reflect.getMetadata(API_ERRORS_OMITTED, handler) as ErrorCode[] | undefined) ?? [],
         });
       }
     }
@@ -97,6 +100,7 @@ export function errorCodesOf(route: RouteContract, op: Operation): ErrorCode[] {
     codes.add('VERSION_CONFLICT');
     codes.add('VALIDATION_FAILED');
   }
+  for (const c of route.omitted) codes.delete(c);
   return ERROR_CODES.filter((c) => codes.has(c));
 }
 
