@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -279,12 +281,17 @@ function describeSchemas(schemas: Record<string, Json>): void {
   }
 }
 
+/** The version of the public API: package.json's (CHANGELOG.md, contracts/releases/). */
+function apiVersion(): string {
+  return (JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /** The OpenAPI 3 document of the REST API, built from the controllers' decorators and completed from their metadata. */
 export function openApiDocument(app: INestApplication): Record<string, unknown> {
   const config = new DocumentBuilder()
     .setTitle('Scopa as a service')
     .setDescription(DESCRIPTION)
-    .setVersion('1.0.0')
+    .setVersion(apiVersion())
     .addServer('/', 'The instance serving this document')
     .build();
   const doc = SwaggerModule.createDocument(app, config, { operationIdFactory: (_c, method) => method }) as unknown as {
