@@ -267,6 +267,11 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   // enums
   BotLevel: 'A built-in bot: random (any legal play), greedy (each legal play scored one move deep), ismcts (a search over the cards it cannot see).',
 
+  // root types
+  Query: 'Reads: matches, logs, rulesets, ratings, archives, my tokens and webhooks. Public fields need no token.',
+  Mutation: 'Writes: accounts and sessions, matches and their commands, rulesets, tokens, webhooks.',
+  Subscription: 'Live feeds over graphql-ws (connection_init: {"authorization": "Bearer <token>"}).',
+
   // root fields' arguments
   'Query.audit(matchId)': MATCH_ID,
   'Query.crosstable(a)': 'The first player (whose side the record is from).',
