@@ -88,6 +88,19 @@ describe('breaking changes of the public API', () => {
       expect(keys).toEqual(new Set(['POST /v1/matches/{id}/plays', 'GET /v1/matches/{id}', 'GET /v1/matches', 'POST /v1/matches', 'POST /v1/matches/{id}/join', 'POST /v1/matches/{id}/start', 'POST /v1/matches/{id}/resign', 'POST /v1/matches/{id}/client-seed']));
     });
 
+    it('OpenAPI: additions are not breaking: an optional input property, an output property, an operation', async () => {
+      const base = subset(docNow, ['/v1/matches']);
+      const added = structuredClone(base);
+      added.components.schemas.CreateMatchInput.properties.visibility = { type: 'string', enum: ['public', 'private'] };
+      added.components.schemas.MatchModel.properties.visibility = { type: 'string' };
+      added.paths['/v1/matches'].put = structuredClone(added.paths['/v1/matches'].post);
+      added.paths['/v1/matches'].put.operationId = 'replaceMatch';
+      expect(await openapiBreakingChanges(base, added)).toEqual([]);
+      // while a new required input property is
+      added.components.schemas.CreateMatchInput.required = [...(added.components.schemas.CreateMatchInput.required ?? []), 'visibility'];
+      expect((await openapiBreakingChanges(base, added)).map((c) => c.key)).toContain('POST /v1/matches');
+    });
+
     it('OpenAPI: removing an operation deprecated in the previous release is allowed', async () => {
       const deprecated = subset(docNow, ['/v1/webhooks']);
       deprecated.paths['/v1/webhooks/{id}'].delete.deprecated = true;

@@ -6,7 +6,8 @@
  *   (DiffRule.suppressRemovalOfDeprecatedField). Keyed by the change's path
  *   (`Type.field`, `Type.field.arg`, `Type`).
  * - OpenAPI: openapi-diff (paths and operations removed, request bodies
- *   narrowed, response bodies widened, status codes...), plus what it does not
+ *   narrowed, response bodies widened, status codes...) over request schemas
+ *   closed as the service treats them (see closedRequests), plus what it does not
  *   look at, compared here: a query/path/header parameter removed, made
  *   required, or its type or enum narrowed, and an enum value removed from a
  *   request body property. An operation deprecated in the previous release
@@ -86,10 +87,42 @@ function parameterChanges(before: Json, after: Json): BreakingChange[] {
   return out;
 }
 
+/**
+ * The document with its request body schemas closed (`additionalProperties:
+ * false` where unset), as the service treats them: the validation pipe refuses
+ * unknown properties (forbidNonWhitelisted). Without it, openapi-diff would
+ * call a new optional input property breaking (any value was "allowed" before).
+ */
+function closedRequests(doc: Json): Json {
+  const out = structuredClone(doc);
+  const schemas = (out.components?.schemas ?? {}) as Record<string, Json>;
+  const seen = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object') return;
+    const ref = (node as Json).$ref;
+    if (typeof ref === 'string') {
+      const name = ref.split('/').pop()!;
+      if (!seen.has(name) && schemas[name]) {
+        seen.add(name);
+        walk(schemas[name]);
+      }
+      return;
+    }
+    const n = node as Json;
+    if (n.properties && n.additionalProperties === undefined) n.additionalProperties = false;
+    for (const v of Object.values(n)) walk(v);
+  };
+  for (const item of Object.values((out.paths ?? {}) as Record<string, Json>)) {
+    for (const m of METHODS) if (item[m]?.requestBody) walk(item[m].requestBody);
+  }
+  return out;
+}
+
 export async function openapiBreakingChanges(before: Json, after: Json): Promise<BreakingChange[]> {
   const result = await openapiDiff.diffSpecs({
-    sourceSpec: { content: JSON.stringify(before), location: 'previous release', format: 'openapi3' },
-    destinationSpec: { content: JSON.stringify(after), location: 'current', format: 'openapi3' },
+    sourceSpec: { content: JSON.stringify(closedRequests(before)), location: 'previous release', format: 'openapi3' },
+    destinationSpec: { content: JSON.stringify(closedRequests(after)), location: 'current', format: 'openapi3' },
   });
   const old = operations(before);
   const changes: BreakingChange[] = [];
