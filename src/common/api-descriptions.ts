@@ -69,6 +69,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   MatchSettings: 'The match settings fixed at creation.',
   'MatchSettings.turnTimeLimit': 'ISO 8601 duration of a turn (e.g. PT1H); null for an untimed match.',
   MatchResult: 'How a match ended.',
+  'MatchResult.reason': 'Why it ended.',
   SeatPublic: 'A seat as everybody sees it (no hand: only its size).',
   'SeatPublic.bot': 'The bot level for a bot seat; null for a person.',
   'SeatPublic.handSize': 'Cards in the hand of this seat.',
@@ -241,6 +242,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   ArchivedPlayer: 'A seat of an archived match.',
   'ArchivedPlayer.seat': 'The seat number, from 0.',
   ArchivedResult: 'How an archived match ended.',
+  'ArchivedResult.reason': 'Why it ended.',
   UserMatchesPage: "A page of a user's finished matches.",
 
   // webhooks

@@ -2,7 +2,8 @@ import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
 import { RulesetOptionsModel } from '../rulesets/ruleset.model';
-import { GameResultEnum } from '../ratings/ratings.model';
+import { GameResultEnum, MatchEndReasonEnum } from '../ratings/ratings.model';
+import { BotLevelEnum } from '../seats/bot-level';
 import type { MatchView } from '../engine';
 import type { MatchStatus } from '../events/match-store';
 import { MatchPhaseEnum, MatchStatusEnum, OnExpiryEnum } from './match.input';
@@ -17,7 +18,7 @@ export class SeatPublicModel {
   @ApiProperty({ type: String, nullable: true })
   player!: string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+  @Field(() => BotLevelEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
   @Field(() => Int) @ApiProperty() handSize!: number;
 }
 
@@ -33,7 +34,7 @@ export class SidePublicModel {
 
 @ObjectType('MatchResult')
 export class MatchResultModel {
-  @Field({ description: 'points | allDenari | resignation | forfeit' }) @ApiProperty() reason!: string;
+  @Field(() => MatchEndReasonEnum) @ApiProperty({ enum: MatchEndReasonEnum }) reason!: string;
   @Field(() => Int, { nullable: true, description: 'Winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
 }
 
@@ -152,7 +153,7 @@ export class LegalPlaysModel {
 export class SeatSummaryModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) player!: string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+  @Field(() => BotLevelEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
 }
 
 @ObjectType('MatchSummary', { description: 'A match in a list: no view, no seed before the end.' })

@@ -9,6 +9,18 @@ export enum GameResultEnum {
 }
 registerEnumType(GameResultEnum, { name: 'GameResult', description: "A finished match's result from one player's side." });
 
+/** Why a match ended (the engine's EndReason). */
+export enum MatchEndReasonEnum {
+  points = 'points',
+  allDenari = 'allDenari',
+  resignation = 'resignation',
+  forfeit = 'forfeit',
+}
+registerEnumType(MatchEndReasonEnum, {
+  name: 'MatchEndReason',
+  description: 'Why a match ended: points (a side reached the target), allDenari (allDenariWins), resignation, forfeit (a clock ran out under onExpiry forfeit).',
+});
+
 
 @ObjectType('PoolRating', { description: 'A Glicko-2 rating in one pool (a preset id or a saved ruleset id). RD as of the last rated match.' })
 export class PoolRatingModel {
