@@ -8,8 +8,8 @@ import path from 'node:path';
 
 const root = process.cwd();
 const STAMP = path.join(root, 'dist', '.built');
-const SOURCES = ['src', 'web/src', 'web/index.html', 'web/vite.config.mjs', 'web/tsconfig.json', 'prisma', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
-const OUTPUTS = ['dist/main.js', 'web/dist/index.html'];
+const SOURCES = ['src', 'web/src', 'web/index.html', 'web/vite.config.mjs', 'web/tsconfig.json', 'graphiql/src', 'graphiql/index.html', 'graphiql/vite.config.mjs', 'graphiql/tsconfig.json', 'prisma', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const OUTPUTS = ['dist/main.js', 'web/dist/index.html', 'graphiql/dist/index.html'];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { sendNdjson } from '../common/ndjson';
 import { Public } from '../common/public.decorator';
 import { RequireScope, MATCH_PLAY } from '../auth/principal';
@@ -46,7 +46,8 @@ export class ArchivesController {
   @ApiConsumes('application/json', 'text/plain', 'application/x-ndjson')
   @ApiBody({ type: ImportInput, description: 'JSON {"export": "<JSON Lines>"}, or the JSON Lines text itself as text/plain or application/x-ndjson.' })
   @ApiOperation({ operationId: 'importMatch', summary: 'Import the export of a finished match (sound by the offline audit): a read-only imported match, never rated' })
-  @ApiOkResponse({ type: ImportResultModel })
+  @ApiOkResponse({ type: ImportResultModel, description: 'Already imported: the first import.' })
+  @ApiCreatedResponse({ type: ImportResultModel, description: 'Imported.' })
   async importMatch(@Body() body: ImportInput | string, @Res({ passthrough: true }) res: Response): Promise<ImportResultModel> {
     const result = await this.archives.importExport(typeof body === 'string' ? body : body?.export);
     res.status(result.created ? 201 : 200);

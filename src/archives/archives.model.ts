@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
+import { MatchEndReasonEnum } from '../ratings/ratings.model';
 
 @ObjectType('ArchivedPlayer')
 export class ArchivedPlayerModel {
@@ -13,7 +14,7 @@ export class ArchivedPlayerModel {
 @ObjectType('ArchivedResult')
 export class ArchivedResultModel {
   @Field(() => Int, { nullable: true, description: 'The winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
-  @Field({ description: 'points | allDenari | resignation | forfeit | aborted (no result: called off before the first play)' }) @ApiProperty() reason!: string;
+  @Field(() => MatchEndReasonEnum) @ApiProperty({ enum: MatchEndReasonEnum }) reason!: string;
   @Field(() => [Int], { description: 'Points per side.' }) @ApiProperty({ type: [Number] }) totals!: number[];
 }
 

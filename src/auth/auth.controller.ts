@@ -8,6 +8,7 @@ import { Caller, SessionOnly, RequireScope, PROFILE_READ } from './principal';
 import type { Principal } from './principal';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
+import { ApiErrors } from '../common/api-errors';
 
 @ApiTags('auth')
 @Controller('v1')
@@ -20,6 +21,7 @@ export class AuthController {
 
   @Public()
   @Post('auth/register')
+  @ApiErrors('CONFLICT')
   @ApiOperation({ operationId: 'register', summary: 'Create an account; returns a session' })
   @ApiCreatedResponse({ type: SessionModel })
   register(@Body() body: CredentialsInput): Promise<SessionModel> {
@@ -29,6 +31,7 @@ export class AuthController {
   @Public()
   @Post('auth/login')
   @HttpCode(200)
+  @ApiErrors('UNAUTHENTICATED')
   @ApiOperation({ operationId: 'login', summary: 'Log in with a password; returns a session' })
   @ApiOkResponse({ type: SessionModel })
   login(@Body() body: CredentialsInput): Promise<SessionModel> {

@@ -4,6 +4,12 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, M
 import { TOKEN_SCOPES } from './principal';
 import type { TokenScope } from './principal';
 
+export enum TokenTypeEnum {
+  Bearer = 'Bearer',
+}
+registerEnumType(TokenTypeEnum, { name: 'TokenType', description: 'How to send the access token: Authorization: Bearer <token>.' });
+
+
 /** GraphQL names cannot hold `:`: each fine scope is spelled with `_` there (`match_play` is `match:play`). */
 export enum ScopeEnum {
   read = 'read',
@@ -58,7 +64,7 @@ export class SessionModel {
   @Field({ description: 'Bearer token (a JWT) for the Authorization header and the graphql-ws connection_init payload.' })
   @ApiProperty()
   accessToken!: string;
-  @Field() @ApiProperty({ enum: ['Bearer'] }) tokenType!: string;
+  @Field(() => TokenTypeEnum) @ApiProperty({ enum: TokenTypeEnum }) tokenType!: string;
   @Field(() => Int, { description: 'Seconds until the token expires.' }) @ApiProperty() expiresIn!: number;
   @Field({ description: 'Single-use refresh token (scopa_rt_...): trade it at refreshSession / POST /v1/auth/refresh for a new access token and the next refresh token before the session ends (SESSION_REFRESH_TTL). Presenting a spent one ends the session.' })
   @ApiProperty()

@@ -7,6 +7,7 @@ import { ProblemFilter, sendProblem } from './problem.filter';
 import { applySecurity } from './security';
 import { InputGuardPipe } from './input-guard.pipe';
 import { validationPipe } from './validation';
+import { serveGraphiql } from '../web/graphiql';
 import { serveWebClient } from '../web/web-client';
 import { serveDocs } from '../docs/docs-site';
 
@@ -37,6 +38,7 @@ export function configureApp(app: INestApplication): INestApplication {
   express.disable('x-powered-by');
   serveDocs(app);
   serveWebClient(app);
+  serveGraphiql(app);
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(new InputGuardPipe(), validationPipe());
   app.enableShutdownHooks();

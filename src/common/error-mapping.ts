@@ -114,6 +114,8 @@ function fromHttpException(err: HttpException): DomainError | null {
       return new DomainError('PAYLOAD_TOO_LARGE', 'the request body is too large');
     case 429:
       return new DomainError('RATE_LIMITED', 'too many requests');
+    case 503:
+      return new DomainError('UNAVAILABLE', 'the service is unavailable (a dependency does not answer); retry later');
     default:
       return status >= 400 && status < 500 ? new DomainError('VALIDATION_FAILED', text) : null;
   }

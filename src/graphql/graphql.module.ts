@@ -10,6 +10,7 @@ import { AuthModule } from '../auth/auth.module';
 import { WsAuthService } from '../auth/ws-auth.service';
 import type { Principal } from '../auth/principal';
 import type { TrackedSocket } from '../auth/socket-registry';
+import { withDescriptions } from '../common/api-descriptions';
 import { formatError } from './format-error';
 import { JSONScalar } from './json.scalar';
 import { clientAddress, trustProxy } from '../common/client-address';
@@ -75,7 +76,9 @@ interface WsExtra {
           formatError,
           // Over HTTP only (graphql-ws validates with overWs's rules): a subscription there is refused.
           validationRules: [...rules, subscriptionsOverWsRule],
-          transformSchema: overWs.useSchema,
+          // Descriptions the decorators leave out (src/common/api-descriptions.ts), in the SDL file too.
+          transformSchema: (schema) => overWs.useSchema(withDescriptions(schema)),
+          transformAutoSchemaFile: true,
           subscriptions: {
             'graphql-ws': {
               // Nest's type of these options lists none of graphql-ws's hooks; it passes them all on

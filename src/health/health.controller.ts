@@ -9,6 +9,8 @@ import type { HealthCheckResult } from '@nestjs/terminus';
 import { SkipRateLimit } from '../common/public.decorator';
 import { Public } from '../common/public.decorator';
 import { ReadinessService } from './readiness.service';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiErrors } from '../common/api-errors';
 
 @Public()
 @SkipRateLimit()
@@ -20,12 +22,15 @@ export class HealthController {
   ) {}
 
   @Get()
+  @ApiOperation({ operationId: 'check', summary: 'Liveness: the process answers' })
   check(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @HealthCheck()
+  @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database (and Redis when fan-out uses it) answers; 503 when not' })
+  @ApiErrors('UNAVAILABLE')
   ready(): Promise<HealthCheckResult> {
     return this.health.check(this.readiness.checks());
   }

@@ -35,7 +35,25 @@ export enum MatchStatusEnum {
   playing = 'playing',
   over = 'over',
 }
-registerEnumType(MatchStatusEnum, { name: 'MatchStatus' });
+registerEnumType(MatchStatusEnum, { name: 'MatchStatus', description: 'open: seats are being taken; playing: dealt and in play; over: ended (the seed is revealed).' });
+
+export enum MatchPhaseEnum {
+  new = 'new',
+  open = 'open',
+  playing = 'playing',
+  over = 'over',
+}
+registerEnumType(MatchPhaseEnum, { name: 'MatchPhase', description: 'The phase of a match view: new (not created), open, playing, over.' });
+
+/** What a turn clock running out does; the values are the wire values of REST, GraphQL and the log. */
+export enum OnExpiryEnum {
+  autoPlay = 'autoPlay',
+  forfeit = 'forfeit',
+}
+registerEnumType(OnExpiryEnum, {
+  name: 'OnExpiry',
+  description: 'When a turn clock runs out: autoPlay plays for the seat (README, "Auto-play is a rule"); forfeit ends the match, the seat\'s side losing.',
+});
 
 export enum VisibilityEnum {
   public = 'public',
@@ -104,11 +122,11 @@ export class CreateMatchInput {
   @MaxLength(40)
   turnTimeLimit?: string | null;
 
-  @Field({ nullable: true })
-  @ApiPropertyOptional({ enum: ['autoPlay', 'forfeit'] })
+  @Field(() => OnExpiryEnum, { nullable: true, description: 'What the turn clock running out does (default autoPlay).' })
+  @ApiPropertyOptional({ enum: OnExpiryEnum, description: 'What the turn clock running out does (default autoPlay).' })
   @IsOptional()
-  @IsIn(['autoPlay', 'forfeit'])
-  onExpiry?: 'autoPlay' | 'forfeit';
+  @IsIn(Object.values(OnExpiryEnum))
+  onExpiry?: `${OnExpiryEnum}`;
 
   @Field(() => Boolean, { nullable: true, description: 'A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings".' })
   @ApiPropertyOptional({ default: false })

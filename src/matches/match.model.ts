@@ -2,8 +2,11 @@ import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
 import { RulesetOptionsModel } from '../rulesets/ruleset.model';
+import { GameResultEnum, MatchEndReasonEnum } from '../ratings/ratings.model';
+import { BotLevelEnum } from '../seats/bot-level';
 import type { MatchView } from '../engine';
 import type { MatchStatus } from '../events/match-store';
+import { MatchPhaseEnum, MatchStatusEnum, OnExpiryEnum } from './match.input';
 import type { FullView } from './match-views';
 import type { MatchPresentation } from './matches.service';
 
@@ -15,7 +18,7 @@ export class SeatPublicModel {
   @ApiProperty({ type: String, nullable: true })
   player!: string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+  @Field(() => BotLevelEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
   @Field(() => Int) @ApiProperty() handSize!: number;
   // GraphQL fields: SeatPresenceResolver. Over REST, on reading a match (a person's seat, to the players of the match; null to others; absent for open and bot seats and in command responses).
   @ApiPropertyOptional({ type: Boolean, nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match." })
@@ -36,14 +39,14 @@ export class SidePublicModel {
 
 @ObjectType('MatchResult')
 export class MatchResultModel {
-  @Field({ description: 'points | allDenari | resignation | forfeit | aborted (no result: called off before the first play)' }) @ApiProperty() reason!: string;
+  @Field(() => MatchEndReasonEnum) @ApiProperty({ enum: MatchEndReasonEnum }) reason!: string;
   @Field(() => Int, { nullable: true, description: 'Winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
 }
 
 @ObjectType('MatchSettings')
 export class MatchSettingsModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
-  @Field() @ApiProperty({ enum: ['autoPlay', 'forfeit'] }) onExpiry!: string;
+  @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does.' }) @ApiProperty({ enum: OnExpiryEnum, description: 'What the turn clock running out does.' }) onExpiry!: string;
   // GraphQL field `rated` (always a Boolean): MatchSettingsResolver (src/matches/matches.resolver.ts).
   @ApiPropertyOptional({ description: 'true for a rated match (absent: unrated).' }) rated?: boolean;
 }
@@ -53,7 +56,7 @@ export class MatchViewModel {
   @Field(() => Int, { nullable: true, description: 'The seat this view is for, or null for a spectator.' })
   @ApiProperty({ type: Number, nullable: true })
   viewer!: number | null;
-  @Field({ description: 'new | open | playing | over' }) @ApiProperty() phase!: string;
+  @Field(() => MatchPhaseEnum, { description: "The engine's phase (new only before creation)." }) @ApiProperty({ enum: MatchPhaseEnum, description: "The engine's phase (new only before creation)." }) phase!: string;
   @Field() @ApiProperty() rulesVersion!: string;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) preset!: string | null;
   @Field(() => RulesetOptionsModel, { nullable: true }) @ApiProperty({ type: RulesetOptionsModel, nullable: true }) options!: RulesetOptionsModel | null;
@@ -94,7 +97,7 @@ export class RevealModel {
 export class RatingChangeModel {
   @Field({ description: 'A username, or bot:<level>.' }) @ApiProperty() player!: string;
   @Field(() => Int) @ApiProperty() side!: number;
-  @Field({ description: 'win | loss | draw' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
+  @Field(() => GameResultEnum) @ApiProperty({ enum: GameResultEnum }) result!: string;
   @Field(() => Float) @ApiProperty() ratingBefore!: number;
   @Field(() => Float) @ApiProperty() ratingAfter!: number;
   @Field(() => Float) @ApiProperty() rdBefore!: number;
@@ -108,7 +111,7 @@ export class RatingChangeModel {
 export class MatchModel implements MatchPresentation {
   @Field(() => ID) @ApiProperty() id!: string;
   @Field(() => Int, { description: 'Seq of the last event this view includes (the ETag of REST).' }) @ApiProperty() seq!: number;
-  @Field(() => String, { description: 'open | playing | over' }) @ApiProperty({ enum: ['open', 'playing', 'over'] }) status!: MatchStatus;
+  @Field(() => MatchStatusEnum) @ApiProperty({ enum: MatchStatusEnum }) status!: MatchStatus;
   @Field() @ApiProperty() createdBy!: string;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
   @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchView;
@@ -158,7 +161,7 @@ export class LegalPlaysModel {
 export class SeatSummaryModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) player!: string | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+  @Field(() => BotLevelEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
 }
 
 @ObjectType('MatchSummary', { description: 'A match in a list: no view, no seed before the end.' })
@@ -166,7 +169,7 @@ export class MatchSummaryModel {
   @Field(() => ID) @ApiProperty() id!: string;
   @Field() @ApiProperty() preset!: string;
   @Field(() => RulesetOptionsModel) @ApiProperty({ type: RulesetOptionsModel }) options!: RulesetOptionsModel;
-  @Field() @ApiProperty({ enum: ['open', 'playing', 'over'] }) status!: string;
+  @Field(() => MatchStatusEnum) @ApiProperty({ enum: MatchStatusEnum }) status!: string;
   @Field(() => Int) @ApiProperty() currentSeq!: number;
   @Field(() => [SeatSummaryModel]) @ApiProperty({ type: [SeatSummaryModel] }) seats!: SeatSummaryModel[];
   @Field() @ApiProperty() createdBy!: string;

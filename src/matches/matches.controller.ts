@@ -4,7 +4,6 @@ import {
   ApiBearerAuth,
   ApiAcceptedResponse,
   ApiCreatedResponse,
-  ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
@@ -19,6 +18,7 @@ import { RematchOfferModel } from './rematch.model';
 import type { MatchPresentation } from './matches.service';
 import { AtSeqQuery, ClientSeedInput, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
+import { ApiErrors, ApiSeqETag, MATCH_COMMAND_ERRORS } from '../common/api-errors';
 
 const etagOf = (seq: number): string => `"${seq}"`;
 
@@ -52,6 +52,8 @@ export class MatchesController {
 
   @RequireScope(MATCH_PLAY)
   @Post()
+  @ApiSeqETag()
+  @ApiErrors('INVALID_RULESET', 'INVALID_COMMAND', 'NOT_FOUND', 'CONFLICT', 'LIMIT_REACHED')
   @ApiOperation({ operationId: 'createMatch', summary: 'Create a match: a preset (or saved ruleset) + overrides + seats' })
   @ApiCreatedResponse({ type: MatchModel })
   async create(@Caller() caller: Principal, @Body() body: CreateMatchInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
@@ -66,8 +68,9 @@ export class MatchesController {
   }
 
   @Get(':id')
+  @ApiSeqETag()
   @ApiOperation({ operationId: 'getMatch', summary: 'A match as I may see it (ETag: its seq); atSeq replays it' })
-  @ApiOkResponse({ type: MatchModel, headers: { ETag: { description: 'The seq, quoted: send it back in If-Match.', schema: { type: 'string' } } } })
+  @ApiOkResponse({ type: MatchModel })
   async get(@Caller() caller: Principal, @Param('id') id: string, @Query() q: AtSeqQuery, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
     return this.send(res, await this.api.present(caller, id, q.atSeq));
   }
@@ -75,6 +78,8 @@ export class MatchesController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/join')
   @HttpCode(200)
+  @ApiSeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'SEAT_UNAVAILABLE', 'MATCH_FULL', 'ALREADY_SEATED', 'INVALID_CLIENT_SEED')
   @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat (optionally giving my client seed)' })
   @ApiOkResponse({ type: MatchModel })
   async join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
@@ -84,7 +89,8 @@ export class MatchesController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/client-seed')
   @HttpCode(200)
-  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag (seq) the client last saw; 412 VERSION_CONFLICT if the match moved on.' })
+  @ApiSeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'NOT_SEATED', 'INVALID_CLIENT_SEED', 'CLIENT_SEED_ALREADY_GIVEN')
   @ApiOperation({ operationId: 'setClientSeed', summary: 'Give my client seed (once, before the start; public at once); the last one missing deals a pending start' })
   @ApiOkResponse({ type: MatchModel })
   async setClientSeed(
@@ -100,6 +106,8 @@ export class MatchesController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/start')
   @HttpCode(200)
+  @ApiSeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'NOT_SEATED', 'SEATS_NOT_FILLED')
   @ApiOperation({
     operationId: 'startMatch',
     summary: 'Start the match (every seat taken); 202 with startsAt while it waits for the client seeds (CLIENT_SEED_WINDOW)',
@@ -115,7 +123,8 @@ export class MatchesController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/plays')
   @HttpCode(200)
-  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag (seq) the play was decided on; 412 VERSION_CONFLICT if the match moved on.' })
+  @ApiSeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_NOT_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'NOT_YOUR_TURN', 'ILLEGAL_PLAY')
   @ApiOperation({ operationId: 'play', summary: 'Play a card (optimistic concurrency: If-Match or expectedSeq; idempotencyKey)' })
   @ApiOkResponse({ type: MatchModel })
   async play(
@@ -132,6 +141,8 @@ export class MatchesController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/resign')
   @HttpCode(200)
+  @ApiSeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_NOT_STARTED', 'MATCH_OVER', 'NOT_SEATED')
   @ApiOperation({ operationId: 'resign', summary: 'Resign: my side loses' })
   @ApiOkResponse({ type: MatchModel })
   async resign(
@@ -207,6 +218,7 @@ export class MatchesController {
 
   @Get(':id/export')
   @ApiProduces('application/x-ndjson', 'text/plain')
+  @ApiErrors('FORBIDDEN')
   @ApiOperation({
     operationId: 'exportMatch',
     summary: 'The whole log as JSON Lines, seed included (once the match is over); Accept: text/plain gives the match notation',

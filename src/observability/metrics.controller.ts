@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { SkipRateLimit } from '../common/public.decorator';
 import { Public } from '../common/public.decorator';
 import { MetricsService } from './metrics.service';
+import { ApiOperation } from '@nestjs/swagger';
 
 @Public()
 @SkipRateLimit()
@@ -10,6 +11,7 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get()
+  @ApiOperation({ operationId: 'render', summary: 'Prometheus metrics (text exposition format)' })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   render(): Promise<string> {
     return this.metrics.render();

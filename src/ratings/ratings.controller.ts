@@ -4,6 +4,7 @@ import { Public } from '../common/public.decorator';
 import { LeaderboardQuery, RatingHistoryQuery } from './ratings.input';
 import { CrosstableModel, LeaderboardEntryModel, RatingPointModel, UserProfileModel } from './ratings.model';
 import { RatingsService } from './ratings.service';
+import { ApiOmitErrors } from '../common/api-errors';
 
 @Public()
 @ApiTags('ratings')
@@ -26,6 +27,8 @@ export class RatingsController {
   }
 
   @Get('leaderboard/:ruleset')
+  // an unknown pool is an empty leaderboard, never a 404
+  @ApiOmitErrors('NOT_FOUND')
   @ApiOperation({ operationId: 'leaderboard', summary: 'The top established ratings of a pool, with rank' })
   @ApiOkResponse({ type: [LeaderboardEntryModel] })
   leaderboard(@Param('ruleset') ruleset: string, @Query() q: LeaderboardQuery): Promise<LeaderboardEntryModel[]> {

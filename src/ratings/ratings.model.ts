@@ -1,5 +1,28 @@
-import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
+
+/** A finished match's result from one player's side. */
+export enum GameResultEnum {
+  win = 'win',
+  loss = 'loss',
+  draw = 'draw',
+}
+registerEnumType(GameResultEnum, { name: 'GameResult', description: "A finished match's result from one player's side." });
+
+/** Why a match ended (the engine's EndReason). */
+export enum MatchEndReasonEnum {
+  points = 'points',
+  allDenari = 'allDenari',
+  resignation = 'resignation',
+  forfeit = 'forfeit',
+  aborted = 'aborted',
+}
+registerEnumType(MatchEndReasonEnum, {
+  name: 'MatchEndReason',
+  description:
+    'Why a match ended: points (a side reached the target), allDenari (allDenariWins), resignation, forfeit (a clock ran out under onExpiry forfeit), aborted (called off before the first play: no result, unrated).',
+});
+
 
 @ObjectType('PoolRating', { description: 'A Glicko-2 rating in one pool (a preset id or a saved ruleset id). RD as of the last rated match.' })
 export class PoolRatingModel {
@@ -36,7 +59,7 @@ export class RatingPointModel {
   @Field(() => Float) @ApiProperty() rating!: number;
   @Field(() => Float) @ApiProperty() rd!: number;
   @Field(() => Float) @ApiProperty() volatility!: number;
-  @Field({ description: 'win | loss | draw' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
+  @Field(() => GameResultEnum) @ApiProperty({ enum: GameResultEnum }) result!: string;
 }
 
 @ObjectType('LeaderboardEntry')
@@ -61,7 +84,7 @@ export class CrosstableMatchModel {
   @Field(() => ID) @ApiProperty() matchId!: string;
   @Field() @ApiProperty() ruleset!: string;
   @Field() @ApiProperty() endedAt!: Date;
-  @Field({ description: 'For the first player: win | loss | draw.' }) @ApiProperty({ enum: ['win', 'loss', 'draw'] }) result!: string;
+  @Field(() => GameResultEnum, { description: 'For the first player.' }) @ApiProperty({ enum: GameResultEnum, description: 'For the first player.' }) result!: string;
   @Field(() => Float) @ApiProperty() ratingBefore!: number;
   @Field(() => Float) @ApiProperty() ratingAfter!: number;
 }

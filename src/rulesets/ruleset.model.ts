@@ -1,6 +1,25 @@
-import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
+
+export enum CaptureRuleEnum {
+  match = 'match',
+  fifteen = 'fifteen',
+}
+registerEnumType(CaptureRuleEnum, { name: 'CaptureRule', description: 'The capture option of the rules contract: match (a card of the same rank, else cards summing to its rank) or fifteen (cards summing to 15 with the card played).' });
+
+export enum PointRuleEnum {
+  most = 'most',
+  majority = 'majority',
+}
+registerEnumType(PointRuleEnum, { name: 'PointRule', description: 'How the cards and denari points are won (rules contract): most (strictly more than every other side) or majority (strictly more than half of that kind); null in the option turns the point off.' });
+
+export enum PrimieraRuleEnum {
+  missingSuitZero = 'missingSuitZero',
+  allSuitsRequired = 'allSuitsRequired',
+}
+registerEnumType(PrimieraRuleEnum, { name: 'PrimieraRule', description: "The primiera option of the rules contract: a suit with no card counts 0 (missingSuitZero), or voids the side's primiera (allSuitsRequired); null in the option turns the point off." });
+
 
 /** The engine's RulesetOptions, field for field (names are public API). */
 @ObjectType('RulesetOptions', { description: 'Fully resolved ruleset options, as the rules contract names them.' })
@@ -10,17 +29,17 @@ export class RulesetOptionsModel {
   @Field(() => Int) @ApiProperty() handSize!: number;
   @Field(() => Int) @ApiProperty() tableSize!: number;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true, enum: [2, 3, 4] }) redealKings!: number | null;
-  @Field() @ApiProperty({ enum: ['match', 'fifteen'] }) capture!: string;
+  @Field(() => CaptureRuleEnum) @ApiProperty({ enum: CaptureRuleEnum }) capture!: string;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) maxCaptureCards!: number | null;
   @Field() @ApiProperty() fewestCards!: boolean;
   @Field() @ApiProperty() aceSweeps!: boolean;
   @Field() @ApiProperty() aceSweepIsScopa!: boolean;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: ['most', 'majority'] }) cardsPoint!: string | null;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: ['most', 'majority'] }) denariPoint!: string | null;
+  @Field(() => PointRuleEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: PointRuleEnum }) cardsPoint!: string | null;
+  @Field(() => PointRuleEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: PointRuleEnum }) denariPoint!: string | null;
   @Field() @ApiProperty() settebello!: boolean;
   @Field() @ApiProperty() reBello!: boolean;
-  @Field(() => String, { nullable: true })
-  @ApiProperty({ type: String, nullable: true, enum: ['missingSuitZero', 'allSuitsRequired'] })
+  @Field(() => PrimieraRuleEnum, { nullable: true })
+  @ApiProperty({ type: String, nullable: true, enum: PrimieraRuleEnum })
   primiera!: string | null;
   @Field() @ApiProperty() sevens!: boolean;
   @Field() @ApiProperty() denariBonus123!: boolean;

@@ -7,6 +7,7 @@ import { CustomRulesetsService } from './custom-rulesets.service';
 import { CustomRulesetModel, PresetModel } from './ruleset.model';
 import { SaveRulesetInput } from './ruleset.input';
 import { PresetsService } from './presets.service';
+import { ApiErrors } from '../common/api-errors';
 
 @ApiTags('rulesets')
 @Controller('v1')
@@ -35,6 +36,7 @@ export class RulesetsController {
   @RequireScope(RULESET_WRITE)
   @Post('custom-rulesets')
   @ApiBearerAuth()
+  @ApiErrors('INVALID_RULESET', 'CONFLICT')
   @ApiOperation({ operationId: 'saveCustomRuleset', summary: 'Save a named custom ruleset (a new version once a match uses the latest)' })
   @ApiCreatedResponse({ type: CustomRulesetModel })
   save(@Caller() caller: Principal, @Body() body: SaveRulesetInput): Promise<CustomRulesetModel> {

@@ -8,7 +8,7 @@ import { BotLevelEnum, IsBotLevel } from './bot-level';
 export class HintModel {
   @Field(() => ID) @ApiProperty() matchId!: string;
   @Field(() => Int, { description: 'The seq the hint is for.' }) @ApiProperty() seq!: number;
-  @Field({ description: 'random | greedy | ismcts' }) @ApiProperty({ enum: BOT_LEVELS }) level!: string;
+  @Field(() => BotLevelEnum, { description: 'The bot level that chose the play.' }) @ApiProperty({ enum: BOT_LEVELS, description: 'The bot level that chose the play.' }) level!: string;
   @Field() @ApiProperty({ example: '7D' }) card!: string;
   @Field(() => [String]) @ApiProperty({ type: [String], example: ['3C', '4S'] }) capture!: string[];
 }

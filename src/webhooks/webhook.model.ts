@@ -5,6 +5,14 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString,
 import { JSONScalar } from '../graphql/json.scalar';
 import { WEBHOOK_EVENTS } from './webhooks.service';
 
+export enum DeliveryStatusEnum {
+  pending = 'pending',
+  delivered = 'delivered',
+  failed = 'failed',
+}
+registerEnumType(DeliveryStatusEnum, { name: 'DeliveryStatus', description: 'pending: an attempt is due (nextAttemptAt); delivered: a 2xx answered; failed: the attempts ran out.' });
+
+
 export enum WebhookEventEnum {
   your_turn = 'your_turn',
   match_finished = 'match_finished',
@@ -41,7 +49,7 @@ export class WebhookDeliveryModel {
   @Field(() => JSONScalar, { description: 'The data sent: match id, seq, seat, deadline, result. Never a hand.' })
   @ApiProperty({ type: 'object', additionalProperties: true })
   payload!: unknown;
-  @Field({ description: 'pending | delivered | failed' }) @ApiProperty({ enum: ['pending', 'delivered', 'failed'] }) status!: string;
+  @Field(() => DeliveryStatusEnum) @ApiProperty({ enum: DeliveryStatusEnum }) status!: string;
   @Field(() => Int) @ApiProperty() attempts!: number;
   @Field(() => Date, { nullable: true, description: 'When the next attempt is due (pending only).' })
   @ApiProperty({ type: String, format: 'date-time', nullable: true })

@@ -4,6 +4,7 @@ import { Caller, RequireScope, WEBHOOK_WRITE, PROFILE_READ } from '../auth/princ
 import type { Principal } from '../auth/principal';
 import { CreateWebhookInput, CreatedWebhookModel, DeliveriesQuery, WebhookDeliveryModel, WebhookModel } from './webhook.model';
 import { WebhooksService } from './webhooks.service';
+import { ApiErrors } from '../common/api-errors';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
@@ -13,6 +14,7 @@ export class WebhooksController {
 
   @RequireScope(WEBHOOK_WRITE)
   @Post()
+  @ApiErrors('CONFLICT')
   @ApiOperation({ operationId: 'createWebhook', summary: 'Register a webhook URL (the signing secret is in this response only)' })
   @ApiCreatedResponse({ type: CreatedWebhookModel })
   create(@Caller() caller: Principal, @Body() body: CreateWebhookInput): Promise<CreatedWebhookModel> {

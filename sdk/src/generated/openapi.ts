@@ -8,6 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness: the process answers */
         get: operations["check"];
         put?: never;
         post?: never;
@@ -24,6 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Readiness: the database (and Redis when fan-out uses it) answers; 503 when not */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -40,6 +42,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Prometheus metrics (text exposition format) */
         get: operations["render"];
         put?: never;
         post?: never;
@@ -56,14 +59,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My account settings (acceptChallenges) */
+        /**
+         * My account settings (acceptChallenges)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["accountSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change my account settings: acceptChallenges none | known | everyone */
+        /**
+         * Change my account settings: acceptChallenges none | known | everyone
+         * @description An API token needs the `challenge:write` scope (a session holds every scope).
+         */
         patch: operations["updateAccount"];
         trace?: never;
     };
@@ -93,7 +102,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End this session: its token stops working on every instance and its open sockets close (4403) */
+        /**
+         * End this session: its token stops working on every instance and its open sockets close (4403)
+         * @description A password session only (an API token is refused: 403).
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -110,7 +122,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End every session of my account, this one included (API tokens stay valid) */
+        /**
+         * End every session of my account, this one included (API tokens stay valid)
+         * @description A password session only (an API token is refused: 403).
+         */
         post: operations["logoutEverywhere"];
         delete?: never;
         options?: never;
@@ -159,10 +174,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My pending challenges, received (in) and sent (out) */
+        /**
+         * My pending challenges, received (in) and sent (out)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["myChallenges"];
         put?: never;
-        /** Challenge an account to a two-player match (it learns of it on its event stream, inbox and webhooks) */
+        /**
+         * Challenge an account to a two-player match (it learns of it on its event stream, inbox and webhooks)
+         * @description An API token needs the `challenge:write` scope (a session holds every scope).
+         */
         post: operations["challenge"];
         delete?: never;
         options?: never;
@@ -177,7 +198,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of my challenges (sent or received) */
+        /**
+         * One of my challenges (sent or received)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["getChallenge"];
         put?: never;
         post?: never;
@@ -196,7 +220,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept a challenge made to me: the match is created and started at once (matchId) */
+        /**
+         * Accept a challenge made to me: the match is created and started at once (matchId)
+         * @description An API token needs the `challenge:write` scope (a session holds every scope).
+         */
         post: operations["acceptChallenge"];
         delete?: never;
         options?: never;
@@ -213,7 +240,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a challenge I made */
+        /**
+         * Cancel a challenge I made
+         * @description An API token needs the `challenge:write` scope (a session holds every scope).
+         */
         post: operations["cancelChallenge"];
         delete?: never;
         options?: never;
@@ -230,7 +260,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline a challenge made to me, with a reason */
+        /**
+         * Decline a challenge made to me, with a reason
+         * @description An API token needs the `challenge:write` scope (a session holds every scope).
+         */
         post: operations["declineChallenge"];
         delete?: never;
         options?: never;
@@ -262,10 +295,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My saved custom rulesets, every version */
+        /**
+         * My saved custom rulesets, every version
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
         get: operations["listMyCustomRulesets"];
         put?: never;
-        /** Save a named custom ruleset (a new version once a match uses the latest) */
+        /**
+         * Save a named custom ruleset (a new version once a match uses the latest)
+         * @description An API token needs the `ruleset:write` scope (a session holds every scope).
+         */
         post: operations["saveCustomRuleset"];
         delete?: never;
         options?: never;
@@ -280,7 +319,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A saved custom ruleset by id (shareable) */
+        /**
+         * A saved custom ruleset by id (shareable)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["getCustomRuleset"];
         put?: never;
         post?: never;
@@ -297,7 +339,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My turn across all my matches, soonest deadline first (untimed last) */
+        /**
+         * My turn across all my matches, soonest deadline first (untimed last)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["inbox"];
         put?: never;
         post?: never;
@@ -331,7 +376,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public matches with a seat I may take, newest first (cursor pages) */
+        /**
+         * Public matches with a seat I may take, newest first (cursor pages)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["lobby"];
         put?: never;
         post?: never;
@@ -348,10 +396,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Matches where I hold or am invited to a seat */
+        /**
+         * Matches where I hold or am invited to a seat
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["listMyMatches"];
         put?: never;
-        /** Create a match: a preset (or saved ruleset) + overrides + seats */
+        /**
+         * Create a match: a preset (or saved ruleset) + overrides + seats
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["createMatch"];
         delete?: never;
         options?: never;
@@ -366,7 +420,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A match as I may see it (ETag: its seq); atSeq replays it */
+        /**
+         * A match as I may see it (ETag: its seq); atSeq replays it
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["getMatch"];
         put?: never;
         post?: never;
@@ -385,7 +442,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after) */
+        /**
+         * Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["abort"];
         delete?: never;
         options?: never;
@@ -400,7 +460,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit verdict of the log */
+        /**
+         * The audit verdict of the log
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["auditMatch"];
         put?: never;
         post?: never;
@@ -419,7 +482,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Give my client seed (once, before the start; public at once); the last one missing deals a pending start */
+        /**
+         * Give my client seed (once, before the start; public at once); the last one missing deals a pending start
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["setClientSeed"];
         delete?: never;
         options?: never;
@@ -434,7 +500,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The event log from a seq (public) */
+        /**
+         * The event log from a seq (public)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["matchEvents"];
         put?: never;
         post?: never;
@@ -451,7 +520,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The whole log as JSON Lines, seed included (once the match is over); Accept: text/plain gives the match notation */
+        /**
+         * The whole log as JSON Lines, seed included (once the match is over); Accept: text/plain gives the match notation
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["exportMatch"];
         put?: never;
         post?: never;
@@ -468,7 +540,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the bot of a level would play for my seat now (my turn only) */
+        /**
+         * What the bot of a level would play for my seat now (my turn only)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["hint"];
         put?: never;
         post?: never;
@@ -487,7 +562,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take a seat (optionally giving my client seed) */
+        /**
+         * Take a seat (optionally giving my client seed)
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["joinMatch"];
         delete?: never;
         options?: never;
@@ -502,7 +580,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My legal plays now */
+        /**
+         * My legal plays now
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["legalPlays"];
         put?: never;
         post?: never;
@@ -521,7 +602,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Play a card (optimistic concurrency: If-Match or expectedSeq; idempotencyKey) */
+        /**
+         * Play a card (optimistic concurrency: If-Match or expectedSeq; idempotencyKey)
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["play"];
         delete?: never;
         options?: never;
@@ -536,10 +620,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The rematch offer of a finished match, as it stands */
+        /**
+         * The rematch offer of a finished match, as it stands
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["rematchOffer"];
         put?: never;
-        /** Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated */
+        /**
+         * Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["rematch"];
         delete?: never;
         options?: never;
@@ -556,7 +646,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline the open rematch offer: it lapses */
+        /**
+         * Decline the open rematch offer: it lapses
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["declineRematch"];
         delete?: never;
         options?: never;
@@ -573,7 +666,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resign: my side loses */
+        /**
+         * Resign: my side loses
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["resign"];
         delete?: never;
         options?: never;
@@ -590,7 +686,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start the match (every seat taken); 202 with startsAt while it waits for the client seeds (CLIENT_SEED_WINDOW) */
+        /**
+         * Start the match (every seat taken); 202 with startsAt while it waits for the client seeds (CLIENT_SEED_WINDOW)
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["startMatch"];
         delete?: never;
         options?: never;
@@ -608,6 +707,8 @@ export interface paths {
         /**
          * A match's events from fromSeq (NDJSON): the missed ones first, then live, each with the match as I may see it after it
          * @description The guarantees of the matchEventsLive subscription, across instances: every event from fromSeq once, in order, no gap, no repeat; after a dropped connection ask again with fromSeq = the last seq received + 1. The stream ends after the event that ends the match (at once for a finished match when fromSeq is past its end). An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT.
+         *
+         *     An API token needs the `read` scope (a session holds every scope).
          */
         get: operations["streamMatch"];
         put?: never;
@@ -627,7 +728,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Several finished matches as NDJSON: {"id", "export": "<JSON Lines>"} per line, or {"id", "error": {"code", "message"}} */
+        /**
+         * Several finished matches as NDJSON: {"id", "export": "<JSON Lines>"} per line, or {"id", "error": {"code", "message"}}
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         post: operations["exportMatches"];
         delete?: never;
         options?: never;
@@ -644,7 +748,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import the export of a finished match (sound by the offline audit): a read-only imported match, never rated */
+        /**
+         * Import the export of a finished match (sound by the offline audit): a read-only imported match, never rated
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
         post: operations["importMatch"];
         delete?: never;
         options?: never;
@@ -659,7 +766,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The calling account */
+        /**
+         * The calling account
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
         get: operations["me"];
         put?: never;
         post?: never;
@@ -676,10 +786,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The apps I registered */
+        /**
+         * The apps I registered
+         * @description A password session only (an API token is refused: 403).
+         */
         get: operations["listOAuthApps"];
         put?: never;
-        /** Register an app (an OAuth client): name, exact redirect URIs, public or confidential; a confidential app's secret is in this response only */
+        /**
+         * Register an app (an OAuth client): name, exact redirect URIs, public or confidential; a confidential app's secret is in this response only
+         * @description A password session only (an API token is refused: 403).
+         */
         post: operations["registerOAuthApp"];
         delete?: never;
         options?: never;
@@ -697,7 +813,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete one of my apps: every grant and token users gave it ends */
+        /**
+         * Delete one of my apps: every grant and token users gave it ends
+         * @description A password session only (an API token is refused: 403).
+         */
         delete: operations["deleteOAuthApp"];
         options?: never;
         head?: never;
@@ -711,7 +830,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The apps I authorized (one entry per grant), with their scopes */
+        /**
+         * The apps I authorized (one entry per grant), with their scopes
+         * @description A password session only (an API token is refused: 403).
+         */
         get: operations["listAuthorizedApps"];
         put?: never;
         post?: never;
@@ -731,7 +853,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an app's access: every token of the grant stops at once, its open sockets and streams close */
+        /**
+         * Revoke an app's access: every token of the grant stops at once, its open sockets and streams close
+         * @description A password session only (an API token is refused: 403).
+         */
         delete: operations["revokeAuthorizedApp"];
         options?: never;
         head?: never;
@@ -779,10 +904,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My open seeks, then those ended in the last 24 hours (paired ones with their match) */
+        /**
+         * My open seeks, then those ended in the last 24 hours (paired ones with their match)
+         * @description An API token needs the `read` scope (a session holds every scope).
+         */
         get: operations["mySeeks"];
         put?: never;
-        /** Seek a match with whoever fits (201; 200 with the identical open seek I already have) */
+        /**
+         * Seek a match with whoever fits (201; 200 with the identical open seek I already have)
+         * @description An API token needs the `challenge:write` scope (a session holds every scope).
+         */
         post: operations["createSeek"];
         delete?: never;
         options?: never;
@@ -800,7 +931,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Cancel my seek (409 CONFLICT with matchId once paired) */
+        /**
+         * Cancel my seek (409 CONFLICT with matchId once paired)
+         * @description An API token needs the `challenge:write` scope (a session holds every scope).
+         */
         delete: operations["cancelSeek"];
         options?: never;
         head?: never;
@@ -817,6 +951,8 @@ export interface paths {
         /**
          * My event stream (NDJSON): my matches in play first, then yourTurn, matchStarted, matchEnded and my other events as they happen
          * @description One JSON value per line, without WebSockets. An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward the subscriptions an account may hold open (WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT; 429 RATE_LIMITED with reason "subscriptions" beyond).
+         *
+         *     An API token needs the `read` scope (a session holds every scope).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -834,10 +970,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My API tokens (never their secrets) */
+        /**
+         * My API tokens (never their secrets)
+         * @description A password session only (an API token is refused: 403).
+         */
         get: operations["listApiTokens"];
         put?: never;
-        /** Create an API token; its secret is returned this once */
+        /**
+         * Create an API token; its secret is returned this once
+         * @description A password session only (an API token is refused: 403).
+         */
         post: operations["createApiToken"];
         delete?: never;
         options?: never;
@@ -855,7 +997,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one of my API tokens */
+        /**
+         * Revoke one of my API tokens
+         * @description A password session only (an API token is refused: 403).
+         */
         delete: operations["revokeApiToken"];
         options?: never;
         head?: never;
@@ -920,10 +1065,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My webhooks (without secrets) */
+        /**
+         * My webhooks (without secrets)
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** Register a webhook URL (the signing secret is in this response only) */
+        /**
+         * Register a webhook URL (the signing secret is in this response only)
+         * @description An API token needs the `webhook:write` scope (a session holds every scope).
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -941,7 +1092,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one of my webhooks and its deliveries */
+        /**
+         * Remove one of my webhooks and its deliveries
+         * @description An API token needs the `webhook:write` scope (a session holds every scope).
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
@@ -955,7 +1109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Deliveries of my webhooks, newest first (status, attempts, last error) */
+        /**
+         * Deliveries of my webhooks, newest first (status, attempts, last error)
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -969,10 +1126,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An account: a person who plays, through a session or an API token. */
         AccountModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the account was made.
+             */
             createdAt: string;
+            /** @description The account id. */
             id: string;
+            /** @description The username, lowercased (also the player id in seats and logs). */
             username: string;
         };
         AccountSettingsInput: {
@@ -983,48 +1146,86 @@ export interface components {
             /** @enum {string} */
             acceptChallenges: "none" | "known" | "everyone";
         };
+        /** @description A personal API token (its secret is shown only once, at creation). */
         ApiTokenModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the token was created.
+             */
             createdAt: string;
+            /** @description The token id (to revoke it). */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the token was last used (updated at most once a minute); null if never.
+             */
             lastUsedAt: string | null;
+            /** @description The name given at creation. */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the token was revoked; null while it works.
+             */
             revokedAt: string | null;
+            /** @description What the token may do. */
             scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "read" | "play")[];
         };
+        /** @description A finished match in a user archive. */
         ArchivedMatchModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the match was created.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it ended.
+             */
             endedAt: string;
+            /** @description The match id. */
             id: string;
             imported: boolean;
+            /** @description Who sat where. */
             players: components["schemas"]["ArchivedPlayerModel"][];
+            /** @description The preset id. */
             preset: string;
+            /** @description Whether the match was rated. */
             rated: boolean;
+            /** @description How it ended. */
             result: components["schemas"]["ArchivedResultModel"] | null;
             rulesetId: string | null;
             sourceId: string | null;
         };
+        /** @description A seat of an archived match. */
         ArchivedPlayerModel: {
             player: string | null;
+            /** @description The seat number, from 0. */
             seat: number;
             side: number;
         };
+        /** @description How an archived match ended. */
         ArchivedResultModel: {
-            reason: string;
+            /**
+             * @description Why it ended.
+             * @enum {string}
+             */
+            reason: "points" | "allDenari" | "resignation" | "forfeit" | "aborted";
             totals: number[];
             winner: number | null;
         };
+        /** @description The audit verdict: the hash chain, and once over every command re-decided from the revealed seed. */
         AuditModel: {
             checked: string;
+            /** @description Events checked. */
             events?: number;
+            /** @description The hash of the last event (the head of the chain). */
             lastHash?: string;
+            /** @description The match id. */
             matchId: string;
+            /** @description Why an unsound log is unsound; null when sound. */
             reason?: string;
             seq?: number;
+            /** @description Whether the log is sound. */
             sound: boolean;
         };
         AuthorizedAppModel: {
@@ -1094,30 +1295,43 @@ export interface components {
             status: "pending" | "accepted" | "declined" | "canceled" | "expired";
             turnTimeLimit: string | null;
         };
+        /** @description My client seed, given on its own (once, before the start). */
         ClientSeedInput: {
             /** @example 9f86d081884c7d65 */
             clientSeed: string;
             expectedSeq?: number;
             idempotencyKey?: string;
         };
+        /** @description The optional concurrency and retry controls of a command. */
         CommandInput: {
             expectedSeq?: number;
             idempotencyKey?: string;
         };
+        /** @description A new API token with its secret: shown this once. */
         CreatedApiTokenModel: {
             apiToken: components["schemas"]["ApiTokenModel"];
             token: string;
         };
         CreatedWebhookModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was registered.
+             */
             createdAt: string;
+            /** @description The events it receives. */
             events: ("your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low")[];
+            /** @description The webhook id. */
             id: string;
             secret: string;
+            /** @description Where the events are POSTed. */
             url: string;
         };
+        /** @description A new match: a preset or saved ruleset, overrides, seats and clock. */
         CreateMatchInput: {
-            /** @enum {string} */
+            /**
+             * @description What the turn clock running out does (default autoPlay).
+             * @enum {string}
+             */
             onExpiry?: "autoPlay" | "forfeit";
             /**
              * @example {
@@ -1161,10 +1375,15 @@ export interface components {
             /** @example P1D */
             turnTimeLimit?: string | null;
         };
+        /** @description A new API token. */
         CreateTokenInput: {
-            /** @example my bot */
+            /**
+             * @description A name to recognize the token by (1 to 100 characters).
+             * @example my bot
+             */
             name: string;
             /**
+             * @description What the token may do: read, play, or both.
              * @example [
              *       "match:read",
              *       "match:play"
@@ -1172,56 +1391,96 @@ export interface components {
              */
             scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "read" | "play")[];
         };
+        /** @description A webhook to register. */
         CreateWebhookInput: {
             events?: ("your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low")[];
             /** @example https://example.com/scopa-hook */
             url: string;
         };
+        /** @description A username and a password. */
         CredentialsInput: {
-            /** @example correct horse battery staple */
+            /**
+             * @description The password (8 to 200 characters).
+             * @example correct horse battery staple
+             */
             password: string;
             /** @example alice */
             username: string;
         };
+        /** @description A rated match between the two players. */
         CrosstableMatchModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it ended.
+             */
             endedAt: string;
+            /** @description The match id. */
             matchId: string;
+            /** @description The first player's rating after it. */
             ratingAfter: number;
+            /** @description The first player's rating entering it. */
             ratingBefore: number;
-            /** @enum {string} */
+            /**
+             * @description For the first player.
+             * @enum {string}
+             */
             result: "win" | "loss" | "draw";
+            /** @description The pool (a preset id or a saved ruleset id). */
             ruleset: string;
         };
+        /** @description Head to head in rated matches, from the first player's side. */
         CrosstableModel: {
+            /** @description The first player. */
             a: string;
+            /** @description The second player. */
             b: string;
+            /** @description Rated matches drawn between them. */
             draws: number;
             lastMatches: components["schemas"]["CrosstableMatchModel"][];
+            /** @description Rated matches the first player lost against the second. */
             losses: number;
+            /** @description The record per pool. */
             pools: components["schemas"]["CrosstablePoolModel"][];
+            /** @description Rated matches the first player won against the second. */
             wins: number;
         };
+        /** @description The first player's record against the second in one pool. */
         CrosstablePoolModel: {
+            /** @description Draws in the pool. */
             draws: number;
+            /** @description Losses in the pool. */
             losses: number;
+            /** @description The pool (a preset id or a saved ruleset id). */
             ruleset: string;
+            /** @description Wins in the pool. */
             wins: number;
         };
+        /** @description A named custom ruleset: a preset plus overrides. Immutable once a match uses it (saving again makes a new version). */
         CustomRulesetModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When this version was saved.
+             */
             createdAt: string;
+            /** @description The ruleset id (of this version). */
             id: string;
             locked: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a match first used it; null while unused.
+             */
             lockedAt?: string | null;
+            /** @description Its name (versions share it). */
             name: string;
             options: components["schemas"]["RulesetOptionsModel"];
+            /** @description The overrides over the preset. */
             overrides: {
                 [key: string]: unknown;
             };
             owner: string;
+            /** @description The preset it starts from. */
             preset: string;
+            /** @description The version of the name, from 1. */
             version: number;
         };
         DeclineChallengeInput: {
@@ -1258,20 +1517,38 @@ export interface components {
              */
             type: string;
         };
+        /** @description What the bot of a level would play for my seat now (computed from my seat view only). */
         HintModel: {
             /**
+             * @description The table cards it would capture.
              * @example [
              *       "3C",
              *       "4S"
              *     ]
              */
             capture: string[];
-            /** @example 7D */
+            /**
+             * @description The card it would play.
+             * @example 7D
+             */
             card: string;
-            /** @enum {string} */
+            /**
+             * @description The bot level that chose the play.
+             * @enum {string}
+             */
             level: "random" | "greedy" | "ismcts";
+            /** @description The match id. */
             matchId: string;
             seq: number;
+        };
+        IllegalPlayProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "ILLEGAL_PLAY";
+            /**
+             * @description Which rule the play breaks.
+             * @enum {string}
+             */
+            reason: "UNKNOWN_CARD" | "CARD_NOT_IN_HAND" | "CAPTURE_NOT_ON_TABLE" | "MUST_CAPTURE" | "CAPTURE_NOT_LEGAL";
         };
         ImportInput: {
             /** @description The JSON Lines export of a finished match (GET /v1/matches/{id}/export). */
@@ -1285,17 +1562,30 @@ export interface components {
             /** @description The id of the match it was exported from. */
             sourceId: string;
         };
+        /** @description A match where it is my turn. */
         InboxEntryModel: {
             clockLow: boolean;
             /** Format: date-time */
             deadline: string | null;
+            /** @description The match id. */
             matchId: string;
+            /** @description The preset id. */
             preset: string;
             seat: number;
             seq: number;
             /** Format: date-time */
             since: string;
         };
+        InvalidRulesetProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "INVALID_RULESET";
+            /**
+             * @description The option at fault (as the rules contract names it); absent when the preset itself is unknown.
+             * @example target
+             */
+            option?: string;
+        };
+        /** @description Taking a seat; every field optional. */
         JoinInput: {
             /** @example 9f86d081884c7d65 */
             clientSeed?: string;
@@ -1303,15 +1593,24 @@ export interface components {
             idempotencyKey?: string;
             seat?: number;
         };
+        /** @description One player of a leaderboard. */
         LeaderboardEntryModel: {
+            /** @description Rated matches in the pool. */
             games: number;
+            /** @description The rank, from 1. */
             rank: number;
+            /** @description The rating. */
             rating: number;
+            /** @description The rating deviation. */
             rd: number;
+            /** @description The player (a username, or bot:<level>). */
             username: string;
         };
+        /** @description My legal plays at a seq. */
         LegalPlaysModel: {
+            /** @description Every legal play now; empty when it is not my turn. Each may be sent back to play as it is. */
             plays: components["schemas"]["PlayModel"][];
+            /** @description The seq the plays are for (send it as expectedSeq). */
             seq: number;
         };
         LobbyMatchModel: {
@@ -1344,20 +1643,32 @@ export interface components {
             /** @enum {string} */
             state: "taken" | "open" | "reserved" | "bot";
         };
+        /** @description One event of a match log: public by construction (no hidden card; the seed only in MatchEnded). */
         MatchEventModel: {
+            /** @description Who issued the command the event follows from (a username); null for the service (clocks, deals). */
             actor: string | null;
             hash: string;
+            /** @description The match id. */
             matchId: string;
+            /** @description The event as the engine logged it (README, "Rules engine"). */
             payload: {
                 [key: string]: unknown;
             };
+            /** @description Its position in the log, from 1. */
             seq: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was appended.
+             */
             time: string;
+            /** @description The event type: MatchCreated, SeatTaken, ClientSeedGiven, MatchStarted, RoundDealt, HandsDealt, CardPlayed, RoundEnded, RoundScored, SeatResigned, SeatForfeited, MatchEnded. */
             type: string;
         };
+        /** @description A match as the caller may see it: its view (own hand if seated), status and seq; everything once over. */
         MatchModel: {
+            /** @description Username of the creator. */
             createdBy: string;
+            /** @description The match id. */
             id: string;
             /** @description Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise. */
             ratingChanges?: components["schemas"]["RatingChangeModel"][] | null;
@@ -1366,7 +1677,9 @@ export interface components {
              * @description The match this one is a rematch of (POST /v1/matches/{id}/rematch); null otherwise.
              */
             rematchOf?: string | null;
+            /** @description Once the match is over: the seed, every hand and the undealt cards; null before. */
             reveal: components["schemas"]["RevealModel"] | null;
+            /** @description The saved ruleset the match was created from, if any. */
             rulesetId: string | null;
             seq: number;
             /**
@@ -1374,19 +1687,32 @@ export interface components {
              * @description While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.
              */
             startsAt?: string | null;
-            /** @enum {string} */
+            /**
+             * @description Where the match is: open, playing or over.
+             * @enum {string}
+             */
             status: "open" | "playing" | "over";
             view: components["schemas"]["MatchViewModel"];
         };
+        /** @description How a match ended. */
         MatchResultModel: {
-            reason: string;
+            /**
+             * @description Why it ended.
+             * @enum {string}
+             */
+            reason: "points" | "allDenari" | "resignation" | "forfeit" | "aborted";
             winner: number | null;
         };
+        /** @description The match settings fixed at creation. */
         MatchSettingsModel: {
-            /** @enum {string} */
+            /**
+             * @description What the turn clock running out does.
+             * @enum {string}
+             */
             onExpiry: "autoPlay" | "forfeit";
             /** @description true for a rated match (absent: unrated). */
             rated?: boolean;
+            /** @description ISO 8601 duration of a turn (e.g. PT1H); null for an untimed match. */
             turnTimeLimit: string | null;
         };
         MatchStreamLineModel: {
@@ -1394,43 +1720,77 @@ export interface components {
             /** @description The match as the caller may see it right after the event. */
             match: components["schemas"]["MatchModel"];
         };
+        /** @description A match in a list: no view, no seed before the end. */
         MatchSummaryModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the match was created.
+             */
             createdAt: string;
+            /** @description Username of the creator. */
             createdBy: string;
+            /** @description The seq of the last event. */
             currentSeq: number;
+            /** @description The match id. */
             id: string;
             options: components["schemas"]["RulesetOptionsModel"];
+            /** @description The preset id. */
             preset: string;
             revealedSeed: string | null;
+            /** @description Every seat, in seat order. */
             seats: components["schemas"]["SeatSummaryModel"][];
+            /** @description SHA-256 (hex) of the match seed, committed at creation. */
             seedCommitment: string;
-            /** @enum {string} */
+            /**
+             * @description Where the match is: open, playing or over.
+             * @enum {string}
+             */
             status: "open" | "playing" | "over";
+            /** @description Who is to move; null when nobody is. */
             turnPlayer: string | null;
+            /** @description The seat to move; null when nobody is. */
             turnSeat: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the last event was appended.
+             */
             updatedAt: string;
+            /** @description The winning side once over; null before, and for a draw. */
             winner: number | null;
         };
+        /** @description What the caller may see: its own hand if seated, no hand as a spectator; everything once the match is over. */
         MatchViewModel: {
             /** @description Each seat's client seed (hex), null where none was given (scopa-rules/2; empty before). */
             clientSeeds: (string | null)[];
+            /** @description The dealing seat of the current round (the seat after it plays first). */
             dealer: number;
+            /** @description Cards left to deal this round. */
             deckSize: number;
             hand: string[];
             lastCapturer: number | null;
+            /** @description The resolved ruleset options; null before creation. */
             options: components["schemas"]["RulesetOptionsModel"] | null;
-            phase: string;
+            /**
+             * @description The engine's phase (new only before creation).
+             * @enum {string}
+             */
+            phase: "new" | "open" | "playing" | "over";
+            /** @description The preset id the options come from; null before creation. */
             preset: string | null;
+            /** @description The result once the match is over; null before. */
             result: components["schemas"]["MatchResultModel"] | null;
+            /** @description The current round, from 1 (0 before the first deal). */
             round: number;
             rounds: Record<string, never>[];
+            /** @description The rules version the match is played under (e.g. scopa-rules/2). */
             rulesVersion: string;
+            /** @description Every seat, in seat order. */
             seats: components["schemas"]["SeatPublicModel"][];
             seedCommitment: string | null;
             settings: components["schemas"]["MatchSettingsModel"];
+            /** @description Every side (team), with its public captures, scope and score. */
             sides: components["schemas"]["SidePublicModel"][];
+            /** @description The face-up cards on the table. */
             table: string[];
             turn: number;
             viewer: number | null;
@@ -1448,6 +1808,7 @@ export interface components {
             name: string;
             redirectUris: string[];
         };
+        /** @description A play: a card from my hand and the table cards it captures. */
         PlayInput: {
             /**
              * @example [
@@ -1463,52 +1824,148 @@ export interface components {
             /** @description Ignored: accepted so that a play from legal-plays can be sent back as it is. */
             scopa?: boolean;
         };
+        /** @description A legal play. */
         PlayModel: {
+            /** @description The table cards it captures; empty to lay the card. */
             capture: string[];
+            /** @description The card from my hand. */
             card: string;
+            /** @description Whether it sweeps the table (a scopa). */
             scopa: boolean;
         };
+        /** @description A Glicko-2 rating in one pool (a preset id or a saved ruleset id). RD as of the last rated match. */
         PoolRatingModel: {
+            /** @description Rated matches drawn in the pool. */
             draws: number;
             games: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the last rated match of the pool ended.
+             */
             lastRatedAt: string;
+            /** @description Rated matches lost in the pool. */
             losses: number;
             provisional: boolean;
+            /** @description The Glicko-2 rating. */
             rating: number;
             rd: number;
             ruleset: string;
+            /** @description The Glicko-2 volatility. */
             volatility: number;
+            /** @description Rated matches won in the pool. */
             wins: number;
         };
+        /** @description A preset of the rules contract with its resolved default options. */
         PresetModel: {
+            /** @description The preset id (e.g. scopa, scopone-scientifico). */
             id: string;
             options: components["schemas"]["RulesetOptionsModel"];
             players: number[];
             /** @description Seed documents the preset comes from. */
             sources: string[];
         };
+        /** @description An RFC 9457 problem document (application/problem+json). `code` is stable and is the same as the GraphQL error's `extensions.code`; details ride along as extension members (more may be added: ignore unknown members). */
+        Problem: {
+            /**
+             * @description The stable error code.
+             * @example NOT_YOUR_TURN
+             * @enum {string}
+             */
+            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATE_LIMITED" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE";
+            /** @description VERSION_CONFLICT: the current seq of the match; VALIDATION_FAILED of atSeq: the last seq. */
+            currentSeq?: number;
+            /**
+             * @description What went wrong with this request, for people.
+             * @example it is seat 1's turn
+             */
+            detail: string;
+            /** @description VALIDATION_FAILED of a request body or query: one entry per field at fault. */
+            errors?: {
+                /** @description The field, dotted for nested ones (seats.0.type). */
+                field: string;
+                messages: string[];
+            }[];
+            /** @description VERSION_CONFLICT: the seq the request expected (null when it named none and the retries ran out). */
+            expectedSeq?: number | null;
+            /** @description NOT_FOUND of a preset: the preset ids there are. */
+            presets?: string[];
+            /** @description FORBIDDEN: the API token scope the operation needs. */
+            requiredScope?: string;
+            /**
+             * @description The HTTP status code.
+             * @example 409
+             */
+            status: number;
+            /**
+             * @description A short summary of the problem type.
+             * @example Not your turn
+             */
+            title: string;
+            /**
+             * @description A URI naming the problem type: https://scopa.example/problems/<code in kebab case>.
+             * @example https://scopa.example/problems/not-your-turn
+             */
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        RateLimitedProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "RATE_LIMITED";
+            /** @description Units this request costs. */
+            cost?: number;
+            /** @description Units of the bucket per window. */
+            limit: number;
+            /** @description Units left (0). */
+            remaining: number;
+            /** @description Seconds until the bucket is full again. */
+            reset: number;
+            /** @description Seconds to wait before retrying (also the Retry-After header). */
+            retryAfter: number;
+            /** @description The window of the bucket, in seconds. */
+            windowSeconds?: number;
+        };
+        /** @description One player's rating change in a rated match (before: entering the match, RD grown for inactivity). */
         RatingChangeModel: {
             player: string;
+            /** @description The rating after the match. */
             ratingAfter: number;
+            /** @description The rating entering the match. */
             ratingBefore: number;
+            /** @description The rating deviation after the match. */
             rdAfter: number;
+            /** @description The rating deviation entering the match. */
             rdBefore: number;
-            /** @enum {string} */
+            /**
+             * @description The result from the player's side.
+             * @enum {string}
+             */
             result: "win" | "loss" | "draw";
+            /** @description The player's side. */
             side: number;
+            /** @description The Glicko-2 volatility after the match. */
             volatilityAfter: number;
+            /** @description The Glicko-2 volatility entering the match. */
             volatilityBefore: number;
         };
+        /** @description The rating after one rated match. */
         RatingPointModel: {
+            /** @description The rated match. */
             matchId: string;
+            /** @description The rating after the match. */
             rating: number;
+            /** @description The rating entering the match. */
             ratingBefore: number;
+            /** @description The rating deviation after the match. */
             rd: number;
-            /** @enum {string} */
+            /**
+             * @description The result from the player's side.
+             * @enum {string}
+             */
             result: "win" | "loss" | "draw";
             /** Format: date-time */
             time: string;
+            /** @description The Glicko-2 volatility after the match. */
             volatility: number;
         };
         RefreshSessionInput: {
@@ -1544,41 +2001,82 @@ export interface components {
             /** @enum {string} */
             status: "open" | "declined" | "accepted" | "expired";
         };
+        /** @description Everything, once the match is over: the seed, every hand, the undealt cards. */
         RevealModel: {
+            /** @description Per side, the cards captured this round. */
             captured: string[][];
+            /** @description The undealt cards of the round, in deal order. */
             deck: string[];
+            /** @description Per seat, the cards in hand. */
             hands: string[][];
+            /** @description The match seed (hex): with the client seeds, it proves every deal (README, "Dealing from a seed"). */
             seed: string;
         };
+        /** @description Fully resolved ruleset options, as the rules contract names them. */
         RulesetOptionsModel: {
+            /** @description Whether an ace sweep also scores a scopa. */
             aceSweepIsScopa: boolean;
+            /** @description An ace played on a non-empty table captures the whole table. */
             aceSweeps: boolean;
+            /** @description A side that captures all 10 denari in a round wins the match at once. */
             allDenariWins: boolean;
-            /** @enum {string} */
+            /**
+             * @description How captures add up.
+             * @enum {string}
+             */
             capture: "match" | "fifteen";
-            /** @enum {string|null} */
+            /**
+             * @description The point for captured cards; null: none.
+             * @enum {string|null}
+             */
             cardsPoint: "most" | "majority" | null;
+            /** @description 1D, 2D and 3D each score their face value in points. */
             denariBonus123: boolean;
-            /** @enum {string|null} */
+            /**
+             * @description The point for captured denari; null: none.
+             * @enum {string|null}
+             */
             denariPoint: "most" | "majority" | null;
+            /** @description Among legal captures, only those with the fewest cards. */
             fewestCards: boolean;
+            /** @description Cards dealt to each seat per deal. */
             handSize: number;
+            /** @description The most table cards one capture may take; null: no limit. */
             maxCaptureCards: number | null;
-            /** @enum {number} */
+            /**
+             * @description Seats: 2, 3, 4 or 6.
+             * @enum {number}
+             */
             players: 2 | 3 | 4 | 6;
-            /** @enum {string|null} */
+            /**
+             * @description The point for the best primiera; null: none.
+             * @enum {string|null}
+             */
             primiera: "missingSuitZero" | "allSuitsRequired" | null;
+            /** @description The point for the king of denari. */
             reBello: boolean;
-            /** @enum {number|null} */
+            /**
+             * @description Redeal the round when the initial table cards hold at least this many kings; null: never.
+             * @enum {number|null}
+             */
             redealKings: 2 | 3 | 4 | null;
+            /** @description The point for the seven of denari. */
             settebello: boolean;
+            /** @description The point for the most sevens. */
             sevens: boolean;
+            /** @description Cards dealt face up to the table at the start of a round. */
             tableSize: number;
+            /** @description Points that end the match. */
             target: number;
+            /** @description Only with 4 players: seats 0+2 and 1+3 are partners, pooling captures, scope and points per side. */
             teams: boolean;
         };
+        /** @description A named custom ruleset to save. */
         SaveRulesetInput: {
-            /** @example quick scopa */
+            /**
+             * @description Its name (1 to 100 characters).
+             * @example quick scopa
+             */
             name: string;
             /**
              * @example {
@@ -1591,15 +2089,25 @@ export interface components {
             /** @enum {string} */
             preset: "scopa" | "scopa-fr" | "scopa-initiation" | "scopa-simple" | "scopone" | "scopone-scientifico" | "scopone-trenta" | "scopa-quindici" | "scopa-d-assi" | "re-bello";
         };
+        /** @description One seat of a new match. */
         SeatInput: {
             /** @enum {string} */
             bot?: "random" | "greedy" | "ismcts";
-            /** @enum {string} */
+            /**
+             * @description Who sits here.
+             * @enum {string}
+             */
             type: "creator" | "open" | "reserved" | "bot";
             username?: string;
         };
+        /** @description A seat as everybody sees it (no hand: only its size). */
         SeatPublicModel: {
-            bot: string | null;
+            /**
+             * @description The bot level for a bot seat; null for a person.
+             * @enum {string|null}
+             */
+            bot: "random" | "greedy" | "ismcts" | null;
+            /** @description Cards in the hand of this seat. */
             handSize: number;
             /**
              * Format: date-time
@@ -1609,13 +2117,23 @@ export interface components {
             /** @description Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match. */
             online?: boolean | null;
             player: string | null;
+            /** @description The account the seat is kept for, while reserved; null otherwise. */
             reservedFor: string | null;
+            /** @description The seat number, from 0. */
             seat: number;
+            /** @description The side (team) of the seat. */
             side: number;
         };
+        /** @description A seat in a match list. */
         SeatSummaryModel: {
-            bot: string | null;
+            /**
+             * @description The bot level for a bot seat; null for a person.
+             * @enum {string|null}
+             */
+            bot: "random" | "greedy" | "ismcts" | null;
+            /** @description Who holds the seat; null while open. */
             player: string | null;
+            /** @description The account the seat is kept for, while reserved. */
             reservedFor: string | null;
         };
         SeekModel: {
@@ -1645,20 +2163,30 @@ export interface components {
             teams: boolean;
             turnTimeLimit: string | null;
         };
+        /** @description A password session: a JWT to send as a bearer token. */
         SessionModel: {
             accessToken: string;
             account: components["schemas"]["AccountModel"];
             expiresIn: number;
             refreshToken: string;
-            /** @enum {string} */
+            /**
+             * @description Always Bearer.
+             * @enum {string}
+             */
             tokenType: "Bearer";
         };
+        /** @description A side (team) as everybody sees it. */
         SidePublicModel: {
             captured: string[];
+            /** @description Cards captured this round. */
             capturedCount: number;
+            /** @description Scope (sweeps) this round. */
             scope: number;
+            /** @description Points in the match so far (scored rounds). */
             score: number;
+            /** @description The seats of the side. */
             seats: number[];
+            /** @description The side number, from 0. */
             side: number;
         };
         StreamErrorLineModel: {
@@ -1669,29 +2197,48 @@ export interface components {
             code: string;
             message: string;
         };
+        /** @description A page of a user's finished matches. */
         UserMatchesPageModel: {
             matches: components["schemas"]["ArchivedMatchModel"][];
             next: string | null;
         };
+        /** @description A player: an account, or a bot level rated as bot:<level>. */
         UserProfileModel: {
             bot: boolean;
+            /** @description Rated matches drawn, in every pool. */
             draws: number;
+            /** @description Rated matches lost, in every pool. */
             losses: number;
             /** Format: date-time */
             memberSince: string | null;
+            /** @description A rating per pool played. */
             ratings: components["schemas"]["PoolRatingModel"][];
+            /** @description The username, or bot:<level>. */
             username: string;
             wins: number;
         };
+        /** @description One event sent (or being sent) to a webhook. */
         WebhookDeliveryModel: {
+            /** @description Attempts made so far. */
             attempts: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was queued (at the event).
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When a 2xx answered; null otherwise.
+             */
             deliveredAt: string | null;
-            /** @enum {string} */
+            /**
+             * @description The event.
+             * @enum {string}
+             */
             event: "your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low";
+            /** @description The delivery id (also in the Scopa-Delivery header). */
             id: string;
+            /** @description What went wrong with the last attempt; null if nothing. */
             lastError: string | null;
             /** Format: date-time */
             nextAttemptAt: string | null;
@@ -1699,22 +2246,46 @@ export interface components {
                 [key: string]: unknown;
             };
             responseCode: number | null;
-            /** @enum {string} */
+            /**
+             * @description Where the delivery is.
+             * @enum {string}
+             */
             status: "pending" | "delivered" | "failed";
+            /** @description The webhook. */
             webhookId: string;
         };
+        /** @description A URL that receives signed POSTs of my events. */
         WebhookModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was registered.
+             */
             createdAt: string;
+            /** @description The events it receives. */
             events: ("your_turn" | "match_finished" | "match_started" | "challenge_received" | "challenge_accepted" | "challenge_declined" | "clock_low")[];
+            /** @description The webhook id. */
             id: string;
+            /** @description Where the events are POSTed. */
             url: string;
         };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The match's seq, quoted (e.g. "42"): send it back in If-Match. */
+        ETag: string;
+        /** @description Units of the tightest rate-limit bucket this request spent from, per window. Sent on every response once the request reached the rate limiter (errors included; not on a body the parser refused). */
+        "RateLimit-Limit": number;
+        /** @description The bucket as `<limit>;w=<window seconds>`. */
+        "RateLimit-Policy": string;
+        /** @description Units left in that bucket. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until that bucket is full again. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1728,6 +2299,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1745,11 +2317,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unavailable: UNAVAILABLE. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    };
+                };
             };
         };
     };
@@ -1762,6 +2347,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1779,12 +2365,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccountSettingsModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1802,12 +2431,79 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccountSettingsModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1825,12 +2521,67 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SessionModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1847,9 +2598,51 @@ export interface operations {
             /** @description The session has ended */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
             };
         };
     };
@@ -1865,9 +2658,51 @@ export interface operations {
             /** @description Every session of the account has ended */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
             };
         };
     };
@@ -1884,12 +2719,55 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SessionModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1907,12 +2785,67 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SessionModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Conflict: CONFLICT. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1926,12 +2859,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MyChallengesModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1949,12 +2925,79 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1970,12 +3013,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1991,12 +3101,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2012,12 +3189,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2037,12 +3281,91 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2059,12 +3382,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CrosstableModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2078,12 +3444,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomRulesetModel"][];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2101,12 +3510,91 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomRulesetModel"];
+                };
+            };
+            /** @description Bad request: INVALID_RULESET, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InvalidRulesetProblem"] | (components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    });
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Conflict: CONFLICT. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2122,12 +3610,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomRulesetModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2143,12 +3698,67 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InboxEntryModel"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2166,12 +3776,43 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LeaderboardEntryModel"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2191,12 +3832,67 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LobbyPageModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2216,12 +3912,67 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchSummaryModel"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2239,12 +3990,104 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: INVALID_RULESET, INVALID_COMMAND, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["InvalidRulesetProblem"] | (components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_COMMAND" | "VALIDATION_FAILED";
+                    });
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: CONFLICT, LIMIT_REACHED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "CONFLICT" | "LIMIT_REACHED";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2263,14 +4106,80 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
-                    /** @description The seq, quoted: send it back in If-Match. */
-                    ETag?: string;
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2278,7 +4187,10 @@ export interface operations {
     abort: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (seq) the client last saw, e.g. "42" (W/"42" and * accepted): the command runs only on that seq, else 412 VERSION_CONFLICT. Same as expectedSeq in the body; both given must agree. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2290,12 +4202,103 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Precondition failed: VERSION_CONFLICT. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2311,12 +4314,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuditModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2325,7 +4395,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag (seq) the client last saw; 412 VERSION_CONFLICT if the match moved on. */
+                /** @description The ETag (seq) the client last saw, e.g. "42" (W/"42" and * accepted): the command runs only on that seq, else 412 VERSION_CONFLICT. Same as expectedSeq in the body; both given must agree. */
                 "If-Match"?: string;
             };
             path: {
@@ -2339,12 +4409,116 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: INVALID_COMMAND, INVALID_CLIENT_SEED, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_COMMAND" | "INVALID_CLIENT_SEED" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: NOT_SEATED, FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_SEATED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: MATCH_ALREADY_STARTED, CLIENT_SEED_ALREADY_GIVEN, IDEMPOTENCY_KEY_REUSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "MATCH_ALREADY_STARTED" | "CLIENT_SEED_ALREADY_GIVEN" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Precondition failed: VERSION_CONFLICT. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2363,12 +4537,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchEventModel"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2387,11 +4628,77 @@ export interface operations {
             /** @description application/x-ndjson (default): a header line, then one event per line. text/plain: the match notation, headers then the plays round by round (README, "Match notation"). `npm run audit` checks either offline. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": string;
                     "text/plain": string;
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2409,12 +4716,91 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HintModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: NOT_SEATED, FORBIDDEN, HINT_NOT_ALLOWED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_SEATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: MATCH_NOT_STARTED, MATCH_OVER, NOT_YOUR_TURN. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "MATCH_NOT_STARTED" | "MATCH_OVER" | "NOT_YOUR_TURN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2434,12 +4820,116 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: INVALID_COMMAND, INVALID_CLIENT_SEED, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_COMMAND" | "INVALID_CLIENT_SEED" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: MATCH_ALREADY_STARTED, SEAT_UNAVAILABLE, MATCH_FULL, ALREADY_SEATED, IDEMPOTENCY_KEY_REUSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "MATCH_ALREADY_STARTED" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Precondition failed: VERSION_CONFLICT. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2455,12 +4945,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LegalPlaysModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2469,7 +5026,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag (seq) the play was decided on; 412 VERSION_CONFLICT if the match moved on. */
+                /** @description The ETag (seq) the client last saw, e.g. "42" (W/"42" and * accepted): the command runs only on that seq, else 412 VERSION_CONFLICT. Same as expectedSeq in the body; both given must agree. */
                 "If-Match"?: string;
             };
             path: {
@@ -2483,12 +5040,125 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: INVALID_COMMAND, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_COMMAND" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: NOT_SEATED, FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_SEATED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: MATCH_NOT_STARTED, MATCH_OVER, NOT_YOUR_TURN, IDEMPOTENCY_KEY_REUSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "MATCH_NOT_STARTED" | "MATCH_OVER" | "NOT_YOUR_TURN" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Precondition failed: VERSION_CONFLICT. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Illegal play: ILLEGAL_PLAY. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["IllegalPlayProblem"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2504,12 +5174,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RematchOfferModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2525,12 +5262,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RematchOfferModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2546,12 +5350,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RematchOfferModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2559,7 +5430,10 @@ export interface operations {
     resign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag (seq) the client last saw, e.g. "42" (W/"42" and * accepted): the command runs only on that seq, else 412 VERSION_CONFLICT. Same as expectedSeq in the body; both given must agree. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2571,12 +5445,116 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: INVALID_COMMAND, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_COMMAND" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: NOT_SEATED, FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_SEATED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: MATCH_NOT_STARTED, MATCH_OVER, IDEMPOTENCY_KEY_REUSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "MATCH_NOT_STARTED" | "MATCH_OVER" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Precondition failed: VERSION_CONFLICT. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2599,6 +5577,11 @@ export interface operations {
             /** @description Started. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,10 +5591,113 @@ export interface operations {
             /** @description A human seat has not given its client seed: the match deals once every human seat has, or at startsAt, whichever comes first. */
             202: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MatchModel"];
+                };
+            };
+            /** @description Bad request: INVALID_COMMAND, VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_COMMAND" | "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: NOT_SEATED, FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_SEATED" | "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: MATCH_ALREADY_STARTED, SEATS_NOT_FILLED, IDEMPOTENCY_KEY_REUSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "MATCH_ALREADY_STARTED" | "SEATS_NOT_FILLED" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Precondition failed: VERSION_CONFLICT. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VERSION_CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2633,10 +5719,76 @@ export interface operations {
             /** @description application/x-ndjson: one line per event. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["MatchStreamLineModel"] | components["schemas"]["StreamErrorLineModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2657,10 +5809,76 @@ export interface operations {
             /** @description One line per id, in the order given. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": string;
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2681,12 +5899,92 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Already imported: the first import. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImportResultModel"];
+                };
+            };
+            /** @description Imported. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResultModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2700,12 +5998,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AccountModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2719,12 +6060,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthAppModel"][];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2742,12 +6126,79 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RegisteredOAuthAppModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2763,11 +6214,78 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
             };
         };
     };
@@ -2780,12 +6298,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizedAppModel"][];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2801,11 +6362,78 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
             };
         };
     };
@@ -2818,12 +6446,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PresetModel"][];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2839,12 +6486,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PresetModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2858,12 +6548,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeekModel"][];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2884,18 +6617,89 @@ export interface operations {
             /** @description The identical open seek I already had. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeekModel"];
                 };
             };
+            /** @description Success. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SeekModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2911,11 +6715,78 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
             };
         };
     };
@@ -2931,10 +6802,52 @@ export interface operations {
             /** @description application/x-ndjson: one line per event. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["EventStreamLineModel"] | components["schemas"]["StreamErrorLineModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2948,12 +6861,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiTokenModel"][];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2971,12 +6927,79 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedApiTokenModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -2992,12 +7015,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiTokenModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -3013,12 +7103,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserProfileModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -3049,11 +7182,53 @@ export interface operations {
             /** @description application/x-ndjson: one ArchivedMatch per line, or {"match": ArchivedMatch, "export": "<JSON Lines>"} with withEvents=true. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserMatchesPageModel"];
                     "application/x-ndjson": components["schemas"]["UserMatchesPageModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -3072,12 +7247,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RatingPointModel"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -3091,12 +7309,55 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookModel"][];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -3114,12 +7375,91 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success. */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedWebhookModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Conflict: CONFLICT. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -3135,11 +7475,78 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             204: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
             };
         };
     };
@@ -3155,12 +7562,67 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success. */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryModel"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };

@@ -4,13 +4,16 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** A built-in bot: random (any legal play), greedy (each legal play scored one move deep), ismcts (a search over the cards it cannot see). */
 export type BotLevel =
   | 'greedy'
   | 'ismcts'
   | 'random';
 
+/** A new match: a preset or saved ruleset, overrides, seats and clock. */
 export type CreateMatchInput = {
-  onExpiry?: string | null | undefined;
+  /** What the turn clock running out does (default autoPlay). */
+  onExpiry?: OnExpiry | null | undefined;
   /** Option overrides, checked by the engine (INVALID_RULESET names the option at fault). */
   overrides?: unknown;
   /** A preset id (see rulesets); or give rulesetId. */
@@ -27,12 +30,15 @@ export type CreateMatchInput = {
   visibility?: Visibility | null | undefined;
 };
 
+/** A username and a password. */
 export type CredentialsInput = {
+  /** The password (8 to 200 characters). */
   password: string;
   /** 3 to 32 of a-z 0-9 _ . - ; case-insensitive. */
   username: string;
 };
 
+/** Taking a seat; every field optional. */
 export type JoinInput = {
   /** My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (README, "Player-contributed seeds"). */
   clientSeed?: string | null | undefined;
@@ -44,11 +50,33 @@ export type JoinInput = {
   seat?: number | null | undefined;
 };
 
+/** Why a match ended: points (a side reached the target), allDenari (allDenariWins), resignation, forfeit (a clock ran out under onExpiry forfeit), aborted (called off before the first play: no result, unrated). */
+export type MatchEndReason =
+  | 'aborted'
+  | 'allDenari'
+  | 'forfeit'
+  | 'points'
+  | 'resignation';
+
+/** The phase of a match view: new (not created), open, playing, over. */
+export type MatchPhase =
+  | 'new'
+  | 'open'
+  | 'over'
+  | 'playing';
+
+/** open: seats are being taken; playing: dealt and in play; over: ended (the seed is revealed). */
 export type MatchStatus =
   | 'open'
   | 'over'
   | 'playing';
 
+/** When a turn clock runs out: autoPlay plays for the seat (README, "Auto-play is a rule"); forfeit ends the match, the seat's side losing. */
+export type OnExpiry =
+  | 'autoPlay'
+  | 'forfeit';
+
+/** A play: a card from my hand and the table cards it captures. */
 export type PlayInput = {
   /** Table cards captured; [] to lay the card. */
   capture: Array<string>;
@@ -62,9 +90,11 @@ export type PlayInput = {
   scopa?: boolean | null | undefined;
 };
 
+/** One seat of a new match. */
 export type SeatInput = {
   /** For bot: its level. */
   bot?: BotLevel | null | undefined;
+  /** Who sits here. */
   type: SeatType;
   /** For reserved: the account the seat is kept for. */
   username?: string | null | undefined;
@@ -89,7 +119,7 @@ export type LoginMutationVariables = Exact<{
 
 export type LoginMutation = { login: { accessToken: string, expiresIn: number, account: { id: string, username: string } } };
 
-export type MatchFieldsFragment = { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } };
+export type MatchFieldsFragment = { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } };
 
 export type MatchQueryVariables = Exact<{
   id: string | number;
@@ -97,7 +127,7 @@ export type MatchQueryVariables = Exact<{
 }>;
 
 
-export type MatchQuery = { match: { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, reveal: { seed: string, hands: Array<Array<string>>, deck: Array<string> } | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } } };
+export type MatchQuery = { match: { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, reveal: { seed: string, hands: Array<Array<string>>, deck: Array<string> } | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } } };
 
 export type MyMatchesQueryVariables = Exact<{
   status?: MatchStatus | null | undefined;
@@ -107,7 +137,7 @@ export type MyMatchesQueryVariables = Exact<{
 }>;
 
 
-export type MyMatchesQuery = { myMatches: Array<{ id: string, currentSeq: number, status: string, preset: string, turnSeat: number | null, turnPlayer: string | null, seats: Array<{ player: string | null, reservedFor: string | null, bot: string | null }> }> };
+export type MyMatchesQuery = { myMatches: Array<{ id: string, currentSeq: number, status: MatchStatus, preset: string, turnSeat: number | null, turnPlayer: string | null, seats: Array<{ player: string | null, reservedFor: string | null, bot: BotLevel | null }> }> };
 
 export type LegalPlaysQueryVariables = Exact<{
   matchId: string | number;
@@ -137,7 +167,7 @@ export type CreateMatchMutationVariables = Exact<{
 }>;
 
 
-export type CreateMatchMutation = { createMatch: { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } } };
+export type CreateMatchMutation = { createMatch: { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } } };
 
 export type JoinMatchMutationVariables = Exact<{
   matchId: string | number;
@@ -145,14 +175,14 @@ export type JoinMatchMutationVariables = Exact<{
 }>;
 
 
-export type JoinMatchMutation = { joinMatch: { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } } };
+export type JoinMatchMutation = { joinMatch: { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } } };
 
 export type StartMatchMutationVariables = Exact<{
   matchId: string | number;
 }>;
 
 
-export type StartMatchMutation = { startMatch: { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } } };
+export type StartMatchMutation = { startMatch: { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } } };
 
 export type PlayMutationVariables = Exact<{
   matchId: string | number;
@@ -160,14 +190,14 @@ export type PlayMutationVariables = Exact<{
 }>;
 
 
-export type PlayMutation = { play: { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } } };
+export type PlayMutation = { play: { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } } };
 
 export type ResignMutationVariables = Exact<{
   matchId: string | number;
 }>;
 
 
-export type ResignMutation = { resign: { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } } };
+export type ResignMutation = { resign: { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } } };
 
 export type MatchEventsLiveSubscriptionVariables = Exact<{
   matchId: string | number;
@@ -175,7 +205,7 @@ export type MatchEventsLiveSubscriptionVariables = Exact<{
 }>;
 
 
-export type MatchEventsLiveSubscription = { matchEventsLive: { event: { seq: number, type: string, payload: unknown, actor: string | null, time: string, hash: string }, match: { id: string, seq: number, status: string, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: string, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: string | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: string, rated: boolean, turnTimeLimit: string | null }, result: { reason: string, winner: number | null } | null } } } };
+export type MatchEventsLiveSubscription = { matchEventsLive: { event: { seq: number, type: string, payload: unknown, actor: string | null, time: string, hash: string }, match: { id: string, seq: number, status: MatchStatus, createdBy: string, startsAt: string | null, view: { viewer: number | null, phase: MatchPhase, turn: number, round: number, dealer: number, hand: Array<string>, table: Array<string>, deckSize: number, preset: string | null, rulesVersion: string, seedCommitment: string | null, clientSeeds: Array<string | null>, seats: Array<{ seat: number, side: number, player: string | null, reservedFor: string | null, bot: BotLevel | null, handSize: number }>, sides: Array<{ side: number, score: number }>, settings: { onExpiry: OnExpiry, rated: boolean, turnTimeLimit: string | null }, result: { reason: MatchEndReason, winner: number | null } | null } } } };
 
 export type MyTurnSubscriptionVariables = Exact<{ [key: string]: never; }>;
 

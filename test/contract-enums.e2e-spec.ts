@@ -1,0 +1,133 @@
+/**
+ * Every enum of openapi.yaml has the same values as its GraphQL twin, and
+ * every GraphQL enum field or argument is an enum with those values in
+ * openapi.yaml. Twins: a component schema `XModel` (or `X`) and the GraphQL
+ * type `X`, property and field of the same name; a REST query parameter and
+ * the argument of the same name of the GraphQL field in PARAMETER_TWINS.
+ * Reads the committed contracts (test/contract.e2e-spec.ts keeps them equal
+ * to what the code builds).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildSchema, getNamedType, isEnumType, isInputObjectType, isObjectType } from 'graphql';
+import type { GraphQLField, GraphQLInputField, GraphQLNamedType, GraphQLSchema } from 'graphql';
+import { parse } from 'yaml';
+
+type Json = Record<string, any>;
+
+/** REST operation -> the GraphQL field with the same arguments. */
+const PARAMETER_TWINS: Record<string, string> = {
+  listMyMatches: 'Query.myMatches',
+  hint: 'Query.hint',
+  userMatches: 'Query.userMatches',
+  leaderboard: 'Query.leaderboard',
+  ratingHistory: 'Query.ratingHistory',
+  crosstable: 'Query.crosstable',
+  matchEvents: 'Query.matchEvents',
+  getMatch: 'Query.match',
+  inbox: 'Query.inbox',
+  listWebhookDeliveries: 'Query.webhookDeliveries',
+};
+
+/** Schemas of REST only (no GraphQL twin) whose enums have nothing to match. */
+const REST_ONLY = new Set(['BatchExportInput', 'ImportInput', 'ImportResultModel', 'Problem', 'IllegalPlayProblem', 'InvalidRulesetProblem', 'RateLimitedProblem']);
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const sorted = (values: readonly unknown[]): string[] => values.map(String).sort();
+const enumOfSchema = (s: Json | undefined): string[] | null => (s?.enum ? sorted(s.enum) : s?.items?.enum ? sorted(s.items.enum) : null);
+const enumOfType = (t: GraphQLNamedType): string[] | null => (isEnumType(t) ? sorted(t.getValues().map((v) => v.value as string)) : null);
+
+export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
+  const problems: string[] = [];
+  const compare = (where: string, rest: Json | undefined, gqlType: GraphQLNamedType): void => {
+    const a = enumOfSchema(rest);
+    const b = enumOfType(gqlType);
+    if (a === null && b === null) return;
+    // GraphQL enum values are names: a set with numbers (players) or hyphens (preset ids) stays an Int or a String there.
+    if (b === null && a !== null && !a.every((v) => GRAPHQL_NAME.test(v)) && ['Int', 'String', 'ID'].includes(gqlType.name)) return;
+    if (JSON.stringify(a) !== JSON.stringify(b)) problems.push(`${where}: OpenAPI ${JSON.stringify(a)} vs GraphQL ${gqlType.name} ${JSON.stringify(b)}`);
+  };
+  for (const [name, s] of Object.entries(doc.components.schemas as Record<string, Json>)) {
+    if (REST_ONLY.has(name)) continue;
+    const twinName = name.replace(/Model$/, '');
+    const twin = schema.getType(twinName);
+    if (!twin || !(isObjectType(twin) || isInputObjectType(twin))) {
+      // a REST-only shape: nothing to compare, unless it has an enum that should have a twin
+      const enums = Object.entries((s.properties ?? {}) as Record<string, Json>).filter(([, ps]) => enumOfSchema(ps));
+      if (enums.length) problems.push(`${name}: enums (${enums.map(([p]) => p).join(', ')}) and no GraphQL twin ${twinName} (add it to REST_ONLY if it is REST only)`);
+      continue;
+    }
+    const fields = twin.getFields() as Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>;
+    for (const [prop, ps] of Object.entries((s.properties ?? {}) as Record<string, Json>)) {
+      const field = fields[prop];
+      if (field) compare(`${name}.${prop}`, ps, getNamedType(field.type));
+      else if (enumOfSchema(ps)) problems.push(`${name}.${prop}: an enum with no GraphQL field ${twinName}.${prop}`);
+    }
+    // and the other way: a GraphQL enum field whose REST property is missing is reported too
+    for (const [fname, field] of Object.entries(fields)) {
+      if (!(fname in (s.properties ?? {})) && isEnumType(getNamedType(field.type))) problems.push(`${twinName}.${fname}: a GraphQL enum field missing from ${name}`);
+    }
+  }
+  for (const item of Object.values(doc.paths as Record<string, Json>)) {
+    for (const op of Object.values(item) as Json[]) {
+      const params = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query');
+      const twinPath = PARAMETER_TWINS[op.operationId];
+      if (!twinPath) {
+        for (const p of params) if (enumOfSchema(p.schema)) problems.push(`${op.operationId}(${p.name}): an enum parameter; name its GraphQL twin in PARAMETER_TWINS`);
+        continue;
+      }
+      const [typeName, fieldName] = twinPath.split('.');
+      const field = (schema.getType(typeName) as ReturnType<GraphQLSchema['getQueryType']>)?.getFields()[fieldName];
+      if (!field) {
+        problems.push(`${op.operationId}: no GraphQL field ${twinPath}`);
+        continue;
+      }
+      for (const p of params) {
+        const arg = field.args.find((a) => a.name === p.name);
+        if (arg) compare(`${op.operationId}(${p.name})`, p.schema, getNamedType(arg.type));
+        else if (enumOfSchema(p.schema)) problems.push(`${op.operationId}(${p.name}): no argument ${twinPath}(${p.name})`);
+      }
+      for (const arg of field.args) {
+        if (isEnumType(getNamedType(arg.type)) && !params.some((p) => p.name === arg.name)) problems.push(`${twinPath}(${arg.name}): a GraphQL enum argument with no REST parameter in ${op.operationId}`);
+      }
+    }
+  }
+  return problems;
+}
+
+describe('enums: openapi.yaml and schema.graphql agree', () => {
+  const doc = parse(readFileSync(path.join(process.cwd(), 'openapi.yaml'), 'utf8')) as Json;
+  const schema = buildSchema(readFileSync(path.join(process.cwd(), 'schema.graphql'), 'utf8'));
+
+  it('every enum has the same values on both sides (onExpiry, status, phase, bot levels, seat types, scopes, webhook events...)', () => {
+    expect(enumMismatches(doc, schema)).toEqual([]);
+  });
+
+  it('the comparison catches a drift: a value missing on one side, a GraphQL enum that is a plain string in OpenAPI', () => {
+    const mutated = structuredClone(doc);
+    mutated.components.schemas.CreateMatchInput.properties.onExpiry.enum = ['autoPlay'];
+    delete mutated.components.schemas.MatchModel.properties.status.enum;
+    mutated.components.schemas.MatchModel.properties.status.type = 'string';
+    const problems = enumMismatches(mutated, schema);
+    expect(problems).toEqual([
+      expect.stringContaining('CreateMatchInput.onExpiry'),
+      expect.stringContaining('MatchModel.status'),
+    ]);
+  });
+
+  it('the enums a client relies on are enums on both sides', () => {
+    const fields: [string, string, string][] = [
+      ['CreateMatchInput', 'onExpiry', 'OnExpiry'],
+      ['MatchSettings', 'onExpiry', 'OnExpiry'],
+      ['Match', 'status', 'MatchStatus'],
+      ['MatchSummary', 'status', 'MatchStatus'],
+      ['MatchView', 'phase', 'MatchPhase'],
+      ['Hint', 'level', 'BotLevel'],
+    ];
+    for (const [type, field, enumName] of fields) {
+      const t = schema.getType(type);
+      const f = (isObjectType(t) || isInputObjectType(t) ? t.getFields() : {})[field] as GraphQLInputField | undefined;
+      expect(`${type}.${field}: ${f ? getNamedType(f.type).name : 'missing'}`).toBe(`${type}.${field}: ${enumName}`);
+    }
+  });
+});
