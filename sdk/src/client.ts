@@ -15,8 +15,8 @@ type Schemas = components['schemas'];
 /** A match as the caller may see it (REST `MatchModel`). */
 export type Match = Schemas['MatchModel'];
 export type MatchSummary = Schemas['MatchSummaryModel'];
-/** What {@link ScopaClient.createMatch} takes (`rated` defaults to false on the service, whatever the contract says). */
-export type CreateMatchInput = Omit<Schemas['CreateMatchInput'], 'rated'> & { rated?: boolean };
+/** What {@link ScopaClient.createMatch} takes (`rated` defaults to false and `visibility` to `public` on the service: the generated type calls fields with a default required). */
+export type CreateMatchInput = Omit<Schemas['CreateMatchInput'], 'rated' | 'visibility'> & { rated?: boolean; visibility?: Schemas['CreateMatchInput']['visibility'] };
 export type LegalPlays = Schemas['LegalPlaysModel'];
 /** One legal play, as `legalPlays` returns it: send it back to {@link ScopaClient.play} as it is. */
 export type LegalPlay = Schemas['PlayModel'];
