@@ -25,7 +25,7 @@ function fakeService() {
   let refresh = 'rt-0';
   const spent = new Set<string>();
   const sent: { url: string; method: string; authorization: string | null; body: string }[] = [];
-  const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const fetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
     const body = await request.text();
     const url = new URL(request.url);
