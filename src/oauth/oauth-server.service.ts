@@ -229,7 +229,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
         Session: 600,
       },
       interactions: { url: async (_ctx, interaction) => consentPath(interaction.uid), policy },
-      cookies: { keys: [derivedKey('cookies').toString('base64url')] },
+      // SameSite=Lax for the provider's session cookie too (oidc-provider 8 defaults it to None; 9 to Lax).
+      cookies: { keys: [derivedKey('cookies').toString('base64url')], long: { sameSite: 'lax' } },
       jwks: { keys: [signingJwk() as never] },
       enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
       renderError: async (ctx, out) => {
