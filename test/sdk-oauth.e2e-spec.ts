@@ -158,6 +158,17 @@ describe('@scopa/sdk OAuth login against a real instance (e2e)', () => {
     expect(client.oauthTokens!.refreshToken).not.toBe(before.refreshToken);
   });
 
+  it('follow() whose access token was revoked: the socket is refused (4403), the client refreshes and follows', async () => {
+    const { client } = await nativeLogin(['match:read', 'match:play']);
+    const match = await client.createMatch({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] });
+    const before = client.oauthTokens!;
+    const revoked = await form(`${base}/oauth/revoke`, { token: before.accessToken, token_type_hint: 'access_token', client_id: nativeApp });
+    expect(revoked.status).toBe(200);
+    const first = await client.follow(match.id, 1, { untilEnd: false, maxReconnects: 0 }).next();
+    expect(first.value).toMatchObject({ event: { seq: 1, type: 'MatchCreated' } });
+    expect(client.oauthTokens!.accessToken).not.toBe(before.accessToken);
+  });
+
   it('a reused refresh token ends the grant: the client that held it gets UNAUTHENTICATED and forgets its tokens', async () => {
     const { client } = await nativeLogin(['profile:read']);
     const spent = client.oauthTokens!.refreshToken!;
