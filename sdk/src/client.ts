@@ -146,7 +146,12 @@ export class ScopaClient {
   async currentToken(): Promise<string | undefined> {
     const oauth = this.#oauth;
     if (oauth?.tokens.refreshToken && Date.now() >= oauth.tokens.expiresAt - (oauth.refreshSkewMs ?? 60_000)) {
-      await this.refreshOAuth();
+      try {
+        await this.refreshOAuth();
+      } catch (error) {
+        // the service could not be reached for the refresh: the access token still serves until it expires
+        if (this.#oauth !== oauth || Date.now() >= oauth.tokens.expiresAt) throw error;
+      }
     }
     return this.#token;
   }

@@ -176,6 +176,22 @@ describe('SDK OAuth helpers', () => {
     await expect(client.refreshOAuth()).rejects.toMatchObject({ code: 'OAUTH_ERROR', reason: 'invalid_grant' });
   });
 
+  it('a refresh that cannot reach the service before expiry leaves the still valid access token in use', async () => {
+    const service = fakeService();
+    let tokenEndpointDown = true;
+    const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (tokenEndpointDown && new Request(input, init).url.endsWith('/oauth/token')) throw new TypeError('fetch failed');
+      return service.fetchImpl(input, init);
+    }) as typeof fetch;
+    const client = new ScopaClient({ baseUrl: BASE, fetch: fetchImpl, oauth: { clientId: 'app1', tokens: { ...service.tokens(), expiresAt: Date.now() + 10_000 } } });
+    expect((await client.me()).username).toBe('alice');
+    expect(service.sent.at(-1)!.authorization).toBe('Bearer at-0');
+    tokenEndpointDown = false;
+    await client.me();
+    expect(service.tokenRequests()).toHaveLength(1);
+    expect(service.sent.at(-1)!.authorization).toBe('Bearer at-1');
+  });
+
   it('a request with its own Authorization header is sent as it is', async () => {
     const service = fakeService();
     const client = new ScopaClient({ baseUrl: BASE, fetch: service.fetchImpl, oauth: { clientId: 'app1', tokens: { ...service.tokens(), expiresAt: 0 } } });
