@@ -7,6 +7,8 @@ import { ScopaError, isRecord } from './errors.js';
 import { follow } from './follow.js';
 import type { FollowOptions, LiveMatchEvent } from './follow.js';
 import { resolveRetry, retryingFetch } from './retry.js';
+import { oauthError, tokenRequest } from './oauth-tokens.js';
+import type { OAuthSessionOptions, OAuthTokens } from './oauth-tokens.js';
 import type { RetryOptions } from './retry.js';
 
 type Schemas = components['schemas'];
@@ -55,6 +57,13 @@ export interface ScopaClientOptions {
   baseUrl: string;
   /** A session token (from {@link ScopaClient.login}) or a personal API token (`scopa_pat_...`). */
   token?: string;
+  /**
+   * OAuth tokens (from {@link loginWithOAuth} / {@link completeOAuthLogin}, or
+   * stored by the app): the client sends the access token and refreshes it
+   * itself, shortly before it expires and on a 401, one refresh at a time
+   * (refresh tokens are single-use).
+   */
+  oauth?: OAuthSessionOptions;
   /** Retries of requests that are safe to repeat (see {@link RetryOptions}). */
   retry?: RetryOptions;
   /** The fetch to use (default: the global one). */
@@ -81,21 +90,22 @@ export class ScopaClient {
   /** @internal */
   readonly webSocketImpl: unknown;
   #token: string | undefined;
+  #oauth: OAuthSessionOptions | undefined;
+  #refreshing: Promise<OAuthTokens> | undefined;
+  readonly #baseFetch: typeof fetch;
   readonly #seqs = new Map<string, number>();
   readonly #fetch: (request: Request) => Promise<Response>;
 
   constructor(options: ScopaClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.#token = options.token;
     this.webSocketImpl = options.webSocketImpl;
     const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#fetch = retryingFetch(baseFetch, resolveRetry(options.retry), retryable);
+    this.#baseFetch = baseFetch;
+    this.#token = options.token;
+    if (options.oauth) this.#useOAuth(options.oauth);
+    this.#fetch = this.#authorizingFetch(retryingFetch(baseFetch, resolveRetry(options.retry), retryable));
     this.rest = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.#fetch, headers: options.headers });
     this.rest.use({
-      onRequest: ({ request }) => {
-        if (this.#token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${this.#token}`);
-        return request;
-      },
       onResponse: ({ request, response }) => {
         const id = /\/v1\/matches\/([^/?#]+)/.exec(new URL(request.url).pathname)?.[1];
         const seq = parseEtag(response.headers.get('etag'));
@@ -117,29 +127,149 @@ export class ScopaClient {
     return this.#token;
   }
 
-  /** Uses another token from now on (e.g. a fresh session, or an API token); `undefined` for anonymous calls. */
+  /** Uses another token from now on (e.g. a fresh session, or an API token); `undefined` for anonymous calls. Forgets OAuth tokens. */
   setToken(token: string | undefined): void {
+    this.#oauth = undefined;
     this.#token = token;
+  }
+
+  /** The OAuth tokens this client holds (they change on every refresh), if it logged in with OAuth. */
+  get oauthTokens(): OAuthTokens | undefined {
+    return this.#oauth ? { ...this.#oauth.tokens, scopes: [...this.#oauth.tokens.scopes] } : undefined;
+  }
+
+  /**
+   * The token to send now: with OAuth, refreshed first when the access token
+   * expires within `refreshSkewMs`. Used by every request of this client and
+   * by {@link follow} when it (re)connects.
+   */
+  async currentToken(): Promise<string | undefined> {
+    const oauth = this.#oauth;
+    if (oauth?.tokens.refreshToken && Date.now() >= oauth.tokens.expiresAt - (oauth.refreshSkewMs ?? 60_000)) {
+      try {
+        await this.refreshOAuth();
+      } catch (error) {
+        // the service could not be reached for the refresh: the access token still serves until it expires
+        if (this.#oauth !== oauth || Date.now() >= oauth.tokens.expiresAt) throw error;
+      }
+    }
+    return this.#token;
+  }
+
+  /**
+   * Refreshes the OAuth access token now with the refresh token (which is
+   * spent: the answer carries the next one). Concurrent calls share one
+   * refresh. A refusal (`invalid_grant`: the grant was revoked or the refresh
+   * token was already spent) forgets the tokens and throws a ScopaError
+   * `OAUTH_ERROR`.
+   */
+  refreshOAuth(): Promise<OAuthTokens> {
+    const oauth = this.#oauth;
+    if (!oauth?.tokens.refreshToken) {
+      return Promise.reject(new ScopaError({ code: 'OAUTH_ERROR', reason: 'invalid_grant', message: 'no OAuth refresh token to refresh with', status: 0 }));
+    }
+    this.#refreshing ??= (async () => {
+      try {
+        const tokens = await tokenRequest(
+          this.#baseFetch,
+          oauth.tokenEndpoint ?? `${this.baseUrl}/oauth/token`,
+          { grant_type: 'refresh_token', refresh_token: oauth.tokens.refreshToken! },
+          oauth.clientId,
+          oauth.clientSecret,
+        );
+        if (this.#oauth !== oauth) return tokens; // the client moved on to another credential meanwhile
+        // a server that does not rotate keeps the refresh token valid: keep it
+        oauth.tokens = { ...tokens, refreshToken: tokens.refreshToken ?? oauth.tokens.refreshToken };
+        this.#token = oauth.tokens.accessToken;
+        await oauth.onTokens?.(oauth.tokens);
+        return oauth.tokens;
+      } catch (error) {
+        if (error instanceof ScopaError && error.code === 'OAUTH_ERROR' && error.reason === 'invalid_grant' && this.#oauth === oauth) {
+          this.#oauth = undefined;
+          this.#token = undefined;
+        }
+        throw error;
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    return this.#refreshing;
+  }
+
+  /**
+   * Ends this OAuth login on the service (RFC 7009: revoking the refresh token
+   * ends the whole grant, its access tokens included) and forgets the tokens.
+   */
+  async revokeOAuth(): Promise<void> {
+    const oauth = this.#oauth;
+    if (!oauth) return;
+    const token = oauth.tokens.refreshToken ?? oauth.tokens.accessToken;
+    const body = new URLSearchParams({ token, token_type_hint: oauth.tokens.refreshToken ? 'refresh_token' : 'access_token' });
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (oauth.clientSecret !== undefined) headers.authorization = `Basic ${btoa(`${encodeURIComponent(oauth.clientId)}:${encodeURIComponent(oauth.clientSecret)}`)}`;
+    else body.set('client_id', oauth.clientId);
+    let response: Response;
+    try {
+      response = await this.#baseFetch(oauth.revocationEndpoint ?? `${this.baseUrl}/oauth/revoke`, { method: 'POST', headers, body: body.toString() });
+    } catch (error) {
+      throw ScopaError.network(error);
+    }
+    if (!response.ok) throw oauthError(await response.json().catch(() => undefined), response.status);
+    if (this.#oauth === oauth) {
+      this.#oauth = undefined;
+      this.#token = undefined;
+    }
+  }
+
+  #useOAuth(oauth: OAuthSessionOptions): void {
+    this.#oauth = { ...oauth, tokens: { ...oauth.tokens, scopes: [...oauth.tokens.scopes] } };
+    this.#token = oauth.tokens.accessToken;
+  }
+
+  /**
+   * Sends this client's token with every request that has no Authorization
+   * header of its own; with OAuth, refreshes before expiry, and after a 401
+   * refreshes once and sends the request again.
+   */
+  #authorizingFetch(inner: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+    return async (request: Request) => {
+      if (request.headers.has('authorization')) return inner(request);
+      const token = await this.currentToken();
+      if (!token) return inner(request);
+      const again = this.#oauth?.tokens.refreshToken ? request.clone() : undefined;
+      request.headers.set('authorization', `Bearer ${token}`);
+      const response = await inner(request);
+      if (response.status !== 401 || !again || !this.#oauth) return response;
+      try {
+        if (this.#token === token) await this.refreshOAuth();
+      } catch {
+        return response; // the refresh was refused too: the 401 stands
+      }
+      if (!this.#token || this.#token === token) return response;
+      await response.body?.cancel().catch(() => undefined);
+      again.headers.set('authorization', `Bearer ${this.#token}`);
+      return inner(again);
+    };
   }
 
   /** Password login: keeps the session's token for the following calls and returns the session. */
   async login(username: string, password: string): Promise<Session> {
     const session = await this.#ok(this.rest.POST('/v1/auth/login', { body: { username, password } }));
-    this.#token = session.accessToken;
+    this.setToken(session.accessToken);
     return session;
   }
 
   /** Creates an account: keeps the new session's token and returns the session. */
   async register(username: string, password: string): Promise<Session> {
     const session = await this.#ok(this.rest.POST('/v1/auth/register', { body: { username, password } }));
-    this.#token = session.accessToken;
+    this.setToken(session.accessToken);
     return session;
   }
 
   /** Ends this session on the service and forgets the token. */
   async logout(): Promise<void> {
     await this.#ok(this.rest.POST('/v1/auth/logout'));
-    this.#token = undefined;
+    this.setToken(undefined);
   }
 
   /** The calling account. */
@@ -273,7 +403,6 @@ export class ScopaClient {
     ...[variables]: TVariables extends Record<string, never> ? [TVariables?] : [TVariables]
   ): Promise<TResult> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
-    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
     const request = new Request(`${this.baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: print(document), variables: variables ?? {} }) });
     const response = await this.#fetch(request);
     const text = await response.text();

@@ -37,6 +37,7 @@ export async function* follow(
   const baseDelay = options.reconnectDelayMs ?? 250;
   let next = Math.max(1, fromSeq);
   let failures = 0;
+  let refreshed = false;
   const query = print(MatchEventsLiveDocument);
 
   while (!options.signal?.aborted) {
@@ -52,6 +53,7 @@ export async function* follow(
         if (live.event.seq < next) continue; // already delivered before a reconnection
         next = live.event.seq + 1;
         failures = 0;
+        refreshed = false;
         client.observeSeq(matchId, live.match.seq);
         yield live;
         if (untilEnd && live.event.type === 'MatchEnded') return;
@@ -61,6 +63,14 @@ export async function* follow(
     } catch (error) {
       if (options.signal?.aborted) return;
       const fatal = fatalError(error);
+      if (fatal?.code === 'UNAUTHENTICATED' && client.oauthTokens?.refreshToken && !refreshed) {
+        // an OAuth access token expired under the socket: refresh once and resume
+        refreshed = true;
+        await client.refreshOAuth().catch(() => {
+          throw fatal;
+        });
+        continue;
+      }
       if (fatal) throw fatal;
       failures++;
       if (failures > maxReconnects) throw toScopaError(error);
@@ -80,7 +90,10 @@ async function openSocket(client: ScopaClient): Promise<WsClient> {
     webSocketImpl,
     lazy: true,
     retryAttempts: 0, // follow() reconnects itself, resuming from the last seq
-    connectionParams: () => (client.token ? { authorization: `Bearer ${client.token}` } : {}),
+    connectionParams: async () => {
+      const token = await client.currentToken();
+      return token ? { authorization: `Bearer ${token}` } : {};
+    },
   });
 }
 

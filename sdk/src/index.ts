@@ -3,6 +3,7 @@
  *
  * - {@link ScopaClient}: REST (generated from `openapi.yaml`), GraphQL documents
  *   (generated from `schema.graphql`), `follow()` over graphql-ws.
+ * - {@link loginWithOAuth}: OAuth 2.0 with PKCE for third-party apps (browser and native), tokens refreshed by the client.
  * - {@link ScopaError}: every refusal, with the service's `code` and `reason`.
  * - The generated layer: `paths`/`components` (REST types) and the typed GraphQL
  *   documents (`MatchDocument`, `PlayDocument`, ...).
@@ -28,6 +29,9 @@ export type {
   Session,
 } from './client.js';
 export { ScopaError, isScopaError } from './errors.js';
+export { beginOAuthLogin, codeChallengeOf, completeOAuthLogin, createPkce, fetchOAuthMetadata, listenForOAuthRedirect, loginWithOAuth } from './oauth.js';
+export type { BeginOAuthLoginOptions, LoginWithOAuthOptions, OAuthAppOptions, OAuthClientOptions, OAuthMetadata, OAuthRedirectListener, PendingOAuthLogin } from './oauth.js';
+export type { OAuthSessionOptions, OAuthTokens } from './oauth-tokens.js';
 export type { FollowOptions, LiveMatchEvent } from './follow.js';
 export type { RetryOptions } from './retry.js';
 export type { components, operations, paths } from './generated/openapi.js';

@@ -31,6 +31,9 @@ export const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
 /** What the provider answers itself: its endpoints and the metadata documents. The consent routes are Nest's. */
 const PROVIDER_PATH = /^\/oauth\/(authorize|token|revoke|introspect|jwks)(\/|$)|^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/;
 
+/** The RFC 8414 metadata document's path. */
+const METADATA_PATH = '/.well-known/oauth-authorization-server';
+
 /** How often expired rows of oauth_payloads are deleted. */
 const SWEEP_MS = 10 * 60_000;
 
@@ -74,6 +77,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     this.http.httpAdapter.use((req: IncomingMessage & { ip?: string }, res: ServerResponse, next: () => void) => {
       const path = (req.url ?? '').split('?')[0];
       if (!PROVIDER_PATH.test(path)) return next();
+      // oidc-provider 8 serves its metadata at the OpenID path only: the RFC 8414 path answers the same document.
+      if (path === METADATA_PATH) req.url = `/.well-known/openid-configuration${(req.url ?? '').slice(path.length)}`;
       void this.admit(req, res).then((ok) => (ok ? handle(req, res) : undefined));
     });
     this.unregister = this.verifiers.register((token) => this.authenticate(token));
@@ -192,11 +197,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       },
       features: {
         devInteractions: { enabled: false },
-        revocation: {
-          enabled: true,
-          // An app revokes only what was issued to it.
-          allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
-        },
+        // An app revokes only what was issued to it (oidc-provider 8 refuses another app's token itself: invalid_request).
+        revocation: { enabled: true },
         introspection: {
           enabled: true,
           // An app introspects only what was issued to it.
@@ -227,7 +229,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
         Session: 600,
       },
       interactions: { url: async (_ctx, interaction) => consentPath(interaction.uid), policy },
-      cookies: { keys: [derivedKey('cookies').toString('base64url')] },
+      // SameSite=Lax for the provider's session cookie too (oidc-provider 8 defaults it to None; 9 to Lax).
+      cookies: { keys: [derivedKey('cookies').toString('base64url')], long: { sameSite: 'lax' } },
       jwks: { keys: [signingJwk() as never] },
       enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
       renderError: async (ctx, out) => {
