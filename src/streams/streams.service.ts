@@ -11,9 +11,12 @@
  * - a match's stream: its events from `fromSeq`, the missed ones first, then
  *   live, each with the match as the caller may see it after it (the live
  *   feed of `matchEventsLive`: no gap, no repeat, across instances); it ends
- *   after the event that ends the match.
+ *   after the event that ends the match;
+ * - the lobby's stream: the lobby as `GET /v1/lobby` lists it to the caller
+ *   (with the same filters), as `added` lines, then its changes as the `lobby`
+ *   subscription sends them (the same per-caller filter: LobbyService.seenBy).
  *
- * Both go through the pub/sub every instance shares (Redis with REDIS_URL),
+ * All go through the pub/sub every instance shares (Redis with REDIS_URL),
  * write an empty line every STREAM_KEEPALIVE seconds, count toward the
  * caller's subscription cap, end when the client goes away (every
  * subscription closed), and end with a last line
@@ -26,8 +29,10 @@ import type { Principal } from '../auth/principal';
 import { HttpStreams } from '../auth/http-streams';
 import { DomainError } from '../common/domain-error';
 import { sendNdjson } from '../common/ndjson';
-import { playerChannel, turnChannel } from '../inbox/channels';
-import type { PlayerEvent, TurnNotice } from '../inbox/channels';
+import { lobbyChannel, playerChannel, turnChannel } from '../inbox/channels';
+import type { LobbyChange, PlayerEvent, TurnNotice } from '../inbox/channels';
+import { LobbyService } from '../lobby/lobby.service';
+import type { LobbyFilter } from '../lobby/lobby.service';
 import { MatchesService } from '../matches/matches.service';
 import type { LiveEvent, MatchPresentation } from '../matches/matches.service';
 import { PUB_SUB } from '../realtime/realtime.module';
@@ -56,8 +61,13 @@ export type EventLine =
 /** A line of a match's stream. */
 export type MatchLine = LiveEvent | { error: { code: string; message: string } };
 
+/** A line of the lobby's stream. */
+export type LobbyLine = { type: LobbyChange['type']; matchId: string; match: Record<string, unknown> | null } | { error: { code: string; message: string } };
+
 /** Matches in play are read this many at a time for the first lines. */
 const PAGE = 500;
+/** The lobby is read this many entries at a time for the first lines of its stream. */
+const LOBBY_PAGE = 100;
 
 const endedLine = (reason: string) => ({ error: { code: 'UNAUTHENTICATED', message: reason } });
 
@@ -67,6 +77,7 @@ export class StreamsService {
 
   constructor(
     private readonly matches: MatchesService,
+    private readonly lobbies: LobbyService,
     private readonly http: HttpStreams,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
@@ -116,6 +127,45 @@ export class StreamsService {
       });
     }
     await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
+  }
+
+  /**
+   * `GET /v1/stream/lobby`: the lobby as the caller may see it under `filter`
+   * (one `added` line per entry, newest first), then its changes as they
+   * happen, filtered as the `lobby` subscription filters them.
+   */
+  async lobby(caller: Principal, filter: LobbyFilter, res: Response): Promise<void> {
+    const lines = new LineQueue<LobbyLine>();
+    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
+    // Listening before reading the lobby: a change made meanwhile comes after its first lines.
+    let changes: AsyncIterableIterator<LobbyChange>;
+    try {
+      changes = await listen<LobbyChange>(this.pubsub, lobbyChannel());
+    } catch {
+      lines.end();
+      throw new DomainError('UNAVAILABLE', 'the lobby stream cannot listen now; try again');
+    }
+    lines.own(changes);
+    const seen = this.lobbies.seenBy(caller.username, filter);
+    void (async () => {
+      await lines.pump(this.lobbyNow(caller, filter));
+      if (lines.closed) return;
+      void lines.pump(changes, (change) => {
+        const visible = seen(change);
+        return visible ? { type: visible.type, matchId: visible.matchId, match: visible.match ?? null } : undefined;
+      });
+    })().catch((err: unknown) => lines.fail(err));
+    await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
+  }
+
+  /** The lobby as `GET /v1/lobby` lists it to the caller, every page, as `added` lines. */
+  private async *lobbyNow(caller: Principal, filter: LobbyFilter): AsyncGenerator<LobbyLine> {
+    let after: string | null = null;
+    do {
+      const page = await this.lobbies.page(caller.username, filter, LOBBY_PAGE, after);
+      for (const entry of page.matches) yield { type: 'added', matchId: entry.id, match: entry as unknown as Record<string, unknown> };
+      after = page.next;
+    } while (after);
   }
 
   /** The matches in play where the caller holds a seat, each as the caller may see it. */
