@@ -1082,7 +1082,7 @@ export interface components {
             rated?: boolean;
             /** Format: uuid */
             rulesetId?: string;
-            seat?: Record<string, never>;
+            seat?: number | null;
             /** @example P1D */
             turnTimeLimit?: string | null;
             /** @example bob */
