@@ -64,6 +64,13 @@ export type MatchLine = LiveEvent | { error: { code: string; message: string } }
 /** A line of the lobby's stream. */
 export type LobbyLine = { type: LobbyChange['type']; matchId: string; match: Record<string, unknown> | null } | { error: { code: string; message: string } };
 
+/** A pub/sub channel of a live stream, and how its messages become lines (undefined: none). */
+interface LiveChannel<L> {
+  channel: string;
+  map: (message: unknown) => L | undefined;
+}
+const live = <M, L>(channel: string, map: (message: M) => L | undefined): LiveChannel<L> => ({ channel, map: map as (message: unknown) => L | undefined });
+
 /** Matches in play are read this many at a time for the first lines. */
 const PAGE = 500;
 /** The lobby is read this many entries at a time for the first lines of its stream. */
@@ -84,28 +91,10 @@ export class StreamsService {
 
   /** `GET /v1/stream/events`: the caller's matches in play, then their events as they happen. */
   async events(caller: Principal, res: Response): Promise<void> {
-    const lines = new LineQueue<EventLine>();
-    // Counted and tracked before anything is written: a refusal is a problem document.
-    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
-    // Listening before reading the matches in play: what happens meanwhile comes after them.
-    const listening = await Promise.allSettled([
-      listen<TurnNotice>(this.pubsub, turnChannel(caller.username)),
-      listen<PlayerEvent>(this.pubsub, playerChannel(caller.username)),
+    await this.firstThenLive<EventLine>(caller, res, 'the event stream', this.inPlay(caller), [
+      live<TurnNotice, EventLine>(turnChannel(caller.username), (n) => ({ type: 'yourTurn', matchId: n.matchId, seq: n.seq, seat: n.seat, deadline: n.deadline })),
+      live<PlayerEvent, EventLine>(playerChannel(caller.username), (e) => e),
     ]);
-    for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
-    const failed = listening.find((l) => l.status === 'rejected');
-    if (failed) {
-      lines.end(); // unsubscribes what did subscribe
-      throw new DomainError('UNAVAILABLE', 'the event stream cannot listen now; try again');
-    }
-    const [turns, mine] = listening.map((l) => (l as PromiseFulfilledResult<AsyncIterableIterator<unknown>>).value) as [AsyncIterableIterator<TurnNotice>, AsyncIterableIterator<PlayerEvent>];
-    void (async () => {
-      await lines.pump(this.inPlay(caller));
-      if (lines.closed) return;
-      void lines.pump(turns, (n) => ({ type: 'yourTurn', matchId: n.matchId, seq: n.seq, seat: n.seat, deadline: n.deadline }));
-      void lines.pump(mine);
-    })().catch((err: unknown) => lines.fail(err));
-    await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
   }
 
   /**
@@ -135,25 +124,37 @@ export class StreamsService {
    * happen, filtered as the `lobby` subscription filters them.
    */
   async lobby(caller: Principal, filter: LobbyFilter, res: Response): Promise<void> {
-    const lines = new LineQueue<LobbyLine>();
-    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
-    // Listening before reading the lobby: a change made meanwhile comes after its first lines.
-    let changes: AsyncIterableIterator<LobbyChange>;
-    try {
-      changes = await listen<LobbyChange>(this.pubsub, lobbyChannel());
-    } catch {
-      lines.end();
-      throw new DomainError('UNAVAILABLE', 'the lobby stream cannot listen now; try again');
-    }
-    lines.own(changes);
     const seen = this.lobbies.seenBy(caller.username, filter);
-    void (async () => {
-      await lines.pump(this.lobbyNow(caller, filter));
-      if (lines.closed) return;
-      void lines.pump(changes, (change) => {
+    await this.firstThenLive<LobbyLine>(caller, res, 'the lobby stream', this.lobbyNow(caller, filter), [
+      live<LobbyChange, LobbyLine>(lobbyChannel(), (change) => {
         const visible = seen(change);
         return visible ? { type: visible.type, matchId: visible.matchId, match: visible.match ?? null } : undefined;
-      });
+      }),
+    ]);
+  }
+
+  /**
+   * A live stream with first lines (the event and lobby streams): counted and
+   * tracked before anything is written (a refusal is a problem document);
+   * listening on every channel before `first` is read, so that what is
+   * published meanwhile comes right after the first lines instead of being
+   * lost; then each channel's messages as lines (`map`: undefined, none), as
+   * NDJSON with keep-alive lines, until the client goes or the credential ends.
+   */
+  private async firstThenLive<L>(caller: Principal, res: Response, what: string, first: AsyncIterable<L>, channels: LiveChannel<L>[]): Promise<void> {
+    const lines = new LineQueue<L | { error: { code: string; message: string } }>();
+    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
+    const listening = await Promise.allSettled(channels.map((c) => listen<unknown>(this.pubsub, c.channel)));
+    for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
+    if (listening.some((l) => l.status === 'rejected')) {
+      lines.end(); // unsubscribes what did subscribe
+      throw new DomainError('UNAVAILABLE', `${what} cannot listen now; try again`);
+    }
+    const sources = listening.map((l) => (l as PromiseFulfilledResult<AsyncIterableIterator<unknown>>).value);
+    void (async () => {
+      await lines.pump(first);
+      if (lines.closed) return;
+      sources.forEach((source, k) => void lines.pump(source, channels[k].map));
     })().catch((err: unknown) => lines.fail(err));
     await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
   }
