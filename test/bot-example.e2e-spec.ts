@@ -1,14 +1,15 @@
 /**
  * The example bot (examples/bot/, written only against @scopa/sdk) against a
- * real instance for one full match: it runs with an API token, joins the match
- * a person invites it to, plays every one of its turns itself (a turn clock
- * that forfeits the match is set, so a missed turn would show), and carries on
- * after its socket is dropped mid-match (a TCP proxy in front of the instance).
+ * real instance, one full match each way: it runs with an API token, joins the
+ * match a person invites it to, or accepts the challenge a person sends it,
+ * plays every one of its turns itself (a turn clock that forfeits the match is
+ * set, so a missed turn would show), and carries on after its socket is
+ * dropped mid-match (a TCP proxy in front of the instance).
  */
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { ScopaClient } from '@scopa/sdk';
-import { ScopaBot } from '../examples/bot/src/bot';
+import { ScopaBot, cannotPlay } from '../examples/bot/src/bot';
 import { createTestApp } from './support/app';
 import { uniqueName } from './support/clients';
 import { startTcpProxy } from './support/tcp-proxy';
@@ -103,5 +104,80 @@ describe('examples/bot (e2e)', () => {
     }
     expect(bot.stats.errors).toEqual([]);
     expect(lines.some((l) => l.includes('resuming from seq'))).toBe(true);
+  });
+  it('accepts the challenge a person sends it, plays every turn of the match in time from legalPlays, and the match ends and audits sound', async () => {
+    const owner = new ScopaClient({ baseUrl: base });
+    const botName = uniqueName('cbot');
+    await owner.register(botName, `password of ${botName}`);
+    const { token } = await owner.createApiToken('challenge bot', ['read', 'play', 'challenge:write']);
+    const lines: string[] = [];
+    const bot = new ScopaBot({ client: new ScopaClient({ baseUrl: `http://127.0.0.1:${proxy.port}`, token }), pollMs: 200, log: (l) => lines.push(l) });
+    const stop = new AbortController();
+    const running = bot.run(stop.signal);
+
+    try {
+      const carol = new ScopaClient({ baseUrl: base });
+      const carolName = uniqueName('carol');
+      await carol.register(carolName, `password of ${carolName}`);
+      // a person challenges the bot's account: no match id is given to the bot
+      const challenge = await carol.challenge({ username: botName, preset: 'scopa', turnTimeLimit: 'PT45S', onExpiry: 'forfeit', seat: 0 });
+      expect(challenge).toMatchObject({ status: 'pending', destUser: botName.toLowerCase() });
+
+      // the bot finds it on its next poll and accepts: the match is made and started
+      let answered = challenge;
+      for (let i = 0; i < 200 && answered.status === 'pending'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        answered = (await carol.rest.GET('/v1/challenges/{id}', { params: { path: { id: challenge.id } } })).data!;
+      }
+      expect(answered.status).toBe('accepted');
+      const matchId = answered.matchId!;
+      expect(matchId).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await carol.myChallenges()).out).toEqual([]);
+
+      let carolPlays = 0;
+      let result: { reason: string; winner: number | null } | null | undefined;
+      let seats: (string | null)[] = [];
+      for await (const live of carol.follow(matchId, 1)) {
+        result = live.match.view.result;
+        seats = live.match.view.seats.map((x) => x.player);
+        const view = live.match.view;
+        if (live.match.status !== 'playing' || view.turn !== view.viewer) continue;
+        const legal = await carol.legalPlays(matchId);
+        if (legal.seq !== live.event.seq || legal.plays.length === 0) continue;
+        await carol.play(matchId, legal.plays[0]);
+        carolPlays++;
+      }
+
+      expect(seats.map((p) => p?.toLowerCase())).toEqual([carolName.toLowerCase(), botName.toLowerCase()]);
+      expect(result).toBeDefined();
+      expect(result?.reason).not.toBe('forfeit'); // no turn of the bot ran out
+      const events = await carol.events(matchId, 1, 1000);
+      expect(events[events.length - 1].type).toBe('MatchEnded');
+      const botPlays = events.filter((e) => e.type === 'CardPlayed' && e.actor?.toLowerCase() === botName.toLowerCase());
+      // every turn of the bot was played by the bot itself: none by the clock (auto), none missing
+      const allPlays = events.filter((e) => e.type === 'CardPlayed');
+      expect(allPlays.length).toBe(carolPlays + botPlays.length);
+      expect(botPlays.length).toBeGreaterThanOrEqual(carolPlays - 1);
+      expect(botPlays.every((e) => !(e.payload as { auto?: boolean }).auto)).toBe(true);
+      expect(bot.stats.plays).toBe(botPlays.length);
+      expect(bot.stats.accepted).toBe(1);
+      expect(bot.stats.joined).toBe(0);
+      for (let i = 0; i < 100 && bot.stats.finished === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(bot.stats.finished).toBe(1);
+      expect(await carol.audit(matchId)).toMatchObject({ sound: true, checked: 'chain+rules' });
+    } finally {
+      stop.abort();
+      await running;
+    }
+    expect(bot.stats.errors).toEqual([]);
+    expect(lines.some((l) => l.startsWith('accepted challenge'))).toBe(true);
+  });
+
+  it('would decline (variant) a challenge it cannot play: more than two players, or teams', () => {
+    const base = { id: 'c', challenger: 'x', destUser: 'y', preset: 'scopa', rulesetId: null, turnTimeLimit: null, onExpiry: 'autoPlay' as const, rated: false, seat: null, status: 'pending' as const, declineReason: null, matchId: null, createdAt: '', expiresAt: '' };
+    expect(cannotPlay({ ...base, overrides: {} })).toBeNull();
+    expect(cannotPlay({ ...base, overrides: { players: 2, target: 5 } })).toBeNull();
+    expect(cannotPlay({ ...base, overrides: { players: 4 } })).toBe('variant');
+    expect(cannotPlay({ ...base, overrides: { teams: true } })).toBe('variant');
   });
 });

@@ -190,4 +190,34 @@ describe('@scopa/sdk against a real instance (e2e)', () => {
     // the token cannot manage tokens (password sessions only): a typed refusal
     await expect(bot.createApiToken('another')).rejects.toMatchObject({ name: 'ScopaError', code: 'FORBIDDEN', status: 403 });
   });
+  it('finds opponents: challenge, myChallenges, decline, cancel, accept, and createSeek pairing two players', async () => {
+    const a = await newPlayer();
+    const b = await newPlayer();
+    const lower = (n: string) => n.toLowerCase();
+    // declined with a reason
+    const first = await a.client.challenge({ username: b.username, preset: 'scopa' });
+    expect(first).toMatchObject({ status: 'pending', challenger: lower(a.username), destUser: lower(b.username) });
+    expect((await b.client.myChallenges()).in.map((c) => c.id)).toEqual([first.id]);
+    expect((await a.client.myChallenges()).out.map((c) => c.id)).toEqual([first.id]);
+    expect(await b.client.declineChallenge(first.id, 'later')).toMatchObject({ status: 'declined', declineReason: 'later' });
+    // canceled by the challenger; an answer afterwards is a typed conflict
+    const second = await a.client.challenge({ username: b.username, preset: 'scopa', seat: 1 });
+    expect((await a.client.cancelChallenge(second.id)).status).toBe('canceled');
+    await expect(b.client.acceptChallenge(second.id)).rejects.toMatchObject({ name: 'ScopaError', code: 'CONFLICT', status: 409 });
+    // accepted: the match is made and started, the challenger in the seat asked for
+    const third = await a.client.challenge({ username: b.username, preset: 'scopa', seat: 1 });
+    const accepted = await b.client.acceptChallenge(third.id);
+    expect(accepted.status).toBe('accepted');
+    const match = await a.client.getMatch(accepted.matchId!);
+    expect(match.status).toBe('playing');
+    expect(match.view.seats.map((x) => x.player && lower(x.player))).toEqual([lower(b.username), lower(a.username)]);
+    // two compatible seeks pair into one match
+    const seekA = await a.client.createSeek({ preset: 'scopa-simple', turnTimeLimit: 'P5D' });
+    expect(seekA).toMatchObject({ status: 'open', matchId: null });
+    expect((await a.client.createSeek({ preset: 'scopa-simple', turnTimeLimit: 'P5D' })).id).toBe(seekA.id); // identical: the same seek
+    const seekB = await b.client.createSeek({ preset: 'scopa-simple', turnTimeLimit: 'P5D' });
+    expect(seekB.status).toBe('paired');
+    const paired = await a.client.getMatch(seekB.matchId!);
+    expect(paired.view.seats.map((x) => x.player && lower(x.player)).sort()).toEqual([lower(a.username), lower(b.username)].sort());
+  });
 });

@@ -151,6 +151,124 @@ describe('streams without WebSockets (e2e)', () => {
     s.close();
   });
 
+  it('the lobby stream: the lobby I may see first, then additions, updates and removals (never a private match), filtered as the lobby subscription; counted, tracked, ended on revocation', async () => {
+    const watcher = await register(app, 'lbw');
+    const owner = await register(app, 'lbo');
+    const joiner = await register(app, 'lbj');
+    const scanner = new LeakScanner(app);
+    const mk = async (a: Account, body: Record<string, unknown>) => {
+      const res = await http().post('/v1/matches').set('authorization', `Bearer ${a.token}`).send(body);
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const quindici = (extra: Record<string, unknown> = {}) => ({ preset: 'scopa-quindici', seats: [{ type: 'creator' }, { type: 'open' }], ...extra });
+    // already in the lobby when the stream opens: its first line
+    const before = await mk(owner, quindici());
+    const privateBefore = await mk(owner, quindici({ visibility: 'private' }));
+    const ownBefore = await mk(watcher, quindici()); // the watcher's own match: no seat to take
+    // the stream opens through an API token (to revoke it at the end)
+    const created = await http().post('/v1/tokens').set('authorization', `Bearer ${watcher.token}`).send({ name: 'lobby', scopes: ['read'] });
+    expect(created.status).toBe(201);
+    const s = await stream('/v1/stream/lobby?preset=scopa-quindici&clock=untimed', created.body.token);
+    expect(s.status).toBe(200);
+    expect(s.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const page = (await http().get('/v1/lobby').query({ preset: 'scopa-quindici', clock: 'untimed', limit: 100 }).set('authorization', `Bearer ${watcher.token}`)).body;
+    await s.waitForCount(page.matches.length, 10_000);
+    const first = s.lines[0];
+    expect(first).toEqual({ type: 'added', matchId: before, match: page.matches.find((m: any) => m.id === before) });
+    expect(s.lines.map((l) => l.matchId)).toEqual(page.matches.map((m: any) => m.id)); // the whole page, newest first
+    // counted in the caps, tracked by its credential
+    expect(app.get(SubscriptionCaps).openFor(watcher.id)).toBe(1);
+    expect(app.get(SocketRegistry).openWith(`token:${created.body.apiToken.id}`)).toBe(1);
+
+    // from now on: a private match never comes, nor another preset, a clocked match or the watcher's own
+    const privateAfter = await mk(owner, quindici({ visibility: 'private' }));
+    await mk(owner, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
+    await mk(owner, quindici({ turnTimeLimit: 'PT1H' }));
+    const ownAfter = await mk(watcher, quindici());
+    const three = await mk(owner, quindici({ overrides: { players: 3 }, seats: [{ type: 'creator' }, { type: 'open' }, { type: 'open' }] }));
+    const added = await s.waitFor((l) => l.matchId === three, 10_000, 'the addition');
+    expect(added).toMatchObject({ type: 'added', match: { id: three, preset: 'scopa-quindici', createdBy: owner.username, seats: [{ state: 'taken' }, { state: 'open' }, { state: 'open' }] } });
+    expect((await http().post(`/v1/matches/${three}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
+    const updated = await s.waitFor((l) => l.matchId === three && l.type === 'updated', 10_000, 'the update');
+    expect(updated.match.seats.map((x: any) => x.state)).toEqual(['taken', 'taken', 'open']);
+    // the match before fills up: removed
+    expect((await http().post(`/v1/matches/${before}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
+    expect(await s.waitFor((l) => l.matchId === before && l.type === 'removed', 10_000, 'the removal')).toEqual({ type: 'removed', matchId: before, match: null });
+    // the private ones filled too: still nothing about them
+    for (const id of [privateBefore, privateAfter]) expect((await http().post(`/v1/matches/${id}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
+    await wait(300);
+    const ids = new Set(s.lines.map((l) => l.matchId));
+    for (const id of [privateBefore, privateAfter, ownBefore, ownAfter]) expect([id, ids.has(id)]).toEqual([id, false]);
+    expect(s.lines.every((l) => l.match === null || (l.match.preset === 'scopa-quindici' && l.match.turnTimeLimit === null))).toBe(true);
+    await s.waitUntil(() => s.raw.filter((l) => l === '').length >= 1, 5000, 'a keep-alive line');
+    for (const line of s.lines) if (line.match) await scanner.scan(watcher.username, line.matchId, line.type, JSON.stringify(line));
+    expect(scanner.leaks).toEqual([]);
+
+    // the credential revoked: a last UNAUTHENTICATED line, nothing left counted or tracked
+    const revoke = await http().delete(`/v1/tokens/${created.body.apiToken.id}`).set('authorization', `Bearer ${watcher.token}`);
+    expect(revoke.status).toBe(200);
+    await s.ended;
+    expect(s.lines[s.lines.length - 1]).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'credential revoked' } });
+    for (let i = 0; i < 100 && app.get(SubscriptionCaps).openFor(watcher.id) > 0; i++) await wait(20);
+    expect(app.get(SubscriptionCaps).openFor(watcher.id)).toBe(0);
+
+    // bad filters: typed 400s before anything is streamed; beyond the cap: 429
+    for (const q of ['clock=sometimes', 'rated=maybe', 'preset=']) {
+      const bad = await stream(`/v1/stream/lobby?${q}`, watcher.token);
+      await bad.ended;
+      expect([q, bad.status, JSON.parse(bad.text()).code]).toEqual([q, 400, 'VALIDATION_FAILED']);
+    }
+    const held = [];
+    for (let k = 0; k < CAP; k++) held.push(await stream('/v1/stream/lobby', watcher.token));
+    const refused = await stream('/v1/stream/lobby', watcher.token);
+    await refused.ended;
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.text())).toMatchObject({ code: 'RATE_LIMITED', reason: 'subscriptions' });
+    for (const h of held) h.close();
+  });
+
+  it('the event stream forwards what the lobby and challenges publish: challengeReceived, challengeAccepted, seekPaired', async () => {
+    const alice = await register(app, 'ch1');
+    const bob = await register(app, 'ch2');
+    const aliceEvents = await stream('/v1/stream/events', alice.token);
+    const bobEvents = await stream('/v1/stream/events', bob.token);
+    for (let i = 0; i < 100 && app.get(SubscriptionCaps).openFor(bob.id) < 1; i++) await wait(20);
+    await wait(100); // both listening (no match in play: no first line to wait for)
+
+    // a challenge by alice: challengeReceived on bob's stream
+    const made = await http().post('/v1/challenges').set('authorization', `Bearer ${alice.token}`).send({ username: bob.username, preset: 'scopa' });
+    expect(made.status).toBe(201);
+    const received = await bobEvents.waitFor((l) => l.type === 'challengeReceived', 10_000, 'challengeReceived');
+    expect(received.challenge).toMatchObject({ id: made.body.id, challenger: alice.username, destUser: bob.username, status: 'pending' });
+    // bob accepts: challengeAccepted on alice's stream, and the match starts for both
+    const accepted = await http().post(`/v1/challenges/${made.body.id}/accept`).set('authorization', `Bearer ${bob.token}`).send({});
+    expect(accepted.status).toBe(200);
+    const answer = await aliceEvents.waitFor((l) => l.type === 'challengeAccepted', 10_000, 'challengeAccepted');
+    expect(answer).toMatchObject({ matchId: accepted.body.matchId, challenge: { id: made.body.id } });
+    await bobEvents.waitFor((l) => l.type === 'matchStarted' && l.matchId === accepted.body.matchId, 10_000, 'matchStarted');
+
+    // two compatible seeks: seekPaired on both streams, with the same match
+    const seek = (a: Account) => http().post('/v1/seeks').set('authorization', `Bearer ${a.token}`).send({ preset: 'scopa-simple', turnTimeLimit: 'P3D' });
+    const first = await seek(alice);
+    expect(first.status).toBe(201);
+    const second = await seek(bob);
+    expect(second.status).toBe(201);
+    const [pa, pb] = await Promise.all([
+      aliceEvents.waitFor((l) => l.type === 'seekPaired', 10_000, "alice's seekPaired"),
+      bobEvents.waitFor((l) => l.type === 'seekPaired', 10_000, "bob's seekPaired"),
+    ]);
+    expect(pa).toMatchObject({ seekId: first.body.id, preset: 'scopa-simple' });
+    expect(pb).toMatchObject({ seekId: second.body.id, matchId: pa.matchId });
+    expect([pa.seat, pb.seat].sort()).toEqual([0, 1]);
+    expect(new Set(pa.players)).toEqual(new Set([alice.username, bob.username]));
+    // each got only its own: no challenge event of the other side
+    expect(aliceEvents.lines.some((l) => l.type === 'challengeReceived')).toBe(false);
+    expect(bobEvents.lines.some((l) => l.type === 'challengeAccepted')).toBe(false);
+    aliceEvents.close();
+    bobEvents.close();
+  });
+
   it('the match stream: from fromSeq, then live, each with my view; resumed after a dropped connection from the last seq + 1: no gap, no repeat; it ends with the match', async () => {
     const alice = await register(app, 'mss');
     const bob = await register(app, 'msb');

@@ -3,7 +3,8 @@
  * machine's real servers): a play made through A reaches streams opened on
  * B; a match stream dropped on B and resumed on A from the last seq + 1
  * misses nothing and repeats nothing; a revocation made through A ends a
- * stream held by B.
+ * stream held by B; the lobby stream and the event stream on B hear the lobby
+ * changes, challenges and pairings made through A.
  */
 import { jest } from '@jest/globals';
 import request from 'supertest';
@@ -104,6 +105,38 @@ describe('NDJSON streams across instances (Redis, PostgreSQL)', () => {
     await matchOnB.ended;
     expect(matchOnB.lines[matchOnB.lines.length - 1].event.type).toBe('MatchEnded');
     await eventsOnB.waitUntil(() => eventsOnB.raw.includes(''), 5000, 'a keep-alive line');
+  });
+
+  it('the lobby stream held by B hears a match created and filled through A; the event streams on B hear a challenge and a pairing made through A', async () => {
+    const owner = await register(a.http, 'slo');
+    const watcher = await register(b.http, 'slw');
+    const joiner = await register(a.http, 'slj');
+    const lobbyOnB = await open(b.http, '/v1/stream/lobby?preset=scopa-quindici', watcher.token);
+    const eventsOnB = await open(b.http, '/v1/stream/events', watcher.token);
+    await new Promise((r) => setTimeout(r, 300)); // let the subscriptions reach Redis
+    const mk = async (visibility: string) => {
+      const res = await request(a.http).post('/v1/matches').set('authorization', `Bearer ${owner.token}`).send({ preset: 'scopa-quindici', seats: [{ type: 'creator' }, { type: 'open' }], visibility });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const hidden = await mk('private');
+    const listed = await mk('public');
+    expect((await lobbyOnB.waitFor((l) => l.matchId === listed, 10_000, 'the addition')).type).toBe('added');
+    expect((await request(a.http).post(`/v1/matches/${listed}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
+    expect(await lobbyOnB.waitFor((l) => l.matchId === listed && l.type === 'removed', 10_000, 'the removal')).toEqual({ type: 'removed', matchId: listed, match: null });
+    expect(lobbyOnB.lines.some((l) => l.matchId === hidden)).toBe(false);
+
+    // a challenge made through A: challengeReceived on B
+    const challenge = await request(a.http).post('/v1/challenges').set('authorization', `Bearer ${owner.token}`).send({ username: watcher.username, preset: 'scopa' });
+    expect(challenge.status).toBe(201);
+    expect((await eventsOnB.waitFor((l) => l.type === 'challengeReceived', 10_000, 'challengeReceived')).challenge.id).toBe(challenge.body.id);
+    // seeks through A and B: seekPaired on the watcher's stream on B
+    const seek = (base: string, p: Player) => request(base).post('/v1/seeks').set('authorization', `Bearer ${p.token}`).send({ preset: 'scopa-simple', turnTimeLimit: 'P4D' });
+    expect((await seek(a.http, joiner)).status).toBe(201);
+    const mine = await seek(b.http, watcher);
+    expect(mine.status).toBe(201);
+    const paired = await eventsOnB.waitFor((l) => l.type === 'seekPaired', 10_000, 'seekPaired');
+    expect(paired).toMatchObject({ seekId: mine.body.id, matchId: mine.body.matchId });
   });
 
   it('a match stream dropped on B and resumed on A from the last seq + 1: every event once, in order, to the end', async () => {

@@ -27,6 +27,18 @@ export type Account = Schemas['AccountModel'];
 export type CreatedApiToken = Schemas['CreatedApiTokenModel'];
 export type InboxEntry = Schemas['InboxEntryModel'];
 export type ApiTokenScope = Schemas['CreateTokenInput']['scopes'][number];
+/** A direct challenge (sent or received). */
+export type Challenge = Schemas['ChallengeModel'];
+/** My pending challenges: received (`in`) and sent (`out`). */
+export type MyChallenges = Schemas['MyChallengesModel'];
+/** What {@link ScopaClient.challenge} takes. */
+export type ChallengeInput = Schemas['ChallengeInput'];
+/** Why a challenge is declined (lichess's reasons). */
+export type DeclineReason = NonNullable<Schemas['DeclineChallengeInput']['reason']>;
+/** A seek: waits until compatible seeks exist, then is paired into a new match (`matchId`). */
+export type Seek = Schemas['SeekModel'];
+/** What {@link ScopaClient.createSeek} takes. */
+export type CreateSeekInput = Schemas['CreateSeekInput'];
 
 /** What {@link ScopaClient.play} sends: a card and the table cards it captures (a `scopa` flag, as `legalPlays` gives it, is accepted and ignored). */
 export interface PlayChoice {
@@ -354,6 +366,36 @@ export class ScopaClient {
         body: { idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
       }),
     );
+  }
+
+  /** Challenges an account to a two-player match (needs the `challenge:write` scope); it hears of it on its event stream, inbox and webhooks. */
+  async challenge(input: ChallengeInput): Promise<Challenge> {
+    return this.#ok(this.rest.POST('/v1/challenges', { body: input }));
+  }
+
+  /** My pending challenges: received (`in`) and sent (`out`), newest first. */
+  async myChallenges(): Promise<MyChallenges> {
+    return this.#ok(this.rest.GET('/v1/challenges'));
+  }
+
+  /** Accepts a challenge made to me: the match is created and started at once (`matchId` of the result). */
+  async acceptChallenge(challengeId: string): Promise<Challenge> {
+    return this.#ok(this.rest.POST('/v1/challenges/{id}/accept', { params: { path: { id: challengeId } } }));
+  }
+
+  /** Declines a challenge made to me (default reason: generic). */
+  async declineChallenge(challengeId: string, reason?: DeclineReason): Promise<Challenge> {
+    return this.#ok(this.rest.POST('/v1/challenges/{id}/decline', { params: { path: { id: challengeId } }, body: reason === undefined ? {} : { reason } }));
+  }
+
+  /** Cancels a challenge I made. */
+  async cancelChallenge(challengeId: string): Promise<Challenge> {
+    return this.#ok(this.rest.POST('/v1/challenges/{id}/cancel', { params: { path: { id: challengeId } } }));
+  }
+
+  /** Seeks a match with whoever fits (needs `challenge:write`); an identical open seek of mine is returned as it is. */
+  async createSeek(input: CreateSeekInput): Promise<Seek> {
+    return this.#ok(this.rest.POST('/v1/seeks', { body: input }));
   }
 
   /** My legal plays now, at the match's current seq (empty when it is not my turn). */

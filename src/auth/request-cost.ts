@@ -48,6 +48,7 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
   importMatch: 5, // audits the whole log
   userMatches: 2, // a page, or a whole archive as a stream
   streamEvents: 2, // opening the event stream reads every match in play of the caller (then it is held open: no further charge)
+  streamLobby: 2, // opening the lobby stream reads every page of the lobby (then it is held open: no further charge)
 };
 export const AUTH_ROUTES: ReadonlySet<string> = new Set(['register', 'login']);
 

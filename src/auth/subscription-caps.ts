@@ -2,7 +2,7 @@
  * The per-account cap on live subscriptions held open on this instance,
  * whatever carries them: graphql-ws subscriptions, GraphQL subscriptions over
  * Server-Sent Events (graphql-sse) and the NDJSON streams (`/v1/stream/events`,
- * `/v1/matches/{id}/stream`) all count toward one WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT;
+ * `/v1/stream/lobby`, `/v1/matches/{id}/stream`) all count toward one WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT;
  * and the `scopa_subscriptions_open` gauge, which follows the same count.
  */
 import { Injectable, Optional } from '@nestjs/common';

@@ -51,7 +51,7 @@ export class ChallengeInput {
   rated?: boolean;
 
   @Field(() => Int, { nullable: true, description: "The challenger's seat, 0 or 1; absent: drawn at random when accepted (lichess's color: random)." })
-  @ApiPropertyOptional({ minimum: 0, maximum: 1 })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 0, maximum: 1 })
   @IsOptional()
   @IsInt()
   @Min(0)

@@ -147,12 +147,7 @@ export class LobbyService implements OnModuleInit, OnModuleDestroy {
    */
   changes(caller: string, filter: LobbyFilter): AsyncIterableIterator<LobbyChange> {
     const source = this.pubsub.asyncIterableIterator<LobbyChange>(lobbyChannel());
-    const seen = (change: LobbyChange): LobbyChange | null => {
-      if (change.type === 'removed' || !change.match) return { type: 'removed', matchId: change.matchId };
-      const entry = fromJson(change.match);
-      if (takeableBy(entry, caller) && matchesFilter(entry, filter)) return { type: change.type, matchId: change.matchId, match: entry as unknown as Record<string, unknown> };
-      return change.type === 'updated' ? { type: 'removed', matchId: change.matchId } : null;
-    };
+    const seen = this.seenBy(caller, filter);
     const done = { done: true, value: undefined } as IteratorResult<LobbyChange>;
     const iterator: AsyncIterableIterator<LobbyChange> = {
       async next() {
@@ -176,6 +171,21 @@ export class LobbyService implements OnModuleInit, OnModuleDestroy {
       },
     };
     return iterator;
+  }
+
+  /**
+   * A change of `lobbyChannel` as `caller` may see it under `filter`, or null
+   * (not for them): an entry it may take and that fits the filter as it is;
+   * an update it can no longer take (or that no longer fits) as a removal.
+   * The one filter of the `lobby` subscription and the NDJSON lobby stream.
+   */
+  seenBy(caller: string, filter: LobbyFilter): (change: LobbyChange) => LobbyChange | null {
+    return (change) => {
+      if (change.type === 'removed' || !change.match) return { type: 'removed', matchId: change.matchId };
+      const entry = fromJson(change.match);
+      if (takeableBy(entry, caller) && matchesFilter(entry, filter)) return { type: change.type, matchId: change.matchId, match: entry as unknown as Record<string, unknown> };
+      return change.type === 'updated' ? { type: 'removed', matchId: change.matchId } : null;
+    };
   }
 
   /** After-append reaction: publishes the match's lobby change, if it is public and the append can change its listing. */

@@ -4,15 +4,15 @@ import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces
 import { Caller } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { StreamsService } from './streams.service';
-import { MatchStreamQuery } from './streams.input';
-import { EventStreamLineModel, MatchStreamLineModel, StreamErrorLineModel } from './streams.model';
+import { LobbyStreamQuery, MatchStreamQuery } from './streams.input';
+import { EventStreamLineModel, LobbyStreamLineModel, MatchStreamLineModel, StreamErrorLineModel } from './streams.model';
 
 const KEEP_ALIVE = 'An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines.';
 const END = 'When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends.';
 
 @ApiTags('streams')
 @ApiBearerAuth()
-@ApiExtraModels(EventStreamLineModel, MatchStreamLineModel, StreamErrorLineModel)
+@ApiExtraModels(EventStreamLineModel, MatchStreamLineModel, LobbyStreamLineModel, StreamErrorLineModel)
 @Controller('v1')
 export class StreamsController {
   constructor(private readonly streams: StreamsService) {}
@@ -30,6 +30,21 @@ export class StreamsController {
   })
   async events(@Caller() caller: Principal, @Res() res: Response): Promise<void> {
     await this.streams.events(caller, res);
+  }
+
+  @Get('stream/lobby')
+  @ApiProduces('application/x-ndjson')
+  @ApiOperation({
+    operationId: 'streamLobby',
+    summary: 'The lobby as I may see it (NDJSON): its current matches first, then additions, updates and removals as they happen',
+    description: `The lobby subscription without WebSockets, with the same filters (preset, rated, clock) and the same per-caller filtering (only public matches with a seat I may take; a private match never appears). First one \`added\` line per match GET /v1/lobby lists to me with these filters (every page, newest first), then \`added\`, \`updated\` and \`removed\` lines as the lobby changes, on any instance. A change made while the first lines are read comes after them: keep the entries by matchId. ${KEEP_ALIVE} ${END} Counts toward WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT.`,
+  })
+  @ApiOkResponse({
+    description: 'application/x-ndjson: one line per change.',
+    content: { 'application/x-ndjson': { schema: { oneOf: [{ $ref: getSchemaPath(LobbyStreamLineModel) }, { $ref: getSchemaPath(StreamErrorLineModel) }] } } },
+  })
+  async lobby(@Caller() caller: Principal, @Query() q: LobbyStreamQuery, @Res() res: Response): Promise<void> {
+    await this.streams.lobby(caller, { preset: q.preset, rated: q.rated, clock: q.clock }, res);
   }
 
   @Get('matches/:id/stream')

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { LobbyFilterArgs } from '../lobby/lobby.model';
 
 /** `GET /v1/matches/{id}/stream?fromSeq=`: the first seq to send (default 1), as `matchEventsLive`. */
 export class MatchStreamQuery {
@@ -12,3 +13,6 @@ export class MatchStreamQuery {
   @Max(1_000_000_000)
   fromSeq?: number;
 }
+
+/** `GET /v1/stream/lobby?preset=&rated=&clock=`: the filters of the `lobby` query and subscription, validated by them. */
+export class LobbyStreamQuery extends LobbyFilterArgs {}

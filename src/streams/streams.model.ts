@@ -3,6 +3,7 @@
  * value of these shapes; empty lines are keep-alives).
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { LobbyMatchModel } from '../lobby/lobby.model';
 import { MatchEventModel, MatchModel } from '../matches/match.model';
 
 export const EVENT_LINE_TYPES = ['matchInPlay', 'yourTurn', 'matchStarted', 'matchEnded', 'clockLow', 'seekPaired', 'challengeReceived', 'challengeAccepted', 'challengeDeclined', 'challengeCanceled'] as const;
@@ -62,4 +63,19 @@ export class StreamErrorLineModel {
 export class MatchStreamLineModel {
   @ApiProperty({ type: MatchEventModel }) event!: MatchEventModel;
   @ApiProperty({ type: MatchModel, description: 'The match as the caller may see it right after the event.' }) match!: MatchModel;
+}
+
+/** A line of `GET /v1/stream/lobby`: a change of the lobby as the caller may see it, as the `lobby` subscription sends it. */
+export class LobbyStreamLineModel {
+  @ApiProperty({
+    enum: ['added', 'updated', 'removed'],
+    description:
+      'First one `added` line per match of the lobby as GET /v1/lobby lists it to the caller with the same filters (newest first, every page), then as they happen: ' +
+      '`added` (newly listed), `updated` (a seat taken, seats still open), `removed` (no longer listed for the caller: full, started, ended, or now taken by the caller). ' +
+      'A change that happens while the first lines are read comes after them: keep the entries by matchId (added and updated set, removed deletes).',
+  })
+  type!: 'added' | 'updated' | 'removed';
+  @ApiProperty() matchId!: string;
+  @ApiProperty({ type: LobbyMatchModel, nullable: true, description: 'The entry (added, updated); null for removed.' })
+  match!: LobbyMatchModel | null;
 }

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { LobbyModule } from '../lobby/lobby.module';
 import { MatchesModule } from '../matches/matches.module';
 import { StreamsController } from './streams.controller';
 import { StreamsService } from './streams.service';
 
-/** Live streams over plain HTTP (NDJSON): the caller's events, and a match's events (README, "Streams without WebSockets"). */
+/** Live streams over plain HTTP (NDJSON): the caller's events, a match's events, and the lobby's changes (README, "Streams without WebSockets"). */
 @Module({
-  imports: [AuthModule, MatchesModule],
+  imports: [AuthModule, MatchesModule, LobbyModule],
   controllers: [StreamsController],
   providers: [StreamsService],
 })

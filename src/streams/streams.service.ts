@@ -11,9 +11,12 @@
  * - a match's stream: its events from `fromSeq`, the missed ones first, then
  *   live, each with the match as the caller may see it after it (the live
  *   feed of `matchEventsLive`: no gap, no repeat, across instances); it ends
- *   after the event that ends the match.
+ *   after the event that ends the match;
+ * - the lobby's stream: the lobby as `GET /v1/lobby` lists it to the caller
+ *   (with the same filters), as `added` lines, then its changes as the `lobby`
+ *   subscription sends them (the same per-caller filter: LobbyService.seenBy).
  *
- * Both go through the pub/sub every instance shares (Redis with REDIS_URL),
+ * All go through the pub/sub every instance shares (Redis with REDIS_URL),
  * write an empty line every STREAM_KEEPALIVE seconds, count toward the
  * caller's subscription cap, end when the client goes away (every
  * subscription closed), and end with a last line
@@ -26,8 +29,10 @@ import type { Principal } from '../auth/principal';
 import { HttpStreams } from '../auth/http-streams';
 import { DomainError } from '../common/domain-error';
 import { sendNdjson } from '../common/ndjson';
-import { playerChannel, turnChannel } from '../inbox/channels';
-import type { PlayerEvent, TurnNotice } from '../inbox/channels';
+import { lobbyChannel, playerChannel, turnChannel } from '../inbox/channels';
+import type { LobbyChange, PlayerEvent, TurnNotice } from '../inbox/channels';
+import { LobbyService } from '../lobby/lobby.service';
+import type { LobbyFilter } from '../lobby/lobby.service';
 import { MatchesService } from '../matches/matches.service';
 import type { LiveEvent, MatchPresentation } from '../matches/matches.service';
 import { PUB_SUB } from '../realtime/realtime.module';
@@ -56,8 +61,20 @@ export type EventLine =
 /** A line of a match's stream. */
 export type MatchLine = LiveEvent | { error: { code: string; message: string } };
 
+/** A line of the lobby's stream. */
+export type LobbyLine = { type: LobbyChange['type']; matchId: string; match: Record<string, unknown> | null } | { error: { code: string; message: string } };
+
+/** A pub/sub channel of a live stream, and how its messages become lines (undefined: none). */
+interface LiveChannel<L> {
+  channel: string;
+  map: (message: unknown) => L | undefined;
+}
+const live = <M, L>(channel: string, map: (message: M) => L | undefined): LiveChannel<L> => ({ channel, map: map as (message: unknown) => L | undefined });
+
 /** Matches in play are read this many at a time for the first lines. */
 const PAGE = 500;
+/** The lobby is read this many entries at a time for the first lines of its stream. */
+const LOBBY_PAGE = 100;
 
 const endedLine = (reason: string) => ({ error: { code: 'UNAUTHENTICATED', message: reason } });
 
@@ -67,34 +84,17 @@ export class StreamsService {
 
   constructor(
     private readonly matches: MatchesService,
+    private readonly lobbies: LobbyService,
     private readonly http: HttpStreams,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
 
   /** `GET /v1/stream/events`: the caller's matches in play, then their events as they happen. */
   async events(caller: Principal, res: Response): Promise<void> {
-    const lines = new LineQueue<EventLine>();
-    // Counted and tracked before anything is written: a refusal is a problem document.
-    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
-    // Listening before reading the matches in play: what happens meanwhile comes after them.
-    const listening = await Promise.allSettled([
-      listen<TurnNotice>(this.pubsub, turnChannel(caller.username)),
-      listen<PlayerEvent>(this.pubsub, playerChannel(caller.username)),
+    await this.firstThenLive<EventLine>(caller, res, 'the event stream', this.inPlay(caller), [
+      live<TurnNotice, EventLine>(turnChannel(caller.username), (n) => ({ type: 'yourTurn', matchId: n.matchId, seq: n.seq, seat: n.seat, deadline: n.deadline })),
+      live<PlayerEvent, EventLine>(playerChannel(caller.username), (e) => e),
     ]);
-    for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
-    const failed = listening.find((l) => l.status === 'rejected');
-    if (failed) {
-      lines.end(); // unsubscribes what did subscribe
-      throw new DomainError('UNAVAILABLE', 'the event stream cannot listen now; try again');
-    }
-    const [turns, mine] = listening.map((l) => (l as PromiseFulfilledResult<AsyncIterableIterator<unknown>>).value) as [AsyncIterableIterator<TurnNotice>, AsyncIterableIterator<PlayerEvent>];
-    void (async () => {
-      await lines.pump(this.inPlay(caller));
-      if (lines.closed) return;
-      void lines.pump(turns, (n) => ({ type: 'yourTurn', matchId: n.matchId, seq: n.seq, seat: n.seat, deadline: n.deadline }));
-      void lines.pump(mine);
-    })().catch((err: unknown) => lines.fail(err));
-    await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
   }
 
   /**
@@ -116,6 +116,57 @@ export class StreamsService {
       });
     }
     await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
+  }
+
+  /**
+   * `GET /v1/stream/lobby`: the lobby as the caller may see it under `filter`
+   * (one `added` line per entry, newest first), then its changes as they
+   * happen, filtered as the `lobby` subscription filters them.
+   */
+  async lobby(caller: Principal, filter: LobbyFilter, res: Response): Promise<void> {
+    const seen = this.lobbies.seenBy(caller.username, filter);
+    await this.firstThenLive<LobbyLine>(caller, res, 'the lobby stream', this.lobbyNow(caller, filter), [
+      live<LobbyChange, LobbyLine>(lobbyChannel(), (change) => {
+        const visible = seen(change);
+        return visible ? { type: visible.type, matchId: visible.matchId, match: visible.match ?? null } : undefined;
+      }),
+    ]);
+  }
+
+  /**
+   * A live stream with first lines (the event and lobby streams): counted and
+   * tracked before anything is written (a refusal is a problem document);
+   * listening on every channel before `first` is read, so that what is
+   * published meanwhile comes right after the first lines instead of being
+   * lost; then each channel's messages as lines (`map`: undefined, none), as
+   * NDJSON with keep-alive lines, until the client goes or the credential ends.
+   */
+  private async firstThenLive<L>(caller: Principal, res: Response, what: string, first: AsyncIterable<L>, channels: LiveChannel<L>[]): Promise<void> {
+    const lines = new LineQueue<L | { error: { code: string; message: string } }>();
+    this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
+    const listening = await Promise.allSettled(channels.map((c) => listen<unknown>(this.pubsub, c.channel)));
+    for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
+    if (listening.some((l) => l.status === 'rejected')) {
+      lines.end(); // unsubscribes what did subscribe
+      throw new DomainError('UNAVAILABLE', `${what} cannot listen now; try again`);
+    }
+    const sources = listening.map((l) => (l as PromiseFulfilledResult<AsyncIterableIterator<unknown>>).value);
+    void (async () => {
+      await lines.pump(first);
+      if (lines.closed) return;
+      sources.forEach((source, k) => void lines.pump(source, channels[k].map));
+    })().catch((err: unknown) => lines.fail(err));
+    await sendNdjson(res, lines, { keepAliveMs: this.keepAliveMs });
+  }
+
+  /** The lobby as `GET /v1/lobby` lists it to the caller, every page, as `added` lines. */
+  private async *lobbyNow(caller: Principal, filter: LobbyFilter): AsyncGenerator<LobbyLine> {
+    let after: string | null = null;
+    do {
+      const page = await this.lobbies.page(caller.username, filter, LOBBY_PAGE, after);
+      for (const entry of page.matches) yield { type: 'added', matchId: entry.id, match: entry as unknown as Record<string, unknown> };
+      after = page.next;
+    } while (after);
   }
 
   /** The matches in play where the caller holds a seat, each as the caller may see it. */

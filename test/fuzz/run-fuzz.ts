@@ -51,7 +51,7 @@ const FORGED_TOKENS = [
 ];
 
 /** Operations that answer a live NDJSON stream (src/streams/): held open until the client goes away. */
-const LIVE_STREAMS = new Set(['streamEvents', 'streamMatch']);
+const LIVE_STREAMS = new Set(['streamEvents', 'streamMatch', 'streamLobby']);
 
 async function json(res: Response): Promise<any> {
   const text = await res.text();

@@ -1,23 +1,24 @@
 /**
  * A third-party Scopa bot, written only against `@scopa/sdk`:
  *
- * - it authenticates with a personal API token (scopes `read` and `play`);
- * - every `pollMs` it looks for matches it is invited to (a seat reserved for
- *   it) and joins them with a fresh client seed, and for matches where it is to
- *   move (the inbox: a safety net should a live event be missed);
+ * - it authenticates with a personal API token (scopes `read`, `play` and
+ *   `challenge:write`);
+ * - every `pollMs` it lists the challenges made to it (`GET /v1/challenges`)
+ *   and accepts those it can play (two players: every challenge today; the
+ *   check guards against a future four-player one, which it declines with the
+ *   reason `variant`), giving its client seed if the match waits for it; it
+ *   looks for matches it is invited to (a seat reserved for it) and joins them
+ *   with a fresh client seed; and for matches where it is to move (the inbox:
+ *   a safety net should a live event be missed);
  * - it follows each of its matches live (`client.follow`, graphql-ws) and plays
  *   as soon as its turn comes, choosing among `legalPlays` (so well within any
  *   turn clock); `follow` reconnects after a dropped socket and resumes from
  *   the last seq, so a network blip costs nothing;
  * - a refused play (`VERSION_CONFLICT`, `NOT_YOUR_TURN`: the match moved on) is
  *   skipped: the next event brings the new position.
- *
- * Challenges (issue 15) are not in the contracts yet: once `/v1/challenges` is,
- * `npm run contracts` gives the SDK its typed path and the bot can accept them in
- * `tick`; until then it joins the matches it is invited to.
  */
 import { ScopaClient, isScopaError } from '@scopa/sdk';
-import type { LegalPlay, LiveMatchEvent, MatchSummary } from '@scopa/sdk';
+import type { Challenge, DeclineReason, LegalPlay, LiveMatchEvent, MatchSummary } from '@scopa/sdk';
 
 export interface BotOptions {
   /** A client holding the bot's API token. */
@@ -31,6 +32,10 @@ export interface BotOptions {
 }
 
 export interface BotStats {
+  /** Challenges accepted (each made a match). */
+  accepted: number;
+  /** Challenges declined (ones it cannot play). */
+  declined: number;
   joined: number;
   plays: number;
   reconnects: number;
@@ -64,13 +69,15 @@ export function choosePlay(plays: LegalPlay[]): LegalPlay {
 }
 
 export class ScopaBot {
-  readonly stats: BotStats = { joined: 0, plays: 0, reconnects: 0, finished: 0, errors: [] };
+  readonly stats: BotStats = { accepted: 0, declined: 0, joined: 0, plays: 0, reconnects: 0, finished: 0, errors: [] };
   private readonly client: ScopaClient;
   private readonly pollMs: number;
   private readonly log: (line: string) => void;
   private readonly choose: (plays: LegalPlay[]) => LegalPlay;
   private readonly watching = new Map<string, Promise<void>>();
   private readonly busy = new Set<string>();
+  /** Challenges answered (or given up on): never answered twice. */
+  private readonly answered = new Set<string>();
   private username = '';
 
   constructor(options: BotOptions) {
@@ -95,14 +102,54 @@ export class ScopaBot {
     await Promise.allSettled(this.watching.values());
   }
 
-  /** One look around: join invitations, follow my matches, play due turns. */
+  /** One look around: answer challenges, join invitations, follow my matches, play due turns. */
   private async tick(signal: AbortSignal): Promise<void> {
+    await this.answerChallenges(signal);
     for (const match of await this.client.myMatches({ status: 'open' })) {
       if (this.invited(match)) await this.join(match);
       this.follow(match.id, signal);
     }
     for (const match of await this.client.myMatches({ status: 'playing' })) this.follow(match.id, signal);
     for (const due of await this.client.inbox()) await this.playIfMyTurn(due.matchId, undefined);
+  }
+
+  /** Accepts the challenges made to me that I can play, declines the others (each once). */
+  private async answerChallenges(signal: AbortSignal): Promise<void> {
+    const { in: received } = await this.client.myChallenges();
+    for (const challenge of received) {
+      if (this.answered.has(challenge.id) || signal.aborted) continue;
+      this.answered.add(challenge.id);
+      const refusal = cannotPlay(challenge);
+      try {
+        if (refusal) {
+          await this.client.declineChallenge(challenge.id, refusal);
+          this.stats.declined++;
+          this.log(`declined challenge ${challenge.id} from ${challenge.challenger} (${refusal})`);
+          continue;
+        }
+        const accepted = await this.client.acceptChallenge(challenge.id);
+        this.stats.accepted++;
+        this.log(`accepted challenge ${challenge.id} from ${challenge.challenger}: match ${accepted.matchId}`);
+        if (accepted.matchId) {
+          await this.giveSeedIfAsked(accepted.matchId);
+          this.follow(accepted.matchId, signal);
+        }
+      } catch (error) {
+        // canceled, expired or answered meanwhile: nothing to do
+        if (isScopaError(error, 'CONFLICT', 'NOT_FOUND')) this.log(`challenge ${challenge.id}: ${describe(error)}`);
+        else this.note(`challenge ${challenge.id}: ${describe(error)}`);
+      }
+    }
+  }
+
+  /** An accepted match that waits for the players' client seeds (CLIENT_SEED_WINDOW) gets mine. */
+  private async giveSeedIfAsked(matchId: string): Promise<void> {
+    const match = await this.client.getMatch(matchId);
+    const seat = match.view.viewer;
+    if (match.status === 'open' && match.startsAt && seat !== null && !match.view.clientSeeds[seat]) {
+      await this.client.setClientSeed(matchId);
+      this.log(`${matchId}: gave my client seed`);
+    }
   }
 
   private invited(match: MatchSummary): boolean {
@@ -177,6 +224,13 @@ export class ScopaBot {
     this.stats.errors.push(line);
     this.log(line);
   }
+}
+
+/** Why the bot cannot play a challenge (a decline reason), or null: it plays any two-player ruleset from its legal plays. */
+export function cannotPlay(challenge: Challenge): DeclineReason | null {
+  const players = challenge.overrides.players;
+  if ((players !== undefined && players !== 2) || challenge.overrides.teams === true) return 'variant';
+  return null;
 }
 
 function isMyTurn(live: LiveMatchEvent): boolean {

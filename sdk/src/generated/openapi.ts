@@ -963,6 +963,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream/lobby": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lobby as I may see it (NDJSON): its current matches first, then additions, updates and removals as they happen
+         * @description The lobby subscription without WebSockets, with the same filters (preset, rated, clock) and the same per-caller filtering (only public matches with a seat I may take; a private match never appears). First one `added` line per match GET /v1/lobby lists to me with these filters (every page, newest first), then `added`, `updated` and `removed` lines as the lobby changes, on any instance. A change made while the first lines are read comes after them: keep the entries by matchId. An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT.
+         *
+         *     An API token needs the `read` scope (a session holds every scope).
+         */
+        get: operations["streamLobby"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tokens": {
         parameters: {
             query?: never;
@@ -1263,7 +1285,7 @@ export interface components {
             rated?: boolean;
             /** Format: uuid */
             rulesetId?: string;
-            seat?: Record<string, never>;
+            seat?: number | null;
             /** @example P1D */
             turnTimeLimit?: string | null;
             /** @example bob */
@@ -1642,6 +1664,16 @@ export interface components {
             seat: number;
             /** @enum {string} */
             state: "taken" | "open" | "reserved" | "bot";
+        };
+        LobbyStreamLineModel: {
+            /** @description The entry (added, updated); null for removed. */
+            match: components["schemas"]["LobbyMatchModel"] | null;
+            matchId: string;
+            /**
+             * @description First one `added` line per match of the lobby as GET /v1/lobby lists it to the caller with the same filters (newest first, every page), then as they happen: `added` (newly listed), `updated` (a seat taken, seats still open), `removed` (no longer listed for the caller: full, started, ended, or now taken by the caller). A change that happens while the first lines are read comes after them: keep the entries by matchId (added and updated set, removed deletes).
+             * @enum {string}
+             */
+            type: "added" | "updated" | "removed";
         };
         /** @description One event of a match log: public by construction (no hidden card; the seed only in MatchEnded). */
         MatchEventModel: {
@@ -6810,6 +6842,84 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["EventStreamLineModel"] | components["schemas"]["StreamErrorLineModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+        };
+    };
+    streamLobby: {
+        parameters: {
+            query?: {
+                clock?: "untimed" | "live" | "correspondence";
+                preset?: string;
+                rated?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/x-ndjson: one line per change. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["LobbyStreamLineModel"] | components["schemas"]["StreamErrorLineModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
                 };
             };
             /** @description Unauthenticated: UNAUTHENTICATED. */
