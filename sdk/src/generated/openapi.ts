@@ -1527,9 +1527,10 @@ export interface components {
             players?: (string | null)[];
             /** @description `matchStarted`: the preset. */
             preset?: string | null;
-            /** @description `matchEnded`: the reason (points, allDenari, resignation, forfeit), the winning side (null: a draw) and the totals per side. */
+            /** @description `matchEnded`: the reason (MatchEndReason: points, allDenari, resignation, forfeit, aborted), the winning side (null: a draw) and the totals per side. */
             result?: {
-                reason?: string;
+                /** @enum {string} */
+                reason?: "points" | "allDenari" | "resignation" | "forfeit" | "aborted";
                 totals?: number[];
                 winner?: number | null;
             };
