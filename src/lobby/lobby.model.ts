@@ -4,6 +4,7 @@ import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { JSONScalar } from '../graphql/json.scalar';
 import { OnExpiryEnum } from '../matches/match.input';
+import { BotLevelEnum } from '../seats/bot-level';
 
 export enum ClockKindEnum {
   untimed = 'untimed',
@@ -44,7 +45,7 @@ export class LobbySeatModel {
   @Field(() => LobbySeatStateEnum) @ApiProperty({ enum: LobbySeatStateEnum }) state!: string;
   @Field(() => String, { nullable: true, description: 'Who sits here (taken), or the bot id.' }) @ApiProperty({ type: String, nullable: true }) player!: string | null;
   @Field(() => String, { nullable: true, description: 'For reserved: the account it is kept for.' }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
-  @Field(() => String, { nullable: true, description: 'For bot: its level.' }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+  @Field(() => BotLevelEnum, { nullable: true, description: 'For bot: its level.' }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
 }
 
 @ObjectType('LobbyMatch', { description: 'A public match with a seat I may take.' })

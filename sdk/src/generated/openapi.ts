@@ -1674,7 +1674,8 @@ export interface components {
         };
         /** @description A seat of a lobby match, as the lobby shows it. */
         LobbySeatModel: {
-            bot: string | null;
+            /** @enum {string|null} */
+            bot: "random" | "greedy" | "ismcts" | null;
             player: string | null;
             reservedFor: string | null;
             /** @description The seat number, from 0. */
