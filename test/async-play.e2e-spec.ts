@@ -219,14 +219,14 @@ describe('async play (e2e, PGlite)', () => {
     try {
       const notice = new Promise<any>((resolve, reject) => {
         c.subscribe(
-          { query: 'subscription { myTurn { matchId seq seat deadline } }' },
+          { query: 'subscription { myTurn { matchId seq seat deadline kind } }' },
           { next: (msg) => resolve((msg.data as any).myTurn), error: (e) => reject(new Error(JSON.stringify(e))), complete: () => undefined },
         );
       });
       await new Promise((r) => setTimeout(r, 300)); // let the subscription start
       await playOne(a, hour.id);
       const n = await notice;
-      expect(n).toMatchObject({ matchId: hour.id, seq: hour.seq + 1, seat: 1 - hour.view.viewer });
+      expect(n).toMatchObject({ matchId: hour.id, seq: hour.seq + 1, seat: 1 - hour.view.viewer, kind: 'yourTurn' });
       expect(Math.abs(new Date(n.deadline).getTime() - Date.now() - 3_600_000)).toBeLessThan(120_000);
     } finally {
       await c.dispose();

@@ -132,8 +132,8 @@ describe('challenges (e2e, PGlite)', () => {
     const aliceHears = listen(app, alice.username);
     const c = (await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body;
     expect(c.seat).toBeNull();
-    expect(errorCode(await gql(app, bob.token, `mutation($id: ID!) { declineChallenge(id: $id, reason: "you smell") { id } }`, { id: c.id }))).toBe('VALIDATION_FAILED');
-    const d = await gqlOk(app, bob.token, `mutation($id: ID!) { declineChallenge(id: $id, reason: "later") { status declineReason matchId } }`, { id: c.id });
+    expect(errorCode(await gql(app, bob.token, `mutation($id: ID!, $r: DeclineReason) { declineChallenge(id: $id, reason: $r) { id } }`, { id: c.id, r: 'you smell' }))).toBe('VALIDATION_FAILED');
+    const d = await gqlOk(app, bob.token, `mutation($id: ID!, $r: DeclineReason) { declineChallenge(id: $id, reason: $r) { status declineReason matchId } }`, { id: c.id, r: 'later' });
     expect(d.declineChallenge).toEqual({ status: 'declined', declineReason: 'later', matchId: null });
     expect((await aliceHears.next('challengeDeclined')).challenge).toMatchObject({ id: c.id, declineReason: 'later' });
     expect((await deliveries(alice)).map((x) => x.event)).toContain('challenge_declined');
@@ -177,7 +177,7 @@ describe('challenges (e2e, PGlite)', () => {
     const refused = await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' });
     expect([refused.status, refused.body.code]).toEqual([403, 'CHALLENGE_REFUSED']);
 
-    const known = await gqlOk(app, bob.token, `mutation { updateAccount(input: { acceptChallenges: "known" }) { acceptChallenges } }`);
+    const known = await gqlOk(app, bob.token, `mutation { updateAccount(input: { acceptChallenges: known }) { acceptChallenges } }`);
     expect(known.updateAccount.acceptChallenges).toBe('known');
     expect((await http().post('/v1/challenges').set('authorization', auth(carol)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
     // bob and alice play a match together: now alice may challenge him, carol still not.

@@ -191,6 +191,24 @@ describe('lobby and seeks (e2e)', () => {
     expect((await lobbyPage(other, { preset: 're-bello' })).matches.map((m) => m.id)).toEqual([reservedElsewhere]);
   });
 
+  it('a bot seat shows its level, the same wire value over REST and GraphQL (BotLevel)', async () => {
+    const owner = await register(app, 'lbo');
+    const other = await register(app, 'lbx');
+    const created = await http()
+      .post('/v1/matches')
+      .set('authorization', auth(owner))
+      .send({ preset: 'scopa', overrides: { players: 3 }, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }, { type: 'open' }] });
+    expect(created.status).toBe(201);
+    const entry = (await lobbyPage(other, { preset: 'scopa', limit: 100 })).matches.find((m) => m.id === created.body.id);
+    expect(entry.seats.map((s: any) => [s.state, s.bot])).toEqual([['taken', null], ['bot', 'greedy'], ['open', null]]);
+    const g = await gqlOk(app, other.token, `{ lobby(preset: "scopa", limit: 100) { matches { id seats { state bot } } } }`);
+    expect(g.lobby.matches.find((m: any) => m.id === created.body.id).seats).toEqual([
+      { state: 'taken', bot: null },
+      { state: 'bot', bot: 'greedy' },
+      { state: 'open', bot: null },
+    ]);
+  });
+
   it('pages the lobby newest first with a cursor, and filters by rated and clock', async () => {
     const owner = await register(app, 'pgo');
     const viewer = await register(app, 'pgv');

@@ -9,10 +9,10 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Ajv } from 'ajv';
 import request from 'supertest';
-import { REQUIRED_SCOPE, SESSION_ONLY } from '../src/auth/principal';
+import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY } from '../src/auth/principal';
 import { ERROR_CODES } from '../src/common/domain-error';
 import { httpStatusOf } from '../src/common/error-mapping';
-import { REQUIRED_SCOPE_KEY, SESSION_ONLY_KEY, openApiDocument, routeContracts } from '../src/common/openapi';
+import { DEFAULT_SCOPE_OF_ROUTES, REQUIRED_SCOPE_KEY, SESSION_ONLY_KEY, openApiDocument, routeContracts } from '../src/common/openapi';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
@@ -67,7 +67,7 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
   }
 
   it('the auth metadata keys restated in common are those of src/auth/principal.ts', () => {
-    expect([REQUIRED_SCOPE_KEY, SESSION_ONLY_KEY]).toEqual([REQUIRED_SCOPE, SESSION_ONLY]);
+    expect([REQUIRED_SCOPE_KEY, SESSION_ONLY_KEY, DEFAULT_SCOPE_OF_ROUTES]).toEqual([REQUIRED_SCOPE, SESSION_ONLY, DEFAULT_SCOPE]);
   });
 
   it('every operation declares problem+json errors for every code its route implies, and its security', () => {
@@ -97,9 +97,9 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
 
   it('If-Match is declared exactly where a handler reads it, ETag where the match seq is sent', () => {
     const ifMatch = [...ops].filter(([, op]) => (op.parameters ?? []).some((p: Json) => p.name === 'If-Match')).map(([id]) => id);
-    expect(ifMatch.sort()).toEqual(['play', 'resign', 'setClientSeed']);
+    expect(ifMatch.sort()).toEqual(['abort', 'play', 'resign', 'setClientSeed']);
     const etag = [...ops].filter(([, op]) => Object.values(op.responses as Json).some((r: any) => r.headers?.ETag)).map(([id]) => id);
-    expect(etag.sort()).toEqual(['createMatch', 'getMatch', 'joinMatch', 'play', 'resign', 'setClientSeed', 'startMatch']);
+    expect(etag.sort()).toEqual(['abort', 'createMatch', 'getMatch', 'joinMatch', 'play', 'resign', 'setClientSeed', 'startMatch']);
   });
 
   it('real answers are declared: 401, 404, 400 (with the fields), 400 INVALID_RULESET (with option), 201 with ETag and RateLimit-*', async () => {
@@ -171,8 +171,21 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
     const token = made.body.token as string;
     const refused = await http.post('/v1/matches').set('authorization', `Bearer ${token}`).send({ preset: 'scopa' });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ code: 'FORBIDDEN', requiredScope: 'play' });
+    // `read` is an alias of profile:read + match:read: creating a match needs the fine scope match:play, which the operation declares
+    expect(refused.body).toMatchObject({ code: 'FORBIDDEN', requiredScope: 'match:play' });
+    expect(ops.get('createMatch')!['x-required-scope']).toBe('match:play');
     expectDeclared('createMatch', refused);
+    // the same token reads matches (match:read, the scope of an operation without @RequireScope) and account settings (profile:read)
+    expect(ops.get('listMyMatches')!['x-required-scope']).toBe('match:read');
+    expect((await http.get('/v1/matches').set('authorization', `Bearer ${token}`)).status).toBe(200);
+    expect(ops.get('accountSettings')!['x-required-scope']).toBe('profile:read');
+    expect((await http.get('/v1/account').set('authorization', `Bearer ${token}`)).status).toBe(200);
+    const fine = await http.post('/v1/tokens').set('authorization', `Bearer ${alice.token}`).send({ name: 'challenges', scopes: ['challenge:write'] });
+    expect(fine.status).toBe(201);
+    const noProfile = await http.get('/v1/account').set('authorization', `Bearer ${fine.body.token}`);
+    expect(noProfile.status).toBe(403);
+    expect(noProfile.body).toMatchObject({ code: 'FORBIDDEN', requiredScope: 'profile:read' });
+    expectDeclared('accountSettings', noProfile);
     const sessionOnly = await http.get('/v1/tokens').set('authorization', `Bearer ${token}`);
     expect(sessionOnly.status).toBe(403);
     expectDeclared('listApiTokens', sessionOnly);

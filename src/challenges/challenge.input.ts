@@ -2,7 +2,9 @@ import { Field, ID, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { JSONScalar } from '../graphql/json.scalar';
-import { ACCEPT_CHALLENGES, DECLINE_REASONS } from './challenges.service';
+import { OnExpiryEnum } from '../matches/match.input';
+import { DECLINE_REASONS } from './challenges.service';
+import { AcceptChallengesEnum } from './challenge.model';
 
 @InputType()
 export class ChallengeInput {
@@ -38,10 +40,10 @@ export class ChallengeInput {
   @MaxLength(40)
   turnTimeLimit?: string | null;
 
-  @Field({ nullable: true })
-  @ApiPropertyOptional({ enum: ['autoPlay', 'forfeit'] })
+  @Field(() => OnExpiryEnum, { nullable: true, description: 'What the turn clock running out does (default autoPlay).' })
+  @ApiPropertyOptional({ enum: OnExpiryEnum })
   @IsOptional()
-  @IsIn(['autoPlay', 'forfeit'])
+  @IsIn(Object.values(OnExpiryEnum))
   onExpiry?: 'autoPlay' | 'forfeit';
 
   @Field(() => Boolean, { nullable: true, description: 'A rated match (default false).' })
@@ -70,9 +72,9 @@ export class DeclineChallengeInput {
 
 @InputType()
 export class AccountSettingsInput {
-  @Field({ nullable: true, description: 'Who may challenge me: none, known (players I have played a match with) or everyone (the default).' })
-  @ApiPropertyOptional({ enum: ACCEPT_CHALLENGES })
+  @Field(() => AcceptChallengesEnum, { nullable: true, description: 'Who may challenge me: none, known (players I have played a match with) or everyone (the default).' })
+  @ApiPropertyOptional({ enum: AcceptChallengesEnum })
   @IsOptional()
-  @IsIn(ACCEPT_CHALLENGES as unknown as string[])
+  @IsIn(Object.values(AcceptChallengesEnum))
   acceptChallenges?: string;
 }

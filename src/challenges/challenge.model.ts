@@ -1,7 +1,45 @@
-import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
+import { OnExpiryEnum } from '../matches/match.input';
 import type { ChallengeInfo, ChallengeStatus, MyChallenges } from './challenges.service';
+
+/** Where a challenge stands; the values are the wire values of REST and GraphQL. */
+export enum ChallengeStatusEnum {
+  pending = 'pending',
+  accepted = 'accepted',
+  declined = 'declined',
+  canceled = 'canceled',
+  expired = 'expired',
+}
+registerEnumType(ChallengeStatusEnum, {
+  name: 'ChallengeStatus',
+  description: 'pending: waiting for an answer; accepted: its match is matchId; declined by the challenged account; canceled by the challenger; expired unanswered (CHALLENGE_TTL).',
+});
+
+/** Why a challenge was declined (lichess's reasons). */
+export enum DeclineReasonEnum {
+  generic = 'generic',
+  later = 'later',
+  tooFast = 'tooFast',
+  tooSlow = 'tooSlow',
+  timeControl = 'timeControl',
+  rated = 'rated',
+  casual = 'casual',
+  standard = 'standard',
+  variant = 'variant',
+  noBot = 'noBot',
+  onlyBot = 'onlyBot',
+}
+registerEnumType(DeclineReasonEnum, { name: 'DeclineReason', description: "Why a challenge was declined (lichess's reasons); generic when none was given." });
+
+/** Who may challenge an account. */
+export enum AcceptChallengesEnum {
+  none = 'none',
+  known = 'known',
+  everyone = 'everyone',
+}
+registerEnumType(AcceptChallengesEnum, { name: 'AcceptChallenges', description: 'Who may challenge me: none; known (players I have played a match with); everyone.' });
 
 @ObjectType('Challenge', { description: 'A direct challenge from one account to another (lichess-like): pending until accepted, declined, canceled or expired.' })
 export class ChallengeModel implements ChallengeInfo {
@@ -12,15 +50,17 @@ export class ChallengeModel implements ChallengeInfo {
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true, format: 'uuid' }) rulesetId!: string | null;
   @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) overrides!: Record<string, unknown>;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
-  @Field() @ApiProperty({ enum: ['autoPlay', 'forfeit'] }) onExpiry!: string;
+  @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does in the match.' }) @ApiProperty({ enum: OnExpiryEnum }) onExpiry!: string;
   @Field() @ApiProperty() rated!: boolean;
   @Field(() => Int, { nullable: true, description: "The challenger's seat; null: drawn at random when accepted." })
   @ApiProperty({ type: Number, nullable: true })
   seat!: number | null;
-  @Field(() => String, { description: 'pending | accepted | declined | canceled | expired' })
-  @ApiProperty({ enum: ['pending', 'accepted', 'declined', 'canceled', 'expired'] })
+  @Field(() => ChallengeStatusEnum, { description: 'Where the challenge stands.' })
+  @ApiProperty({ enum: ChallengeStatusEnum })
   status!: ChallengeStatus;
-  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) declineReason!: string | null;
+  @Field(() => DeclineReasonEnum, { nullable: true, description: 'Why it was declined; null unless declined.' })
+  @ApiProperty({ enum: DeclineReasonEnum, nullable: true })
+  declineReason!: string | null;
   @Field(() => ID, { nullable: true, description: 'The match made when it was accepted.' })
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   matchId!: string | null;
@@ -38,7 +78,7 @@ export class MyChallengesModel implements MyChallenges {
 
 @ObjectType('AccountSettings', { description: 'My settings of the finding-opponents features.' })
 export class AccountSettingsModel {
-  @Field({ description: 'Who may challenge me: none | known | everyone.' })
-  @ApiProperty({ enum: ['none', 'known', 'everyone'] })
+  @Field(() => AcceptChallengesEnum, { description: 'Who may challenge me.' })
+  @ApiProperty({ enum: AcceptChallengesEnum })
   acceptChallenges!: string;
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, PROFILE_READ, RequireScope } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { ChallengesService } from './challenges.service';
 import { AccountSettingsInput, ChallengeInput, DeclineChallengeInput } from './challenge.input';
@@ -61,6 +61,7 @@ export class ChallengesController {
     return this.challenges.cancel(caller, id);
   }
 
+  @RequireScope(PROFILE_READ)
   @Get('account')
   @ApiOperation({ operationId: 'accountSettings', summary: 'My account settings (acceptChallenges)' })
   @ApiOkResponse({ type: AccountSettingsModel })

@@ -1,9 +1,9 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, PROFILE_READ, RequireScope } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { ChallengesService } from './challenges.service';
 import { AccountSettingsInput, ChallengeInput } from './challenge.input';
-import { AccountSettingsModel, ChallengeModel, MyChallengesModel } from './challenge.model';
+import { AccountSettingsModel, ChallengeModel, DeclineReasonEnum, MyChallengesModel } from './challenge.model';
 import { DECLINE_REASONS } from './challenges.service';
 
 @Resolver()
@@ -20,6 +20,7 @@ export class ChallengesResolver {
     return this.challenges.get(caller, id);
   }
 
+  @RequireScope(PROFILE_READ)
   @Query(() => AccountSettingsModel, { description: 'My account settings.' })
   async accountSettings(@Caller() caller: Principal): Promise<AccountSettingsModel> {
     return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
@@ -42,7 +43,7 @@ export class ChallengesResolver {
   declineChallenge(
     @Caller() caller: Principal,
     @Args('id', { type: () => ID }) id: string,
-    @Args('reason', { type: () => String, nullable: true }) reason?: string,
+    @Args('reason', { type: () => DeclineReasonEnum, nullable: true, description: 'Why (default generic).' }) reason?: string,
   ): Promise<ChallengeModel> {
     return this.challenges.decline(caller, id, reason ?? undefined);
   }

@@ -18,6 +18,8 @@ const ROUTE_ARGS_METADATA = '__routeArguments__';
 const HEADERS_PARAMTYPE = 6; // RouteParamtypes.HEADERS
 export const REQUIRED_SCOPE_KEY = 'scopa:requiredScope';
 export const SESSION_ONLY_KEY = 'scopa:sessionOnly';
+/** The scope of a route without @RequireScope (DEFAULT_SCOPE of src/auth/principal.ts, restated: common must not import auth). */
+export const DEFAULT_SCOPE_OF_ROUTES = 'match:read';
 
 /** What the OpenAPI post-processing needs to know of a route, read from its decorators. */
 export interface RouteContract {
@@ -60,7 +62,7 @@ export function routeContracts(app: INestApplication): Map<string, RouteContract
           isPublic: meta<boolean>(IS_PUBLIC, handler, cls) === true,
           rateLimited: meta<boolean>(SKIP_RATE_LIMIT, handler, cls) !== true,
           sessionOnly: meta<boolean>(SESSION_ONLY_KEY, handler, cls) === true,
-          scope: meta<string>(REQUIRED_SCOPE_KEY, handler, cls) ?? 'read',
+          scope: meta<string>(REQUIRED_SCOPE_KEY, handler, cls) ?? DEFAULT_SCOPE_OF_ROUTES,
           acceptsIfMatch,
           sendsETag: Reflect.getMetadata(API_ETAG, handler) === true,
           errors,

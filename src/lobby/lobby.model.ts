@@ -3,6 +3,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { JSONScalar } from '../graphql/json.scalar';
+import { OnExpiryEnum } from '../matches/match.input';
+import { BotLevelEnum } from '../seats/bot-level';
 
 export enum ClockKindEnum {
   untimed = 'untimed',
@@ -43,7 +45,7 @@ export class LobbySeatModel {
   @Field(() => LobbySeatStateEnum) @ApiProperty({ enum: LobbySeatStateEnum }) state!: string;
   @Field(() => String, { nullable: true, description: 'Who sits here (taken), or the bot id.' }) @ApiProperty({ type: String, nullable: true }) player!: string | null;
   @Field(() => String, { nullable: true, description: 'For reserved: the account it is kept for.' }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
-  @Field(() => String, { nullable: true, description: 'For bot: its level.' }) @ApiProperty({ type: String, nullable: true }) bot!: string | null;
+  @Field(() => BotLevelEnum, { nullable: true, description: 'For bot: its level.' }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
 }
 
 @ObjectType('LobbyMatch', { description: 'A public match with a seat I may take.' })
@@ -57,7 +59,7 @@ export class LobbyMatchModel {
   @Field(() => Int, { nullable: true, description: 'Points to win (options.target).' }) @ApiProperty({ type: Number, nullable: true }) target!: number | null;
   @Field(() => [LobbySeatModel]) @ApiProperty({ type: [LobbySeatModel] }) seats!: LobbySeatModel[];
   @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn; null: untimed.' }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
-  @Field({ description: 'autoPlay | forfeit' }) @ApiProperty() onExpiry!: string;
+  @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does.' }) @ApiProperty({ enum: OnExpiryEnum }) onExpiry!: string;
   @Field() @ApiProperty() rated!: boolean;
   @Field() @ApiProperty() createdBy!: string;
   @Field() @ApiProperty() createdAt!: Date;
@@ -130,7 +132,7 @@ export class SeekModel {
   @Field(() => Int, { description: 'Seats of the match: as many seeks are paired together.' }) @ApiProperty() players!: number;
   @Field() @ApiProperty() teams!: boolean;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
-  @Field() @ApiProperty() onExpiry!: string;
+  @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does in the match.' }) @ApiProperty({ enum: OnExpiryEnum }) onExpiry!: string;
   @Field() @ApiProperty() rated!: boolean;
   @Field(() => String, { nullable: true, description: '"min-max": the ratings it accepts (rated seeks).' }) @ApiProperty({ type: String, nullable: true }) ratingRange!: string | null;
   @Field(() => Int, { description: "The owner's rating in the pool when the seek was made (1500 without one)." }) @ApiProperty() rating!: number;
@@ -184,10 +186,10 @@ export class CreateSeekInput {
   @MaxLength(40)
   turnTimeLimit?: string | null;
 
-  @Field({ nullable: true })
-  @ApiPropertyOptional({ enum: ['autoPlay', 'forfeit'] })
+  @Field(() => OnExpiryEnum, { nullable: true, description: 'What the turn clock running out does (default autoPlay).' })
+  @ApiPropertyOptional({ enum: OnExpiryEnum })
   @IsOptional()
-  @IsIn(['autoPlay', 'forfeit'])
+  @IsIn(Object.values(OnExpiryEnum))
   onExpiry?: 'autoPlay' | 'forfeit';
 
   @Field(() => Boolean, { nullable: true, description: 'A rated match (default false).' })

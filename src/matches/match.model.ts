@@ -1,4 +1,4 @@
-import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JSONScalar } from '../graphql/json.scalar';
 import { RulesetOptionsModel } from '../rulesets/ruleset.model';
@@ -192,6 +192,16 @@ export class AuditModel {
   @Field(() => Int, { nullable: true, description: 'Where an unsound log goes wrong.' }) @ApiPropertyOptional() seq?: number;
   @Field(() => String, { nullable: true }) @ApiPropertyOptional() reason?: string;
 }
+
+/** Why a turn notice was sent; the values are the wire values of the GraphQL subscription and the NDJSON event stream. */
+export enum TurnNoticeKindEnum {
+  yourTurn = 'yourTurn',
+  clockLow = 'clockLow',
+}
+registerEnumType(TurnNoticeKindEnum, {
+  name: 'TurnNoticeKind',
+  description: "yourTurn: the turn came to me; clockLow: less than CLOCK_LOW_FRACTION of this turn's time is left (once per turn).",
+});
 
 @ObjectType('TurnNotice')
 export class TurnNoticeModel {

@@ -158,6 +158,8 @@ export class MatchesController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/abort')
   @HttpCode(200)
+  @ApiSeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_OVER', 'NOT_SEATED', 'ABORT_TOO_LATE')
   @ApiOperation({ operationId: 'abort', summary: 'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)' })
   @ApiOkResponse({ type: MatchModel })
   async abort(

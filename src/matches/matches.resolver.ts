@@ -6,7 +6,7 @@ import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';
 import type { LiveEvent, TurnNotice } from './matches.service';
 import { ClientSeedInput, CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
-import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, SeatPublicModel, TurnNoticeModel } from './match.model';
+import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, SeatPublicModel, TurnNoticeKindEnum, TurnNoticeModel } from './match.model';
 
 @Resolver()
 export class MatchesResolver {
@@ -184,7 +184,7 @@ export class SeatPresenceResolver {
 
 @Resolver(() => TurnNoticeModel)
 export class TurnNoticeResolver {
-  @ResolveField(() => String, { description: 'yourTurn: the turn came to me; clockLow: less than CLOCK_LOW_FRACTION of this turn\'s time is left (once per turn).' })
+  @ResolveField(() => TurnNoticeKindEnum, { description: 'Why the notice was sent.' })
   kind(@Parent() notice: TurnNoticeModel): string {
     return notice.kind ?? 'yourTurn';
   }

@@ -2,7 +2,7 @@ import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { ScopeEnum } from '../auth/auth.model';
-import { SCOPES } from '../auth/principal';
+import { TOKEN_SCOPES } from '../auth/principal';
 import type { Scope } from '../auth/principal';
 
 @ObjectType('OAuthApp', { description: 'A third-party app I registered: its id is the OAuth client_id.' })
@@ -56,7 +56,10 @@ export class AuthorizedAppRefModel {
 export class AuthorizedAppModel {
   @Field(() => ID, { description: 'The grant id.' }) @ApiProperty({ description: 'The grant id.' }) id!: string;
   @Field(() => AuthorizedAppRefModel) @ApiProperty({ type: AuthorizedAppRefModel }) app!: AuthorizedAppRefModel;
-  @Field(() => [ScopeEnum]) @ApiProperty({ enum: SCOPES, isArray: true }) scopes!: Scope[];
+  // The one Scope enum of both contracts (aliases included); a grant holds fine scopes only.
+  @Field(() => [ScopeEnum], { description: 'The fine scopes granted (never an alias).' })
+  @ApiProperty({ enum: TOKEN_SCOPES, isArray: true, description: 'The fine scopes granted (never an alias).' })
+  scopes!: Scope[];
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
   @Field(() => Date, { nullable: true }) @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt!: Date | null;
 }

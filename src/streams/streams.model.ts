@@ -5,6 +5,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LobbyMatchModel } from '../lobby/lobby.model';
 import { MatchEventModel, MatchModel } from '../matches/match.model';
+import { MatchEndReasonEnum } from '../ratings/ratings.model';
 
 export const EVENT_LINE_TYPES = ['matchInPlay', 'yourTurn', 'matchStarted', 'matchEnded', 'clockLow', 'seekPaired', 'challengeReceived', 'challengeAccepted', 'challengeDeclined', 'challengeCanceled'] as const;
 
@@ -43,8 +44,8 @@ export class EventStreamLineModel {
 
   @ApiPropertyOptional({
     type: 'object',
-    properties: { reason: { type: 'string' }, winner: { type: 'integer', nullable: true }, totals: { type: 'array', items: { type: 'integer' } } },
-    description: '`matchEnded`: the reason (points, allDenari, resignation, forfeit), the winning side (null: a draw) and the totals per side.',
+    properties: { reason: { type: 'string', enum: Object.values(MatchEndReasonEnum) }, winner: { type: 'integer', nullable: true }, totals: { type: 'array', items: { type: 'integer' } } },
+    description: '`matchEnded`: the reason (MatchEndReason: points, allDenari, resignation, forfeit, aborted), the winning side (null: a draw) and the totals per side.',
   })
   result?: { reason: string; winner: number | null; totals: number[] };
 }

@@ -61,7 +61,7 @@ export interface paths {
         };
         /**
          * My account settings (acceptChallenges)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
          */
         get: operations["accountSettings"];
         put?: never;
@@ -176,7 +176,7 @@ export interface paths {
         };
         /**
          * My pending challenges, received (in) and sent (out)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["myChallenges"];
         put?: never;
@@ -200,7 +200,7 @@ export interface paths {
         };
         /**
          * One of my challenges (sent or received)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["getChallenge"];
         put?: never;
@@ -321,7 +321,7 @@ export interface paths {
         };
         /**
          * A saved custom ruleset by id (shareable)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["getCustomRuleset"];
         put?: never;
@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * My turn across all my matches, soonest deadline first (untimed last)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["inbox"];
         put?: never;
@@ -378,7 +378,7 @@ export interface paths {
         };
         /**
          * Public matches with a seat I may take, newest first (cursor pages)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["lobby"];
         put?: never;
@@ -398,7 +398,7 @@ export interface paths {
         };
         /**
          * Matches where I hold or am invited to a seat
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["listMyMatches"];
         put?: never;
@@ -422,7 +422,7 @@ export interface paths {
         };
         /**
          * A match as I may see it (ETag: its seq); atSeq replays it
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["getMatch"];
         put?: never;
@@ -462,7 +462,7 @@ export interface paths {
         };
         /**
          * The audit verdict of the log
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["auditMatch"];
         put?: never;
@@ -502,7 +502,7 @@ export interface paths {
         };
         /**
          * The event log from a seq (public)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["matchEvents"];
         put?: never;
@@ -522,7 +522,7 @@ export interface paths {
         };
         /**
          * The whole log as JSON Lines, seed included (once the match is over); Accept: text/plain gives the match notation
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["exportMatch"];
         put?: never;
@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * What the bot of a level would play for my seat now (my turn only)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["hint"];
         put?: never;
@@ -582,7 +582,7 @@ export interface paths {
         };
         /**
          * My legal plays now
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["legalPlays"];
         put?: never;
@@ -622,7 +622,7 @@ export interface paths {
         };
         /**
          * The rematch offer of a finished match, as it stands
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["rematchOffer"];
         put?: never;
@@ -708,7 +708,7 @@ export interface paths {
          * A match's events from fromSeq (NDJSON): the missed ones first, then live, each with the match as I may see it after it
          * @description The guarantees of the matchEventsLive subscription, across instances: every event from fromSeq once, in order, no gap, no repeat; after a dropped connection ask again with fromSeq = the last seq received + 1. The stream ends after the event that ends the match (at once for a finished match when fromSeq is past its end). An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT.
          *
-         *     An API token needs the `read` scope (a session holds every scope).
+         *     An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["streamMatch"];
         put?: never;
@@ -730,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Several finished matches as NDJSON: {"id", "export": "<JSON Lines>"} per line, or {"id", "error": {"code", "message"}}
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         post: operations["exportMatches"];
         delete?: never;
@@ -906,7 +906,7 @@ export interface paths {
         };
         /**
          * My open seeks, then those ended in the last 24 hours (paired ones with their match)
-         * @description An API token needs the `read` scope (a session holds every scope).
+         * @description An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["mySeeks"];
         put?: never;
@@ -952,7 +952,7 @@ export interface paths {
          * My event stream (NDJSON): my matches in play first, then yourTurn, matchStarted, matchEnded and my other events as they happen
          * @description One JSON value per line, without WebSockets. An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward the subscriptions an account may hold open (WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT; 429 RATE_LIMITED with reason "subscriptions" beyond).
          *
-         *     An API token needs the `read` scope (a session holds every scope).
+         *     An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -974,7 +974,7 @@ export interface paths {
          * The lobby as I may see it (NDJSON): its current matches first, then additions, updates and removals as they happen
          * @description The lobby subscription without WebSockets, with the same filters (preset, rated, clock) and the same per-caller filtering (only public matches with a seat I may take; a private match never appears). First one `added` line per match GET /v1/lobby lists to me with these filters (every page, newest first), then `added`, `updated` and `removed` lines as the lobby changes, on any instance. A change made while the first lines are read comes after them: keep the entries by matchId. An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines. When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends. Counts toward WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT.
          *
-         *     An API token needs the `read` scope (a session holds every scope).
+         *     An API token needs the `match:read` scope (a session holds every scope).
          */
         get: operations["streamLobby"];
         put?: never;
@@ -1160,6 +1160,7 @@ export interface components {
             /** @description The username, lowercased (also the player id in seats and logs). */
             username: string;
         };
+        /** @description Changes to my account settings; absent fields stay as they are. */
         AccountSettingsInput: {
             /** @enum {string} */
             acceptChallenges?: "none" | "known" | "everyone";
@@ -1252,22 +1253,32 @@ export interface components {
         };
         AuthorizedAppModel: {
             app: components["schemas"]["AuthorizedAppRefModel"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When I authorized it.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the grant ends unless refreshed; null: it does not expire.
+             */
             expiresAt: string | null;
             /** @description The grant id. */
             id: string;
-            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write")[];
+            /** @description The fine scopes granted (never an alias). */
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "read" | "play")[];
         };
+        /** @description The app a grant is for. */
         AuthorizedAppRefModel: {
             id: string;
+            /** @description The app's name. */
             name: string;
         };
         BatchExportInput: {
             /** @description Match ids, 1..100. */
             ids: string[];
         };
+        /** @description A challenge to one account: the two-player match it proposes. */
         ChallengeInput: {
             /** @enum {string} */
             onExpiry?: "autoPlay" | "forfeit";
@@ -1293,28 +1304,42 @@ export interface components {
         };
         ChallengeModel: {
             challenger: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the challenge was made.
+             */
             createdAt: string;
-            declineReason: string | null;
+            /** @enum {string|null} */
+            declineReason: "generic" | "later" | "tooFast" | "tooSlow" | "timeControl" | "rated" | "casual" | "standard" | "variant" | "noBot" | "onlyBot" | null;
             destUser: string;
             /** Format: date-time */
             expiresAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The challenge id.
+             */
             id: string;
             /** Format: uuid */
             matchId: string | null;
             /** @enum {string} */
             onExpiry: "autoPlay" | "forfeit";
+            /** @description The option overrides it proposes. */
             overrides: {
                 [key: string]: unknown;
             };
+            /** @description The preset id of the match it proposes (the base preset of a saved ruleset). */
             preset: string | null;
+            /** @description It proposes a rated match. */
             rated: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The saved ruleset version it proposes, if any.
+             */
             rulesetId: string | null;
             seat: number | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "declined" | "canceled" | "expired";
+            /** @description ISO 8601 duration per turn; null: untimed. */
             turnTimeLimit: string | null;
         };
         /** @description My client seed, given on its own (once, before the start). */
@@ -1378,6 +1403,7 @@ export interface components {
              */
             visibility?: "public" | "private";
         };
+        /** @description A new seek: the match it asks for (a preset or saved ruleset, seats, clock, rated) and the ratings it accepts. */
         CreateSeekInput: {
             /** @enum {string} */
             onExpiry?: "autoPlay" | "forfeit";
@@ -1523,9 +1549,10 @@ export interface components {
             players?: (string | null)[];
             /** @description `matchStarted`: the preset. */
             preset?: string | null;
-            /** @description `matchEnded`: the reason (points, allDenari, resignation, forfeit), the winning side (null: a draw) and the totals per side. */
+            /** @description `matchEnded`: the reason (MatchEndReason: points, allDenari, resignation, forfeit, aborted), the winning side (null: a draw) and the totals per side. */
             result?: {
-                reason?: string;
+                /** @enum {string} */
+                reason?: "points" | "allDenari" | "resignation" | "forfeit" | "aborted";
                 totals?: number[];
                 winner?: number | null;
             };
@@ -1636,33 +1663,49 @@ export interface components {
             seq: number;
         };
         LobbyMatchModel: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the match was created.
+             */
             createdAt: string;
+            /** @description Username of the creator. */
             createdBy: string;
+            /** @description The match id. */
             id: string;
-            onExpiry: string;
+            /** @enum {string} */
+            onExpiry: "autoPlay" | "forfeit";
             options: {
                 [key: string]: unknown;
             };
             players: number;
+            /** @description The preset id the options come from. */
             preset: string;
+            /** @description A rated match. */
             rated: boolean;
             rulesetId: string | null;
+            /** @description Every seat, in seat order, with what may be taken. */
             seats: components["schemas"]["LobbySeatModel"][];
             target: number | null;
             teams: boolean;
             turnTimeLimit: string | null;
         };
+        /** @description One page of the lobby. */
         LobbyPageModel: {
             matches: components["schemas"]["LobbyMatchModel"][];
             next: string | null;
         };
+        /** @description A seat of a lobby match, as the lobby shows it. */
         LobbySeatModel: {
-            bot: string | null;
+            /** @enum {string|null} */
+            bot: "random" | "greedy" | "ismcts" | null;
             player: string | null;
             reservedFor: string | null;
+            /** @description The seat number, from 0. */
             seat: number;
-            /** @enum {string} */
+            /**
+             * @description Who may sit here.
+             * @enum {string}
+             */
             state: "taken" | "open" | "reserved" | "bot";
         };
         LobbyStreamLineModel: {
@@ -1828,15 +1871,21 @@ export interface components {
             viewer: number | null;
         };
         MyChallengesModel: {
+            /** @description Pending challenges made to me, newest first. */
             in: components["schemas"]["ChallengeModel"][];
+            /** @description Pending challenges I made, newest first. */
             out: components["schemas"]["ChallengeModel"][];
         };
         OAuthAppModel: {
             confidential: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the app was registered.
+             */
             createdAt: string;
             /** @description The client_id. */
             id: string;
+            /** @description The name users see on the consent page. */
             name: string;
             redirectUris: string[];
         };
@@ -2000,6 +2049,7 @@ export interface components {
             /** @description The Glicko-2 volatility after the match. */
             volatility: number;
         };
+        /** @description A refresh token to trade for a new session. */
         RefreshSessionInput: {
             /** @example scopa_rt_... */
             refreshToken: string;
@@ -2008,10 +2058,14 @@ export interface components {
             app: components["schemas"]["OAuthAppModel"];
             clientSecret: string | null;
         };
+        /** @description A new app (an OAuth client). */
         RegisterOAuthAppInput: {
             /** @default false */
             confidential?: boolean;
-            /** @example My Scopa bot */
+            /**
+             * @description The name users see on the consent page (1 to 100 characters).
+             * @example My Scopa bot
+             */
             name: string;
             /**
              * @example [
@@ -2022,8 +2076,12 @@ export interface components {
         };
         RematchOfferModel: {
             asked: string[];
+            /** @description The player who declined it; null unless declined. */
             declinedBy: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the offer lapses unanswered (REMATCH_TTL after the first ask).
+             */
             expiresAt: string;
             /** Format: uuid */
             matchId: string;
@@ -2168,31 +2226,49 @@ export interface components {
             /** @description The account the seat is kept for, while reserved. */
             reservedFor: string | null;
         };
+        /** @description A request to be paired with whoever fits (lichess-like): open until paired into a match, canceled or expired. */
         SeekModel: {
             correspondence: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the seek was made.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was paired, canceled or expired; null while open.
+             */
             endedAt: string | null;
+            /** @description The seek id. */
             id: string;
             matchId: string | null;
-            onExpiry: string;
+            /** @enum {string} */
+            onExpiry: "autoPlay" | "forfeit";
             options: {
                 [key: string]: unknown;
             };
+            /** @description The option overrides it asked for (those of the saved ruleset for a ruleset seek). */
             overrides: {
                 [key: string]: unknown;
             };
             players: number;
+            /** @description The preset id of the match it asks for. */
             preset: string;
+            /** @description It asks for a rated match. */
             rated: boolean;
             rating: number;
             ratingRange: string | null;
+            /** @description The saved ruleset version it asks for, if any. */
             rulesetId: string | null;
             seat: number | null;
-            /** @enum {string} */
+            /**
+             * @description Where the seek stands.
+             * @enum {string}
+             */
             status: "open" | "paired" | "canceled" | "expired";
+            /** @description Two teams of two (4 players). */
             teams: boolean;
+            /** @description ISO 8601 duration per turn; null: untimed. */
             turnTimeLimit: string | null;
         };
         /** @description A password session: a JWT to send as a bearer token. */
@@ -4237,6 +4313,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4247,7 +4324,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchModel"];
                 };
             };
-            /** @description Bad request: VALIDATION_FAILED. */
+            /** @description Bad request: INVALID_COMMAND, VALIDATION_FAILED. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4255,7 +4332,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "VALIDATION_FAILED";
+                        code?: "INVALID_COMMAND" | "VALIDATION_FAILED";
                     };
                 };
             };
@@ -4271,7 +4348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN. */
+            /** @description Forbidden: NOT_SEATED, FORBIDDEN. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4279,7 +4356,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "NOT_SEATED" | "FORBIDDEN";
                     };
                 };
             };
@@ -4292,6 +4369,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Conflict: MATCH_OVER, ABORT_TOO_LATE, IDEMPOTENCY_KEY_REUSED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "MATCH_OVER" | "ABORT_TOO_LATE" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
