@@ -28,6 +28,13 @@ const PARAMETER_TWINS: Record<string, string> = {
   inbox: 'Query.inbox',
   listWebhookDeliveries: 'Query.webhookDeliveries',
   lobby: 'Query.lobby',
+  streamLobby: 'Subscription.lobby',
+};
+
+/** REST schemas whose GraphQL twin has another name than the schema without `Model`. */
+const SCHEMA_TWINS: Record<string, string> = {
+  // a line of GET /v1/stream/lobby is what the `lobby` subscription sends
+  LobbyStreamLineModel: 'LobbyChange',
 };
 
 /**
@@ -61,7 +68,7 @@ export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
   };
   for (const [name, s] of Object.entries(doc.components.schemas as Record<string, Json>)) {
     if (REST_ONLY.has(name)) continue;
-    const twinName = name.replace(/Model$/, '');
+    const twinName = SCHEMA_TWINS[name] ?? name.replace(/Model$/, '');
     const twin = schema.getType(twinName);
     if (!twin || !(isObjectType(twin) || isInputObjectType(twin))) {
       // a REST-only shape: nothing to compare, unless it has an enum that should have a twin
