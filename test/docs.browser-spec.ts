@@ -7,7 +7,7 @@
  * (it builds the docs first). Screenshots go to test-artifacts/.
  */
 import { jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
@@ -22,6 +22,8 @@ jest.setTimeout(300_000);
 declare const document: { querySelectorAll(selector: string): { length: number } };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Redoc titles the page with the contract's version (openapi.yaml info.version, which follows package.json). */
+const API_VERSION = (JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { version: string }).version;
 const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -85,7 +87,7 @@ describe('API reference at /docs (Chromium)', () => {
     await page.goto(`${base}/docs/`);
     await page.click('a[href="api/"]');
     await page.waitForURL(`${base}/docs/api/`);
-    await page.getByText('Scopa as a service (1.0.0)').first().waitFor({ timeout: 60_000 });
+    await page.getByText(`Scopa as a service (${API_VERSION})`).first().waitFor({ timeout: 60_000 });
     // Redoc's own script runs (no prerendered shell only): its search finds the play operation
     await page.getByText('Search').first().click();
     const search = page.locator('input[placeholder^="Search"]').first();
