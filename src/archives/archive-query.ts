@@ -6,7 +6,7 @@
  */
 import { sideOf } from '../engine';
 import type { MatchEvent, RulesetOptions, Seat } from '../engine';
-import type { Prisma } from '../database/database';
+import type { RowReader } from '../database/database';
 
 export type ResultFilter = 'win' | 'loss' | 'draw';
 
@@ -95,9 +95,8 @@ JOIN match_events c ON c.match_id = m.id AND c.seq = 1
 JOIN match_events e ON e.match_id = m.id AND e.seq = m.current_seq
 ORDER BY m.ended_at DESC, m.id DESC`;
 
-export async function archivePage(prisma: Prisma, filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<ArchivedMatch[]> {
-  const rows = await prisma.$queryRawUnsafe<Row[]>(
-    PAGE_SQL,
+export async function archivePage(rows: RowReader, filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<ArchivedMatch[]> {
+  const page = await rows<Row>(PAGE_SQL, [
     filter.player,
     filter.ruleset ?? null,
     filter.rated ?? null,
@@ -108,8 +107,8 @@ export async function archivePage(prisma: Prisma, filter: ArchiveFilter, after: 
     after?.endedAt ?? null,
     after?.id ?? null,
     limit,
-  );
-  return rows.map(archivedMatch);
+  ]);
+  return page.map(archivedMatch);
 }
 
 function archivedMatch(r: Row): ArchivedMatch {

@@ -58,7 +58,7 @@ export class ArchivesService {
     if (!Number.isSafeInteger(max) || max < 1 || max > PAGE_MAX) throw new DomainError('VALIDATION_FAILED', `max: an integer in 1..${PAGE_MAX}`);
     const { filter, after } = await this.resolve(username, q);
     // One more than asked tells whether there is a next page.
-    const rows = await archivePage(this.prisma, filter, after, max + 1);
+    const rows = await archivePage(this.prisma.database.rows, filter, after, max + 1);
     const matches = rows.slice(0, max);
     const last = matches[matches.length - 1];
     return { matches, next: rows.length > max && last ? encodeCursor({ endedAt: last.endedAt, id: last.id }) : null };
@@ -80,7 +80,7 @@ export class ArchivesService {
     let sent = 0;
     let cursor = after;
     while (sent < limit) {
-      const page = await archivePage(this.prisma, filter, cursor, Math.min(STREAM_PAGE, limit - sent));
+      const page = await archivePage(this.prisma.database.rows, filter, cursor, Math.min(STREAM_PAGE, limit - sent));
       if (page.length === 0) return;
       // (not named `exports`: compiled to CommonJS, this module's own exports are read through that name)
       const texts = withEvents ? await this.exports(page.map((m) => m.id), new Set(page.filter((m) => m.rated).map((m) => m.id))) : null;

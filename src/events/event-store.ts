@@ -8,7 +8,8 @@
  */
 import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { Prisma } from '../database/database';
+import { prismaRowReader } from '../database/database';
+import type { Prisma, RowReader } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
@@ -70,6 +71,22 @@ export interface MatchLog {
   rulesetId: string | null;
   currentSeq: number;
   events: StoredEvent[];
+}
+
+/** What an export's header takes from a finished match's row. */
+export interface FinishedMatchRow {
+  id: string;
+  preset: string;
+  options: unknown;
+  rulesVersion: string;
+  seats: unknown;
+  createdBy: string;
+  seedCommitment: string;
+  revealedSeed: string;
+  createdAt: Date;
+  endedAt: Date | null;
+  /** The match it was imported from (its chain's root), or null. */
+  sourceId: string | null;
 }
 
 /** The matches row of an imported match (see MatchStore.importJsonl). */
@@ -209,6 +226,9 @@ const LOAD_LOG_SQL = prepared(`SELECT m.seed AS m_seed, m.revealed_seed AS m_rev
   WHERE m.id = $1::uuid ORDER BY e.seq`);
 const EVENTS_OF_MATCHES_SQL = `SELECT ${EVENT_COLUMNS} FROM match_events
   WHERE match_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) ORDER BY match_id, seq`;
+const FINISHED_MATCHES_SQL = `SELECT id::text AS id, preset, options, rules_version AS "rulesVersion", seats, created_by AS "createdBy",
+    seed_commitment AS "seedCommitment", revealed_seed AS "revealedSeed", created_at AS "createdAt", ended_at AS "endedAt", source_id AS "sourceId"
+  FROM matches WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND status = 'over' AND revealed_seed IS NOT NULL`;
 const FIND_COMMAND_SQL = prepared('SELECT seq, command_hash FROM match_events WHERE match_id = $1::uuid AND command_key = $2::text');
 
 /** A unique violation from either driver adapter, with the constraint it names when known. */
@@ -262,15 +282,19 @@ export interface EventStoreOptions {
   appendsInFlight?: number;
   /** Most appends in one statement (default 64). */
   maxAppendBatch?: number;
+  /** Bulk reads (the rows and events of many matches) straight through the driver; through Prisma when not given. */
+  rows?: RowReader;
 }
 
 export class EventStore {
   private readonly batcher: AppendBatcher<PendingAppend, StoredEvent[]>;
+  private readonly rows: RowReader;
 
   constructor(
     private readonly prisma: Prisma,
     options: EventStoreOptions = {},
   ) {
+    this.rows = options.rows ?? prismaRowReader(prisma);
     this.batcher = new AppendBatcher<PendingAppend, StoredEvent[]>({
       runOne: (a) => this.appendOne(a),
       runBatch: (appends) => this.appendMany(appends),
@@ -459,9 +483,14 @@ export class EventStore {
     return rows.map(toStored);
   }
 
+  /** The rows of those of several matches that are over with their seed revealed (what an export's header needs), one statement. */
+  async finishedMatchesOf(matchIds: readonly string[]): Promise<FinishedMatchRow[]> {
+    return this.rows<FinishedMatchRow>(FINISHED_MATCHES_SQL, [JSON.stringify(matchIds)]);
+  }
+
   /** Every event of several matches, by match, in seq order (one statement). */
   async eventsOfMatches(matchIds: readonly string[]): Promise<Map<string, StoredEvent[]>> {
-    const rows = await this.prisma.$queryRawUnsafe<EventRow[]>(EVENTS_OF_MATCHES_SQL, JSON.stringify(matchIds));
+    const rows = await this.rows<EventRow>(EVENTS_OF_MATCHES_SQL, [JSON.stringify(matchIds)]);
     const out = new Map<string, StoredEvent[]>();
     for (const r of rows) {
       const list = out.get(r.match_id) ?? [];

@@ -15,11 +15,11 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { auditEvents, decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
 import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { Prisma } from '../database/database';
+import type { Prisma, RowReader } from '../database/database';
 import { canonicalJson, joinEvent, sha256Hex, verifyChain, GENESIS_HASH } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import { EventStore } from '../events/event-store';
-import type { ImportedMatch, MatchProjection, RulesetVersionRef, SqlRunner } from '../events/event-store';
+import type { FinishedMatchRow, ImportedMatch, MatchProjection, RulesetVersionRef, SqlRunner } from '../events/event-store';
 import { auditJsonl, parseJsonl, toJsonl } from '../events/export';
 import type { ExportHeader, ExportLine, ExportRatingChange } from '../events/export';
 import { toNotation } from '../events/notation';
@@ -140,6 +140,8 @@ export interface MatchStoreOptions {
   maxRetries?: number;
   /** Append statements under way at once; more appends wait and share the next statement (see EventStore). */
   appendsInFlight?: number;
+  /** The bulk reads of exports straight through the driver (Database.rows); through Prisma when not given. */
+  rows?: RowReader;
 }
 
 const SUMMARY_SELECT = {
@@ -219,7 +221,7 @@ export class MatchStore {
     private readonly prisma: Prisma,
     options: MatchStoreOptions = {},
   ) {
-    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight });
+    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight, rows: options.rows });
     this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
     this.maxRetries = options.maxRetries ?? 8;
   }
@@ -678,14 +680,13 @@ export class MatchStore {
   async exportMany(matchIds: readonly string[], ratingChanges: ReadonlyMap<string, ExportRatingChange[]> = new Map()): Promise<Map<string, string | null>> {
     const out = new Map<string, string | null>(matchIds.map((id) => [id, null]));
     if (matchIds.length === 0) return out;
-    const rows = await this.prisma.match.findMany({ where: { id: { in: [...matchIds] }, status: 'over' }, select: { ...SUMMARY_SELECT, sourceId: true } });
-    const over = rows.filter((r) => r.revealedSeed);
+    const over = await this.events.finishedMatchesOf(matchIds);
     if (over.length === 0) return out;
     const events = await this.events.eventsOfMatches(over.map((r) => r.id));
     for (const row of over) {
       const log = events.get(row.id);
       if (!log || log.length === 0) continue;
-      out.set(row.id, toJsonl(exportHeader(row as MatchSummary & { sourceId: string | null }, log, ratingChanges.get(row.id)), log));
+      out.set(row.id, toJsonl(exportHeader(row, log, ratingChanges.get(row.id)), log));
     }
     return out;
   }
@@ -744,7 +745,7 @@ export class MatchStore {
 }
 
 /** The export header of a finished match: its row (seed revealed) and its whole log. */
-function exportHeader(match: MatchSummary & { sourceId: string | null }, events: StoredEvent[], ratingChanges?: ExportRatingChange[] | null): ExportHeader {
+function exportHeader(match: FinishedMatchRow | (MatchSummary & { sourceId: string | null }), events: StoredEvent[], ratingChanges?: ExportRatingChange[] | null): ExportHeader {
   const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
   const ended = joinEvent(events[events.length - 1]);
   const header: ExportHeader = {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { PRESETS, PRESET_IDS, cardCode, randomPlay, seatView } from '../../src/engine';
 import type { Command, MatchState, Rng } from '../../src/engine';
 import { openDatabase } from '../../src/database/database';
-import type { Prisma } from '../../src/database/database';
+import type { Prisma, RowReader } from '../../src/database/database';
 import { pgliteTemplate } from '../../src/database/template';
 
 export interface TestDatabase {
@@ -12,6 +12,8 @@ export interface TestDatabase {
   /** Plays per random match in the fold test (PGlite is slower: partial matches there, whole ones on PostgreSQL). */
   playsPerMatch: number;
   prisma: Prisma;
+  /** Reads straight through the driver, as the service's store does (Database.rows). */
+  rows: RowReader;
   /** Runs SQL as a superuser with triggers off (session_replication_role = replica): what a tamperer could do. */
   tamper(sql: string): Promise<void>;
   /** Runs a script as the superuser. */
@@ -28,6 +30,7 @@ export const pgliteFactory: DatabaseFactory = async () => {
     kind: 'pglite',
     playsPerMatch: 30,
     prisma: db.prisma,
+    rows: db.rows,
     exec: async (sql) => {
       await pglite.exec(sql);
     },
@@ -85,6 +88,7 @@ export const pgFactory: DatabaseFactory = async () => {
     kind: 'pg',
     playsPerMatch: Infinity,
     prisma: db.prisma,
+    rows: db.rows,
     exec: run,
     tamper: (sql) => run(`BEGIN; SET LOCAL session_replication_role = replica; ${sql}; COMMIT;`),
     close: async () => {

@@ -13,6 +13,7 @@ import { readMigrations } from '../../src/database/migrator';
 import { eventHash, joinEvent } from '../../src/events/chain';
 import { EventStore } from '../../src/events/event-store';
 import { auditJsonl } from '../../src/events/export';
+import type { ExportRatingChange } from '../../src/events/export';
 import { auditNotation, parseNotation } from '../../src/events/notation';
 import { MatchStore } from '../../src/events/match-store';
 import type { CommandKey } from '../../src/events/match-store';
@@ -452,6 +453,28 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    }, 60_000);
+
+    it('exports many matches at once, through the driver as through Prisma, as it exports each alone', async () => {
+      const finished = [await startedMatch(store, 'scopa'), await startedMatch(store, 'scopone', {}, 4)];
+      await playToEnd(store, finished[0], 5);
+      await store.execute(finished[1], { type: 'resign', player: 'p1' }, { actor: 'p1' });
+      const unfinished = await startedMatch(store, 'scopa');
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const ids = [...finished, unfinished, unknown];
+      const change: ExportRatingChange = {
+        player: 'p0', side: 0, result: 'win', ratingBefore: 1500, ratingAfter: 1662.31, rdBefore: 350, rdAfter: 290.32, volatilityBefore: 0.06, volatilityAfter: 0.06,
+      };
+      const ratingChanges = new Map([[finished[0], [change]]]);
+      const throughDriver = await new MatchStore(db.prisma, { rows: db.rows }).exportMany(ids, ratingChanges);
+      const throughPrisma = await new MatchStore(db.prisma).exportMany(ids, ratingChanges);
+      expect([...throughDriver.keys()]).toEqual(ids);
+      expect(throughDriver.get(finished[0])).toBe(await store.exportJsonl(finished[0], [change]));
+      expect(throughDriver.get(finished[1])).toBe(await store.exportJsonl(finished[1]));
+      expect(throughDriver.get(unfinished)).toBeNull();
+      expect(throughDriver.get(unknown)).toBeNull();
+      expect(throughPrisma).toEqual(throughDriver);
+      for (const id of finished) expect(auditJsonl(throughDriver.get(id)!)).toMatchObject({ sound: true, matchId: id });
     }, 60_000);
 
     it('writes the notation of a finished match and parses it back, re-deciding every play', async () => {
