@@ -66,13 +66,15 @@ const SIDE = (seat: string) => `(CASE WHEN (m.options ->> 'teams')::boolean THEN
 
 // The page is chosen on matches and match_players alone (the rated filter looks at the first event only when
 // asked), and only its rows then read their first and last events: joining the events before the sort cost two
-// index lookups for every match of the user on every page.
+// index lookups for every match of the user on every page. It walks the index on match_players (player_id,
+// ended_at DESC, match_id DESC) from the cursor, which is always given (the first page's is FIRST_PAGE), so a page
+// costs the same however many matches the player has.
 const PAGE_SQL = `
 WITH page AS (
   SELECT m.id, m.preset, m.ruleset_id, m.options, m.seats, m.imported, m.source_id, m.created_at, m.ended_at, m.current_seq
   FROM match_players p
   JOIN matches m ON m.id = p.match_id
-  WHERE p.player_id = $1::text AND m.status = 'over' AND m.ended_at IS NOT NULL
+  WHERE p.player_id = $1::text AND p.ended_at IS NOT NULL AND m.status = 'over'
     AND ($2::text IS NULL OR COALESCE(m.ruleset_id::text, m.preset) = $2::text)
     AND ($3::boolean IS NULL OR (SELECT COALESCE(c.payload -> 'settings' ->> 'rated', 'false') = 'true'
       FROM match_events c WHERE c.match_id = m.id AND c.seq = 1) = $3::boolean)
@@ -84,8 +86,8 @@ WITH page AS (
       OR ($7::text = 'win' AND m.winner = ${SIDE('p.seat')})
       OR ($7::text = 'loss' AND m.winner IS NOT NULL AND m.winner <> ${SIDE('p.seat')})
       OR ($7::text = 'draw' AND m.winner IS NULL))
-    AND ($8::timestamptz IS NULL OR (m.ended_at, m.id) < ($8::timestamptz, $9::uuid))
-  ORDER BY m.ended_at DESC, m.id DESC
+    AND (p.ended_at, p.match_id) < ($8::timestamptz, $9::uuid)
+  ORDER BY p.ended_at DESC, p.match_id DESC
   LIMIT $10::int
 )
 SELECT m.id::text AS id, m.preset, m.ruleset_id::text AS ruleset_id, m.options, m.seats, m.imported, m.source_id,
@@ -94,6 +96,9 @@ FROM page m
 JOIN match_events c ON c.match_id = m.id AND c.seq = 1
 JOIN match_events e ON e.match_id = m.id AND e.seq = m.current_seq
 ORDER BY m.ended_at DESC, m.id DESC`;
+
+/** A cursor before every match: the first page's. */
+const FIRST_PAGE = { endedAt: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' } as const;
 
 export async function archivePage(rows: RowReader, filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<ArchivedMatch[]> {
   const page = await rows<Row>(PAGE_SQL, [
@@ -104,8 +109,8 @@ export async function archivePage(rows: RowReader, filter: ArchiveFilter, after:
     filter.since ?? null,
     filter.until ?? null,
     filter.result ?? null,
-    after?.endedAt ?? null,
-    after?.id ?? null,
+    after?.endedAt ?? FIRST_PAGE.endedAt,
+    after?.id ?? FIRST_PAGE.id,
     limit,
   ]);
   return page.map(archivedMatch);
