@@ -34,7 +34,9 @@ export type DatabaseKind = 'pglite' | 'pg';
  * 7 KB a match promoted to the old one, collected late, 80 to 100 MB of RSS
  * (bench:export). The same rows read here die young. Rows come as the driver
  * types them: jsonb parsed, timestamptz a Date, int4 a number (int8 would
- * differ between the drivers: cast it).
+ * differ between the drivers: cast it). Outside any transaction only: on
+ * PGlite a read waits for an open transaction to end, so one made inside it
+ * would wait forever.
  */
 export type RowReader = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;
 

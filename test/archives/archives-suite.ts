@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
+import type { Response } from 'superagent';
 import { PrismaService } from '../../src/database/prisma.service';
 import { auditJsonl, parseJsonl } from '../../src/events/export';
 import { MatchStore } from '../../src/events/match-store';
@@ -63,13 +64,16 @@ function ndjson(text: string): any[] {
     .map((l) => JSON.parse(l));
 }
 
+/** supertest's parser for a body read whole as text (NDJSON has none of its own). */
+function asText(r: Response, done: (err: Error | null, body: string) => void): void {
+  let text = '';
+  r.setEncoding('utf8');
+  r.on('data', (c: string) => (text += c));
+  r.on('end', () => done(null, text));
+}
+
 async function stream(path: string): Promise<any[]> {
-  const res = await http_().get(path).set('accept', 'application/x-ndjson').buffer(true).parse((r, done) => {
-    let text = '';
-    r.setEncoding('utf8');
-    r.on('data', (c: string) => (text += c));
-    r.on('end', () => done(null, text));
-  });
+  const res = await http_().get(path).set('accept', 'application/x-ndjson').buffer(true).parse(asText);
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
   return ndjson(res.body as string);
@@ -251,12 +255,7 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         const open = await store.create({ preset: 'scopa', seats: [{ player: ann.username }, {}], createdBy: ann.username });
         const unknown = '00000000-0000-4000-8000-00000000dead';
         const ids = [made[0].id, made[1].id, unknown, open.matchId];
-        const res = await http_().post('/v1/matches/export').set('authorization', auth(bob)).send({ ids }).buffer(true).parse((r, done) => {
-          let text = '';
-          r.setEncoding('utf8');
-          r.on('data', (c: string) => (text += c));
-          r.on('end', () => done(null, text));
-        });
+        const res = await http_().post('/v1/matches/export').set('authorization', auth(bob)).send({ ids }).buffer(true).parse(asText);
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
         const lines = ndjson(res.body as string);
