@@ -67,6 +67,38 @@ describe('bad input is refused as such, never a 500 (e2e)', () => {
     expect(await myMatchCount()).toBe(before);
   });
 
+  it('refuses the same bad match settings on a new match, a seek and a challenge, naming the field, and makes none of them', async () => {
+    const bob = await register(app, 'bob');
+    const seeksBefore = (await auth(http().get('/v1/seeks'))).body.length;
+    const challengesBefore = (await auth(http().get('/v1/challenges'))).body.out.length;
+    const matchesBefore = await myMatchCount();
+    const bad: Record<string, unknown>[] = [
+      { preset: 42 },
+      { preset: 'p'.repeat(51) },
+      { rulesetId: 'not-a-uuid' },
+      { overrides: 'target=5' },
+      { turnTimeLimit: 3600 },
+      { turnTimeLimit: 'P'.repeat(41) },
+      { onExpiry: 'never' },
+      { rated: 'yes' },
+    ];
+    const routes: [string, Record<string, unknown>][] = [
+      ['/v1/matches', { preset: 'scopa' }],
+      ['/v1/seeks', { preset: 'scopa' }],
+      ['/v1/challenges', { username: bob.username, preset: 'scopa' }],
+    ];
+    for (const [route, base] of routes) {
+      for (const fields of bad) {
+        const res = await auth(http().post(route)).send({ ...base, ...fields });
+        expect({ route, fields, status: res.status, code: res.body.code }).toEqual({ route, fields, status: 400, code: 'VALIDATION_FAILED' });
+        expect(res.body.detail).toContain(Object.keys(fields)[0]);
+      }
+    }
+    expect((await auth(http().get('/v1/seeks'))).body.length).toBe(seeksBefore);
+    expect((await auth(http().get('/v1/challenges'))).body.out.length).toBe(challengesBefore);
+    expect(await myMatchCount()).toBe(matchesBefore);
+  });
+
   it('refuses a turn time limit outside PT10S..P30D at creation, so that no match is made that can never start', async () => {
     const before = await myMatchCount();
     for (const turnTimeLimit of ['P999999999Y', 'PT99999999999999999999S', 'P2147483648D', 'PT0S', 'PT9S', 'P31D']) {

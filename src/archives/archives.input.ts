@@ -2,6 +2,7 @@ import { ArgsType, Field, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { queryBoolean } from '../common/query-boolean';
 import { BATCH_EXPORT_MAX, STREAM_MAX } from './archives.service';
 
 export enum MatchResultFilter {
@@ -10,9 +11,6 @@ export enum MatchResultFilter {
   draw = 'draw',
 }
 registerEnumType(MatchResultFilter, { name: 'MatchResultFilter', description: "A finished match's result from the listed user's side." });
-
-// A query string says "true" or "false"; GraphQL gives a boolean.
-const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 /** The filters of a user's archive, shared by REST (query string) and GraphQL (@ArgsType): validated once, here. */
 @ArgsType()

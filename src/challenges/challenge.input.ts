@@ -1,8 +1,7 @@
-import { Field, ID, InputType, Int } from '@nestjs/graphql';
+import { Field, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { JSONScalar } from '../graphql/json.scalar';
-import { OnExpiryEnum } from '../matches/match.input';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../matches/match.input';
 import { DECLINE_REASONS } from './challenges.service';
 import { AcceptChallengesEnum } from './challenge.model';
 
@@ -14,42 +13,22 @@ export class ChallengeInput {
   @MaxLength(32)
   username!: string;
 
-  @Field({ nullable: true, description: 'A two-player preset id; or give rulesetId.' })
-  @ApiPropertyOptional({ example: 'scopa' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @PresetField('A two-player preset id; or give rulesetId.')
   preset?: string;
 
-  @Field(() => ID, { nullable: true, description: 'A saved custom ruleset (two players); the match locks it when the challenge is accepted.' })
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID('all', { message: 'rulesetId must be the id of a saved ruleset (a UUID)' })
+  @RulesetIdField('A saved custom ruleset (two players); the match locks it when the challenge is accepted.')
   rulesetId?: string;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Option overrides, checked by the engine now (INVALID_RULESET names the option at fault).' })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { target: 5 } })
-  @IsOptional()
-  @IsObject()
+  @OverridesField('Option overrides, checked by the engine now (INVALID_RULESET names the option at fault).')
   overrides?: Record<string, unknown>;
 
-  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn (e.g. P1D); null or absent for an untimed match.' })
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'P1D' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(40)
+  @TurnTimeLimitField('ISO 8601 duration per turn (e.g. P1D); null or absent for an untimed match.', 'P1D')
   turnTimeLimit?: string | null;
 
-  @Field(() => OnExpiryEnum, { nullable: true, description: 'What the turn clock running out does (default autoPlay).' })
-  @ApiPropertyOptional({ enum: OnExpiryEnum })
-  @IsOptional()
-  @IsIn(Object.values(OnExpiryEnum))
-  onExpiry?: 'autoPlay' | 'forfeit';
+  @OnExpiryField()
+  onExpiry?: `${OnExpiryEnum}`;
 
-  @Field(() => Boolean, { nullable: true, description: 'A rated match (default false).' })
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @RatedField('A rated match (default false).')
   rated?: boolean;
 
   @Field(() => Int, { nullable: true, description: "The challenger's seat, 0 or 1; absent: drawn at random when accepted (lichess's color: random)." })

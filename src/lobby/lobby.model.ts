@@ -1,9 +1,10 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { queryBoolean } from '../common/query-boolean';
 import { JSONScalar } from '../graphql/json.scalar';
-import { OnExpiryEnum } from '../matches/match.input';
+import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../matches/match.input';
 import { BotLevelEnum } from '../seats/bot-level';
 
 export enum ClockKindEnum {
@@ -35,9 +36,6 @@ export enum SeekStatusEnum {
   expired = 'expired',
 }
 registerEnumType(SeekStatusEnum, { name: 'SeekStatus', description: 'open: waiting; paired: its match is matchId; canceled by its owner; expired: a live seek whose owner had no open connection for SEEK_IDLE_EXPIRY.' });
-
-// A query string says "true" or "false"; GraphQL gives a boolean.
-const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 @ObjectType('LobbySeat')
 export class LobbySeatModel {
@@ -146,23 +144,13 @@ export class SeekModel {
 
 @InputType()
 export class CreateSeekInput {
-  @Field({ nullable: true, description: 'A preset id; or give rulesetId.' })
-  @ApiPropertyOptional({ example: 'scopa' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @PresetField('A preset id; or give rulesetId.')
   preset?: string;
 
-  @Field(() => ID, { nullable: true, description: 'A saved ruleset version (locked by the seek: it is what the match will play).' })
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID('all', { message: 'rulesetId must be the id of a saved ruleset (a UUID)' })
+  @RulesetIdField('A saved ruleset version (locked by the seek: it is what the match will play).')
   rulesetId?: string;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Option overrides of the preset (not with rulesetId, nor rated).' })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  @OverridesField('Option overrides of the preset (not with rulesetId, nor rated).')
   overrides?: Record<string, unknown>;
 
   @Field(() => Int, { nullable: true, description: 'Seats (2, 3, 4 or 6 as the preset allows); default the preset\'s.' })
@@ -179,23 +167,13 @@ export class CreateSeekInput {
   @IsBoolean()
   teams?: boolean;
 
-  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn; a day or more makes a correspondence seek. Null or absent: untimed.' })
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'P1D' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(40)
+  @TurnTimeLimitField('ISO 8601 duration per turn; a day or more makes a correspondence seek. Null or absent: untimed.', 'P1D')
   turnTimeLimit?: string | null;
 
-  @Field(() => OnExpiryEnum, { nullable: true, description: 'What the turn clock running out does (default autoPlay).' })
-  @ApiPropertyOptional({ enum: OnExpiryEnum })
-  @IsOptional()
-  @IsIn(Object.values(OnExpiryEnum))
-  onExpiry?: 'autoPlay' | 'forfeit';
+  @OnExpiryField()
+  onExpiry?: `${OnExpiryEnum}`;
 
-  @Field(() => Boolean, { nullable: true, description: 'A rated match (default false).' })
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @RatedField('A rated match (default false).')
   rated?: boolean;
 
   @Field({ nullable: true, description: 'Rated seeks: the opponents\' ratings accepted, "min-max" (e.g. "1400-1700").' })

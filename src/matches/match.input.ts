@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -18,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { BOT_LEVELS } from '../engine';
+import { queryBoolean } from '../common/query-boolean';
 import { JSONScalar } from '../graphql/json.scalar';
 import { BotLevelEnum, IsBotLevel } from '../seats/bot-level';
 import type { SeatRequest } from './matches.service';
@@ -55,6 +57,53 @@ registerEnumType(OnExpiryEnum, {
   description: 'When a turn clock runs out: autoPlay plays for the seat (README, "Auto-play is a rule"); forfeit ends the match, the seat\'s side losing.',
 });
 
+/*
+ * The fields of every input that makes a match (createMatch, createSeek, challenge): each one GraphQL field, one
+ * OpenAPI property and one validation, so that the three inputs cannot drift apart; what the field means on that
+ * input is its description, the same in both contracts.
+ */
+
+export const PresetField = (description: string): PropertyDecorator =>
+  applyDecorators(Field(() => String, { nullable: true, description }), ApiPropertyOptional({ description, type: String, example: 'scopa' }), IsOptional(), IsString(), MaxLength(50));
+
+export const RulesetIdField = (description: string): PropertyDecorator =>
+  applyDecorators(
+    Field(() => ID, { nullable: true, description }),
+    ApiPropertyOptional({ description, format: 'uuid' }),
+    IsOptional(),
+    IsUUID('all', { message: 'rulesetId must be the id of a saved ruleset (a UUID)' }),
+  );
+
+export const OverridesField = (description: string): PropertyDecorator =>
+  applyDecorators(
+    Field(() => JSONScalar, { nullable: true, description }),
+    ApiPropertyOptional({ description, type: 'object', additionalProperties: true, example: { target: 5 } }),
+    IsOptional(),
+    IsObject(),
+  );
+
+/** An ISO 8601 duration; its meaning (untimed when absent, correspondence from a day) is the engine's and the clocks'. */
+export const TurnTimeLimitField = (description: string, example: string): PropertyDecorator =>
+  applyDecorators(
+    Field(() => String, { nullable: true, description }),
+    ApiPropertyOptional({ description, type: String, nullable: true, example }),
+    IsOptional(),
+    IsString(),
+    MaxLength(40),
+  );
+
+const ON_EXPIRY_DOC = 'What the turn clock running out does (default autoPlay).';
+export const OnExpiryField = (): PropertyDecorator =>
+  applyDecorators(
+    Field(() => OnExpiryEnum, { nullable: true, description: ON_EXPIRY_DOC }),
+    ApiPropertyOptional({ enum: OnExpiryEnum, description: ON_EXPIRY_DOC }),
+    IsOptional(),
+    IsIn(Object.values(OnExpiryEnum)),
+  );
+
+export const RatedField = (description: string): PropertyDecorator =>
+  applyDecorators(Field(() => Boolean, { nullable: true, description }), ApiPropertyOptional({ description, type: Boolean, default: false }), IsOptional(), IsBoolean());
+
 export enum VisibilityEnum {
   public = 'public',
   private = 'private',
@@ -87,23 +136,13 @@ export function seatRequests(seats: SeatInput[] | undefined): SeatRequest[] | un
 
 @InputType()
 export class CreateMatchInput {
-  @Field({ nullable: true, description: 'A preset id (see rulesets); or give rulesetId.' })
-  @ApiPropertyOptional({ example: 'scopa' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @PresetField('A preset id (see rulesets); or give rulesetId.')
   preset?: string;
 
-  @Field(() => ID, { nullable: true, description: 'A saved custom ruleset; the match locks it (immutable from then on).' })
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID('all', { message: 'rulesetId must be the id of a saved ruleset (a UUID)' })
+  @RulesetIdField('A saved custom ruleset; the match locks it (immutable from then on).')
   rulesetId?: string;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'Option overrides, checked by the engine (INVALID_RULESET names the option at fault).' })
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { target: 5 } })
-  @IsOptional()
-  @IsObject()
+  @OverridesField('Option overrides, checked by the engine (INVALID_RULESET names the option at fault).')
   overrides?: Record<string, unknown>;
 
   @Field(() => [SeatInput], { nullable: true, description: 'One spec per seat, in seat order; missing seats are open. Default: the creator in seat 0.' })
@@ -115,23 +154,13 @@ export class CreateMatchInput {
   @Type(() => SeatInput)
   seats?: SeatInput[];
 
-  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn (e.g. PT1H): the turn clock; null or absent for an untimed match. onExpiry says what happens when it runs out.' })
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'PT1H' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(40)
+  @TurnTimeLimitField('ISO 8601 duration per turn (e.g. PT1H): the turn clock; null or absent for an untimed match. onExpiry says what happens when it runs out.', 'PT1H')
   turnTimeLimit?: string | null;
 
-  @Field(() => OnExpiryEnum, { nullable: true, description: 'What the turn clock running out does (default autoPlay).' })
-  @ApiPropertyOptional({ enum: OnExpiryEnum, description: 'What the turn clock running out does (default autoPlay).' })
-  @IsOptional()
-  @IsIn(Object.values(OnExpiryEnum))
+  @OnExpiryField()
   onExpiry?: `${OnExpiryEnum}`;
 
-  @Field(() => Boolean, { nullable: true, description: 'A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings".' })
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @RatedField('A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings".')
   rated?: boolean;
 
   @Field(() => VisibilityEnum, { nullable: true, description: 'public (default): listed in the lobby while a seat is open; private: never listed, joinable by id.' })
@@ -224,8 +253,7 @@ export class MatchListQuery {
   @Field(() => Boolean, { nullable: true })
   @ApiPropertyOptional({ type: Boolean, description: 'Only matches where it is my turn.' })
   @IsOptional()
-  // A query string says "true" or "false"; GraphQL gives a boolean.
-  @Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @Transform(queryBoolean)
   @IsBoolean()
   myTurn?: boolean;
 

@@ -1280,9 +1280,13 @@ export interface components {
         };
         /** @description A challenge to one account: the two-player match it proposes. */
         ChallengeInput: {
-            /** @enum {string} */
+            /**
+             * @description What the turn clock running out does (default autoPlay).
+             * @enum {string}
+             */
             onExpiry?: "autoPlay" | "forfeit";
             /**
+             * @description Option overrides, checked by the engine now (INVALID_RULESET names the option at fault).
              * @example {
              *       "target": 5
              *     }
@@ -1290,14 +1294,26 @@ export interface components {
             overrides?: {
                 [key: string]: unknown;
             };
-            /** @example scopa */
+            /**
+             * @description A two-player preset id; or give rulesetId.
+             * @example scopa
+             */
             preset?: string;
-            /** @default false */
+            /**
+             * @description A rated match (default false).
+             * @default false
+             */
             rated?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description A saved custom ruleset (two players); the match locks it when the challenge is accepted.
+             */
             rulesetId?: string;
             seat?: number | null;
-            /** @example P1D */
+            /**
+             * @description ISO 8601 duration per turn (e.g. P1D); null or absent for an untimed match.
+             * @example P1D
+             */
             turnTimeLimit?: string | null;
             /** @example bob */
             username: string;
@@ -1381,6 +1397,7 @@ export interface components {
              */
             onExpiry?: "autoPlay" | "forfeit";
             /**
+             * @description Option overrides, checked by the engine (INVALID_RULESET names the option at fault).
              * @example {
              *       "target": 5
              *     }
@@ -1388,14 +1405,26 @@ export interface components {
             overrides?: {
                 [key: string]: unknown;
             };
-            /** @example scopa */
+            /**
+             * @description A preset id (see rulesets); or give rulesetId.
+             * @example scopa
+             */
             preset?: string;
-            /** @default false */
+            /**
+             * @description A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings".
+             * @default false
+             */
             rated?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description A saved custom ruleset; the match locks it (immutable from then on).
+             */
             rulesetId?: string;
             seats?: components["schemas"]["SeatInput"][];
-            /** @example PT1H */
+            /**
+             * @description ISO 8601 duration per turn (e.g. PT1H): the turn clock; null or absent for an untimed match. onExpiry says what happens when it runs out.
+             * @example PT1H
+             */
             turnTimeLimit?: string | null;
             /**
              * @default public
@@ -1405,22 +1434,43 @@ export interface components {
         };
         /** @description A new seek: the match it asks for (a preset or saved ruleset, seats, clock, rated) and the ratings it accepts. */
         CreateSeekInput: {
-            /** @enum {string} */
+            /**
+             * @description What the turn clock running out does (default autoPlay).
+             * @enum {string}
+             */
             onExpiry?: "autoPlay" | "forfeit";
+            /**
+             * @description Option overrides of the preset (not with rulesetId, nor rated).
+             * @example {
+             *       "target": 5
+             *     }
+             */
             overrides?: {
                 [key: string]: unknown;
             };
             players?: number;
-            /** @example scopa */
+            /**
+             * @description A preset id; or give rulesetId.
+             * @example scopa
+             */
             preset?: string;
-            /** @default false */
+            /**
+             * @description A rated match (default false).
+             * @default false
+             */
             rated?: boolean;
             /** @example 1400-1700 */
             ratingRange?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description A saved ruleset version (locked by the seek: it is what the match will play).
+             */
             rulesetId?: string;
             teams?: boolean;
-            /** @example P1D */
+            /**
+             * @description ISO 8601 duration per turn; a day or more makes a correspondence seek. Null or absent: untimed.
+             * @example P1D
+             */
             turnTimeLimit?: string | null;
         };
         /** @description A new API token. */
