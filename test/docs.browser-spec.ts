@@ -7,13 +7,13 @@
  * (it builds the docs first). Screenshots go to test-artifacts/.
  */
 import { jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { docsDir } from '../src/docs/docs-site';
+import { ARTIFACTS, confineTo, launchChromium } from './support/chromium';
+import type { Chromium } from './support/chromium';
 import { createTestApp } from './support/app';
 
 jest.setTimeout(300_000);
@@ -21,48 +21,37 @@ jest.setTimeout(300_000);
 // page.evaluate runs in the browser; the server's tsconfig has no DOM library.
 declare const document: { querySelectorAll(selector: string): { length: number } };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Redoc titles the page with the contract's version (openapi.yaml info.version, which follows package.json). */
 const API_VERSION = (JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { version: string }).version;
-const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 describe('API reference at /docs (Chromium)', () => {
   let app: INestApplication;
   let base: string;
-  let profile: string;
+  let browser: Chromium;
   let context: BrowserContext;
   let page: Page;
   const problems: string[] = [];
-  const offsite: string[] = [];
+  let offsite: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(path.join(docsDir(), 'index.html'))) throw new Error(`no API reference in ${docsDir()}: run npm run docs`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(ARTIFACTS, { recursive: true });
     app = await createTestApp({ RATE_LIMIT: '100000' });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-    profile = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-docs-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 } });
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium({ width: 1280, height: 900 });
+    context = browser.context;
+    page = browser.page;
     page.on('pageerror', (err) => problems.push(`pageerror: ${String(err)}`));
     page.on('console', (msg) => {
       if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
     });
     // the docs must not reach beyond the service (no CDN: many users are offline)
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(base) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-      offsite.push(url);
-      return route.abort();
-    });
+    offsite = await confineTo(context, base);
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `docs-${name}.png`) });

@@ -7,14 +7,14 @@
  * `npm run test:browser` (it builds graphiql/ first).
  */
 import { jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { graphiqlDir } from '../src/web/graphiql';
+import { ARTIFACTS, confineTo, launchChromium } from './support/chromium';
+import type { Chromium } from './support/chromium';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 
@@ -23,36 +23,25 @@ jest.setTimeout(300_000);
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 declare const localStorage: { setItem(key: string, value: string): void };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 describe('GraphiQL (Chromium)', () => {
   let app: INestApplication;
   let base: string;
-  let profile: string;
+  let browser: Chromium;
   let context: BrowserContext;
   let page: Page;
   const problems: string[] = [];
-  const foreign: string[] = [];
+  let foreign: string[] = [];
 
   beforeAll(async () => {
     if (!existsSync(path.join(graphiqlDir(), 'index.html'))) throw new Error(`no GraphiQL in ${graphiqlDir()}: run npm run build:graphiql`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(ARTIFACTS, { recursive: true });
     app = await createTestApp({ RATE_LIMIT: '100000' });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-    profile = mkdtempSync(path.join(tmpdir(), 'scopa-graphiql-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 } });
+    browser = await launchChromium({ width: 1400, height: 900 });
+    context = browser.context;
     // Only the service is reachable: anything else is recorded and refused.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(base) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-      foreign.push(url);
-      return route.abort();
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    foreign = await confineTo(context, base);
+    page = browser.page;
     page.on('pageerror', (err) => problems.push(String(err)));
     page.on('console', (msg) => {
       if (msg.type() === 'error' || /Content Security Policy/i.test(msg.text())) problems.push(msg.text());
@@ -60,9 +49,8 @@ describe('GraphiQL (Chromium)', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await app?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `graphiql-${name}.png`) });

@@ -8,30 +8,24 @@
  * the lobby (a 404 is said plainly) as with it. Run with `npm run test:browser`.
  */
 import { jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { webClientDir } from '../src/web/web-client';
+import { ARTIFACTS, launchChromium } from './support/chromium';
+import type { Chromium } from './support/chromium';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 
 jest.setTimeout(300_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 describe('lobby page (Chromium)', () => {
   let app: INestApplication;
   let base: string;
-  let profile: string;
-  let context: BrowserContext;
-  let browser: Browser | undefined;
+  let browser: Chromium;
   let page: Page;
   const pageErrors: string[] = [];
   const http = () => request(app.getHttpServer());
@@ -42,23 +36,17 @@ describe('lobby page (Chromium)', () => {
 
   beforeAll(async () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(ARTIFACTS, { recursive: true });
     app = await createTestApp({ RATE_LIMIT: '100000' });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-    profile = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
-    browser = context.browser() ?? undefined;
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium({ width: 1200, height: 900 });
+    page = browser.page;
     page.on('pageerror', (err) => pageErrors.push(String(err)));
   });
 
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
     await app?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('accepts and declines incoming challenges, challenges a player, and copes with a server without the lobby', async () => {

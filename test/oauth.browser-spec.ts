@@ -8,15 +8,15 @@
  * the Apps page and the token stops working. Screenshots go to test-artifacts/.
  */
 import { jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { webClientDir } from '../src/web/web-client';
+import { ARTIFACTS, launchChromium } from './support/chromium';
+import type { Chromium } from './support/chromium';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
@@ -24,9 +24,6 @@ import { authorizeUrl, form, pkce } from './support/oauth';
 
 jest.setTimeout(300_000);
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** The app's registered redirect; it listens on a port of its own at run time (RFC 8252 loopback). */
 const REGISTERED = 'http://127.0.0.1/callback';
 /** Access tokens of 40 s: the client refreshes 30 s before the end (web/src/api.ts REFRESH_MARGIN_MS), so 10 s after a login. */
@@ -36,9 +33,7 @@ const savedTtl = process.env.JWT_TTL;
 describe('OAuth consent page (Chromium)', () => {
   let app: INestApplication;
   let base: string;
-  let profileDir: string;
-  let context: BrowserContext;
-  let browser: Browser | undefined;
+  let browser: Chromium;
   let page: Page;
   let carla: Account;
   let clientId: string;
@@ -54,8 +49,6 @@ describe('OAuth consent page (Chromium)', () => {
 
   beforeAll(async () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(ARTIFACTS, { recursive: true });
     appServer = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname === '/callback') landed.push(url);
@@ -70,21 +63,17 @@ describe('OAuth consent page (Chromium)', () => {
     carla = await register(app, 'carla');
     const reg = await api('/v1/oauth/apps', carla.token, { method: 'POST', body: JSON.stringify({ name: 'Carla Bot Deluxe', redirectUris: [REGISTERED] }) });
     clientId = ((await reg.json()) as any).app.id;
-    profileDir = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1000, height: 800 } });
-    browser = context.browser() ?? undefined;
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium({ width: 1000, height: 800 });
+    page = browser.page;
     page.on('pageerror', (err) => pageErrors.push(String(err)));
   });
 
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
     await app?.close();
     if (savedTtl === undefined) delete process.env.JWT_TTL;
     else process.env.JWT_TTL = savedTtl;
     await new Promise((resolve) => appServer?.close(resolve));
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
   it('signs in on the way, shows the app and its scopes, approves; the app gets a code, exchanges it and calls the API; revoking on the Apps page ends it', async () => {

@@ -13,23 +13,19 @@
  * whatever the service has. Screenshots go to test-artifacts/.
  */
 import { jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { webClientDir } from '../src/web/web-client';
+import { ARTIFACTS, launchChromium } from './support/chromium';
+import type { Chromium } from './support/chromium';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 
 jest.setTimeout(600_000);
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Rated scopa matches between the two accounts: enough for RD to fall to 110 or below (established: on the leaderboard). */
 const RATED = 16;
@@ -50,9 +46,7 @@ interface Played {
 describe('profile page (Chromium)', () => {
   let app: INestApplication;
   let base: string;
-  let profileDir: string;
-  let context: BrowserContext;
-  let browser: Browser | undefined;
+  let browser: Chromium;
   let page: Page;
   let dora: Account;
   let enzo: Account;
@@ -103,8 +97,6 @@ describe('profile page (Chromium)', () => {
 
   beforeAll(async () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(ARTIFACTS, { recursive: true });
     app = await createTestApp({ RATE_LIMIT: '100000' });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
@@ -116,10 +108,8 @@ describe('profile page (Chromium)', () => {
     }
     await play(enzo, dora, dora, 're-bello', true); // a second pool, one match
     await play(dora, enzo, enzo, 'scopa', false); // unrated: listed, never charted
-    profileDir = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
-    browser = context.browser() ?? undefined;
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium({ width: 1200, height: 900 });
+    page = browser.page;
     page.on('pageerror', (err) => pageErrors.push(String(err)));
     page.on('console', (msg) => {
       if (msg.type() === 'error') pageErrors.push(msg.text());
@@ -127,10 +117,8 @@ describe('profile page (Chromium)', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
     await app?.close();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   });
 
   /** Runs a scenario; on failure keeps a screenshot and the page's errors. */

@@ -10,13 +10,13 @@
  * builds web/ first).
  */
 import { jest } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { webClientDir } from '../src/web/web-client';
+import { ARTIFACTS, launchChromium } from './support/chromium';
+import type { Chromium } from './support/chromium';
 import { createTestApp } from './support/app';
 
 jest.setTimeout(600_000);
@@ -28,26 +28,10 @@ declare const document: {
   querySelectorAll(selector: string): { length: number };
 };
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(process.cwd(), 'test-artifacts');
-// The flags that work on these machines (closed network, running as root).
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 describe('web client (Chromium)', () => {
   let app: INestApplication;
   let base: string;
-  let profile: string;
-  let context: BrowserContext;
-  let browser: Browser | undefined;
+  let browser: Chromium;
   let page: Page;
   const pageErrors: string[] = [];
 
@@ -57,20 +41,11 @@ describe('web client (Chromium)', () => {
 
   beforeAll(async () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    mkdirSync(ARTIFACTS, { recursive: true });
     app = await createTestApp({ RATE_LIMIT: '100000', CLIENT_SEED_WINDOW: '60' });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-    profile = mkdtempSync(path.join(tmpdir(), 'scopa-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1200, height: 900 },
-    });
-    browser = context.browser() ?? undefined;
-    page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium({ width: 1200, height: 900 });
+    page = browser.page;
     page.on('pageerror', (err) => pageErrors.push(String(err)));
     page.on('console', (msg) => {
       if (msg.type() === 'error') pageErrors.push(msg.text());
@@ -78,10 +53,8 @@ describe('web client (Chromium)', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
     await app?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('signs up, plays a whole match against the greedy bot by clicking, then replays it', async () => {
