@@ -82,7 +82,7 @@ export const OverridesField = (description: string): PropertyDecorator =>
     IsObject(),
   );
 
-/** An ISO 8601 duration; its meaning (untimed when absent, correspondence from a day) is the engine's and the clocks'. */
+/** Whether it is an ISO 8601 duration within PT10S..P30D is the engine's check (src/engine/turn-time.ts): this only bounds the input. */
 export const TurnTimeLimitField = (description: string, example: string): PropertyDecorator =>
   applyDecorators(
     Field(() => String, { nullable: true, description }),
