@@ -1,10 +1,11 @@
 import { Global, Module } from '@nestjs/common';
+import { PgliteStatisticsService } from './pglite-statistics.service';
 import { PrismaService } from './prisma.service';
 
-/** Provides PrismaService (the Prisma client, migrated on init) to the whole app. */
+/** Provides PrismaService (the Prisma client, migrated on init) to the whole app, and keeps an embedded database's statistics. */
 @Global()
 @Module({
-  providers: [{ provide: PrismaService, useFactory: () => new PrismaService() }],
+  providers: [{ provide: PrismaService, useFactory: () => new PrismaService() }, PgliteStatisticsService],
   exports: [PrismaService],
 })
 export class DatabaseModule {}

@@ -1,0 +1,33 @@
+/**
+ * The planner's statistics for the embedded database. PGlite runs PostgreSQL
+ * in one process without autovacuum's workers, so it never gathers them by
+ * itself (pg_class.reltuples stays -1 however many rows a table holds).
+ * Without them the planner guesses a few rows per player and per match: a
+ * player's archive then sorts all of their matches for every page, and reads
+ * the events of a page by scanning every event. So on PGlite this runs
+ * ANALYZE once the service has started, then every PGLITE_ANALYZE_MS
+ * (default an hour; 0: never). On PostgreSQL autovacuum does it.
+ */
+import { Injectable, Logger } from '@nestjs/common';
+import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Poller } from '../common/poller';
+import { PrismaService } from './prisma.service';
+
+@Injectable()
+export class PgliteStatisticsService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('PgliteStatistics');
+  private readonly poller = new Poller('ANALYZE', () => this.prisma.database.rows('ANALYZE', []), this.logger);
+  private readonly everyMs = Number(process.env.PGLITE_ANALYZE_MS ?? 3_600_000);
+
+  constructor(private readonly prisma: PrismaService) {}
+
+  onApplicationBootstrap(): void {
+    if (this.prisma.database.kind !== 'pglite' || !(this.everyMs > 0)) return;
+    void this.poller.poll();
+    this.poller.start(this.everyMs);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.poller.stop();
+  }
+}
