@@ -1,14 +1,13 @@
 /** Bots off the request path on PGlite (the suite: test/bots/bot-chain-suite.ts). */
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { CHAIN_ENV, describeBotChains } from './bots/bot-chain-suite';
 
 describeBotChains('PGlite', async () => {
   const saved = Object.fromEntries(Object.keys(CHAIN_ENV).map((k) => [k, process.env[k]]));
   const app = await createTestApp(CHAIN_ENV);
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address();
+  const { http } = await listenOnLoopback(app);
   return {
-    http: `http://127.0.0.1:${port}`,
+    http,
     close: async () => {
       await app.close();
       for (const [k, v] of Object.entries(saved)) {

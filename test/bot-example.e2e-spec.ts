@@ -10,7 +10,7 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { ScopaClient } from '@scopa/sdk';
 import { ScopaBot, cannotPlay } from '../examples/bot/src/bot';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { uniqueName } from './support/clients';
 import { startTcpProxy } from './support/tcp-proxy';
 import type { TcpProxy } from './support/tcp-proxy';
@@ -24,10 +24,9 @@ describe('examples/bot (e2e)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ RATE_LIMIT: '100000' });
-    await app.listen(0, '127.0.0.1');
-    const port = app.getHttpServer().address().port;
-    base = `http://127.0.0.1:${port}`;
-    proxy = await startTcpProxy(port);
+    const served = await listenOnLoopback(app);
+    base = served.http;
+    proxy = await startTcpProxy(served.port);
   });
 
   afterAll(async () => {

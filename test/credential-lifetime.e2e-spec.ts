@@ -10,7 +10,7 @@ import type { Client } from 'graphql-ws';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import WebSocket from 'ws';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { errorCode, gql, gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';
 import { graphqlTransport } from './support/play';
@@ -33,8 +33,7 @@ describe('credential lifetime: revocation, logout and expiry end HTTP access and
 
   beforeAll(async () => {
     app = await createTestApp();
-    await app.listen(0, '127.0.0.1');
-    url = `ws://127.0.0.1:${app.getHttpServer().address().port}/graphql`;
+    url = (await listenOnLoopback(app)).ws;
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();

@@ -14,7 +14,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { docsDir } from '../src/docs/docs-site';
 import { ARTIFACTS, confineTo, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 
 jest.setTimeout(300_000);
 
@@ -36,8 +36,7 @@ describe('API reference at /docs (Chromium)', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(docsDir(), 'index.html'))) throw new Error(`no API reference in ${docsDir()}: run npm run docs`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1280, height: 900 });
     context = browser.context;
     page = browser.page;

@@ -6,7 +6,7 @@
  * audit sound.
  */
 import type { INestApplication } from '@nestjs/common';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { FUZZ_ENV, fuzzSettings, expectFuzzClean } from './fuzz/fuzz-suite';
 
 describe('fuzzing the contracts on PGlite', () => {
@@ -15,8 +15,7 @@ describe('fuzzing the contracts on PGlite', () => {
 
   beforeAll(async () => {
     app = await createTestApp(FUZZ_ENV);
-    await app.listen(0, '127.0.0.1');
-    baseUrl = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    baseUrl = (await listenOnLoopback(app)).http;
   });
   afterAll(async () => {
     await app?.close();

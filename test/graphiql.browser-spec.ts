@@ -15,7 +15,7 @@ import request from 'supertest';
 import { graphiqlDir } from '../src/web/graphiql';
 import { ARTIFACTS, confineTo, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 
 jest.setTimeout(300_000);
@@ -35,8 +35,7 @@ describe('GraphiQL (Chromium)', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(graphiqlDir(), 'index.html'))) throw new Error(`no GraphiQL in ${graphiqlDir()}: run npm run build:graphiql`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1400, height: 900 });
     context = browser.context;
     // Only the service is reachable: anything else is recorded and refused.

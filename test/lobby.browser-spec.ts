@@ -16,7 +16,7 @@ import request from 'supertest';
 import { webClientDir } from '../src/web/web-client';
 import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 
@@ -37,8 +37,7 @@ describe('lobby page (Chromium)', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1200, height: 900 });
     page = browser.page;
     page.on('pageerror', (err) => pageErrors.push(String(err)));

@@ -15,7 +15,7 @@ import { playerChannel } from '../src/inbox/channels';
 import { SeeksService } from '../src/lobby/seeks.service';
 import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { errorCode, gql, gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';
 
@@ -30,8 +30,7 @@ describe('lobby and seeks (e2e)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ SEEKS_PER_ACCOUNT: '3', SEEK_SWEEP_MS: '0', SEEK_IDLE_EXPIRY: '1', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '0' });
-    await app.listen(0, '127.0.0.1');
-    wsUrl = `ws://127.0.0.1:${app.getHttpServer().address().port}/graphql`;
+    wsUrl = (await listenOnLoopback(app)).ws;
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();

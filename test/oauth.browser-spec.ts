@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { webClientDir } from '../src/web/web-client';
 import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { authorizeUrl, form, pkce } from './support/oauth';
@@ -58,8 +58,7 @@ describe('OAuth consent page (Chromium)', () => {
     appPort = (appServer.address() as { port: number }).port;
     // Short access tokens: the web client must refresh its session on its own (third test).
     app = await createTestApp({ JWT_TTL: String(JWT_TTL) });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     carla = await register(app, 'carla');
     const reg = await api('/v1/oauth/apps', carla.token, { method: 'POST', body: JSON.stringify({ name: 'Carla Bot Deluxe', redirectUris: [REGISTERED] }) });
     clientId = ((await reg.json()) as any).app.id;

@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { CookieJar, authorizeUrl, browse, form, pkce } from './support/oauth';
@@ -32,8 +32,7 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ OAUTH_CODE_TTL: '2' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     alice = await register(app, 'oa');
     const reg = await api('/v1/oauth/apps', alice.token, { method: 'POST', body: JSON.stringify({ name: 'Loopback bot', redirectUris: [LOOPBACK_REDIRECT] }) });
     expect(reg.status).toBe(201);

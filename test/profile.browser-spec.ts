@@ -21,7 +21,7 @@ import request from 'supertest';
 import { webClientDir } from '../src/web/web-client';
 import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 
@@ -98,8 +98,7 @@ describe('profile page (Chromium)', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     [dora, enzo] = [await register(app, 'dora'), await register(app, 'enzo')];
     // Creators alternate; enzo resigns one match in three, dora the others.
     for (let i = 0; i < RATED; i++) {

@@ -9,7 +9,7 @@ import type { Client, FormattedExecutionResult } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { PrismaService } from '../src/database/prisma.service';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { gql, register, uniqueName } from './support/clients';
 
 jest.setTimeout(120_000);
@@ -160,8 +160,7 @@ describe('the cost of a GraphQL document (e2e)', () => {
   const clients: Client[] = [];
   beforeAll(async () => {
     app = await appWith({ RATE_LIMIT: '14' });
-    await app.listen(0, '127.0.0.1');
-    url = `ws://127.0.0.1:${app.getHttpServer().address().port}/graphql`;
+    url = (await listenOnLoopback(app)).ws;
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();
@@ -242,8 +241,7 @@ describe('graphql-ws caps and the open-subscriptions gauge (e2e)', () => {
   const clients: Client[] = [];
   beforeAll(async () => {
     app = await appWith({ WS_MAX_CONNECTIONS_PER_ADDRESS: '3', WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: '2' });
-    await app.listen(0, '127.0.0.1');
-    url = `ws://127.0.0.1:${app.getHttpServer().address().port}/graphql`;
+    url = (await listenOnLoopback(app)).ws;
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();

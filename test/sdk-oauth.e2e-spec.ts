@@ -13,7 +13,7 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { ScopaClient, ScopaError, beginOAuthLogin, completeOAuthLogin, loginWithOAuth } from '@scopa/sdk';
 import type { OAuthTokens } from '@scopa/sdk';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { CookieJar, browse, form } from './support/oauth';
@@ -30,8 +30,7 @@ describe('@scopa/sdk OAuth login against a real instance (e2e)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ RATE_LIMIT: '100000' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     alice = await register(app, 'sdkoa');
     const reg = await fetch(`${base}/v1/oauth/apps`, {
       method: 'POST',

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { INestApplication } from '@nestjs/common';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 
 jest.setTimeout(300_000);
 
@@ -50,8 +50,7 @@ describe('@scopa/sdk package', () => {
     beforeAll(async () => {
       await run('npm', ['run', 'build', '-w', '@scopa/sdk'], { cwd: root });
       app = await createTestApp({ RATE_LIMIT: '100000' });
-      await app.listen(0, '127.0.0.1');
-      base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+      base = (await listenOnLoopback(app)).http;
     });
     afterAll(async () => {
       await app?.close();

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { AuditDocument, LegalPlaysDocument, MatchDocument, ScopaClient, ScopaError, isScopaError } from '@scopa/sdk';
 import type { LiveMatchEvent, Match } from '@scopa/sdk';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { uniqueName } from './support/clients';
 import { startTcpProxy } from './support/tcp-proxy';
 import type { TcpProxy } from './support/tcp-proxy';
@@ -31,10 +31,9 @@ describe('@scopa/sdk against a real instance (e2e)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ RATE_LIMIT: '100000' });
-    await app.listen(0, '127.0.0.1');
-    const port = app.getHttpServer().address().port;
-    base = `http://127.0.0.1:${port}`;
-    proxy = await startTcpProxy(port);
+    const served = await listenOnLoopback(app);
+    base = served.http;
+    proxy = await startTcpProxy(served.port);
   });
 
   afterAll(async () => {

@@ -11,7 +11,7 @@ import type { INestApplication } from '@nestjs/common';
 import { createClient as createSseClient } from 'graphql-sse';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { LeakScanner } from './support/leaks';
@@ -39,8 +39,7 @@ describe('streams without WebSockets (e2e)', () => {
 
   beforeAll(async () => {
     app = await createTestApp({ STREAM_KEEPALIVE: '0.2', WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: String(CAP) });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
   });
   afterAll(async () => {
     for (const s of open) s.close();

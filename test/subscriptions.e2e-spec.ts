@@ -4,7 +4,7 @@ import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import request from 'supertest';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { LeakScanner } from './support/leaks';
@@ -30,9 +30,7 @@ describe('graphql-ws subscriptions (e2e)', () => {
 
   beforeAll(async () => {
     app = await createTestApp();
-    await app.listen(0, '127.0.0.1');
-    const addr = app.getHttpServer().address();
-    url = `ws://127.0.0.1:${addr.port}/graphql`;
+    url = (await listenOnLoopback(app)).ws;
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();

@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { webClientDir } from '../src/web/web-client';
 import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 
 jest.setTimeout(600_000);
 
@@ -42,8 +42,7 @@ describe('web client (Chromium)', () => {
   beforeAll(async () => {
     if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000', CLIENT_SEED_WINDOW: '60' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1200, height: 900 });
     page = browser.page;
     page.on('pageerror', (err) => pageErrors.push(String(err)));

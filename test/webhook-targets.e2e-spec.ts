@@ -15,7 +15,7 @@ import request from 'supertest';
 import { PrismaService } from '../src/database/prisma.service';
 import { WebhookWorker } from '../src/webhooks/webhook-worker';
 import { WebhookTargetPolicy } from '../src/webhooks/target-policy';
-import { createTestApp } from './support/app';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { errorCode, gql, register } from './support/clients';
 import type { Account } from './support/clients';
 
@@ -42,8 +42,7 @@ describe('webhook targets (e2e, PGlite, WEBHOOK_ALLOW_PRIVATE unset)', () => {
   beforeAll(async () => {
     delete process.env.WEBHOOK_ALLOW_PRIVATE;
     app = await createTestApp({ WEBHOOK_POLL_MS: '0' });
-    await app.listen(0, '127.0.0.1');
-    selfUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/v1/matches`;
+    selfUrl = `${(await listenOnLoopback(app)).http}/v1/matches`;
     prisma = app.get(PrismaService);
     owner = await register(app, 'hook');
   });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module';
@@ -18,4 +19,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<I
   const app = configureApp(moduleRef.createNestApplication({ logger: ['error'], bodyParser: false }));
   await app.init();
   return app;
+}
+
+/** Listens on a free loopback port: the port, the service's base URL and its graphql-ws endpoint. */
+export async function listenOnLoopback(app: INestApplication): Promise<{ port: number; http: string; ws: string }> {
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { port, http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/graphql` };
 }

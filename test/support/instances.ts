@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/common/app.setup';
 import { PrismaService } from '../../src/database/prisma.service';
+import { listenOnLoopback } from './app';
 
 /**
  * One service instance on a shared PostgreSQL database, listening on a free
@@ -21,9 +22,8 @@ export async function startInstance(databaseUrl: string, env: Record<string, str
       .compile();
     const app = configureApp(moduleRef.createNestApplication({ logger: ['error'], bodyParser: false }));
     await app.init();
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address();
-    return { app, http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}/graphql` };
+    const { http, ws } = await listenOnLoopback(app);
+    return { app, http, ws };
   } finally {
     // the instance read its settings at construction; leave the process as it was
     for (const key of Object.keys(env)) if (saved[key] === undefined) delete process.env[key];
