@@ -9,6 +9,7 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { ScopaClient } from '@scopa/sdk';
+import type { ApiTokenScope } from '@scopa/sdk';
 import { ScopaBot, cannotPlay } from '../examples/bot/src/bot';
 import { createTestApp, listenOnLoopback } from './support/app';
 import { uniqueName } from './support/clients';
@@ -34,21 +35,28 @@ describe('examples/bot (e2e)', () => {
     await app?.close();
   });
 
-  it('joins the match it is invited to with an API token, plays every turn in time, and survives a dropped socket', async () => {
-    // the bot's owner makes it a token; the bot itself only ever holds the token
-    const owner = new ScopaClient({ baseUrl: base });
-    const botName = uniqueName('bot');
-    await owner.register(botName, `password of ${botName}`);
-    const { token } = await owner.createApiToken('example bot', ['read', 'play']);
+  /** A person's client, registered. */
+  async function person(prefix: string): Promise<{ client: ScopaClient; name: string }> {
+    const client = new ScopaClient({ baseUrl: base });
+    const name = uniqueName(prefix);
+    await client.register(name, `password of ${name}`);
+    return { client, name };
+  }
+
+  /** The example bot, running through the proxy with an API token its owner made (the bot only ever holds the token). */
+  async function startBot(prefix: string, tokenName: string, scopes: ApiTokenScope[]) {
+    const { client: owner, name: botName } = await person(prefix);
+    const { token } = await owner.createApiToken(tokenName, scopes);
     const lines: string[] = [];
     const bot = new ScopaBot({ client: new ScopaClient({ baseUrl: `http://127.0.0.1:${proxy.port}`, token }), pollMs: 200, log: (l) => lines.push(l) });
     const stop = new AbortController();
-    const running = bot.run(stop.signal);
+    return { botName, bot, lines, stop, running: bot.run(stop.signal) };
+  }
 
+  it('joins the match it is invited to with an API token, plays every turn in time, and survives a dropped socket', async () => {
+    const { botName, bot, lines, stop, running } = await startBot('bot', 'example bot', ['read', 'play']);
     try {
-      const alice = new ScopaClient({ baseUrl: base });
-      const aliceName = uniqueName('alice');
-      await alice.register(aliceName, `password of ${aliceName}`);
+      const { client: alice } = await person('alice');
       const created = await alice.createMatch({
         preset: 'scopa',
         seats: [{ type: 'creator' }, { type: 'reserved', username: botName }],
@@ -105,19 +113,9 @@ describe('examples/bot (e2e)', () => {
     expect(lines.some((l) => l.includes('resuming from seq'))).toBe(true);
   });
   it('accepts the challenge a person sends it, plays every turn of the match in time from legalPlays, and the match ends and audits sound', async () => {
-    const owner = new ScopaClient({ baseUrl: base });
-    const botName = uniqueName('cbot');
-    await owner.register(botName, `password of ${botName}`);
-    const { token } = await owner.createApiToken('challenge bot', ['read', 'play', 'challenge:write']);
-    const lines: string[] = [];
-    const bot = new ScopaBot({ client: new ScopaClient({ baseUrl: `http://127.0.0.1:${proxy.port}`, token }), pollMs: 200, log: (l) => lines.push(l) });
-    const stop = new AbortController();
-    const running = bot.run(stop.signal);
-
+    const { botName, bot, lines, stop, running } = await startBot('cbot', 'challenge bot', ['read', 'play', 'challenge:write']);
     try {
-      const carol = new ScopaClient({ baseUrl: base });
-      const carolName = uniqueName('carol');
-      await carol.register(carolName, `password of ${carolName}`);
+      const { client: carol, name: carolName } = await person('carol');
       // a person challenges the bot's account: no match id is given to the bot
       const challenge = await carol.challenge({ username: botName, preset: 'scopa', turnTimeLimit: 'PT45S', onExpiry: 'forfeit', seat: 0 });
       expect(challenge).toMatchObject({ status: 'pending', destUser: botName.toLowerCase() });
