@@ -32,7 +32,8 @@ if (!testMatch) throw new Error(`JEST_SUITE=${suite}: expected one of ${Object.k
 /** @type {import('jest').Config} */
 export default {
   rootDir: '.',
-  testEnvironment: 'node',
+  // jest's node environment, able to load the contract validator (see the file).
+  testEnvironment: '<rootDir>/test/support/environment.cjs',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
@@ -45,6 +46,14 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   modulePathIgnorePatterns: ['<rootDir>/sdk/dist/', '<rootDir>/docs-site/'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
+  // Every REST response of every suite is checked against openapi.yaml (issue 26): a disagreement fails the test.
+  setupFilesAfterEnv: ['<rootDir>/test/support/contract-responses.ts'],
   // Booting an app with its database takes seconds on a busy 2-core machine.
   testTimeout: 60_000,
+  // Every suite's modules stay on the heap of the process that ran it (jest's
+  // ESM mode under --experimental-vm-modules): some 60 MB a suite, so a whole
+  // run in one process grew to several GB, and its full collections stalled
+  // the timing checks of later suites by seconds. With a limit, jest runs the
+  // suites in a worker process and replaces it once its heap passes the limit.
+  workerIdleMemoryLimit: '500MB',
 };

@@ -18,15 +18,29 @@
  * instances' CPU). A pass begins once every seat's subscription has delivered
  * the log so far; in paced mode the starts go through the pacer with the
  * plays. CPU per play: the whole machine's CPU time (instances, PostgreSQL,
- * Redis, this generator) over the pass, per acknowledged play. Also runs
+ * Redis, this generator) over the pass, per acknowledged play; own CPU per
+ * play: only this case's instances and the PostgreSQL backends of its scratch
+ * database (what other users of a shared machine do is not in it), the
+ * backends' part also shown alone. Also runs
  * bench:store for the raw-append ceiling and prints the ratio.
  * Last line (plays over graphql-ws, or the one transport run):
  * plays_per_s=<saturation, two instances> p99_ms=<play p99 at the paced rate,
  * two instances> delivery_p99_ms=<same> ratio=<saturation / raw appends>
+ * cpu_ms_per_play=<paced, two instances> own_cpu_ms_per_play=<same>
+ *
+ * `npm run bench:api -- --baseline <git ref> [--rounds N]` builds <ref> in a
+ * temporary worktree (bench/baseline.ts) and runs every case against its
+ * instances and against ours alternately, baseline first, N rounds (default
+ * 2); the same load generator drives both. It prints every run, then one
+ * table of the medians side by side with their ratios (now / baseline), and
+ * the last line gains vs_baseline=plays:<r>,p99:<r>,cpu:<r>,own_cpu:<r>
+ * (saturation plays/s, paced p99, paced machine and own CPU per play; same
+ * transport and instances).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import httpClient from 'node:http';
+import { join } from 'node:path';
+import { http } from './http';
 import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -35,6 +49,8 @@ import type { RulesetOptions } from '../src/engine';
 import { freshPgDatabase } from '../test/store/helpers';
 import { spawnInstance } from '../test/support/process-instance';
 import type { ProcessInstance } from '../test/support/process-instance';
+import { alternate, CURRENT_SERVICE, median, prepareBaseline, ratio, serviceOf, sideBySideArgs } from './baseline';
+import type { ServiceLaunch, Side } from './baseline';
 
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
@@ -64,6 +80,14 @@ interface Result {
   deliveryP99: number;
   /** CPU time of the whole machine (service, PostgreSQL, Redis, load generator) per acknowledged play. */
   cpuMsPerPlay: number;
+  /**
+   * CPU time of this case's own processes per acknowledged play: the instances and the PostgreSQL backends of its
+   * scratch database (not Redis, the server's shared processes or the load generator). Unlike the machine's, it
+   * does not count what other users of a shared machine do meanwhile.
+   */
+  ownCpuMsPerPlay: number;
+  /** Of which the PostgreSQL backends of its scratch database. */
+  pgCpuMsPerPlay: number;
   rssMb: number[];
   errors: number;
   stale: number;
@@ -78,30 +102,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Whatever happens to the bench, its service instances must not outlive it.
 const running: ProcessInstance[] = [];
 process.on('exit', () => running.forEach((i) => i.child.kill('SIGKILL')));
-
-// node:http with keep-alive: on this machine fetch (undici) costs the load generator about four times as much CPU per request.
-const agent = new httpClient.Agent({ keepAlive: true, maxSockets: 256 });
-function http(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const req = httpClient.request(
-      base + path,
-      { method, agent, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      // A kept-alive socket the server closed as it was reused: the request never reached it (Node's documented retry case).
-      if (req.reusedSocket && err.code === 'ECONNRESET') http(base, method, path, token, body, headers).then(resolve, reject);
-      else reject(err);
-    });
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 /** The play mutation over a graphql-ws socket, its outcome in HTTP terms (412 for a stale seq). */
 function wsPlay(client: Client, matchId: string, input: Record<string, unknown>): Promise<{ status: number }> {
@@ -140,19 +140,63 @@ function machineCpuMs(): number {
   return (ticks * 1000) / CLOCK_TICKS;
 }
 
+/** CPU ticks of a process so far (utime + stime, its threads included), or null once it is gone. */
+function ticksOf(pid: string): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU ticks by process of the case's own processes: the instances and the PostgreSQL backends connected to its
+ * scratch database (their process title names it: "postgres: <user> <database> <client> <state>").
+ */
+function ownTicks(instancePids: number[], database: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (pid: string) => {
+    const t = ticksOf(pid);
+    if (t !== null) out.set(pid, t);
+  };
+  for (const pid of instancePids) add(String(pid));
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (title.startsWith('postgres:') && title.includes(` ${database} `)) add(pid);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU ms the own processes used between two readings; a backend that appeared meanwhile counts from zero (one that ended meanwhile is lost: the pool keeps them open). */
+function ownCpuMsBetween(before: Map<string, number>, after: Map<string, number>, only: (pid: string) => boolean = () => true): number {
+  let ticks = 0;
+  for (const [pid, t] of after) if (only(pid)) ticks += t - (before.get(pid) ?? 0);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function runMode(transport: Transport, mode: 'saturation' | 'paced', count: 1 | 2): Promise<Result> {
-  const db = await freshPgDatabase();
+/** Which build the instances run: ours, or a baseline checkout's (with its own service flags). */
+type Build = ServiceLaunch;
+
+async function runMode(transport: Transport, mode: 'saturation' | 'paced', count: 1 | 2, build: Build): Promise<Result> {
+  const db = await freshPgDatabase('scopa_bench');
   // CLIENT_SEED_WINDOW=0: the bench's players give no client seed, and its starts must deal at once (as before client seeds).
   const env: Record<string, string> = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', AUTH_RATE_LIMIT: '100000000', PG_POOL_SIZE: '20', CLIENT_SEED_WINDOW: '0' };
   // e.g. BENCH_NODE_ARGS=--cpu-prof to profile the instances
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const instances: ProcessInstance[] = [];
-  for (let i = 0; i < count; i++) instances.push(await spawnInstance({ ...env, INSTANCE_ID: `bench${i}` }, nodeArgs));
+  for (let i = 0; i < count; i++) instances.push(await spawnInstance({ ...env, INSTANCE_ID: `bench${i}` }, nodeArgs, build));
   running.push(...instances);
   const base = (n: number) => instances[n % count].url;
   const rng = mulberry32(7);
@@ -290,6 +334,9 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       await sleep(200);
       t0.at = performance.now();
       const cpuAtStart = machineCpuMs();
+      const database = new URL(db.url).pathname.slice(1);
+      const pids = instances.map((i) => i.child.pid!);
+      const ownAtStart = ownTicks(pids, database);
       await Promise.all(
         matches.map(async (match, m) => {
           await slot();
@@ -301,6 +348,9 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       clearTimeout(limit);
       const seconds = (performance.now() - t0.at) / 1000;
       const cpuMs = machineCpuMs() - cpuAtStart;
+      const ownAtEnd = ownTicks(pids, database);
+      const ownMs = ownCpuMsBetween(ownAtStart, ownAtEnd);
+      const pgMs = ownCpuMsBetween(ownAtStart, ownAtEnd, (pid) => !pids.includes(Number(pid)));
       return {
         transport,
         mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
@@ -313,6 +363,8 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         p99: pct(playLatencies, 99),
         deliveryP99: pct(deliveries, 99),
         cpuMsPerPlay: cpuMs / plays,
+        ownCpuMsPerPlay: ownMs / plays,
+        pgCpuMsPerPlay: pgMs / plays,
         rssMb: instances.map((i) => rssMb(i.child.pid!)),
         errors: errors + (started - matches.length),
         stale,
@@ -340,36 +392,102 @@ function storeCeiling(): number {
   return Number(raw[1]);
 }
 
-async function main(): Promise<void> {
-  const results: Result[] = [];
+interface Case {
+  transport: Transport;
+  mode: 'saturation' | 'paced';
+  count: 1 | 2;
+}
+
+function cases(): Case[] {
   // BENCH_ONLY=saturation:2 runs one case (for profiling); the last line needs all four.
   const only = process.env.BENCH_ONLY;
-  for (const transport of TRANSPORTS) {
-    for (const count of [1, 2] as const) {
-      for (const mode of ['saturation', 'paced'] as const) {
-        if (only && only !== `${mode}:${count}`) continue;
-        const r = await runMode(transport, mode, count);
-        results.push(r);
-        console.error(`${transport}, ${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s`);
-      }
-    }
+  const out: Case[] = [];
+  for (const transport of TRANSPORTS)
+    for (const count of [1, 2] as const)
+      for (const mode of ['saturation', 'paced'] as const) if (!only || only === `${mode}:${count}`) out.push({ transport, mode, count });
+  return out;
+}
+
+async function runCases(build: Build, label = ''): Promise<Result[]> {
+  const results: Result[] = [];
+  for (const { transport, mode, count } of cases()) {
+    const r = await runMode(transport, mode, count, build);
+    results.push(r);
+    console.error(`${label}${transport}, ${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s, p99 ${r.p99.toFixed(1)} ms, ${r.cpuMsPerPlay.toFixed(2)} machine / ${r.ownCpuMsPerPlay.toFixed(2)} own (PostgreSQL ${r.pgCpuMsPerPlay.toFixed(2)}) CPU ms/play`);
   }
-  if (only) {
+  return results;
+}
+
+const HEADER = '| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play (of which PostgreSQL) | RSS MB per instance | stale (412) | errors |';
+const row = (r: Result, prefix = '') =>
+  `| ${prefix}${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.ownCpuMsPerPlay.toFixed(2)} (${r.pgCpuMsPerPlay.toFixed(2)}) | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`;
+
+/** The saturation and paced results of the last line's mode: graphql-ws when it ran (a subscribed client's own socket), else REST; two instances. */
+function headline(results: Result[]): { sat2: Result; paced2: Result } {
+  const lastTransport = TRANSPORTS[TRANSPORTS.length - 1];
+  const sat2 = results.find((r) => r.transport === lastTransport && r.instances === 2 && r.mode === 'saturation')!;
+  const paced2 = results.find((r) => r.transport === lastTransport && r.instances === 2 && r.mode !== 'saturation')!;
+  return { sat2, paced2 };
+}
+
+async function sideBySide(ref: string, rounds: number): Promise<void> {
+  const base = prepareBaseline(ref, { build: true });
+  const builds: Record<Side, Build> = { baseline: await serviceOf(base.dir), current: CURRENT_SERVICE };
+  const runs = await alternate(rounds, (side, round) => runCases(builds[side], `round ${round}, ${side}: `));
+  const ceiling = storeCeiling();
+  console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; baseline ${ref} (${base.commit.slice(0, 12)}) and this checkout alternately, ${rounds} rounds each; raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
+  console.log('Every run:');
+  console.log(HEADER.replace('| plays via', '| round, side, plays via'));
+  console.log(HEADER.replace(/[^|]+/g, '---'));
+  for (const r of runs) for (const res of r.result) console.log(row(res, `${r.round} ${r.side} `));
+  console.log('');
+  console.log('Medians over the rounds, baseline → now (ratio now / baseline):');
+  console.log('| plays via | mode | instances | plays/s | play p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play | of which PostgreSQL | RSS MB per instance (larger) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const med = (side: Side, i: number, pick: (r: Result) => number) => median(runs.filter((r) => r.side === side).map((r) => pick(r.result[i])));
+  const cell = (i: number, pick: (r: Result) => number, digits: number) => {
+    const b = med('baseline', i, pick);
+    const c = med('current', i, pick);
+    return `${b.toFixed(digits)} → ${c.toFixed(digits)} (${ratio(c, b)})`;
+  };
+  const current = runs.filter((r) => r.side === 'current');
+  const template = current[0].result;
+  template.forEach((r, i) => {
+    const rss = (x: Result) => Math.max(...x.rssMb);
+    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${cell(i, (x) => x.playsPerS, 0)} | ${cell(i, (x) => x.p99, 1)} | ${cell(i, (x) => x.deliveryP99, 1)} | ${cell(i, (x) => x.cpuMsPerPlay, 2)} | ${cell(i, (x) => x.ownCpuMsPerPlay, 2)} | ${cell(i, (x) => x.pgCpuMsPerPlay, 2)} | ${cell(i, rss, 0)} |`);
+  });
+  const { sat2, paced2 } = headline(template);
+  // BENCH_ONLY ran one case: the table is all there is (the last line needs both two-instance cases).
+  if (!sat2 || !paced2) return;
+  const at = (r: Result) => template.indexOf(r);
+  const satNow = med('current', at(sat2), (x) => x.playsPerS);
+  const p99Now = med('current', at(paced2), (x) => x.p99);
+  const cpuNow = med('current', at(paced2), (x) => x.cpuMsPerPlay);
+  const ownNow = med('current', at(paced2), (x) => x.ownCpuMsPerPlay);
+  console.log(
+    `plays_per_s=${satNow.toFixed(0)} p99_ms=${p99Now.toFixed(1)} delivery_p99_ms=${med('current', at(paced2), (x) => x.deliveryP99).toFixed(1)} ratio=${(satNow / ceiling).toFixed(2)} cpu_ms_per_play=${cpuNow.toFixed(2)} own_cpu_ms_per_play=${ownNow.toFixed(2)} ` +
+      `vs_baseline=plays:${ratio(satNow, med('baseline', at(sat2), (x) => x.playsPerS))},p99:${ratio(p99Now, med('baseline', at(paced2), (x) => x.p99))},cpu:${ratio(cpuNow, med('baseline', at(paced2), (x) => x.cpuMsPerPlay))},own_cpu:${ratio(ownNow, med('baseline', at(paced2), (x) => x.ownCpuMsPerPlay))}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const args = sideBySideArgs();
+  if (args.baseline) {
+    await sideBySide(args.baseline, args.rounds);
+    process.exit(0);
+  }
+  const results = await runCases(CURRENT_SERVICE);
+  if (process.env.BENCH_ONLY) {
     for (const r of results) console.log(JSON.stringify(r));
     process.exit(0);
   }
   const ceiling = storeCeiling();
   console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; plays sent over REST or as the GraphQL play mutation on the seat's graphql-ws socket (ws); raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
-  console.log('| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | machine CPU ms per play | RSS MB per instance | stale (412) | errors |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of results) {
-    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`);
-  }
-  // The last line: plays over graphql-ws when it ran (a subscribed client's own socket), else REST.
-  const lastTransport = TRANSPORTS[TRANSPORTS.length - 1];
-  const sat2 = results.find((r) => r.transport === lastTransport && r.instances === 2 && r.mode === 'saturation')!;
-  const paced2 = results.find((r) => r.transport === lastTransport && r.instances === 2 && r.mode !== 'saturation')!;
-  console.log(`plays_per_s=${sat2.playsPerS.toFixed(0)} p99_ms=${paced2.p99.toFixed(1)} delivery_p99_ms=${paced2.deliveryP99.toFixed(1)} ratio=${(sat2.playsPerS / ceiling).toFixed(2)}`);
+  console.log(HEADER);
+  console.log(HEADER.replace(/[^|]+/g, '---'));
+  for (const r of results) console.log(row(r));
+  const { sat2, paced2 } = headline(results);
+  console.log(`plays_per_s=${sat2.playsPerS.toFixed(0)} p99_ms=${paced2.p99.toFixed(1)} delivery_p99_ms=${paced2.deliveryP99.toFixed(1)} ratio=${(sat2.playsPerS / ceiling).toFixed(2)} cpu_ms_per_play=${paced2.cpuMsPerPlay.toFixed(2)} own_cpu_ms_per_play=${paced2.ownCpuMsPerPlay.toFixed(2)}`);
   process.exit(0);
 }
 

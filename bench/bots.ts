@@ -1,7 +1,14 @@
 /**
- * `npm run bench:bots`: bot levels against each other on preset `scopa`
- * (2 players, to 11), in duplicate format: each seed is played twice with the
- * seats swapped, so the luck of the deal cancels out.
+ * `npm run bench:bots`: bot levels against each other, 2 players, on preset
+ * `scopa` (to 11) and, one table each, on the games of other packs (`escoba`,
+ * `cirulla`, `acchiappaquindici`, `chkobba`, `chkop`), in duplicate format:
+ * each seed is played twice with the seats swapped, so the luck of the deal
+ * cancels out. A bot moves through `botMove`: in cirulla it may declare its
+ * hand (then it is asked again for its play); each call is timed as a move,
+ * in wall-clock ms and in CPU ms of this process (`process.cpuUsage`: what a
+ * machine shared with other work does not inflate, unlike the wall clock).
+ * Every 10 pairs, stderr shows the win rate so far with its interval over
+ * pairs and the median times.
  *
  * Every match goes through the engine's decide/evolve (src/engine/testing.ts),
  * and each bot sees only `seatView(state, seat)`.
@@ -11,6 +18,7 @@
  *   --only a-b[,c-d]          run only these pairings (greedy-random, ismcts-greedy, ismcts-random)
  *   --iterations N            ismcts iteration budget (default: the bot's default)
  *   --seed N                  base seed of the match seeds (default 1)
+ *   --presets a[,b]           the presets to play (default: scopa and the five above)
  *
  * Win rates: a draw (none is possible in 2-player `scopa`, where ties at the
  * top play on) would count as half a win; draws are also reported on their own.
@@ -19,7 +27,7 @@
  * which accounts for the correlation between the two matches of a pair.
  */
 import { performance } from 'node:perf_hooks';
-import { botPlay, cardCode, mulberry32, seatView } from '../src/engine';
+import { botMove, cardCode, mulberry32, seatView } from '../src/engine';
 import type { BotLevel, Rng } from '../src/engine';
 import { apply, seedFrom, startedMatch } from '../src/engine/testing';
 
@@ -28,10 +36,13 @@ interface Args {
   only: string[] | null;
   iterations: number | null;
   seed: number;
+  presets: string[];
 }
 
+const DEFAULT_PRESETS = ['scopa', 'escoba', 'cirulla', 'acchiappaquindici', 'chkobba', 'chkop'];
+
 function parseArgs(argv: string[]): Args {
-  const args: Args = { pairs: null, only: null, iterations: null, seed: 1 };
+  const args: Args = { pairs: null, only: null, iterations: null, seed: 1, presets: DEFAULT_PRESETS };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -43,6 +54,7 @@ function parseArgs(argv: string[]): Args {
     else if (flag === '--only') args.only = value().split(',');
     else if (flag === '--iterations') args.iterations = positiveInt(flag, value());
     else if (flag === '--seed') args.seed = positiveInt(flag, value());
+    else if (flag === '--presets') args.presets = value().split(',');
     else throw new Error(`unknown flag ${flag} (see the header of bench/bots.ts)`);
   }
   return args;
@@ -68,20 +80,27 @@ const PAIRINGS: Pairing[] = [
 ];
 const DEFAULT_PAIRINGS = ['greedy-random', 'ismcts-greedy'];
 
+/** Per move: wall-clock ms, and the CPU ms of this process (user + system) spent in it, which a loaded machine does not inflate. */
 interface Timing {
   ms: number[];
+  cpu: number[];
 }
 
 /** Plays one match; returns the score of the bot in seat 0 (1 win, 0.5 draw, 0 loss). */
-function playMatch(seed: Uint8Array, levels: [BotLevel, BotLevel], rngs: [Rng, Rng], timings: [Timing, Timing], iterations: number | null): number {
-  const driven = startedMatch(seed, 'scopa', { players: 2 });
+function playMatch(preset: string, seed: Uint8Array, levels: [BotLevel, BotLevel], rngs: [Rng, Rng], timings: [Timing, Timing], iterations: number | null): number {
+  const driven = startedMatch(seed, preset, { players: 2 });
   while (driven.state.phase === 'playing') {
     const seat = driven.state.turn;
     const view = seatView(driven.state, seat);
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const play = botPlay(levels[seat], view, rngs[seat], iterations === null ? undefined : { iterations });
+    const move = botMove(levels[seat], view, rngs[seat], iterations === null ? undefined : { iterations });
     timings[seat].ms.push(performance.now() - t0);
-    apply(driven, { type: 'play', player: driven.state.seats[seat].player!, card: cardCode(play.card), capture: play.capture.map(cardCode) });
+    const cpu = process.cpuUsage(c0);
+    timings[seat].cpu.push((cpu.user + cpu.system) / 1000);
+    const player = driven.state.seats[seat].player!;
+    if (move.type === 'declare') apply(driven, { type: 'declareHand', player, mattaValue: move.mattaValue });
+    else apply(driven, { type: 'play', player, card: cardCode(move.play.card), capture: move.play.capture.map(cardCode) });
   }
   const winner = driven.state.result!.winner;
   return winner === null ? 0.5 : winner === 0 ? 1 : 0;
@@ -127,13 +146,14 @@ interface Outcome {
   pairCi: [number, number];
   timeA: number[];
   timeB: number[];
+  cpuA: number[];
   seconds: number;
 }
 
-function runPairing(pairing: Pairing, pairs: number, args: Args): Outcome {
+function runPairing(preset: string, pairing: Pairing, pairs: number, args: Args): Outcome {
   const started = performance.now();
-  const timeA: Timing = { ms: [] };
-  const timeB: Timing = { ms: [] };
+  const timeA: Timing = { ms: [], cpu: [] };
+  const timeB: Timing = { ms: [], cpu: [] };
   let score = 0;
   let draws = 0;
   const pairScores: number[] = [];
@@ -141,14 +161,18 @@ function runPairing(pairing: Pairing, pairs: number, args: Args): Outcome {
     const seed = seedFrom(mulberry32(args.seed * 1_000_003 + i));
     const botSeed = (args.seed * 7919 + i * 31) >>> 0;
     // First match: A in seat 0; second: A in seat 1, on the same deals.
-    const s1 = playMatch(seed, [pairing.a, pairing.b], [mulberry32(botSeed), mulberry32(botSeed + 1)], [timeA, timeB], args.iterations);
-    const s2 = 1 - playMatch(seed, [pairing.b, pairing.a], [mulberry32(botSeed + 2), mulberry32(botSeed + 3)], [timeB, timeA], args.iterations);
+    const s1 = playMatch(preset, seed, [pairing.a, pairing.b], [mulberry32(botSeed), mulberry32(botSeed + 1)], [timeA, timeB], args.iterations);
+    const s2 = 1 - playMatch(preset, seed, [pairing.b, pairing.a], [mulberry32(botSeed + 2), mulberry32(botSeed + 3)], [timeB, timeA], args.iterations);
     if (s1 === 0.5) draws++;
     if (s2 === 0.5) draws++;
     score += s1 + s2;
     pairScores.push((s1 + s2) / 2);
     if ((i + 1) % 10 === 0) {
-      process.stderr.write(`  ${pairing.name}: ${i + 1}/${pairs} pairs, win rate so far ${(score / (2 * (i + 1))).toFixed(3)}\n`);
+      const ci = normalOverPairs(pairScores);
+      process.stderr.write(
+        `  ${preset} ${pairing.name}: ${i + 1}/${pairs} pairs, win rate so far ${(score / (2 * (i + 1))).toFixed(3)} ` +
+          `(95% CI over pairs ${ci[0].toFixed(3)}–${ci[1].toFixed(3)}, A ms/move median ${median(timeA.ms).toFixed(1)}, CPU ${median(timeA.cpu).toFixed(1)})\n`,
+      );
     }
   }
   const matches = pairs * 2;
@@ -162,6 +186,7 @@ function runPairing(pairing: Pairing, pairs: number, args: Args): Outcome {
     pairCi: normalOverPairs(pairScores),
     timeA: timeA.ms,
     timeB: timeB.ms,
+    cpuA: timeA.cpu,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -177,25 +202,31 @@ function main(): void {
     if (!p) throw new Error(`unknown pairing ${name}; known: ${PAIRINGS.map((q) => q.name).join(', ')}`);
     return p;
   });
-  console.log(`bench:bots  preset scopa (2 players, to 11), duplicate format (each seed twice, seats swapped)`);
+  console.log(`bench:bots  presets ${args.presets.join(', ')} (2 players, the preset's target), duplicate format (each seed twice, seats swapped)`);
   console.log(`win rate of the first level; draws count 1/2; 95% CI: Wilson over matches, normal over duplicate pairs`);
   if (args.iterations !== null) console.log(`ismcts budget: ${args.iterations} iterations`);
-  console.log('');
-  console.log('| pairing | matches | win rate A | 95% CI (Wilson) | 95% CI (pairs) | draws | A ms/move median (p90) | B ms/move median (p90) | wall s |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  const outcomes = new Map<string, Outcome>();
-  for (const pairing of chosen) {
-    const o = runPairing(pairing, args.pairs ?? pairing.pairs, args);
-    outcomes.set(pairing.name, o);
-    console.log(
-      `| ${pairing.a} vs ${pairing.b} | ${o.matches} | ${f3(o.rate)} | ${f3(o.wilson[0])}–${f3(o.wilson[1])} | ${f3(o.pairCi[0])}–${f3(o.pairCi[1])} | ${o.draws} | ` +
-        `${fms(median(o.timeA))} (${fms(percentile(o.timeA, 0.9))}) | ${fms(median(o.timeB))} (${fms(percentile(o.timeB, 0.9))}) | ${o.seconds.toFixed(1)} |`,
-    );
+  const summaries: string[] = [];
+  for (const preset of args.presets) {
+    console.log('');
+    console.log(`preset ${preset}`);
+    console.log('');
+    console.log('| pairing | matches | win rate A | 95% CI (Wilson) | 95% CI (pairs) | draws | A ms/move median (p90) | A CPU ms/move median (p90) | B ms/move median (p90) | wall s |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    const outcomes = new Map<string, Outcome>();
+    for (const pairing of chosen) {
+      const o = runPairing(preset, pairing, args.pairs ?? pairing.pairs, args);
+      outcomes.set(pairing.name, o);
+      console.log(
+        `| ${pairing.a} vs ${pairing.b} | ${o.matches} | ${f3(o.rate)} | ${f3(o.wilson[0])}–${f3(o.wilson[1])} | ${f3(o.pairCi[0])}–${f3(o.pairCi[1])} | ${o.draws} | ` +
+          `${fms(median(o.timeA))} (${fms(percentile(o.timeA, 0.9))}) | ${fms(median(o.cpuA))} (${fms(percentile(o.cpuA, 0.9))}) | ${fms(median(o.timeB))} (${fms(percentile(o.timeB, 0.9))}) | ${o.seconds.toFixed(1)} |`,
+      );
+    }
+    const gr = outcomes.get('greedy-random');
+    const ig = outcomes.get('ismcts-greedy');
+    summaries.push(`preset=${preset} greedy_vs_random=${f3(gr?.rate ?? NaN)} ismcts_vs_greedy=${f3(ig?.rate ?? NaN)} ismcts_ms_per_move=${fms(median(ig?.timeA ?? []))} ismcts_cpu_ms_per_move=${fms(median(ig?.cpuA ?? []))}`);
   }
-  const gr = outcomes.get('greedy-random');
-  const ig = outcomes.get('ismcts-greedy');
   console.log('');
-  console.log(`greedy_vs_random=${f3(gr?.rate ?? NaN)} ismcts_vs_greedy=${f3(ig?.rate ?? NaN)} ismcts_ms_per_move=${fms(median(ig?.timeA ?? []))}`);
+  for (const line of summaries) console.log(line);
 }
 
 main();

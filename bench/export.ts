@@ -17,6 +17,12 @@
  * a warm-up stream of 1,000 matches.
  * BENCH_NODE_ARGS: extra Node flags for the instance (as bench:api).
  * Last line: matches_per_s=<n> rss_growth_mb=<n>
+ *
+ * `npm run bench:export -- --baseline <git ref> [--rounds N]` builds <ref> in a
+ * temporary worktree (bench/baseline.ts) and runs its bench:export and this
+ * one alternately, baseline first, N rounds each (default 2): one table of
+ * every round, the medians and their ratios; the last line gains
+ * vs_baseline=matches_per_s:<r>,rss_growth_mb:<r> (now / baseline).
  */
 import { readFileSync } from 'node:fs';
 import httpClient from 'node:http';
@@ -26,6 +32,7 @@ import { MatchStore } from '../src/events/match-store';
 import { auditJsonl } from '../src/events/export';
 import { freshPgDatabase, randomCommand } from '../test/store/helpers';
 import { spawnInstance } from '../test/support/process-instance';
+import { compareLastLines, sideBySideArgs } from './baseline';
 
 const MATCHES = Number(process.env.BENCH_EXPORT_MATCHES ?? 10_000);
 const PLAYS = Number(process.env.BENCH_EXPORT_PLAYS ?? 2);
@@ -65,7 +72,7 @@ function streamLines(port: number, path: string): Promise<{ lines: number; first
 }
 
 async function main(): Promise<void> {
-  const fresh = await freshPgDatabase();
+  const fresh = await freshPgDatabase('scopa_bench');
   const db = await openDatabase({ url: fresh.url, poolSize: 20 });
   const instance = await spawnInstance({ DATABASE_URL: fresh.url, RATE_LIMIT: '1000000' }, (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const pid = instance.child.pid!;
@@ -134,7 +141,11 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+const sideBySide = sideBySideArgs();
+(sideBySide.baseline
+  ? compareLastLines('bench:export', sideBySide, { build: true }, () => ({ cmd: process.execPath, args: ['--import', 'tsx', 'bench/export.ts'] }))
+  : main()
+).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -14,6 +14,8 @@
  *  - replay: folding the already-loaded events of every match through the
  *    engine (no database read, no hash check).
  * Last line: appends_per_s=<n> raw_inserts_per_s=<n> ratio=<r> replay_events_per_s=<n> (the 1,000-match case).
+ * With `-- --baseline <ref>`: both sides alternately, a table, and the last line's
+ * medians with `vs_baseline=<figure>:<ratio>,...`.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -25,6 +27,7 @@ import { joinEvent } from '../src/events/chain';
 import type { StoredEvent } from '../src/events/chain';
 import { MatchStore } from '../src/events/match-store';
 import { players, randomCommand } from '../test/store/helpers';
+import { compareLastLines, sideBySideArgs } from './baseline';
 
 // Prepared like the store's own statements, so that the ceiling uses the driver exactly as the full path does.
 const RAW_INSERT_SQL = prepared(
@@ -185,7 +188,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+// npm run bench:store -- --baseline <ref> [--rounds N]: this benchmark and <ref>'s, alternately (bench/baseline.ts).
+const sideBySide = sideBySideArgs();
+(sideBySide.baseline
+  ? compareLastLines('bench:store', sideBySide, { build: false }, () => ({ cmd: process.execPath, args: ['--import', 'tsx', 'bench/store.ts'] }))
+  : main()
+).catch((err) => {
   console.error(err);
   process.exit(1);
 });

@@ -1,49 +1,131 @@
 /**
  * Offline audit of an exported match (no database):
  *   npm run audit -- match.jsonl [more files...]   JSON Lines export
+ *   npm run audit -- tournament.jsonl [match exports...]
+ *                                                  a tournament's export (GET /v1/tournaments/{id}/export):
+ *                                                  its chain, every pairing and the standings recomputed
+ *                                                  (src/tournaments/tournament-audit.ts); with the exports of
+ *                                                  its matches, also that every duplicate table was dealt from
+ *                                                  the revealed round seed and that every result is its match's end
  *   npm run audit -- match.scopa                   the notation
- * Checks the hash chain, the seed against its commitment and re-decides every
- * command through the engine. Exit 0 if every file is sound, 1 otherwise.
+ *   npm run audit -- --keys keys.json match.jsonl  also check the signature against a key set (a file)
+ *   npm run audit -- --keys https://scopa.example/.well-known/scopa-keys.json match.jsonl
+ * Checks the hash chain (the times too, from scopa-match/2), the seed against
+ * its commitment and re-decides every command through the engine. With
+ * --keys, also the header's signature: an unsigned export, an unknown key, a
+ * signature that does not verify, or (keys given by URL) an issuer other than
+ * the URL's origin, is not verified. Exit 0 if every file is sound (and, with
+ * --keys, signed and verified), 1 otherwise, 2 on a usage error.
  */
 import { readFileSync } from 'node:fs';
-import { auditJsonl } from '../src/events/export';
+import { auditJsonl, parseJsonl, verifyHeaderSignature } from '../src/events/export';
+import type { ExportKeySet } from '../src/events/export';
+import { parseKeySet, readKeySet } from '../src/events/export-keys';
 import { auditNotation } from '../src/events/notation';
+import { auditTournament } from '../src/tournaments/tournament-audit';
 
-export function auditText(text: string): { sound: boolean; line: string } {
+/** Whether a file is a tournament export: its first line is an event of a tournament log. */
+export function isTournamentExport(text: string): boolean {
+  const first = text.trimStart().split('\n', 1)[0];
+  try {
+    const line = JSON.parse(first) as { tournamentId?: unknown; type?: unknown };
+    return typeof line.tournamentId === 'string' && line.type === 'TournamentCreated';
+  } catch {
+    return false;
+  }
+}
+
+/** A tournament export audited with the match exports given beside it (keyed by their match id). */
+export function auditTournamentText(text: string, matchTexts: readonly string[]): { sound: boolean; line: string } {
+  const matches = new Map<string, string>();
+  for (const m of matchTexts) {
+    try {
+      const { header } = parseJsonl(m);
+      if (typeof header.matchId === 'string') matches.set(header.matchId, m);
+    } catch {
+      // not a match export: audited on its own line
+    }
+  }
+  const r = auditTournament(text, matches);
+  const head = `tournament ${r.tournamentId ?? '?'}, ${r.events} events, ${r.rounds} rounds, status ${r.status ?? '?'}`;
+  if (r.problems.length > 0) return { sound: false, line: `UNSOUND: ${head}: ${r.problems.join('; ')}` };
+  const top = r.standings.slice(0, 3).map((s) => `${s.rank}. ${s.player} ${s.matchPoints}`).join(', ');
+  return { sound: true, line: `sound: ${head}; every pairing recomputed; duplicate seeds checked at ${r.seedsChecked} tables; standings ${top}${r.standings.length > 3 ? ', ...' : ''}` };
+}
+
+/** The keys an audit checks signatures against, and where they came from. */
+export interface AuditKeys {
+  keys: ExportKeySet;
+  /** The origin of the URL they were read from (the issuer must be it); null for a file. */
+  origin: string | null;
+}
+
+export function auditText(text: string, keys?: AuditKeys | null): { sound: boolean; line: string } {
   const first = text.trimStart()[0];
   if (first === '{') {
     const v = auditJsonl(text);
-    return v.sound
-      ? { sound: true, line: `sound: match ${v.matchId}, ${v.events} events, chain head ${v.lastHash}, result ${JSON.stringify(v.result)}` }
-      : { sound: false, line: `UNSOUND: match ${v.matchId ?? '?'}${v.seq !== null ? ` at seq ${v.seq}` : ''}: ${v.reason}` };
+    if (!v.sound) return { sound: false, line: `UNSOUND: match ${v.matchId ?? '?'}${v.seq !== null ? ` at seq ${v.seq}` : ''}: ${v.reason}` };
+    const line = `sound: match ${v.matchId}, ${v.format}, ${v.events} events, chain head ${v.lastHash}, result ${JSON.stringify(v.result)}`;
+    const { header } = parseJsonl(text);
+    if (!keys) {
+      const said = header.signature ? `signed by ${String(header.issuer)} (key ${String(header.keyId)}), signature NOT CHECKED (give --keys)` : 'UNSIGNED';
+      return { sound: true, line: `${line}; ${said}` };
+    }
+    const s = verifyHeaderSignature(header, keys.keys);
+    if (s.status === 'unsigned') return { sound: false, line: `${line}; UNSIGNED: the export carries no signature (nothing proves who recorded it)` };
+    if (s.status === 'unknown-key') return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: no key ${s.keyId} in the key set given` };
+    if (s.status === 'invalid') return { sound: false, line: `${line}; SIGNATURE FAILS: the export was edited after it was signed, or key ${s.keyId} did not sign it` };
+    if (keys.origin !== null && new URL(s.issuer).origin !== keys.origin) {
+      return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: signed by ${s.issuer}, but the keys are ${keys.origin}'s` };
+    }
+    return { sound: true, line: `${line}; signature valid: signed by ${s.issuer} (key ${s.keyId})` };
   }
   const v = auditNotation(text);
+  if (keys) return { sound: false, line: 'UNSIGNED: a notation file carries no signature (audit the JSON Lines export to check one)' };
   return v.sound
     ? { sound: true, line: `sound: notation, ${v.plies} plies, result ${v.result}` }
     : { sound: false, line: `UNSOUND: notation${v.ply !== null ? ` at ply ${v.ply} (${v.token})` : ''}: ${v.reason}` };
 }
 
-function main(): void {
-  const files = process.argv.slice(2);
-  if (files.length === 0) {
-    console.error('usage: npm run audit -- FILE [FILE...]   (a JSON Lines export or a notation file)');
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  let keySource: string | null = null;
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--keys') keySource = args[++i] ?? '';
+    else if (args[i].startsWith('--keys=')) keySource = args[i].slice('--keys='.length);
+    else files.push(args[i]);
+  }
+  if (files.length === 0 || keySource === '') {
+    console.error('usage: npm run audit -- [--keys FILE|URL] FILE [FILE...]   (a JSON Lines export or a notation file; --keys: a JWK set, e.g. https://host/.well-known/scopa-keys.json)');
     process.exit(2);
   }
-  let ok = true;
-  for (const file of files) {
-    let text: string;
+  let keys: AuditKeys | null = null;
+  if (keySource !== null) {
     try {
-      text = readFileSync(file, 'utf8');
+      keys = { keys: parseKeySet(await readKeySet(keySource)), origin: /^https?:\/\//i.test(keySource) ? new URL(keySource).origin : null };
+    } catch (err) {
+      console.error(`--keys ${keySource}: cannot read a key set: ${(err as Error).message}`);
+      process.exit(2);
+    }
+  }
+  let ok = true;
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    try {
+      texts.set(file, readFileSync(file, 'utf8'));
     } catch (err) {
       console.log(`${file}: UNREADABLE: ${(err as Error).message}`);
       ok = false;
-      continue;
     }
-    const r = auditText(text);
+  }
+  const matchTexts = [...texts.values()].filter((t) => !isTournamentExport(t));
+  for (const [file, text] of texts) {
+    const r = isTournamentExport(text) ? auditTournamentText(text, matchTexts) : auditText(text, keys);
     console.log(`${file}: ${r.line}`);
     ok &&= r.sound;
   }
   process.exit(ok ? 0 : 1);
 }
 
-main();
+void main();

@@ -1,6 +1,7 @@
-// `npm run docs`: the API reference, generated from the contracts, into docs-site/
-// (DOCS_DIR), which the service serves at /docs:
+// `npm run docs`: the guides and the API reference, into docs-site/ (DOCS_DIR),
+// which the service serves at /docs:
 //   docs-site/index.html        the entry page
+//   docs-site/guides/           the guides (docs/*.md, rendered by scripts/render-guides.mjs)
 //   docs-site/api/              REST: Redoc (@redocly/cli build-docs) from openapi.yaml
 //   docs-site/sdk/              the SDK's types: TypeDoc from sdk/src
 //   docs-site/openapi.yaml, docs-site/schema.graphql   the contracts themselves
@@ -13,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { renderGuides } from './render-guides.mjs';
 
 const root = process.cwd();
 const out = path.resolve(root, process.env.DOCS_DIR ?? 'docs-site');
@@ -29,16 +31,29 @@ const started = Date.now();
 rmSync(out, { recursive: true, force: true });
 mkdirSync(path.join(out, 'api'), { recursive: true });
 
+/**
+ * Runs a documentation tool quietly: its output is shown only when it fails.
+ * (Redocly CLI prints two large notices on every build, its Node 20 deprecation
+ * and "build-docs now renders docs with Redoc 3", which say nothing about our
+ * docs and read like errors on a newcomer's first `npm start`.)
+ */
+function quietly(what, args) {
+  try {
+    execFileSync(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  } catch (err) {
+    process.stderr.write(`${String(err.stdout ?? '')}${String(err.stderr ?? '')}`);
+    throw new Error(`${what} failed (${err.message.split('\n')[0]})`);
+  }
+}
+
 // REST reference (Redoc), its scripts bundled into the page
-execFileSync(
-  process.execPath,
-  [bin('@redocly/cli', 'redocly'), 'build-docs', 'openapi.yaml', '--inlineBundle', '--title', 'Scopa as a service: REST API', '-o', path.join(out, 'api', 'index.html')],
-  { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
-);
+quietly('Redoc (REST reference)', [
+  bin('@redocly/cli', 'redocly'), 'build-docs', 'openapi.yaml', '--inlineBundle', '--title', 'Scopa as a service: REST API', '-o', path.join(out, 'api', 'index.html'),
+]);
 
 // SDK reference (TypeDoc)
-execFileSync(
-  process.execPath,
+quietly(
+  'TypeDoc (SDK reference)',
   [
     bin('typedoc', 'typedoc'),
     '--tsconfig', 'sdk/tsconfig.json',
@@ -51,8 +66,10 @@ execFileSync(
     '--disableSources',
     '--logLevel', 'Error', // the generated REST types use @description, unknown to TypeDoc: a warning per field
   ],
-  { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] },
 );
+
+// The guides
+const guides = renderGuides({ root, outDir: path.join(out, 'guides') });
 
 copyFileSync(path.join(root, 'openapi.yaml'), path.join(out, 'openapi.yaml'));
 copyFileSync(path.join(root, 'schema.graphql'), path.join(out, 'schema.graphql'));
@@ -64,15 +81,21 @@ writeFileSync(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Scopa as a service: API reference</title>
+<title>Scopa as a service: guides and API reference</title>
 <style>
   body { font-family: system-ui, sans-serif; max-width: 44rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #222; }
   a { color: #0b5394; } li { margin: .4rem 0; } code { background: #f3f3f3; padding: 0 .25rem; }
 </style>
 </head>
 <body>
-<h1>Scopa as a service: API reference</h1>
-<p>Generated from the service's committed contracts by <code>npm run docs</code>.</p>
+<h1>Scopa as a service: guides and API reference</h1>
+<p>Built by <code>npm run docs</code> from the repository's guides (<code>docs/</code>) and its committed contracts.</p>
+<h2>Guides</h2>
+<p>New here? Start with <a href="guides/getting-started.html">Getting started</a>: a full match over REST and over GraphQL.</p>
+<ul>
+${guides.map((g) => `  <li><a href="guides/${path.basename(g.page)}">${g.title}</a>: ${g.summaryHtml}</li>`).join('\n')}
+</ul>
+<h2>API reference</h2>
 <ul>
   <li><a href="api/">REST API</a> (<code>/v1</code>): every operation, its parameters, responses and errors (Redoc, from <a href="openapi.yaml">openapi.yaml</a>)</li>
   <li><a href="sdk/">TypeScript SDK</a> (<code>@scopa/sdk</code>): the client, its helpers and the generated types (TypeDoc)</li>
@@ -122,4 +145,4 @@ function externalize(file) {
 })(out);
 
 writeFileSync(path.join(out, '.built'), new Date().toISOString() + '\n');
-console.log(`docs built into ${path.relative(root, out) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s (${moved} inline scripts moved to files)`);
+console.log(`docs built into ${path.relative(root, out) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${guides.length} guides, the REST and SDK references (${moved} inline scripts moved to files)`);

@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
-import { SERVICE_NODE_FLAGS } from '../src/node-flags';
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
 
 const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/scopa';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -36,7 +36,7 @@ async function ensureDatabase(url: string): Promise<void> {
 
 function startInstance(port: number): ChildProcess {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'dist/main.js'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL, REDIS_URL, INSTANCE_ID: `app${port}` },
+    env: { ...SERVICE_ENVIRONMENT, ...process.env, PORT: String(port), DATABASE_URL, REDIS_URL, INSTANCE_ID: `app${port}` },
     stdio: 'inherit',
   });
   child.on('exit', (code, signal) => console.error(`instance :${port} exited (${signal ?? code})`));

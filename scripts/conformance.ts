@@ -1,7 +1,8 @@
 /**
  * Conformance runner: checks the engine against rule vectors in the
  * `scopa-conformance/1` format. Usage: npm run conformance [-- FILE...];
- * with no file, the project's own copy of the vectors (test/conformance/).
+ * with no file, the project's own copy of the vectors (test/conformance/
+ * and its subfolders, such as variants/).
  * Prints one line per failing case, then `N passed, M failed`; exits
  * non-zero on any failure, malformed file, or when no case ran.
  */
@@ -11,11 +12,18 @@ import { runConformance } from '../src/engine/conformance';
 
 const OWN_VECTORS = path.join(process.cwd(), 'test', 'conformance');
 
-const files = process.argv.slice(2).length
-  ? process.argv.slice(2)
-  : readdirSync(OWN_VECTORS)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => path.join(OWN_VECTORS, f));
+/** The `.json` files under a folder, its subfolders included, in a stable order. */
+function vectorFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return vectorFiles(full);
+      return entry.name.endsWith('.json') ? [full] : [];
+    });
+}
+
+const files = process.argv.slice(2).length ? process.argv.slice(2) : vectorFiles(OWN_VECTORS);
 
 let passed = 0;
 let failed = 0;

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AnalysisModule } from './analysis/analysis.module';
 import { ArchivesModule } from './archives/archives.module';
 import { ChallengesModule } from './challenges/challenges.module';
 import { PresenceModule } from './presence/presence.module';
 import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
+import { ConfigModule } from './config/config.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { DatabaseModule } from './database/database.module';
 import { AppGraphQLModule } from './graphql/graphql.module';
@@ -13,14 +15,17 @@ import { LobbyModule } from './lobby/lobby.module';
 import { MatchesModule } from './matches/matches.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { ObservabilityModule } from './observability/observability.module';
+import { ReactionsModule } from './reactions/reactions.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { RulesetsModule } from './rulesets/rulesets.module';
-import { SeatsModule } from './seats/seats.module';
+import { BotsModule } from './bots/bots.module';
 import { StreamsModule } from './streams/streams.module';
+import { TournamentsModule } from './tournaments/tournaments.module';
 
 @Module({
   // The order of the controllers in openapi.yaml follows this one (health, matches, auth, rulesets, inbox, hints, webhooks).
   imports: [
+    ConfigModule,
     ObservabilityModule,
     DatabaseModule,
     RealtimeModule,
@@ -30,7 +35,7 @@ import { StreamsModule } from './streams/streams.module';
     AppGraphQLModule,
     RulesetsModule,
     InboxModule,
-    SeatsModule,
+    BotsModule,
     ClocksModule,
     WebhooksModule,
     ArchivesModule,
@@ -38,7 +43,10 @@ import { StreamsModule } from './streams/streams.module';
     StreamsModule,
     OAuthModule,
     ChallengesModule,
+    TournamentsModule,
     PresenceModule,
+    ReactionsModule,
+    AnalysisModule,
   ],
 })
 export class AppModule {}

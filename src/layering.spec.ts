@@ -7,25 +7,19 @@
  * - a feature's transports (*.controller.ts, *.resolver.ts) import, from
  *   this repository, only their own folder's services, models and inputs,
  *   the caller decorators (src/auth/principal.ts) and src/common;
- * - no folder imports a folder that imports it back, however far round.
+ * - no folder imports a folder that imports it back, however far round;
+ * - src/common imports no feature (only src/config and the engine): what
+ *   composes features is the root's (src/app.setup.ts, src/app.module.ts).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { sources, withoutComments } from '../test/support/sources';
 
 const SRC = join(process.cwd(), 'src');
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === 'generated') return [];
-    if (statSync(path).isDirectory()) return sources(path);
-    return path.endsWith('.ts') && !path.endsWith('.spec.ts') ? [path] : [];
-  });
-}
-
 /** Every module specifier a file imports or re-exports, types included (comments may name anything). */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const text = withoutComments(readFileSync(file, 'utf8'));
   return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
 }
 
@@ -101,4 +95,17 @@ it('no folder imports a folder that imports it back', () => {
   for (const folder of [...edges.keys()].sort()) visit(folder, []);
   expect(edges.size).toBeGreaterThan(10);
   expect(cycles).toEqual([]);
+});
+
+it('common/ imports no feature: only the configuration and the engine', () => {
+  const offending: string[] = [];
+  for (const { file, imports } of graph) {
+    if (folderOf(file) !== 'common') continue;
+    for (const { spec, path } of imports) {
+      if (path === null) continue;
+      const to = folderOf(path) ?? path; // "../engine" is the engine's index
+      if (!['common', 'config', 'engine'].includes(to)) offending.push(`${file}: ${spec}`);
+    }
+  }
+  expect(offending).toEqual([]);
 });

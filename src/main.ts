@@ -1,18 +1,26 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { configureApp } from './common/app.setup';
+import { configureApp } from './app.setup';
+import { BootLogger, nestLogLevels, servedUrls } from './observability/boot-logger';
+import { logLevel } from './observability/observability.module';
+import { appConfig, ConfigError } from './config/config';
+import { applyEmbeddedHeapSettings } from './node-flags';
 
 async function bootstrap(): Promise<void> {
+  const config = appConfig(); // a bad value of any variable stops the start here, naming it
+  const port = config.PORT;
+  applyEmbeddedHeapSettings(config);
+  // Nest's line per module and route at debug: what is left at info is the warnings and where the service listens.
+  const logger = new BootLogger({ logLevels: nestLogLevels(logLevel()) });
   // Body parsers are installed by configureApp, so that their errors are problem documents too.
-  const app = configureApp(await NestFactory.create(AppModule, { bodyParser: false }));
-  const port = Number(process.env.PORT ?? 3000);
+  const app = configureApp(await NestFactory.create(AppModule, { bodyParser: false, logger }));
   await app.listen(port);
-  Logger.log(`Scopa service listening on port ${port}`, 'Bootstrap');
+  logger.log(servedUrls(port), 'Bootstrap');
 }
 
 bootstrap().catch((err: unknown) => {
-  console.error(err);
+  // A bad variable: its message says which and what it accepts; the stack would only bury it.
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 /**
  * Flags the service's Node process starts with, wherever it is launched
  * (`npm start`, the Dockerfile, `npm run cluster`, the process tests and
@@ -14,3 +15,45 @@
  * heap peaks near 200 MB instead of about 100.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=200'];
+
+/**
+ * Environment the service's process starts with, wherever it is launched
+ * (the same launchers as the flags above; the same test checks them).
+ *
+ * MALLOC_ARENA_MAX=2: glibc gives threads that allocate at once arenas of
+ * their own, up to eight per core, and keeps what they freed resident. V8's
+ * compiler and collector threads (compiling PGlite's and Prisma's
+ * WebAssembly at start) and libuv's pool threads (each argon2 hash takes a
+ * 19 MB block) left some 90 to 150 MB of an embedded instance's peak in
+ * such arenas. Two arenas bound that: bench:embedded's peak went from 430 to
+ * 435 MB down to 395 to 397 MB, alternating on the same machine. glibc reads
+ * it before any JavaScript runs, so it cannot be set from the configuration
+ * module; an operator's own value in the environment wins.
+ */
+export const SERVICE_ENVIRONMENT: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
+/**
+ * The embedded default (no DATABASE_URL) trades that factor back for memory:
+ * V8 lets the old generation grow to (1 + PGLITE_HEAP_GROWING_PERCENT/100)
+ * times what survived the last full collection (default 10, where the
+ * service flag above says 200). On PGlite the database runs in the service's
+ * own process and thread, throughput is a fraction of PostgreSQL's, and the
+ * heap was the largest part of the instance's peak RSS (bench:embedded: old
+ * space 124 MB for some 65 MB live). V8 reads this flag at every full
+ * collection, so setting it at start (before the first one that matters)
+ * has the effect of the command-line flag; 0 leaves V8's own factor.
+ * PostgreSQL mode keeps the command-line flags as they are.
+ *
+ * The flag holds for the whole process from then on, so callers other than
+ * the service's entry point (a unit test in a jest worker that goes on to
+ * run other suites) pass their own `setFlags`.
+ */
+export function applyEmbeddedHeapSettings(
+  config: { DATABASE_URL?: string; PGLITE_HEAP_GROWING_PERCENT: number },
+  setFlags: (flags: string) => void = setFlagsFromString,
+): string | null {
+  if (config.DATABASE_URL) return null;
+  const flag = `--heap-growing-percent=${config.PGLITE_HEAP_GROWING_PERCENT}`;
+  setFlags(flag);
+  return flag;
+}

@@ -45,6 +45,36 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     expect(anon.body).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
   });
 
+  it('a wrong password on login is a 401 whatever its length (REST and GraphQL); registration still enforces the policy', async () => {
+    const username = uniqueName('len');
+    expect((await http().post('/v1/auth/register').send({ username, password: 'a long password' })).status).toBe(201);
+    const LOGIN = 'mutation($i: CredentialsInput!) { login(input: $i) { accessToken } }';
+    for (const password of ['', 'x', 'short', 'y'.repeat(201), 'z'.repeat(5000)]) {
+      for (const who of [username, 'nobody-' + username]) {
+        const res = await http().post('/v1/auth/login').send({ username: who, password });
+        expect({ length: password.length, status: res.status, code: res.body.code, detail: res.body.detail }).toEqual({
+          length: password.length,
+          status: 401,
+          code: 'UNAUTHENTICATED',
+          detail: 'wrong username or password',
+        });
+        const viaGql = await gql(app, null, LOGIN, { i: { username: who, password } });
+        expect({ length: password.length, code: errorCode(viaGql) }).toEqual({ length: password.length, code: 'UNAUTHENTICATED' });
+      }
+    }
+    // The policy is the registration's: too short or too long is VALIDATION_FAILED naming the password, on both transports.
+    const REGISTER = 'mutation($i: CredentialsInput!) { register(input: $i) { accessToken } }';
+    for (const password of ['short', 'y'.repeat(201)]) {
+      const res = await http().post('/v1/auth/register').send({ username: uniqueName('pol'), password });
+      expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(res.body.detail).toMatch(/password/);
+      const viaGql = await gql(app, null, REGISTER, { i: { username: uniqueName('pol'), password } });
+      expect(errorCode(viaGql)).toBe('VALIDATION_FAILED');
+      expect(viaGql.errors![0].message).toMatch(/password/);
+    }
+    expect((await http().post('/v1/auth/register').send({ username: uniqueName('pol'), password: 'y'.repeat(200) })).status).toBe(201);
+  });
+
   it('registers, logs in and reads me over GraphQL', async () => {
     const username = uniqueName('bob');
     const reg = await gqlOk(app, null, 'mutation($i: CredentialsInput!) { register(input: $i) { accessToken account { username } } }', {

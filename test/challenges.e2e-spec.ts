@@ -9,8 +9,8 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
-import { playerChannel } from '../src/inbox/channels';
-import type { PlayerEvent } from '../src/inbox/channels';
+import { playerChannel } from '../src/realtime/channels';
+import type { PlayerEvent } from '../src/inbox/player-events';
 import { createTestApp } from './support/app';
 import { errorCode, gql, gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';
@@ -21,7 +21,7 @@ const ENV = { CHALLENGE_TTL: 'PT2S', WEBHOOK_POLL_MS: '0', WEBHOOK_ALLOW_PRIVATE
 const CHALLENGE_FIELDS = 'id challenger destUser preset turnTimeLimit onExpiry rated seat status declineReason matchId expiresAt';
 
 /** The PlayerEvents published to a player from now on. */
-function listen(app: INestApplication, player: string): { events: PlayerEvent[]; next: (type: string) => Promise<PlayerEvent>; stop: () => void } {
+function listen(app: INestApplication, player: string): { events: PlayerEvent[]; next: <T extends PlayerEvent['type']>(type: T) => Promise<Extract<PlayerEvent, { type: T }>>; stop: () => void } {
   const pubsub = app.get<PubSubEngine>(PUB_SUB);
   const it = pubsub.asyncIterableIterator<PlayerEvent>(playerChannel(player));
   const events: PlayerEvent[] = [];
@@ -34,9 +34,10 @@ function listen(app: INestApplication, player: string): { events: PlayerEvent[];
   })();
   return {
     events,
-    next: (type) => {
-      const seen = events.find((e) => e.type === type);
-      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ type, resolve }));
+    next: <T extends PlayerEvent['type']>(type: T) => {
+      type Of = Extract<PlayerEvent, { type: T }>;
+      const seen = events.find((e): e is Of => e.type === type);
+      return seen ? Promise.resolve(seen) : new Promise<Of>((resolve) => waiting.push({ type, resolve: (e) => resolve(e as Of) }));
     },
     stop: () => void it.return?.(),
   };
@@ -185,8 +186,54 @@ describe('challenges (e2e, PGlite)', () => {
     expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
     await http().post(`/v1/matches/${m.id}/join`).set('authorization', auth(bob)).send({}).expect(200);
     await http().post(`/v1/matches/${m.id}/start`).set('authorization', auth(bob)).send({}).expect(200);
+    // started is not yet played to a result
+    expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
+    await playToResult(m.id, [alice, bob]);
     expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).status).toBe(201);
     expect((await http().post('/v1/challenges').set('authorization', auth(carol)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
+  });
+
+  /** One card played by the seat to move, then the other seat resigns: a started match ended with a result. */
+  async function playToResult(matchId: string, players: Account[]): Promise<void> {
+    const match = (await http().get(`/v1/matches/${matchId}`).set('authorization', auth(players[0]))).body;
+    const mover = players.find((p) => p.username === match.view.seats[match.view.turn].player)!;
+    const legal = (await http().get(`/v1/matches/${matchId}/legal-plays`).set('authorization', auth(mover))).body;
+    const play = legal.plays[0];
+    await http().post(`/v1/matches/${matchId}/plays`).set('authorization', auth(mover)).set('if-match', `"${legal.seq}"`).send({ card: play.card, capture: play.capture, idempotencyKey: `k-${matchId}` }).expect(200);
+    const other = players.find((p) => p !== mover)!;
+    const resigned = await http().post(`/v1/matches/${matchId}/resign`).set('authorization', auth(other)).send({});
+    expect([resigned.status, resigned.body.status, resigned.body.view.result.reason]).toEqual([200, 'over', 'resignation']);
+  }
+
+  it('known is a match played to a result: a stranger who joins a public lobby match and aborts it (before or after the start) is no acquaintance', async () => {
+    const victim = await register(app, 'ckv');
+    const stranger = await register(app, 'cks');
+    expect((await http().patch('/v1/account').set('authorization', auth(victim)).send({ acceptChallenges: 'known' })).body).toEqual({ acceptChallenges: 'known' });
+    const challenge = () => http().post('/v1/challenges').set('authorization', auth(stranger)).send({ username: victim.username, preset: 'scopa' });
+    const lobbyMatch = async () => {
+      const m = (await http().post('/v1/matches').set('authorization', auth(victim)).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] })).body;
+      await http().post(`/v1/matches/${m.id}/join`).set('authorization', auth(stranger)).send({}).expect(200);
+      return m.id as string;
+    };
+
+    // joined, then aborted before the start: the bypass of issue 26
+    const open = await lobbyMatch();
+    const aborted = await http().post(`/v1/matches/${open}/abort`).set('authorization', auth(stranger)).send({});
+    expect([aborted.status, aborted.body.status, aborted.body.view.result.reason]).toEqual([200, 'over', 'aborted']);
+    const refused = await challenge();
+    expect([refused.status, refused.body.code]).toEqual([403, 'CHALLENGE_REFUSED']);
+
+    // started, then aborted before the first play (over GraphQL): no result either
+    const started = await lobbyMatch();
+    await http().post(`/v1/matches/${started}/start`).set('authorization', auth(victim)).send({}).expect(200);
+    expect((await gqlOk(app, stranger.token, 'mutation($id: ID!) { abort(matchId: $id) { status } }', { id: started })).abort.status).toBe('over');
+    expect((await challenge()).body.code).toBe('CHALLENGE_REFUSED');
+
+    // a match both played to a result: now known
+    const played = await lobbyMatch();
+    await http().post(`/v1/matches/${played}/start`).set('authorization', auth(victim)).send({}).expect(200);
+    await playToResult(played, [victim, stranger]);
+    expect((await challenge()).status).toBe(201);
   });
 
   it('bad challenges are clear 4xx errors that make nothing', async () => {

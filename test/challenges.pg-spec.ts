@@ -6,43 +6,18 @@
  * instances racing send one notice per turn.
  */
 import { jest } from '@jest/globals';
-import type { INestApplication } from '@nestjs/common';
-import request from 'supertest';
 import { ClockSchedulerService } from '../src/clocks/clock-scheduler.service';
-import { freshPgDatabase } from './store/helpers';
-import { startInstance } from './support/instances';
+import { useTwoPgInstances } from './support/two-pg-instances';
 
 jest.setTimeout(180_000);
 
 describe('challenges and rematches on two instances (PostgreSQL)', () => {
-  let db: Awaited<ReturnType<typeof freshPgDatabase>>;
-  let a: Awaited<ReturnType<typeof startInstance>>;
-  let b: Awaited<ReturnType<typeof startInstance>>;
-
-  beforeAll(async () => {
-    db = await freshPgDatabase();
-    const env = { CLOCK_POLL_MS: '0', WEBHOOK_POLL_MS: '0', CLOCK_LOW_FRACTION: '0.8' };
-    a = await startInstance(db.url, { ...env, INSTANCE_ID: 'a' });
-    b = await startInstance(db.url, { ...env, INSTANCE_ID: 'b' });
-  });
-  afterAll(async () => {
-    await a?.app.close();
-    await b?.app.close();
-    await db?.drop();
-  });
-
-  const suffix = () => Math.random().toString(36).slice(2, 8);
-  const register = async (app: INestApplication, prefix: string) => {
-    const username = `${prefix}${suffix()}`;
-    const res = await request(app.getHttpServer()).post('/v1/auth/register').send({ username, password: `pw-${username}-long` });
-    expect(res.status).toBe(201);
-    return { username, auth: `Bearer ${res.body.accessToken as string}` };
-  };
-  const via = (i: number) => request((i % 2 ? b : a).app.getHttpServer());
+  const instances = useTwoPgInstances({ CLOCK_POLL_MS: '0', WEBHOOK_POLL_MS: '0', CLOCK_LOW_FRACTION: '0.8' });
+  const { register, via } = instances;
 
   it('ten challenges, each accepted six times at once through both instances: one started match each, all sound', async () => {
-    const ann = await register(a.app, 'pga');
-    const bob = await register(b.app, 'pgb');
+    const ann = await register(instances.a.app, 'pga');
+    const bob = await register(instances.b.app, 'pgb');
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) {
       const c = await via(i).post('/v1/challenges').set('authorization', ann.auth).send({ username: bob.username, preset: 'scopa', turnTimeLimit: 'P1D' });
@@ -65,8 +40,8 @@ describe('challenges and rematches on two instances (PostgreSQL)', () => {
 
   it('both players asking for a rematch at once through both instances make one rematch', async () => {
     for (let round = 0; round < 5; round++) {
-      const ann = await register(a.app, 'pra');
-      const bob = await register(b.app, 'prb');
+      const ann = await register(instances.a.app, 'pra');
+      const bob = await register(instances.b.app, 'prb');
       const m = (await via(0).post('/v1/matches').set('authorization', ann.auth).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })).body;
       await via(1).post(`/v1/matches/${m.id}/join`).set('authorization', bob.auth).send({}).expect(200);
       await via(0).post(`/v1/matches/${m.id}/start`).set('authorization', ann.auth).send({}).expect(200);
@@ -89,13 +64,13 @@ describe('challenges and rematches on two instances (PostgreSQL)', () => {
   });
 
   it('clock-low ticks of both instances racing send one notice per turn', async () => {
-    const ann = await register(a.app, 'pca');
-    const bob = await register(b.app, 'pcb');
+    const ann = await register(instances.a.app, 'pca');
+    const bob = await register(instances.b.app, 'pcb');
     const m = (await via(0).post('/v1/matches').set('authorization', ann.auth).send({ preset: 'scopa', turnTimeLimit: 'PT10S', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })).body;
     await via(1).post(`/v1/matches/${m.id}/join`).set('authorization', bob.auth).send({}).expect(200);
     await via(0).post(`/v1/matches/${m.id}/start`).set('authorization', ann.auth).send({}).expect(200);
     await new Promise((r) => setTimeout(r, 2300));
-    const low = [a.app.get(ClockSchedulerService).clockLow, b.app.get(ClockSchedulerService).clockLow];
+    const low = [instances.a.app.get(ClockSchedulerService).clockLow, instances.b.app.get(ClockSchedulerService).clockLow];
     const sent = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => low[i % 2].tick()));
     expect(sent.reduce((x, y) => x + y, 0)).toBe(1);
   });

@@ -13,7 +13,7 @@ import { ClockLowNotifier } from '../src/clocks/clock-low';
 import { PrismaService } from '../src/database/prisma.service';
 import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
-import { playerChannel, turnChannel } from '../src/inbox/channels';
+import { playerChannel, turnChannel } from '../src/realtime/channels';
 import { createTestApp } from './support/app';
 import { gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';

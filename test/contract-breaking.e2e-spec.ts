@@ -28,7 +28,7 @@ const latestRelease = (): string =>
     })
     .pop()!;
 
-/** The document with only the paths starting with one of `prefixes` (openapi-diff takes seconds per path on a loaded machine). */
+/** The document with only the paths starting with one of `prefixes` (fewer operations to compare). */
 function subset(doc: Json, prefixes: string[]): Json {
   const out = structuredClone(doc);
   out.paths = Object.fromEntries(Object.entries(out.paths as Json).filter(([p]) => prefixes.some((x) => p.startsWith(x))));
@@ -85,8 +85,9 @@ describe('breaking changes of the public API', () => {
       mutated.paths['/v1/matches'].get.parameters = mutated.paths['/v1/matches'].get.parameters.filter((p: Json) => p.name !== 'myTurn');
       mutated.components.schemas.CreateMatchInput.properties.onExpiry.enum = ['autoPlay'];
       const keys = new Set((await openapiBreakingChanges(base, mutated)).map((c) => c.key));
-      // every operation answering a Match loses its seq (abort too); the rematch operations answer a RematchOffer
-      expect(keys).toEqual(new Set(['POST /v1/matches/{id}/plays', 'GET /v1/matches/{id}', 'GET /v1/matches', 'POST /v1/matches', 'POST /v1/matches/{id}/join', 'POST /v1/matches/{id}/start', 'POST /v1/matches/{id}/resign', 'POST /v1/matches/{id}/client-seed', 'POST /v1/matches/{id}/abort']));
+      // every operation answering a Match loses its seq (abort and declarations too: the whole-body comparison
+      // before missed declarations); the rematch operations answer a RematchOffer
+      expect(keys).toEqual(new Set(['POST /v1/matches/{id}/plays', 'GET /v1/matches/{id}', 'GET /v1/matches', 'POST /v1/matches', 'POST /v1/matches/{id}/join', 'POST /v1/matches/{id}/start', 'POST /v1/matches/{id}/resign', 'POST /v1/matches/{id}/client-seed', 'POST /v1/matches/{id}/abort', 'POST /v1/matches/{id}/declarations']));
     });
 
     it('OpenAPI: additions are not breaking: an optional input property, an output property, an operation', async () => {
@@ -100,6 +101,19 @@ describe('breaking changes of the public API', () => {
       // while a new required input property is
       added.components.schemas.CreateMatchInput.required = [...(added.components.schemas.CreateMatchInput.required ?? []), 'visibility'];
       expect((await openapiBreakingChanges(base, added)).map((c) => c.key)).toContain('POST /v1/matches');
+    });
+
+    it('OpenAPI: null is a value: a response that may now be null is caught; the same nullability spelled another way is not', async () => {
+      const base = subset(docNow, ['/v1/matches/{id}/audit', '/v1/matches/{id}/declarations']);
+      const nullable = structuredClone(base);
+      nullable.components.schemas.MatchModel.properties.seq = { type: 'number', nullable: true };
+      expect((await openapiBreakingChanges(base, nullable)).map((c) => c.key)).toEqual(['POST /v1/matches/{id}/declarations']);
+      // `oneOf: [X, null]` (now) and `nullable` over `allOf: [X]` (0.1.0) mean the same
+      const respelled = structuredClone(base);
+      const reveal = respelled.components.schemas.MatchModel.properties.reveal;
+      expect(reveal.oneOf).toHaveLength(2);
+      respelled.components.schemas.MatchModel.properties.reveal = { nullable: true, type: 'object', allOf: [reveal.oneOf[0]] };
+      expect(await openapiBreakingChanges(base, respelled)).toEqual([]);
     });
 
     it('OpenAPI: removing an operation deprecated in the previous release is allowed', async () => {

@@ -29,12 +29,15 @@ const PARAMETER_TWINS: Record<string, string> = {
   listWebhookDeliveries: 'Query.webhookDeliveries',
   lobby: 'Query.lobby',
   streamLobby: 'Subscription.lobby',
+  listTournaments: 'Query.tournaments',
 };
 
 /** REST schemas whose GraphQL twin has another name than the schema without `Model`. */
 const SCHEMA_TWINS: Record<string, string> = {
   // a line of GET /v1/stream/lobby is what the `lobby` subscription sends
   LobbyStreamLineModel: 'LobbyChange',
+  // a line of GET /v1/tournaments/{id}/matches is a TournamentTable with its round
+  TournamentMatchLineModel: 'TournamentTable',
 };
 
 /**
@@ -48,11 +51,13 @@ const GRAPHQL_SPELLING: Record<string, (value: string) => string> = {
 
 /** Schemas of REST only (no GraphQL twin) whose enums have nothing to match. */
 // DeclineChallengeInput: REST's body of POST /v1/challenges/{id}/decline; GraphQL takes its `reason` as an argument of Mutation.declineChallenge (checked below).
-const REST_ONLY = new Set(['DeclineChallengeInput', 'BatchExportInput', 'ImportInput', 'ImportResultModel', 'Problem', 'IllegalPlayProblem', 'InvalidRulesetProblem', 'RateLimitedProblem']);
+const REST_ONLY = new Set(['DeclineChallengeInput', 'BatchExportInput', 'ImportInput', 'ImportResultModel', 'Problem', 'IllegalPlayProblem', 'InvalidRulesetProblem', 'RateLimitedProblem', 'ExportPublicKeyModel']);
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const sorted = (values: readonly unknown[]): string[] => values.map(String).sort();
-const enumOfSchema = (s: Json | undefined): string[] | null => (s?.enum ? sorted(s.enum) : s?.items?.enum ? sorted(s.items.enum) : null);
+// A nullable enum lists null among its values (as OpenAPI 3.0.3 reads `nullable`); GraphQL says nullable on the field, not in the enum.
+const valuesOf = (values: unknown[]): string[] => sorted(values.filter((v) => v !== null) as string[]);
+const enumOfSchema = (s: Json | undefined): string[] | null => (s?.enum ? valuesOf(s.enum) : s?.items?.enum ? valuesOf(s.items.enum) : null);
 const enumOfType = (t: GraphQLNamedType): string[] | null =>
   isEnumType(t) ? sorted(t.getValues().map((v) => (GRAPHQL_SPELLING[t.name] ?? String)(v.value as string))) : null;
 

@@ -1,7 +1,9 @@
 /**
  * Two instances sharing PostgreSQL and Redis: a credential revoked through
  * one instance stops working on the other at once, on HTTP (despite its
- * cache) and on its open sockets.
+ * cache) and on its open sockets; and the matrix of issue 26 (credential
+ * kind × way it ends × transport) across the two: every connection held on B
+ * closes within a second of the end requested through A.
  */
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
@@ -12,6 +14,9 @@ import WebSocket from 'ws';
 import { RevocationBus } from '../src/auth/revocations';
 import { freshPgDatabase } from './store/helpers';
 import { startInstance } from './support/instances';
+import { endings, holdAll } from './support/connections';
+import type { Held } from './support/connections';
+import { form, oauthTokens } from './support/oauth';
 
 jest.setTimeout(120_000);
 
@@ -22,6 +27,7 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
   let a: Awaited<ReturnType<typeof startInstance>>;
   let b: Awaited<ReturnType<typeof startInstance>>;
   const clients: Client[] = [];
+  const held: Held[] = [];
 
   beforeAll(async () => {
     db = await freshPgDatabase();
@@ -32,6 +38,7 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();
+    for (const h of held) h.close();
     await a?.app.close();
     await b?.app.close();
     await db?.drop();
@@ -111,5 +118,72 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
       expect(closed.at - at).toBeLessThan(1000);
     }
     for (const token of [cid.token, second]) expect((await me(a.app, token)).status).toBe(401);
+  });
+  describe('every way a credential ends, through A, closes its graphql-ws, SSE and NDJSON connections on B within a second', () => {
+    const call = async (base: string, path: string, token: string | null, init: RequestInit = {}) => {
+      const res = await fetch(base + path, { ...init, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+      return res.status;
+    };
+    const SCOPE = 'profile:read match:read';
+
+    const cells: [string, (user: { username: string; token: string }) => Promise<{ token: string; end: () => Promise<number> }>][] = [
+      ['session JWT × logout', async (user) => ({ token: user.token, end: () => call(a.http, '/v1/auth/logout', user.token, { method: 'POST' }) })],
+      [
+        'session JWT × logout everywhere',
+        async (user) => {
+          const second = (await request(a.app.getHttpServer()).post('/v1/auth/login').send({ username: user.username, password: `pw-${user.username}-long` })).body.accessToken as string;
+          return { token: second, end: () => call(a.http, '/v1/auth/logout-all', user.token, { method: 'POST' }) };
+        },
+      ],
+      [
+        'API token × revoked',
+        async (user) => {
+          const created = await request(a.app.getHttpServer()).post('/v1/tokens').set('authorization', `Bearer ${user.token}`).send({ name: 'bot', scopes: ['read'] });
+          return { token: created.body.token, end: () => call(a.http, `/v1/tokens/${created.body.apiToken.id}`, user.token, { method: 'DELETE' }) };
+        },
+      ],
+      [
+        'OAuth access token × revoked by its app (RFC 7009)',
+        async (user) => {
+          const t = await oauthTokens(a.http, user, SCOPE);
+          return { token: t.access_token, end: async () => (await form(`${a.http}/oauth/revoke`, { token: t.access_token, token_type_hint: 'access_token', client_id: t.clientId })).status };
+        },
+      ],
+      [
+        'OAuth access token × its grant revoked by the user',
+        async (user) => {
+          const t = await oauthTokens(a.http, user, SCOPE);
+          const grants = (await request(a.app.getHttpServer()).get('/v1/oauth/grants').set('authorization', `Bearer ${user.token}`)).body as { id: string; app: { id: string } }[];
+          const grant = grants.find((g) => g.app.id === t.clientId)!.id;
+          return { token: t.access_token, end: () => call(a.http, `/v1/oauth/grants/${grant}`, user.token, { method: 'DELETE' }) };
+        },
+      ],
+      [
+        'OAuth access token × its app deleted',
+        async (user) => {
+          const t = await oauthTokens(a.http, user, SCOPE);
+          return { token: t.access_token, end: () => call(a.http, `/v1/oauth/apps/${t.clientId}`, user.token, { method: 'DELETE' }) };
+        },
+      ],
+    ];
+
+    it.each(cells)('%s', async (_name, make) => {
+      const user = await register(a.app);
+      const credential = await make(user);
+      expect((await me(b.app, credential.token)).status).toBe(200); // B holds it as active
+      const connections = await holdAll(b, credential.token);
+      held.push(...connections);
+      // asked at `from`, done at `at` (the answer): each connection on B closes within a second of it
+      const from = Date.now();
+      expect([200, 204]).toContain(await credential.end());
+      const at = Date.now();
+      const ended = await endings(connections, at, 1000);
+      expect(ended.map((e) => e && { transport: e.transport, code: e.code, reason: e.reason, inTime: e.at >= from && e.at - at < 1000 })).toEqual([
+        { transport: 'graphql-ws', code: 4403, reason: 'credential revoked', inTime: true },
+        { transport: 'graphql-sse', code: 'UNAUTHENTICATED', reason: 'credential revoked', inTime: true },
+        { transport: 'ndjson', code: 'UNAUTHENTICATED', reason: 'credential revoked', inTime: true },
+      ]);
+      expect((await me(b.app, credential.token)).status).toBe(401);
+    });
   });
 });

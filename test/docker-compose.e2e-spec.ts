@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SERVICE_NODE_FLAGS } from '../src/node-flags';
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
 
 // No Docker engine runs on the CI machines: check the file's topology instead.
 const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -44,10 +44,12 @@ describe('docker-compose.yml', () => {
     expect(services.lb.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
   });
 
-  it("starts the replicas' image with the service's Node flags, as npm start does", () => {
+  it("starts the replicas' image with the service's Node flags and environment, as npm start does", () => {
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8'))?.[1];
     expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js']);
     const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toBe(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
+    const environment = Object.entries(SERVICE_ENVIRONMENT);
+    expect(pkg.scripts.start).toBe([...environment.map(([name, value]) => `${name}=\${${name}:-${value}}`), 'node', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
+    for (const [name, value] of environment) expect(readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8')).toMatch(new RegExp(`^ENV ${name}=${value}$`, 'm'));
   });
 });

@@ -1,9 +1,11 @@
 /**
- * The API reference at /docs (built by `npm run docs`: Redoc for REST from
- * openapi.yaml, TypeDoc for the SDK), in headless Chromium under the service's
- * own headers: the pages render with their scripts running under the strict
- * CSP (no violation, no page error), the play operation is on the REST page,
- * and the SDK page documents ScopaClient.play. Run with `npm run test:browser`
+ * The /docs site (built by `npm run docs`: the guides from docs/*.md, Redoc for
+ * REST from openapi.yaml, TypeDoc for the SDK), in headless Chromium under the
+ * service's own headers: the pages render with their scripts running under the
+ * strict CSP (no violation, no page error), the play operation is on the REST
+ * page, the SDK page documents ScopaClient.play, and the guides are reached
+ * from the entry page, the walkthrough first, their links landing on the
+ * headings they name. Run with `npm run test:browser`
  * (it builds the docs first). Screenshots go to test-artifacts/.
  */
 import { jest } from '@jest/globals';
@@ -106,6 +108,28 @@ describe('API reference at /docs (Chromium)', () => {
     expect(await page.locator('body').innerText()).toContain('follow');
     expect(await page.evaluate(() => document.querySelectorAll('[id="play"], a[href$="#play"]').length)).toBeGreaterThan(0);
     await shot('sdk-client');
+    expect(problems).toEqual([]);
+    expect(offsite).toEqual([]);
+  });
+
+  it('renders the guides: the walkthrough from the entry page, its links to other guides landing on their headings', async () => {
+    problems.length = 0;
+    await page.goto(`${base}/docs/`);
+    await page.click('a[href="guides/getting-started.html"]');
+    await page.waitForURL(`${base}/docs/guides/getting-started.html`);
+    expect(await page.textContent('h1')).toBe('Getting started');
+    // the walkthrough's commands are there as code, as the guide has them
+    expect(await page.locator('pre code').filter({ hasText: 'npm install && npm start' }).count()).toBe(1);
+    expect(await page.locator('pre code').filter({ hasText: '/v1/matches/$M/plays' }).count()).toBeGreaterThan(0);
+    await shot('guide-getting-started');
+    // a link to another guide's heading opens that page at that heading
+    await page.click('main a[href="operations.html#environment"]');
+    await page.waitForURL(`${base}/docs/guides/operations.html#environment`);
+    expect(await page.textContent('h2#environment')).toBe('Environment');
+    expect(await page.locator('h2#environment ~ table').first().innerText()).toContain('LOG_LEVEL');
+    // every guide is in the navigation
+    expect(await page.locator('nav[aria-label="Guides"] li a').count()).toBeGreaterThanOrEqual(16);
+    await shot('guide-operations');
     expect(problems).toEqual([]);
     expect(offsite).toEqual([]);
   });

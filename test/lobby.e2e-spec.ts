@@ -9,9 +9,10 @@ import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
+import { MatchArchive } from '../src/events/match-archive';
 import { MatchStore, seatEntropy } from '../src/events/match-store';
 import { seatOrder } from '../src/lobby/pairing';
-import { playerChannel } from '../src/inbox/channels';
+import { playerChannel } from '../src/realtime/channels';
 import { SeeksService } from '../src/lobby/seeks.service';
 import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
@@ -105,7 +106,7 @@ describe('lobby and seeks (e2e)', () => {
     expect((await http().post(`/v1/matches/${matchId}/resign`).set('authorization', auth(bob)).send({})).status).toBe(200);
     const audit = await http().get(`/v1/matches/${matchId}/audit`).set('authorization', auth(alice));
     expect(audit.body).toMatchObject({ sound: true, checked: 'chain+rules' });
-    expect(await app.get(MatchStore).verify(matchId)).toMatchObject({ sound: true });
+    expect(await app.get(MatchArchive).verify(matchId)).toMatchObject({ sound: true });
     const over = await http().get(`/v1/matches/${matchId}`).set('authorization', auth(alice));
     const order = seatOrder(2, seatEntropy(Uint8Array.from(Buffer.from(over.body.reveal.seed, 'hex'))));
     // the group is the seeks oldest first: alice's, then bob's
@@ -234,12 +235,14 @@ describe('lobby and seeks (e2e)', () => {
     expect((await lobbyPage(viewer, { preset: 'scopa-d-assi', clock: 'untimed' })).matches.map((m) => m.id)).toEqual([made[4], made[2], made[0]]);
     expect((await lobbyPage(viewer, { preset: 'scopa-d-assi', rated: true })).matches.map((m) => m.id)).toEqual([made[4]]);
     // bad arguments: 400, typed
-    for (const q of [{ limit: 0 }, { limit: 101 }, { after: 'not-a-cursor' }, { clock: 'blitz' }, { rated: 'maybe' }]) {
+    // An unknown preset is refused as the other bad filters are, not answered with an empty list.
+    for (const q of [{ limit: 0 }, { limit: 101 }, { after: 'not-a-cursor' }, { clock: 'blitz' }, { rated: 'maybe' }, { preset: 'no-such-preset' }, { preset: 'toString' }]) {
       const res = await http().get('/v1/lobby').query(q).set('authorization', auth(viewer));
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
     }
     expect(errorCode(await gql(app, viewer.token, `{ lobby(after: "nope") { next } }`))).toBe('VALIDATION_FAILED');
+    expect(errorCode(await gql(app, viewer.token, `{ lobby(preset: "no-such-preset") { next } }`))).toBe('VALIDATION_FAILED');
     expect((await http().get('/v1/lobby')).status).toBe(401);
   });
 
@@ -330,6 +333,38 @@ describe('lobby and seeks (e2e)', () => {
     expect((await mySeeks(gone)).find((s) => s.id === live.id).status).toBe('expired');
     expect((await mySeeks(corr)).find((s) => s.id === kept.id).status).toBe('open');
     expect((await mySeeks(here)).find((s) => s.id === connected.id).status).toBe('open');
+  });
+
+  it('a user who logs out everywhere loses their live seeks at once; correspondence seeks, and a user still signed in elsewhere, keep theirs', async () => {
+    const out = await register(app, 'sxo');
+    const other = await register(app, 'sxs');
+    const login = async (a: Account) => {
+      const r = await http().post('/v1/auth/login').send({ username: a.username, password: 'password-of-' + a.username });
+      expect(r.status).toBe(200);
+      return r.body.accessToken as string;
+    };
+    const reader = async (a: Account) => {
+      const r = await http().post('/v1/tokens').set('authorization', auth(a)).send({ name: 'reader', scopes: ['read'] });
+      expect(r.status).toBe(201);
+      return r.body.token as string;
+    };
+    const statusOf = async (pat: string, id: string) => ((await http().get('/v1/seeks').set('authorization', `Bearer ${pat}`)).body as { id: string; status: string }[]).find((x) => x.id === id)?.status;
+    await login(out); // a second session: logout-all ends both
+    const liveOut = (await seekRest(out, { preset: 'scopa-initiation', turnTimeLimit: 'PT5M', overrides: { target: 9 } })).body;
+    const corrOut = (await seekRest(out, { preset: 'scopa-initiation', turnTimeLimit: 'P7D', overrides: { target: 9 } })).body;
+    const patOut = await reader(out);
+    const secondOther = await login(other);
+    const liveOther = (await seekRest(other, { preset: 'scopa-initiation', turnTimeLimit: 'PT5M', overrides: { target: 8 } })).body;
+    const patOther = await reader(other);
+
+    expect((await http().post('/v1/auth/logout-all').set('authorization', auth(out))).status).toBe(204);
+    expect((await http().post('/v1/auth/logout').set('authorization', `Bearer ${secondOther}`)).status).toBe(204);
+    const deadline = Date.now() + 3000;
+    while ((await statusOf(patOut, liveOut.id)) === 'open' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await statusOf(patOut, liveOut.id)).toBe('canceled');
+    expect(await statusOf(patOut, corrOut.id)).toBe('open');
+    // `other` is still signed in with its first session: its live seek stays.
+    expect(await statusOf(patOther, liveOther.id)).toBe('open');
   });
 
   it('pairs rated seeks only inside each other\'s rating range, oldest compatible first', async () => {

@@ -23,6 +23,9 @@ const DECLARED_HIGHER: Record<string, string> = {
   // The Prisma CLI's `prisma dev` local database server (prisma -> @prisma/dev, pinned by prisma).
   // The project only runs `prisma generate` (postinstall); the service uses the generated client.
   '@prisma/streams-local': 'part of `prisma dev`, which the project never runs',
+  // openapi-backend's (a devDependency: the suites' contract-response validator, test/support/contract-validator.cjs)
+  // $ref resolver; 16.x declares >=22.19 and runs every e2e suite's response checks on Node 20.
+  '@apidevtools/json-schema-ref-parser': 'test-only: resolves openapi.yaml for the response validator; every suite runs it on Node 20',
 };
 
 function installedPackages(dir: string, out: Map<string, { version: string; node?: string }>): void {

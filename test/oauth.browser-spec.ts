@@ -94,6 +94,7 @@ describe('OAuth consent page (Chromium)', () => {
 
       await page.waitForSelector('#consent-approve');
       expect(await page.textContent('#consent-app')).toBe('Carla Bot Deluxe');
+      expect(await page.textContent('#consent-redirect-host')).toBe(`127.0.0.1:${appPort}`);
       expect(await page.locator('#consent-scopes li').evaluateAll((els) => els.map((e) => e.getAttribute('data-scope')))).toEqual(['match:read', 'match:play']);
       await shot('oauth-consent');
       await page.click('#consent-approve');

@@ -9,6 +9,7 @@ import type { INestApplication } from '@nestjs/common';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createTestApp, listenOnLoopback } from './support/app';
+import { PrismaService } from '../src/database/prisma.service';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { CookieJar, authorizeUrl, browse, form, pkce } from './support/oauth';
@@ -109,6 +110,73 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect(meta.code_challenge_methods_supported).toEqual(['S256']);
     expect(meta.scopes_supported).toEqual(expect.arrayContaining(['profile:read', 'match:read', 'match:play', 'challenge:write', 'webhook:write', 'ruleset:write']));
     expect(meta.response_types_supported).toEqual(['code']);
+  });
+
+  it('every endpoint the metadata advertises is served; pushed authorization requests (RFC 9126) at /oauth/par lead to a code', async () => {
+    const meta = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const endpoints = Object.entries(meta).filter(([k, v]) => (k.endsWith('_endpoint') || k === 'jwks_uri') && typeof v === 'string') as [string, string][];
+    expect(endpoints.map(([k]) => k)).toContain('pushed_authorization_request_endpoint');
+    for (const [name, url] of endpoints) {
+      expect(url.startsWith(base)).toBe(true);
+      const res = name === 'authorization_endpoint' || name === 'jwks_uri' ? await fetch(url, { redirect: 'manual' }) : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+      expect({ name, status: res.status }).not.toEqual({ name, status: 404 });
+      if (name === 'jwks_uri') expect(res.status).toBe(200);
+    }
+    expect(meta.pushed_authorization_request_endpoint).toBe(`${base}/oauth/par`);
+    expect((await fetch(`${base}/request`, { method: 'POST' })).status).toBe(404); // what was advertised before, and never served
+
+    // the app pushes its request (PKCE and state as ever), then sends the browser with the request_uri alone
+    const { verifier, challenge } = pkce();
+    const params = codeParams(challenge);
+    const pushed = await form(`${base}/oauth/par`, params);
+    expect(pushed.status).toBe(201);
+    expect(pushed.body.request_uri).toMatch(/^urn:ietf:params:oauth:request_uri:/);
+    expect(pushed.body.expires_in).toBeGreaterThan(0);
+    const back = await authorize({ client_id: publicApp, request_uri: pushed.body.request_uri });
+    expect(back.origin + back.pathname).toBe(LOOPBACK_REDIRECT);
+    expect(back.searchParams.get('state')).toBe(params.state);
+    const tokens = await exchange(back.searchParams.get('code')!, verifier);
+    expect(tokens.status).toBe(200);
+    expect((await api('/v1/me', tokens.body.access_token)).status).toBe(200);
+    // the same rules as at the authorization endpoint
+    const noState = await form(`${base}/oauth/par`, { ...params, state: undefined });
+    expect([noState.status, noState.body.error]).toEqual([400, 'invalid_request']);
+    const noPkce = await form(`${base}/oauth/par`, { ...params, code_challenge: undefined, code_challenge_method: undefined });
+    expect([noPkce.status, noPkce.body.error]).toEqual([400, 'invalid_request']);
+    const elsewhere = await form(`${base}/oauth/par`, { ...params, redirect_uri: 'https://evil.example/cb' });
+    expect(elsewhere.status).toBe(400);
+  });
+
+  it('redirect URIs with a user part are refused at registration; the consent page names the redirect host plainly', async () => {
+    for (const uri of ['https://scopa.example@evil.example/cb', 'https://@evil.example/cb', 'https://user:pw@app.example/cb', 'http://127.0.0.1@evil.example/cb']) {
+      const res = await api('/v1/oauth/apps', alice.token, { method: 'POST', body: JSON.stringify({ name: 'x', redirectUris: [uri] }) });
+      const body = (await res.json()) as any;
+      expect({ uri, status: res.status, code: body.code, field: body.field }).toEqual({ uri, status: 400, code: 'VALIDATION_FAILED', field: 'redirectUris' });
+      expect(body.detail).toMatch(/user part/);
+      const viaGql = await gql(alice.token, 'mutation($i: RegisterOAuthAppInput!) { registerOAuthApp(input: $i) { app { id } } }', { i: { name: 'x', redirectUris: [uri] } });
+      expect(viaGql.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    }
+    // RFC 7591's client_id beside id
+    const reg = await api('/v1/oauth/apps', alice.token, { method: 'POST', body: JSON.stringify({ name: 'Plain', redirectUris: ['https://plain.example/cb?at=x@y'] }) });
+    expect(reg.status).toBe(201);
+    const registered = (await reg.json()) as any;
+    expect(registered.app.client_id).toBe(registered.app.id);
+
+    // the consent request names where the browser goes back to: its host
+    const consentOf = async (clientId: string, redirectUri: string) => {
+      const jar = new CookieJar();
+      const first = await browse(jar, authorizeUrl(base, codeParams(pkce().challenge, { client_id: clientId, redirect_uri: redirectUri })));
+      expect(first.status).toBe(303);
+      const consent = new URL(first.headers.get('location')!, base);
+      return (await (await browse(jar, `${consent}/request`, { headers: { authorization: `Bearer ${alice.token}` } })).json()) as any;
+    };
+    expect(await consentOf(registered.app.id, 'https://plain.example/cb?at=x@y')).toMatchObject({ redirectUri: 'https://plain.example/cb?at=x@y', redirectHost: 'plain.example' });
+    expect(await consentOf(publicApp, 'http://127.0.0.1:51234/callback')).toMatchObject({ redirectHost: '127.0.0.1:51234' });
+    // an app registered before this rule, with such a URI: the consent names the real host, not the user part
+    const legacy = 'legacy' + Math.random().toString(16).slice(2);
+    await app.get(PrismaService).oAuthApp.create({ data: { id: legacy, ownerId: alice.id, name: 'Legacy', redirectUris: ['https://scopa.example@evil.example/cb'], confidential: false } });
+    const shown = await consentOf(legacy, 'https://scopa.example@evil.example/cb');
+    expect(shown.redirectHost).toBe('evil.example');
   });
 
   it('a public client: authorize, approve, exchange with the verifier, call the API, refresh (rotation), reuse revokes the grant', async () => {

@@ -97,9 +97,9 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
 
   it('If-Match is declared exactly where a handler reads it, ETag where the match seq is sent', () => {
     const ifMatch = [...ops].filter(([, op]) => (op.parameters ?? []).some((p: Json) => p.name === 'If-Match')).map(([id]) => id);
-    expect(ifMatch.sort()).toEqual(['abort', 'play', 'resign', 'setClientSeed']);
+    expect(ifMatch.sort()).toEqual(['abort', 'declareHand', 'play', 'resign', 'setClientSeed']);
     const etag = [...ops].filter(([, op]) => Object.values(op.responses as Json).some((r: any) => r.headers?.ETag)).map(([id]) => id);
-    expect(etag.sort()).toEqual(['abort', 'createMatch', 'getMatch', 'joinMatch', 'play', 'resign', 'setClientSeed', 'startMatch']);
+    expect(etag.sort()).toEqual(['abort', 'createMatch', 'declareHand', 'getMatch', 'joinMatch', 'play', 'resign', 'setClientSeed', 'startMatch']);
   });
 
   it('real answers are declared: 401, 404, 400 (with the fields), 400 INVALID_RULESET (with option), 201 with ETag and RateLimit-*', async () => {

@@ -23,6 +23,7 @@ import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
 import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
+import { playOneCardEach } from './support/play';
 import type { Account } from './support/clients';
 
 jest.setTimeout(600_000);
@@ -69,6 +70,8 @@ describe('profile page (Chromium)', () => {
     const id = created.body.id as string;
     expect((await http().post(`/v1/matches/${id}/join`).set('authorization', auth(other)).send({})).status).toBe(200);
     expect((await http().post(`/v1/matches/${id}/start`).set('authorization', auth(creator)).send({})).status).toBe(200);
+    // A rated match counts once every side has played a card (docs/ratings.md); leaving before that is an abort.
+    if (rated) await playOneCardEach(app, [creator, other], id);
     expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(loser)).send({})).status).toBe(200);
     const events = (await http().get(`/v1/matches/${id}/events?limit=1000`).set('authorization', auth(creator))).body as { type: string; time: string }[];
     played.push({
@@ -146,6 +149,8 @@ describe('profile page (Chromium)', () => {
 
   /** My result in a played match, from `who`'s side. */
   const resultOf = (m: Played, who: string) => (m.loser === who ? 'lost' : 'won');
+  /** The totals the mocked archive gives a match (the winner 11, the loser 4), in seat order as the service lists them. */
+  const totalsOf = (m: Played) => m.seats.map((player) => (player === m.loser ? 4 : 11));
 
   it('shows ratings, the chart, the leaderboard, the head-to-head record and the match list', () =>
     scenario('main', async () => {
@@ -295,7 +300,7 @@ describe('profile page (Chromium)', () => {
         imported: false,
         sourceId: null,
         players: m.seats.map((player, seat) => ({ seat, side: seat, player })),
-        result: { winner: m.seats.indexOf(m.loser) === 0 ? 1 : 0, reason: 'resignation', totals: [0, 0] },
+        result: { winner: m.seats.indexOf(m.loser) === 0 ? 1 : 0, reason: 'resignation', totals: totalsOf(m) },
         createdAt: m.createdAt,
         endedAt: m.endedAt,
       });
@@ -315,6 +320,9 @@ describe('profile page (Chromium)', () => {
         await page.waitForSelector('#match-list');
         expect(await attrs('#match-list tbody tr', 'data-match')).toEqual(newestFirst.slice(0, PAGE).map((m) => m.id));
         expect((await texts('#match-list tbody td.outcome')).map((t) => t.split(' ')[0])).toEqual(newestFirst.slice(0, PAGE).map((m) => resultOf(m, dora.username)));
+        // The score reads from the profile's player's side first, whichever seat she had: "lost 4–11", "won 11–4".
+        expect(new Set(newestFirst.slice(0, PAGE).map((m) => m.seats.indexOf(dora.username))).size).toBe(2);
+        expect(await texts('#match-list tbody td.outcome')).toEqual(newestFirst.slice(0, PAGE).map((m) => `${resultOf(m, dora.username)} (resignation), ${m.loser === dora.username ? '4–11' : '11–4'}`));
         // The unrated match is marked so in words; the profile's player is in bold.
         expect(await page.locator(`#match-list tr[data-match="${newestFirst[0].id}"]`).textContent()).toContain('unrated');
         expect(await page.locator(`#match-list tr[data-match="${newestFirst[0].id}"] strong`).textContent()).toBe(dora.username);

@@ -16,7 +16,7 @@ import { RatingsService } from '../src/ratings/ratings.service';
 import { createTestApp } from './support/app';
 import { errorCode, gql, gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';
-import { playToEnd, restTransport } from './support/play';
+import { playOneCardEach, playToEnd, restTransport } from './support/play';
 
 // ------------------------------------------------------------ reference Glicko-2
 // Glickman, "Example of the Glicko-2 system", steps 1 to 8; tau 0.5; start 1500/350/0.06.
@@ -194,9 +194,10 @@ describe('ratings (e2e, PGlite)', () => {
     return id;
   }
 
-  /** A rated scopa match between ann and bob that `loser` resigns. */
+  /** A rated scopa match between ann and bob that `loser` resigns (once each has played a card: before, it would be an abort). */
   async function resignedMatch(loser: Account): Promise<void> {
     const id = await twoPlayerMatch(ann, bob, true);
+    await playOneCardEach(app, [ann, bob], id);
     expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(loser)).send({})).status).toBe(200);
     await check(id, 'scopa', [[ann.username], [bob.username]], loser === ann ? 1 : 0);
   }
@@ -310,6 +311,7 @@ describe('ratings (e2e, PGlite)', () => {
     expect(created.createMatch.view.settings.rated).toBe(true);
     expect((await http().post(`/v1/matches/${id}/join`).set('authorization', auth(cat)).send({})).status).toBe(200);
     expect((await http().post(`/v1/matches/${id}/start`).set('authorization', auth(ann)).send({})).status).toBe(200);
+    await playOneCardEach(app, [ann, cat], id);
     expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(cat)).send({})).status).toBe(200);
     // Seats 0 and 2 are side 0 (ann and the greedy bot), seats 1 and 3 side 1 (cat and the random bot).
     await check(id, 'scopone', [[ann.username, 'bot:greedy'], [cat.username, 'bot:random']], 0);
@@ -340,6 +342,7 @@ describe('ratings (e2e, PGlite)', () => {
     threeMatch = id;
     for (const p of [bob, cat]) expect((await http().post(`/v1/matches/${id}/join`).set('authorization', auth(p)).send({})).status).toBe(200);
     expect((await http().post(`/v1/matches/${id}/start`).set('authorization', auth(ann)).send({})).status).toBe(200);
+    await playOneCardEach(app, [ann, bob, cat], id);
     const over = (await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(bob)).send({})).body;
     // bob resigned with 0 points; ann and cat tie on 0: no winner, they share first place, bob is last.
     expect(over.view.result).toEqual({ reason: 'resignation', winner: null });

@@ -6,6 +6,7 @@
  * same numbers.
  */
 import { jest } from '@jest/globals';
+import { legalPlayCodesInView, seatView } from '../src/engine';
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
 import { MatchStore } from '../src/events/match-store';
@@ -33,10 +34,16 @@ describe('ratings on PostgreSQL, two instances', () => {
     await fresh?.drop();
   });
 
-  /** A rated scopa match of two players that `loser` resigns. */
+  /** A rated scopa match of two players that `loser` resigns, once each has played a card (before, it is an abort, not rated). */
   async function resigned(store: MatchStore, p: string, q: string, loser: string): Promise<string> {
     const { matchId } = await store.create({ preset: 'scopa', seats: [{ player: p }, { player: q }], createdBy: p, settings: { rated: true } });
     await store.execute(matchId, { type: 'start', player: p }, { actor: p });
+    for (let n = 0; n < 2; n++) {
+      const { state } = await store.current(matchId);
+      const who = state.seats[state.turn].player!;
+      const play = legalPlayCodesInView(seatView(state, state.turn))[0];
+      await store.execute(matchId, { type: 'play', player: who, card: play.card, capture: play.capture }, { actor: who });
+    }
     await store.execute(matchId, { type: 'resign', player: loser }, { actor: loser });
     return matchId;
   }

@@ -27,7 +27,7 @@ function files(dir: string, prefix = ''): string[] {
 }
 
 describe('@scopa/sdk package', () => {
-  it('its generated client is up to date with openapi.yaml and schema.graphql (run `npm run contracts`)', async () => {
+  it('its generated client is up to date with openapi.yaml, schema.graphql and the engine\'s round breakdown (run `npm run contracts`)', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'scopa-sdk-gen-'));
     try {
       await run(process.execPath, [path.join(sdk, 'scripts', 'generate.mjs'), out], { cwd: sdk });
@@ -70,17 +70,23 @@ describe('@scopa/sdk package', () => {
       // inside node_modules/.cache so that `@scopa/sdk` resolves as for any dependent package
       const dir = mkdtempSync(path.join(root, 'node_modules', '.cache', 'sdk-consumer-'));
       try {
-        const code = (kind: string) => `import { ScopaClient, ScopaError, PlayDocument } from '@scopa/sdk';
-import type { Match, LiveMatchEvent, PlayMutationVariables } from '@scopa/sdk';
+        const code = (kind: string) => `import { ScopaClient, ScopaError, PlayDocument, scoredRounds } from '@scopa/sdk';
+import type { AwardName, Match, LiveMatchEvent, PlayMutationVariables, RoundBreakdown } from '@scopa/sdk';
 export async function check${kind}(client: ScopaClient): Promise<number> {
   const match: Match = await client.getMatch('id');
+  // The round breakdown's shape is the engine's (src/engine/round-breakdown.ts, shipped in the package).
+  const breakdown: RoundBreakdown | undefined = scoredRounds(match.view)[0]?.breakdown;
+  const award: AwardName = 'piccola';
+  const piccola: number | null | undefined = breakdown?.awards[award];
+  // @ts-expect-error no such award
+  const none = breakdown?.awards['napola'];
   const vars: PlayMutationVariables = { matchId: match.id, input: { card: '7D', capture: [] } };
   await client.graphql(PlayDocument, vars);
   for await (const live of client.follow(match.id, match.seq + 1)) { const e: LiveMatchEvent = live; return e.event.seq; }
   // @ts-expect-error a play needs a card code and its captures
   await client.play(match.id, { card: 7 });
   const err = new ScopaError({ code: 'X', message: 'x', status: 400 });
-  return err.status + match.seq;
+  return err.status + match.seq + (piccola ?? 0) + (breakdown?.bonusScope?.[0] ?? 0) + (none ?? 0);
 }
 `;
         writeFileSync(path.join(dir, 'esm.mts'), code('Esm'));

@@ -133,28 +133,32 @@ describe('seek pairing on two instances (PostgreSQL + Redis)', () => {
   });
 
   it('with one instance SIGKILLed mid-way: nothing half-made, nothing left waiting, every match sound', async () => {
-    let answered = 0;
-    const killed = new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        if (answered >= SEEKS / 4) {
-          clearInterval(poll);
-          a.child.kill('SIGKILL');
-          resolve();
-        }
-      }, 5);
-    });
-    const results = await Promise.all(
-      players.map(async (p, i) => {
+    // A's seeks go through a pool of 8 connections and A is killed in the handler of its 25th answer,
+    // so 7 requests are in flight at the kill whatever the machine's speed, and A's later ones are refused.
+    const IN_FLIGHT = 8;
+    const KILL_AFTER = 25;
+    const viaA = players.filter((_, i) => i % 2 === 0);
+    const viaB = players.filter((_, i) => i % 2 === 1);
+    const seek = (base: string, token: string) => call(base, 'POST', '/v1/seeks', token, { preset: 'scopa-fr', turnTimeLimit: 'P1D' });
+    let answeredByA = 0;
+    const resultsA: (number | 'killed')[] = [];
+    let next = 0;
+    const poolA = Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < viaA.length) {
+        const p = viaA[next++];
         try {
-          const r = await call(i % 2 ? b.url : a.url, 'POST', '/v1/seeks', p.token, { preset: 'scopa-fr', turnTimeLimit: 'P1D' });
-          answered++;
-          return r.status;
+          const r = await seek(a.url, p.token);
+          resultsA.push(r.status);
+          if (++answeredByA === KILL_AFTER) a.child.kill('SIGKILL');
         } catch {
-          return 'killed';
+          resultsA.push('killed');
         }
-      }),
-    );
-    await killed;
+      }
+    });
+    const resultsB = Promise.all(viaB.map(async (p) => (await seek(b.url, p.token)).status));
+    await Promise.all(poolA);
+    const results = [...resultsA, ...(await resultsB)];
+    expect(answeredByA).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(results.filter((s) => s === 'killed').length).toBeGreaterThan(0);
     expect(results.filter((s) => s !== 'killed' && s !== 201)).toEqual([]);
     // B's sweeper pairs what A left open; the pending starts A left are issued by B's clock scheduler.

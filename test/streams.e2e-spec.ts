@@ -20,7 +20,7 @@ import type { NdjsonStream } from './support/ndjson-stream';
 import { restTransport } from './support/play';
 import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
-import { playerChannel } from '../src/inbox/channels';
+import { playerChannel } from '../src/realtime/channels';
 import { SubscriptionCaps } from '../src/auth/subscription-caps';
 import { SocketRegistry } from '../src/auth/socket-registry';
 import { MatchesService } from '../src/matches/matches.service';

@@ -10,14 +10,7 @@
  * builds web/ first).
  */
 import { jest } from '@jest/globals';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import type { INestApplication } from '@nestjs/common';
-import type { Page } from 'playwright-core';
-import { webClientDir } from '../src/web/web-client';
-import { ARTIFACTS, launchChromium } from './support/chromium';
-import type { Chromium } from './support/chromium';
-import { createTestApp, listenOnLoopback } from './support/app';
+import { clickCard, useWebClientPage } from './support/web-page';
 
 jest.setTimeout(600_000);
 
@@ -29,43 +22,13 @@ declare const document: {
 };
 
 describe('web client (Chromium)', () => {
-  let app: INestApplication;
-  let base: string;
-  let browser: Chromium;
-  let page: Page;
-  const pageErrors: string[] = [];
+  const web = useWebClientPage();
+  const { shot, pageErrors } = web;
 
-  const shot = async (name: string): Promise<void> => {
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  };
-
-  beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
-    app = await createTestApp({ RATE_LIMIT: '100000', CLIENT_SEED_WINDOW: '60' });
-    base = (await listenOnLoopback(app)).http;
-    browser = await launchChromium({ width: 1200, height: 900 });
-    page = browser.page;
-    page.on('pageerror', (err) => pageErrors.push(String(err)));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') pageErrors.push(msg.text());
-    });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
-  it('signs up, plays a whole match against the greedy bot by clicking, then replays it', async () => {
-    try {
-      await scenario();
-    } catch (err) {
-      await shot('failure').catch(() => undefined);
-      throw new Error(`${(err as Error).message}\npage errors: ${JSON.stringify(pageErrors)}`);
-    }
-  });
+  it('signs up, plays a whole match against the greedy bot by clicking, then replays it', () => web.guarded(scenario));
 
   async function scenario(): Promise<void> {
+    const { page, base } = web;
     // ---- an error is shown with its code and message
     await page.goto(`${base}/`);
     await page.fill('#username', 'nobody');
@@ -142,19 +105,9 @@ describe('web client (Chromium)', () => {
       }
       if (state.legal > 0) {
         // Prefer a capture (more interesting, and it may ask which capture).
-        const card = page.locator(state.capturing ? '#my-hand .card.legal.captures' : '#my-hand .card.legal').first();
-        const code = await card.getAttribute('data-card');
-        await card.click();
-        // Either the play went through (the card left the hand), or a choice is asked, or the
-        // round's summary came up over the table first (a new round dealt while we looked).
-        await page.waitForFunction(
-          (c) =>
-            !document.querySelector(`#my-hand .card[data-card="${c}"]`) ||
-            !!document.querySelector('#capture-choice') ||
-            !!document.querySelector('#round-summary') ||
-            !!document.querySelector('#error:not([hidden])'),
-          code,
-        );
+        // Either the play went through, or a choice is asked, or the round's summary came up
+        // over the table first (a new round dealt while we looked).
+        await clickCard(page, state.capturing ? '#my-hand .card.legal.captures' : '#my-hand .card.legal');
         if (!(await page.$('#capture-choice')) && !(await page.$('#round-summary'))) plays++;
         continue;
       }

@@ -2,6 +2,9 @@
 //   ../openapi.yaml   -> src/generated/openapi.ts        (openapi-typescript: the REST paths and schemas)
 //   ../schema.graphql + src/documents/*.graphql
 //                     -> src/generated/graphql/         (@graphql-codegen client-preset: typed documents)
+//   ../src/engine/round-breakdown.ts
+//                     -> src/generated/round-breakdown.ts (the shape of a scored round: the engine's own
+//                                                          module, copied; the contracts type it as plain objects)
 // Usage: node scripts/generate.mjs [outDir]   (default src/generated; the drift test writes to a temp dir)
 // Run by the root `npm run contracts` after it rewrites the contracts.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,4 +63,10 @@ for (const output of outputs) {
   mkdirSync(path.dirname(output.filename), { recursive: true });
   writeFileSync(output.filename, content);
 }
+// The shape of a scored round, from the engine (the one place rules live): its module
+// imports nothing, so the copy compiles alone inside the published package.
+const breakdown = readFileSync(path.join(root, 'src', 'engine', 'round-breakdown.ts'), 'utf8');
+if (/^\s*(import|export\s+(\*|\{[^}]*\})\s+from)\b/m.test(breakdown)) throw new Error('src/engine/round-breakdown.ts must import nothing: the SDK ships a copy of it');
+writeFileSync(path.join(out, 'round-breakdown.ts'), HEADER.replace('the committed contracts', 'src/engine/round-breakdown.ts') + breakdown);
+
 console.log(`SDK generated into ${path.relative(process.cwd(), out) || '.'}`);

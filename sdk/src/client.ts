@@ -2,7 +2,7 @@ import createClient from 'openapi-fetch';
 import type { Client } from 'openapi-fetch';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import type { components, paths } from './generated/openapi.js';
+import type { components, operations, paths } from './generated/openapi.js';
 import { ScopaError, isRecord } from './errors.js';
 import { follow } from './follow.js';
 import type { FollowOptions, LiveMatchEvent } from './follow.js';
@@ -17,9 +17,23 @@ export type Match = Schemas['MatchModel'];
 export type MatchSummary = Schemas['MatchSummaryModel'];
 /** What {@link ScopaClient.createMatch} takes. */
 export type CreateMatchInput = Schemas['CreateMatchInput'];
+/** One seat of {@link CreateMatchInput}: the creator's, open, reserved for a username, or a bot. */
+export type SeatInput = Schemas['SeatInput'];
+/** My legal plays, and the hand declarations open to me (cirulla): send any of them back as it is. */
 export type LegalPlays = Schemas['LegalPlaysModel'];
 /** One legal play, as `legalPlays` returns it: send it back to {@link ScopaClient.play} as it is. */
 export type LegalPlay = Schemas['PlayModel'];
+/**
+ * One hand declaration open to me (`legalPlays.declarations`, the conformance
+ * `handBonus` shape): the value it names for the matta (null: the hand holds
+ * none) and the scope it scores. Send it to {@link ScopaClient.declareHand} as it is.
+ */
+export type Declaration = Schemas['DeclarationModel'];
+/** What {@link ScopaClient.declareHand} sends: the matta's value, required when the hand holds the matta (a `points`, as `legalPlays` gives it, is accepted and ignored). */
+export interface DeclarationChoice {
+  mattaValue?: number | null;
+  points?: number;
+}
 export type MatchEvent = Schemas['MatchEventModel'];
 export type Audit = Schemas['AuditModel'];
 export type Session = Schemas['SessionModel'];
@@ -31,6 +45,16 @@ export type ApiTokenScope = Schemas['CreateTokenInput']['scopes'][number];
 export type Challenge = Schemas['ChallengeModel'];
 /** My pending challenges: received (`in`) and sent (`out`). */
 export type MyChallenges = Schemas['MyChallengesModel'];
+/** A tournament (docs/tournaments.md). */
+export type Tournament = Schemas['TournamentModel'];
+/** What {@link ScopaClient.createTournament} takes. */
+export type CreateTournamentInput = Schemas['CreateTournamentInput'];
+/** A page of {@link ScopaClient.tournaments}. */
+export type TournamentPage = Schemas['TournamentPageModel'];
+/** One line of a tournament's standings. */
+export type Standing = Schemas['StandingModel'];
+/** A round of a tournament: its tables, results, bye and seeds. */
+export type TournamentRound = Schemas['RoundModel'];
 /** What {@link ScopaClient.challenge} takes. */
 export type ChallengeInput = Schemas['ChallengeInput'];
 /** Why a challenge is declined (lichess's reasons). */
@@ -39,6 +63,71 @@ export type DeclineReason = NonNullable<Schemas['DeclineChallengeInput']['reason
 export type Seek = Schemas['SeekModel'];
 /** What {@link ScopaClient.createSeek} takes. */
 export type CreateSeekInput = Schemas['CreateSeekInput'];
+
+/** A preset (a named ruleset) as `GET /v1/rulesets` lists it, with its resolved options. */
+export type Preset = Schemas['PresetModel'];
+/** What every seat sees of a match (`match.view`). */
+export type MatchView = Schemas['MatchViewModel'];
+export type SeatPublic = Schemas['SeatPublicModel'];
+export type SidePublic = Schemas['SidePublicModel'];
+/** A player: an account, or a bot level rated as `bot:<level>`. */
+export type UserProfile = Schemas['UserProfileModel'];
+/** A player's Glicko-2 rating in one pool. */
+export type PoolRating = Schemas['PoolRatingModel'];
+/** One rated match of a player's rating history, oldest first. */
+export type RatingPoint = Schemas['RatingPointModel'];
+export type LeaderboardEntry = Schemas['LeaderboardEntryModel'];
+/** Head to head from `a`'s side. */
+export type Crosstable = Schemas['CrosstableModel'];
+/** A finished match of a user's archive (`GET /v1/users/{username}/matches`). */
+export type ArchivedMatch = Schemas['ArchivedMatchModel'];
+/** A page of a user's finished matches: `next` is the cursor (`after`) of the next page, null on the last. */
+export type UserMatchesPage = Schemas['UserMatchesPageModel'];
+/** What {@link ScopaClient.userMatches} filters on (`max`, `after`, `ruleset`, `vs`, ...). */
+export type UserMatchesQuery = NonNullable<operations['userMatches']['parameters']['query']>;
+/** An open match as the lobby lists it. */
+/** A post-game analysis: its job's status and, once done, its `result` (docs/analysis.md). */
+export type Analysis = Schemas['AnalysisModel'];
+/** The analysis of a finished match: every decision (options, values, loss, class) and a summary per seat. */
+export type MatchAnalysisResult = Schemas['MatchAnalysisResultModel'];
+export type DecisionAnalysis = Schemas['DecisionAnalysisModel'];
+export type SeatAnalysis = Schemas['SeatAnalysisModel'];
+export type LobbyMatch = Schemas['LobbyMatchModel'];
+export type LobbyPage = Schemas['LobbyPageModel'];
+/** What {@link ScopaClient.lobby} filters on (`preset`, `rated`, `clock`, `limit`, `after`). */
+export type LobbyQuery = NonNullable<operations['lobby']['parameters']['query']>;
+/** An app (OAuth client) I registered. */
+export type OAuthApp = Schemas['OAuthAppModel'];
+/** A newly registered app: its `clientSecret` (confidential apps only) is shown this once. */
+export type RegisteredOAuthApp = Schemas['RegisteredOAuthAppModel'];
+export type RegisterOAuthAppInput = Schemas['RegisterOAuthAppInput'];
+/** An app I authorized (an OAuth grant), with the scopes it holds. */
+export type AuthorizedApp = Schemas['AuthorizedAppModel'];
+/** One line of my event stream ({@link ScopaClient.myEvents}): `matchInPlay`, `yourTurn`, `matchStarted`, `matchEnded`, ... */
+export type EventStreamLine = Schemas['EventStreamLineModel'];
+
+/**
+ * Where a client takes its token from before every request and every
+ * `follow()` (re)connection: an app that keeps and refreshes the session
+ * itself (e.g. across browser tabs) gives a function.
+ */
+export type TokenProvider = () => string | undefined | Promise<string | undefined>;
+
+/**
+ * An OAuth authorization request waiting for the signed-in user's consent
+ * (`GET /oauth/consent/{uid}/request`). The consent step belongs to the
+ * service's own web client and is not in `openapi.yaml`: hence a type written
+ * here.
+ */
+export interface ConsentRequest {
+  uid: string;
+  app: { id: string; name: string };
+  redirectUri: string;
+  /** The redirect's host, what the user must recognize (a user part such as trusted.example@ is not shown as if it were one). */
+  redirectHost: string;
+  username: string;
+  scopes: { scope: string; description: string }[];
+}
 
 /** What {@link ScopaClient.play} sends: a card and the table cards it captures (a `scopa` flag, as `legalPlays` gives it, is accepted and ignored). */
 export interface PlayChoice {
@@ -67,8 +156,11 @@ export interface CommandOptions {
 export interface ScopaClientOptions {
   /** Where the service is, e.g. `http://localhost:3000` (REST under `/v1`, GraphQL and graphql-ws at `/graphql`). */
   baseUrl: string;
-  /** A session token (from {@link ScopaClient.login}) or a personal API token (`scopa_pat_...`). */
-  token?: string;
+  /**
+   * A session token (from {@link ScopaClient.login}) or a personal API token
+   * (`scopa_pat_...`); or a {@link TokenProvider}, asked before every request.
+   */
+  token?: string | TokenProvider;
   /**
    * OAuth tokens (from {@link loginWithOAuth} / {@link completeOAuthLogin}, or
    * stored by the app): the client sends the access token and refreshes it
@@ -102,6 +194,7 @@ export class ScopaClient {
   /** @internal */
   readonly webSocketImpl: unknown;
   #token: string | undefined;
+  #tokenProvider: TokenProvider | undefined;
   #oauth: OAuthSessionOptions | undefined;
   #refreshing: Promise<OAuthTokens> | undefined;
   readonly #baseFetch: typeof fetch;
@@ -113,7 +206,7 @@ export class ScopaClient {
     this.webSocketImpl = options.webSocketImpl;
     const baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#baseFetch = baseFetch;
-    this.#token = options.token;
+    this.setToken(options.token);
     if (options.oauth) this.#useOAuth(options.oauth);
     this.#fetch = this.#authorizingFetch(retryingFetch(baseFetch, resolveRetry(options.retry), retryable));
     this.rest = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.#fetch, headers: options.headers });
@@ -134,15 +227,19 @@ export class ScopaClient {
     return client;
   }
 
-  /** The token sent with every request (a session JWT or an API token), if any. */
+  /** The token sent with every request (a session JWT or an API token), if any (undefined with a {@link TokenProvider}). */
   get token(): string | undefined {
     return this.#token;
   }
 
-  /** Uses another token from now on (e.g. a fresh session, or an API token); `undefined` for anonymous calls. Forgets OAuth tokens. */
-  setToken(token: string | undefined): void {
+  /**
+   * Uses another token from now on (e.g. a fresh session, or an API token), or
+   * a {@link TokenProvider}; `undefined` for anonymous calls. Forgets OAuth tokens.
+   */
+  setToken(token: string | TokenProvider | undefined): void {
     this.#oauth = undefined;
-    this.#token = token;
+    this.#tokenProvider = typeof token === 'function' ? token : undefined;
+    this.#token = typeof token === 'function' ? undefined : token;
   }
 
   /** The OAuth tokens this client holds (they change on every refresh), if it logged in with OAuth. */
@@ -156,6 +253,7 @@ export class ScopaClient {
    * by {@link follow} when it (re)connects.
    */
   async currentToken(): Promise<string | undefined> {
+    if (this.#tokenProvider) return this.#tokenProvider();
     const oauth = this.#oauth;
     if (oauth?.tokens.refreshToken && Date.now() >= oauth.tokens.expiresAt - (oauth.refreshSkewMs ?? 60_000)) {
       try {
@@ -234,6 +332,7 @@ export class ScopaClient {
   }
 
   #useOAuth(oauth: OAuthSessionOptions): void {
+    this.#tokenProvider = undefined;
     this.#oauth = { ...oauth, tokens: { ...oauth.tokens, scopes: [...oauth.tokens.scopes] } };
     this.#token = oauth.tokens.accessToken;
   }
@@ -274,6 +373,16 @@ export class ScopaClient {
   /** Creates an account: keeps the new session's token and returns the session. */
   async register(username: string, password: string): Promise<Session> {
     const session = await this.#ok(this.rest.POST('/v1/auth/register', { body: { username, password } }));
+    this.setToken(session.accessToken);
+    return session;
+  }
+
+  /**
+   * Trades a session's refresh token (single-use: the answer carries the next
+   * one) for a fresh session; keeps its token for the following calls.
+   */
+  async refreshSession(refreshToken: string): Promise<Session> {
+    const session = await this.#ok(this.rest.POST('/v1/auth/refresh', { body: { refreshToken } }));
     this.setToken(session.accessToken);
     return session;
   }
@@ -358,6 +467,26 @@ export class ScopaClient {
     );
   }
 
+  /**
+   * Declares my hand (cirulla's hand declarations) before I play: the scope
+   * it scores counts at once and its cards are shown to everyone until
+   * played; the turn stays mine. `declaration` may be one of
+   * {@link legalPlays}' `declarations` as it is: its `mattaValue` (required
+   * when the hand holds the matta, else absent or null) is what the matta
+   * captures as until the round ends. Sent like {@link play}: `If-Match` from
+   * the last seq seen and an idempotency key. A refusal is
+   * `DECLARATION_NOT_ALLOWED` with its `reason`.
+   */
+  async declareHand(matchId: string, declaration: DeclarationChoice = {}, options: CommandOptions = {}): Promise<Match> {
+    const mattaValue = declaration.mattaValue ?? undefined;
+    return this.#match(
+      this.rest.POST('/v1/matches/{id}/declarations', {
+        params: { path: { id: matchId }, header: this.#ifMatch(matchId, options) },
+        body: { mattaValue, idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
+      }),
+    );
+  }
+
   /** Resigns: my side loses. */
   async resign(matchId: string, options: Omit<CommandOptions, 'expectedSeq'> = {}): Promise<Match> {
     return this.#match(
@@ -393,9 +522,155 @@ export class ScopaClient {
     return this.#ok(this.rest.POST('/v1/challenges/{id}/cancel', { params: { path: { id: challengeId } } }));
   }
 
+  /** Creates a tournament (needs the `tournament:write` scope): players join until it starts. */
+  async createTournament(input: CreateTournamentInput): Promise<Tournament> {
+    return this.#ok(this.rest.POST('/v1/tournaments', { body: input }));
+  }
+
+  /** Tournaments, newest first, one page at a time (`after`: the `nextCursor` of the page before). */
+  async tournaments(query: { status?: Tournament['status']; format?: Tournament['format']; first?: number; after?: string } = {}): Promise<TournamentPage> {
+    return this.#ok(this.rest.GET('/v1/tournaments', { params: { query } }));
+  }
+
+  /** A tournament: its settings, status, players and current round. */
+  async tournament(tournamentId: string): Promise<Tournament> {
+    return this.#ok(this.rest.GET('/v1/tournaments/{id}', { params: { path: { id: tournamentId } } }));
+  }
+
+  /** Joins a tournament before it starts, optionally with my client seed (hex). */
+  async joinTournament(tournamentId: string, clientSeed?: string): Promise<Tournament> {
+    return this.#ok(this.rest.POST('/v1/tournaments/{id}/join', { params: { path: { id: tournamentId } }, body: clientSeed === undefined ? {} : { clientSeed } }));
+  }
+
+  /** Withdraws from a tournament: after its start my remaining games are forfeited. */
+  async withdrawFromTournament(tournamentId: string): Promise<Tournament> {
+    return this.#ok(this.rest.POST('/v1/tournaments/{id}/withdraw', { params: { path: { id: tournamentId } } }));
+  }
+
+  /** Starts my tournament now (round 1 is paired and its matches made). */
+  async startTournament(tournamentId: string): Promise<Tournament> {
+    return this.#ok(this.rest.POST('/v1/tournaments/{id}/start', { params: { path: { id: tournamentId } } }));
+  }
+
+  /** Cancels my tournament before it starts. */
+  async cancelTournament(tournamentId: string): Promise<Tournament> {
+    return this.#ok(this.rest.POST('/v1/tournaments/{id}/cancel', { params: { path: { id: tournamentId } } }));
+  }
+
+  /** A tournament's standings now, in rank order. */
+  async tournamentStandings(tournamentId: string): Promise<Standing[]> {
+    return this.#ok(this.rest.GET('/v1/tournaments/{id}/standings', { params: { path: { id: tournamentId } } }));
+  }
+
+  /** A round of a tournament (from 1): its tables and results. */
+  async tournamentRound(tournamentId: string, round: number): Promise<TournamentRound> {
+    return this.#ok(this.rest.GET('/v1/tournaments/{id}/rounds/{n}', { params: { path: { id: tournamentId, n: round } } }));
+  }
+
   /** Seeks a match with whoever fits (needs `challenge:write`); an identical open seek of mine is returned as it is. */
   async createSeek(input: CreateSeekInput): Promise<Seek> {
     return this.#ok(this.rest.POST('/v1/seeks', { body: input }));
+  }
+
+  /** A challenge I made or received, whatever its status (`accepted` ones carry the `matchId`). */
+  async getChallenge(challengeId: string): Promise<Challenge> {
+    return this.#ok(this.rest.GET('/v1/challenges/{id}', { params: { path: { id: challengeId } } }));
+  }
+
+  /** The open matches with a seat I may take, newest first, one page at a time. */
+  async lobby(query: LobbyQuery = {}): Promise<LobbyPage> {
+    return this.#ok(this.rest.GET('/v1/lobby', { params: { query } }));
+  }
+
+  /**
+   * My event stream (`GET /v1/stream/events`, NDJSON): first a `matchInPlay`
+   * line per match in play where I hold a seat, then `yourTurn`,
+   * `matchStarted`, `matchEnded` and my other events as they happen. Ends
+   * when `signal` aborts or the loop breaks; a line `{"error": ...}` (the
+   * credential was revoked or expired) ends it with a {@link ScopaError}, and
+   * so does the end of the connection (`NETWORK_ERROR`): open it again to go
+   * on, `matchInPlay` lines first.
+   */
+  async *myEvents(options: { signal?: AbortSignal } = {}): AsyncGenerator<EventStreamLine, void, undefined> {
+    const request = new Request(`${this.baseUrl}/v1/stream/events`, { headers: { accept: 'application/x-ndjson' }, signal: options.signal });
+    let response: Response;
+    try {
+      response = await this.#fetch(request);
+    } catch (error) {
+      if (options.signal?.aborted) return;
+      throw error instanceof ScopaError ? error : ScopaError.network(error);
+    }
+    if (!response.ok || !response.body) throw ScopaError.fromProblem(parseMaybeJson(await response.text()), response.status);
+    yield* ndjsonLines(response.body, options.signal);
+  }
+
+  /** The rulesets (presets) the service offers, with their resolved options and sources. */
+  async rulesets(): Promise<Preset[]> {
+    return this.#ok(this.rest.GET('/v1/rulesets'));
+  }
+
+  /** A player (an account, or `bot:<level>`): a rating per pool, results, member since. */
+  async user(username: string): Promise<UserProfile> {
+    return this.#ok(this.rest.GET('/v1/users/{username}', { params: { path: { username } } }));
+  }
+
+  /** A player's rating in one pool after each rated match, oldest first. */
+  async ratingHistory(username: string, ruleset: string): Promise<RatingPoint[]> {
+    return this.#ok(this.rest.GET('/v1/users/{username}/rating-history', { params: { path: { username }, query: { ruleset } } }));
+  }
+
+  /** The established ratings of a pool, best first. */
+  async leaderboard(ruleset: string, limit?: number): Promise<LeaderboardEntry[]> {
+    return this.#ok(this.rest.GET('/v1/leaderboard/{ruleset}', { params: { path: { ruleset }, query: limit === undefined ? {} : { limit } } }));
+  }
+
+  /** Rated matches between two players, from `a`'s side. */
+  async crosstable(a: string, b: string): Promise<Crosstable> {
+    return this.#ok(this.rest.GET('/v1/crosstable/{a}/{b}', { params: { path: { a, b } } }));
+  }
+
+  /** A user's finished matches, newest first, one page at a time (`max` per page; `after`: the previous page's `next`). */
+  async userMatches(username: string, query: UserMatchesQuery = {}): Promise<UserMatchesPage> {
+    return this.#ok(this.rest.GET('/v1/users/{username}/matches', { params: { path: { username }, query }, headers: { accept: 'application/json' } }));
+  }
+
+  /** The apps (OAuth clients) I registered. */
+  async oauthApps(): Promise<OAuthApp[]> {
+    return this.#ok(this.rest.GET('/v1/oauth/apps'));
+  }
+
+  /** Registers an app (an OAuth client); a confidential app's `clientSecret` is shown this once. */
+  async registerOAuthApp(input: RegisterOAuthAppInput): Promise<RegisteredOAuthApp> {
+    return this.#ok(this.rest.POST('/v1/oauth/apps', { body: input }));
+  }
+
+  /** Deletes an app I registered: every grant to it ends. */
+  async deleteOAuthApp(appId: string): Promise<void> {
+    await this.#ok(this.rest.DELETE('/v1/oauth/apps/{id}', { params: { path: { id: appId } } }));
+  }
+
+  /** The apps I authorized (my OAuth grants). */
+  async authorizedApps(): Promise<AuthorizedApp[]> {
+    return this.#ok(this.rest.GET('/v1/oauth/grants'));
+  }
+
+  /** Revokes an app's access (ends the grant and its tokens). */
+  async revokeAuthorizedApp(grantId: string): Promise<void> {
+    await this.#ok(this.rest.DELETE('/v1/oauth/grants/{id}', { params: { path: { id: grantId } } }));
+  }
+
+  /**
+   * The authorization request waiting for my consent (the service's web
+   * client shows it; a password session only, in the browser the request
+   * started in: its cookie goes along).
+   */
+  async consentRequest(uid: string): Promise<ConsentRequest> {
+    return this.#internal<ConsentRequest>('GET', `/oauth/consent/${encodeURIComponent(uid)}/request`);
+  }
+
+  /** Answers a consent request: `redirectTo` sends the browser back to the app through the authorization endpoint. */
+  async answerConsent(uid: string, approve: boolean): Promise<{ redirectTo: string }> {
+    return this.#internal<{ redirectTo: string }>('POST', `/oauth/consent/${encodeURIComponent(uid)}`, { approve });
   }
 
   /** My legal plays now, at the match's current seq (empty when it is not my turn). */
@@ -403,6 +678,19 @@ export class ScopaClient {
     const plays = await this.#ok(this.rest.GET('/v1/matches/{id}/legal-plays', { params: { path: { id: matchId } } }));
     this.observeSeq(matchId, plays.seq);
     return plays;
+  }
+
+  /**
+   * Asks for the post-game analysis of a finished match (public, or one I played): its job's status, or the result
+   * once done (`status` `done`). Asking again returns the same job or result. Needs `match:play`.
+   */
+  async requestAnalysis(matchId: string): Promise<Analysis> {
+    return this.#ok(this.rest.POST('/v1/matches/{id}/analysis', { params: { path: { id: matchId } } }));
+  }
+
+  /** The post-game analysis of a finished match as it stands (NOT_FOUND when nobody asked for it). */
+  async analysis(matchId: string): Promise<Analysis> {
+    return this.#ok(this.rest.GET('/v1/matches/{id}/analysis', { params: { path: { id: matchId } } }));
   }
 
   /** The event log from `fromSeq` (at most `limit` events). */
@@ -481,6 +769,22 @@ export class ScopaClient {
     return data as T;
   }
 
+  /** A call outside `openapi.yaml` (the consent step): JSON in and out, errors as {@link ScopaError}. */
+  async #internal<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const request = new Request(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    let response: Response;
+    try {
+      response = await this.#fetch(request);
+    } catch (error) {
+      throw error instanceof ScopaError ? error : ScopaError.network(error);
+    }
+    const parsed = parseMaybeJson(await response.text());
+    if (!response.ok) throw ScopaError.fromProblem(parsed, response.status);
+    return parsed as T;
+  }
+
   async #match(call: Promise<{ data?: Match; error?: unknown; response: Response }>): Promise<Match> {
     const match = await this.#ok(call);
     this.observeSeq(match.id, match.seq);
@@ -503,6 +807,42 @@ export function newIdempotencyKey(): string {
 function parseEtag(etag: string | null): number | undefined {
   const m = etag ? /^(?:W\/)?"?(\d+)"?$/.exec(etag.trim()) : null;
   return m ? Number(m[1]) : undefined;
+}
+
+/** The JSON values of an NDJSON body, one per line (empty keep-alive lines skipped); an `{"error": ...}` line ends it with a ScopaError. */
+async function* ndjsonLines<T>(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<T, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  try {
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (signal?.aborted) return;
+        throw ScopaError.network(error);
+      }
+      if (chunk.done) break;
+      buffered += decoder.decode(chunk.value, { stream: true });
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline).trim();
+        buffered = buffered.slice(newline + 1);
+        if (!line) continue;
+        const value = JSON.parse(line) as unknown;
+        if (isRecord(value) && isRecord(value.error)) {
+          const { code, message } = value.error;
+          throw new ScopaError({ code: typeof code === 'string' ? code : 'INTERNAL', message: typeof message === 'string' ? message : 'the stream ended', status: code === 'UNAUTHENTICATED' ? 401 : 500 });
+        }
+        yield value as T;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+    await body.cancel().catch(() => undefined);
+  }
+  if (!signal?.aborted) throw ScopaError.network(new Error('the event stream ended'));
 }
 
 function parseMaybeJson(text: unknown): unknown {

@@ -5,9 +5,8 @@ import { ScopaError, isRecord } from './errors.js';
 import { MatchEventsLiveDocument } from './generated/graphql/graphql.js';
 import type { MatchEventsLiveSubscription } from './generated/graphql/graphql.js';
 import { sleep } from './retry.js';
-import type { ScopaClient } from './client.js';
 
-/** One event of {@link ScopaClient.follow}: the event, and the match as I may see it right after it. */
+/** One event of `ScopaClient.follow`: the event, and the match as I may see it right after it. */
 export type LiveMatchEvent = MatchEventsLiveSubscription['matchEventsLive'];
 
 export interface FollowOptions {
@@ -23,11 +22,29 @@ export interface FollowOptions {
   onReconnect?: (info: { attempt: number; fromSeq: number; error: unknown }) => void;
 }
 
+/**
+ * What {@link follow} needs of a client (a `ScopaClient` is one). Declared
+ * here so that this file does not import client.ts, which imports it.
+ */
+export interface FollowClient {
+  /** The WebSocket class to use, if the app gave one. */
+  readonly webSocketImpl: unknown;
+  /** The graphql-ws URL. */
+  readonly webSocketUrl: string;
+  /** The token to send now (refreshed first when it has to be). */
+  currentToken(): Promise<string | undefined>;
+  /** Records the seq a match has reached. */
+  observeSeq(matchId: string, seq: number): void;
+  /** The OAuth tokens held, if any: with a refresh token, a refused credential is refreshed once. */
+  readonly oauthTokens: { refreshToken?: string } | undefined;
+  refreshOAuth(): Promise<unknown>;
+}
+
 /** Close codes after which reconnecting cannot help: the credential was refused, revoked or expired (4403), or the request is bad (4400). */
 const FATAL_CLOSE = new Set([4400, 4401, 4403, 4406, 4409]);
 
 export async function* follow(
-  client: ScopaClient,
+  client: FollowClient,
   matchId: string,
   fromSeq: number,
   options: FollowOptions,
@@ -41,7 +58,8 @@ export async function* follow(
   const query = print(MatchEventsLiveDocument);
 
   while (!options.signal?.aborted) {
-    const socket = await openSocket(client);
+    const used: { token?: string } = {};
+    const socket = await openSocket(client, used);
     const onAbort = () => void socket.dispose();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -71,6 +89,11 @@ export async function* follow(
         });
         continue;
       }
+      if (fatal?.code === 'UNAUTHENTICATED' && used.token !== undefined && (await client.currentToken().catch(() => used.token)) !== used.token) {
+        // the token this connection sent has ended, and the client has a newer one (a token provider whose session was
+        // refreshed meanwhile): resume with it; the same token again would be refused again, so that ends it
+        continue;
+      }
       if (fatal) throw fatal;
       failures++;
       if (failures > maxReconnects) throw toScopaError(error);
@@ -83,7 +106,7 @@ export async function* follow(
   }
 }
 
-async function openSocket(client: ScopaClient): Promise<WsClient> {
+async function openSocket(client: FollowClient, used: { token?: string }): Promise<WsClient> {
   const webSocketImpl = client.webSocketImpl ?? (globalThis as { WebSocket?: unknown }).WebSocket ?? (await import('ws')).default;
   return createClient({
     url: client.webSocketUrl,
@@ -92,6 +115,7 @@ async function openSocket(client: ScopaClient): Promise<WsClient> {
     retryAttempts: 0, // follow() reconnects itself, resuming from the last seq
     connectionParams: async () => {
       const token = await client.currentToken();
+      used.token = token;
       return token ? { authorization: `Bearer ${token}` } : {};
     },
   });

@@ -12,33 +12,69 @@
  */
 export { ScopaClient, newIdempotencyKey, randomClientSeed } from './client.js';
 export type {
+  Tournament,
+  CreateTournamentInput,
+  TournamentPage,
+  Standing,
+  TournamentRound,
   Account,
+  Analysis,
+  DecisionAnalysis,
+  MatchAnalysisResult,
+  SeatAnalysis,
   ApiTokenScope,
+  ArchivedMatch,
   Audit,
+  AuthorizedApp,
   Challenge,
   ChallengeInput,
   CommandOptions,
+  ConsentRequest,
   CreateSeekInput,
   CreateMatchInput,
   CreatedApiToken,
+  Crosstable,
+  Declaration,
+  DeclarationChoice,
   DeclineReason,
+  EventStreamLine,
   InboxEntry,
+  LeaderboardEntry,
   LegalPlay,
   LegalPlays,
+  LobbyMatch,
+  LobbyPage,
+  LobbyQuery,
   Match,
   MatchEvent,
   MatchSummary,
+  MatchView,
   MyChallenges,
+  OAuthApp,
   PlayChoice,
+  PoolRating,
+  Preset,
+  RatingPoint,
+  RegisterOAuthAppInput,
+  RegisteredOAuthApp,
   ScopaClientOptions,
+  SeatInput,
+  SeatPublic,
   Seek,
   Session,
+  SidePublic,
+  TokenProvider,
+  UserMatchesPage,
+  UserMatchesQuery,
+  UserProfile,
 } from './client.js';
+export { scoredRounds } from './scoring.js';
+export type { AwardName, RoundBreakdown, ScoredRound } from './scoring.js';
 export { ScopaError, isScopaError } from './errors.js';
 export { beginOAuthLogin, codeChallengeOf, completeOAuthLogin, createPkce, fetchOAuthMetadata, listenForOAuthRedirect, loginWithOAuth } from './oauth.js';
 export type { BeginOAuthLoginOptions, LoginWithOAuthOptions, OAuthAppOptions, OAuthClientOptions, OAuthMetadata, OAuthRedirectListener, PendingOAuthLogin } from './oauth.js';
 export type { OAuthSessionOptions, OAuthTokens } from './oauth-tokens.js';
-export type { FollowOptions, LiveMatchEvent } from './follow.js';
+export type { FollowClient, FollowOptions, LiveMatchEvent } from './follow.js';
 export type { RetryOptions } from './retry.js';
 export type { components, operations, paths } from './generated/openapi.js';
 export * from './generated/graphql/graphql.js';

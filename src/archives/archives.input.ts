@@ -30,12 +30,12 @@ export class UserMatchesQuery {
   @IsBoolean()
   rated?: boolean;
 
-  @Field({ nullable: true, description: "An opponent's username (a player on another side)." })
+  @Field({ nullable: true, description: "An opponent's username (a player on another side); username@host for a trusted issuer's player." })
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
   @MinLength(1)
-  @MaxLength(64)
+  @MaxLength(300)
   vs?: string;
 
   @Field({ nullable: true, description: 'Matches that ended at or after this time (ISO 8601).' })
@@ -100,9 +100,9 @@ export class ImportInput {
 
 @ArgsType()
 export class UserMatchesArgs extends UserMatchesQuery {
-  @Field({ description: 'The user whose matches to list.' })
+  @Field({ description: "The user whose matches to list (username@host: a trusted issuer's player)." })
   @IsString()
   @MinLength(1)
-  @MaxLength(64)
+  @MaxLength(300)
   username!: string;
 }

@@ -1,12 +1,15 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import { MatchEndReasonEnum } from '../ratings/ratings.model';
+import { MatchEndReasonEnum } from '../common/match-fields';
 
 @ObjectType('ArchivedPlayer')
 export class ArchivedPlayerModel {
   @Field(() => Int) @ApiProperty() seat!: number;
   @Field(() => Int, { description: 'The side (team) of the seat.' }) @ApiProperty() side!: number;
-  @Field(() => String, { nullable: true, description: 'A username, or bot:<level> for a bot seat (for an imported match: a name on the service it came from).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'A username, or bot:<level> for a bot seat; for a match imported from a trusted issuer, username@host of that issuer (never a local account); for an unverified import, the name the export gives (unproven). Plain text.',
+  })
   @ApiProperty({ type: String, nullable: true })
   player!: string | null;
 }
@@ -28,6 +31,12 @@ export class ArchivedMatchModel {
   @Field(() => String, { nullable: true, description: 'For an imported match: the id of the match it was exported from.' })
   @ApiProperty({ type: String, nullable: true })
   sourceId!: string | null;
+  @Field(() => String, { nullable: true, description: 'For an imported match: the trusted issuer whose signature it carries (its seats are username@host); null otherwise.' })
+  @ApiProperty({ type: String, nullable: true })
+  issuer!: string | null;
+  @Field({ description: 'False for an unverified import (unsigned, or signed by an issuer not trusted here): listed only in its importer’s own archive, its names unproven.' })
+  @ApiProperty()
+  verified!: boolean;
   @Field(() => [ArchivedPlayerModel]) @ApiProperty({ type: [ArchivedPlayerModel] }) players!: ArchivedPlayerModel[];
   @Field(() => ArchivedResultModel, { nullable: true }) @ApiProperty({ type: ArchivedResultModel, nullable: true }) result!: ArchivedResultModel | null;
   @Field() @ApiProperty() createdAt!: Date;
@@ -43,7 +52,24 @@ export class UserMatchesPageModel {
 }
 
 export class ImportResultModel {
-  @ApiProperty({ description: 'The id of the imported match here.' }) id!: string;
+  @ApiProperty({ description: "The id of the imported match here (for this service's own signed export: the match itself)." }) id!: string;
   @ApiProperty({ description: 'The id of the match it was exported from.' }) sourceId!: string;
-  @ApiProperty({ description: 'False when this log was imported before (the first import is returned).' }) created!: boolean;
+  @ApiProperty({ description: "False when this log was imported before (the first import is returned), or is this service's own match." }) created!: boolean;
+  @ApiProperty({ type: String, nullable: true, description: "Who signed it, when the signature verified against this service's key or a trusted issuer's (IMPORT_TRUSTED_ISSUERS); null otherwise." })
+  issuer!: string | null;
+  @ApiProperty({ description: "False: unsigned, or signed by an issuer not trusted here; stored unverified, listed only in the importer's own archive." })
+  verified!: boolean;
+}
+
+export class ExportPublicKeyModel {
+  @ApiProperty({ enum: ['OKP'] }) kty!: 'OKP';
+  @ApiProperty({ enum: ['Ed25519'] }) crv!: 'Ed25519';
+  @ApiProperty({ description: 'The public key, base64url (RFC 8037).' }) x!: string;
+  @ApiProperty({ description: "The key id (RFC 7638 thumbprint): an export header's keyId." }) kid!: string;
+  @ApiProperty({ enum: ['sig'] }) use!: 'sig';
+  @ApiProperty({ enum: ['EdDSA'] }) alg!: 'EdDSA';
+}
+
+export class ExportKeySetModel {
+  @ApiProperty({ type: [ExportPublicKeyModel] }) keys!: ExportPublicKeyModel[];
 }

@@ -1,4 +1,5 @@
 import { Module, RequestMethod } from '@nestjs/common';
+import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { text } from 'express';
 import type { NextFunction, Request, Response } from 'express';
@@ -6,22 +7,21 @@ import { sendProblem } from '../common/problem.filter';
 import { StoreModule } from '../events/store.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { ArchivesController } from './archives.controller';
+import { ExportKeysController } from './export-keys.controller';
 import { ArchivesResolver } from './archives.resolver';
 import { ArchivesService } from './archives.service';
-
-/** Largest export accepted as a text/plain or application/x-ndjson import body (a JSON body keeps BODY_LIMIT). */
-export const IMPORT_BODY_LIMIT = process.env.IMPORT_BODY_LIMIT ?? '1mb';
-
-const importText = text({ type: ['text/plain', 'application/x-ndjson'], limit: IMPORT_BODY_LIMIT });
+import { appConfig } from '../config/config';
 
 /** User archives (JSON pages, NDJSON streams), batch export and import of finished matches. */
 @Module({
-  imports: [StoreModule, RatingsModule],
-  controllers: [ArchivesController],
+  imports: [StoreModule, RatingsModule, TournamentTablesModule],
+  controllers: [ArchivesController, ExportKeysController],
   providers: [ArchivesService, ArchivesResolver],
 })
 export class ArchivesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
+    // IMPORT_BODY_LIMIT: the largest export accepted as a text/plain or application/x-ndjson import body (a JSON body keeps BODY_LIMIT).
+    const importText = text({ type: ['text/plain', 'application/x-ndjson'], limit: appConfig().IMPORT_BODY_LIMIT });
     // The import also takes the export as it is (text); a parser failure (too large) is a problem document like any other.
     consumer
       .apply((req: Request, res: Response, next: NextFunction) => importText(req, res, (err?: unknown) => (err ? sendProblem(res, err) : next())))

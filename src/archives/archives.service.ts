@@ -1,21 +1,25 @@
-/** User archives (finished matches, newest first), batch export and import, over the match store. */
+/** User archives (finished matches, newest first), batch export and import, over the match archive. */
 import { Injectable } from '@nestjs/common';
+import { PAGE_DEFAULT, PAGE_MAX } from '../common/archive-limits';
+import { TournamentTables } from '../tournament-tables/tournament-tables';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
-import { MatchStore } from '../events/match-store';
+import { MatchArchive } from '../events/match-archive';
+import { ExportKeys } from '../events/export-keys';
+import type { ExportKeySet } from '../events/export';
 import { RatingsService } from '../ratings/ratings.service';
-import { archivePage, decodeCursor, encodeCursor } from './archive-query';
-import type { ArchiveCursor, ArchiveFilter, ArchivedMatch, ResultFilter } from './archive-query';
+import { decodeCursor, encodeCursor } from '../events/archive-query';
+import type { ArchiveCursor, ArchiveFilter, ArchivedMatch, ResultFilter } from '../events/archive-query';
+import type { ImportResult } from '../events/match-archive';
 
-export type { ArchivedMatch } from './archive-query';
+export type { ArchivedMatch } from '../events/archive-query';
 
-/** JSON pages: default and largest size. */
-export const PAGE_DEFAULT = 20;
-export const PAGE_MAX = 100;
 /** NDJSON: the largest `max` accepted (no limit when not given). */
 export const STREAM_MAX = 1_000_000;
 /** Matches read per statement while streaming (the memory a stream holds). */
 export const STREAM_PAGE = 200;
+/** Matches whose events a stream with events reads per statement. */
+export const EXPORT_CHUNK = 50;
 /** Ids in one POST /v1/matches/export. */
 export const BATCH_EXPORT_MAX = 100;
 
@@ -48,19 +52,29 @@ export type BatchExportLine = { id: string; export: string } | { id: string; err
 export class ArchivesService {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly store: MatchStore,
+    private readonly archive: MatchArchive,
     private readonly ratings: RatingsService,
+    private readonly keys: ExportKeys,
+    private readonly tables: TournamentTables,
   ) {}
 
-  /** One JSON page: max 1..100 (default 20), `next` null at the end. */
-  async page(username: string, q: ArchiveQuery): Promise<UserMatchesPage> {
+  /** GET /.well-known/scopa-keys.json: the public keys that verify this service's exports (the current one first, then the retired ones kept). */
+  publicKeys(): ExportKeySet {
+    return this.keys.keySet;
+  }
+
+  /** One JSON page: max 1..100 (default 20), `next` null at the end. `viewer`: the caller's username (null: anonymous), who sees private matches they played and their own unverified imports. */
+  async page(username: string, q: ArchiveQuery, viewer: string | null = null): Promise<UserMatchesPage> {
     const max = q.max ?? PAGE_DEFAULT;
     if (!Number.isSafeInteger(max) || max < 1 || max > PAGE_MAX) throw new DomainError('VALIDATION_FAILED', `max: an integer in 1..${PAGE_MAX}`);
-    const { filter, after } = await this.resolve(username, q);
+    const { filter, after } = await this.resolve(username, q, viewer);
     // One more than asked tells whether there is a next page.
-    const rows = await archivePage(this.prisma.database.rows, filter, after, max + 1);
-    const matches = rows.slice(0, max);
-    const last = matches[matches.length - 1];
+    const rows = await this.archive.page(filter, after, max + 1);
+    const listed = rows.slice(0, max);
+    const last = listed[listed.length - 1];
+    // A table of a running duplicate tournament round has no archive entry but for its players (src/tournament-tables).
+    const hidden = await this.tables.hiddenFrom(viewer, listed.map((m) => m.id));
+    const matches = listed.filter((m) => !hidden.has(m.id));
     return { matches, next: rows.length > max && last ? encodeCursor({ endedAt: last.endedAt, id: last.id }) : null };
   }
 
@@ -70,28 +84,22 @@ export class ArchivesService {
    * (so they are ordinary 4xx answers); the reads happen as the consumer pulls
    * (stop pulling, and no further page is read).
    */
-  async stream(username: string, q: ArchiveQuery, withEvents: boolean): Promise<AsyncIterable<ArchivedMatch | ArchiveExportLine>> {
-    const { filter, after } = await this.resolve(username, q);
+  async stream(username: string, q: ArchiveQuery, withEvents: boolean, viewer: string | null = null): Promise<AsyncIterable<ArchivedMatch | ArchiveExportLine>> {
+    const { filter, after } = await this.resolve(username, q, viewer);
     const limit = q.max ?? Infinity;
-    return this.lines(filter, after, limit, withEvents);
+    return this.lines(filter, after, limit, withEvents, viewer);
   }
 
-  private async *lines(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number, withEvents: boolean): AsyncGenerator<ArchivedMatch | ArchiveExportLine> {
+  private async *lines(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number, withEvents: boolean, viewer: string | null): AsyncGenerator<ArchivedMatch | ArchiveExportLine> {
     let sent = 0;
     let cursor = after;
     while (sent < limit) {
-      const page = await archivePage(this.prisma.database.rows, filter, cursor, Math.min(STREAM_PAGE, limit - sent));
+      const page = await this.archive.page(filter, cursor, Math.min(STREAM_PAGE, limit - sent));
       if (page.length === 0) return;
-      // (not named `exports`: compiled to CommonJS, this module's own exports are read through that name)
-      const texts = withEvents ? await this.exports(page.map((m) => m.id), new Set(page.filter((m) => m.rated).map((m) => m.id))) : null;
-      for (const match of page) {
-        if (texts) {
-          const text = texts.get(match.id);
-          if (text) yield { match, export: text };
-        } else {
-          yield match;
-        }
-      }
+      const hidden = await this.tables.hiddenFrom(viewer, page.map((m) => m.id));
+      const shown = page.filter((m) => !hidden.has(m.id));
+      if (withEvents) yield* this.withExports(shown);
+      else yield* shown;
       sent += page.length;
       const last = page[page.length - 1];
       cursor = { endedAt: last.endedAt, id: last.id };
@@ -99,26 +107,40 @@ export class ArchivesService {
     }
   }
 
-  /** Exports of several matches; the rated ones carry their rating changes. */
-  private async exports(ids: string[], rated: ReadonlySet<string>): Promise<Map<string, string | null>> {
+  /**
+   * Each match with its export. The events of EXPORT_CHUNK matches are read at a time and each export is
+   * written as it is sent: what one read holds is alive until its last export is sent, and the longer that is,
+   * the more of it the young generation's collections promote to the old one, as garbage a full collection
+   * frees much later.
+   */
+  private async *withExports(matches: readonly ArchivedMatch[]): AsyncGenerator<ArchiveExportLine> {
+    for (let i = 0; i < matches.length; i += EXPORT_CHUNK) {
+      const chunk = matches.slice(i, i + EXPORT_CHUNK);
+      const writers = await this.exportWriters(chunk.map((m) => m.id), new Set(chunk.filter((m) => m.rated).map((m) => m.id)));
+      for (const match of chunk) {
+        const write = writers.get(match.id);
+        if (write) yield { match, export: write() };
+      }
+    }
+  }
+
+  /** Exports of several matches, each written when its function is called; the rated ones carry their rating changes. */
+  private async exportWriters(ids: string[], rated: ReadonlySet<string>): Promise<Map<string, (() => string) | null>> {
     const changes = rated.size ? await this.ratings.changesForMany([...rated]) : new Map();
-    return this.store.exportMany(ids, changes);
+    return this.archive.exportWriters(ids, changes);
   }
 
   /** POST /v1/matches/export: one line per id, in the order given (an id given twice once), an error line for an unknown or unfinished match. */
-  async exportBatch(ids: string[]): Promise<BatchExportLine[]> {
+  async exportBatch(ids: string[], viewer: string | null = null): Promise<BatchExportLine[]> {
     const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
     if (unique.length > BATCH_EXPORT_MAX) throw new DomainError('VALIDATION_FAILED', `ids: at most ${BATCH_EXPORT_MAX}`);
-    const rated = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT m.id::text AS id FROM matches m JOIN match_events c ON c.match_id = m.id AND c.seq = 1
-       WHERE m.id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND c.payload -> 'settings' ->> 'rated' = 'true'`,
-      JSON.stringify(unique),
-    );
-    const texts = await this.exports(unique, new Set(rated.map((r) => r.id)));
-    const known = await this.prisma.match.findMany({ where: { id: { in: unique } }, select: { id: true } });
-    const exists = new Set(known.map((k) => k.id));
+    const rated = await this.archive.ratedAmong(unique);
+    const writers = await this.exportWriters(unique, rated);
+    const exists = await this.archive.existing(unique);
+    const hidden = await this.tables.hiddenFrom(viewer, unique.filter((id) => /^[0-9a-f-]{36}$/.test(id)));
     return unique.map((id): BatchExportLine => {
-      const text = texts.get(id);
+      if (hidden.has(id)) return { id, error: { code: 'TOURNAMENT_TABLE_HIDDEN', message: 'this table of a duplicate tournament round is hidden until the round ends' } };
+      const text = writers.get(id)?.();
       if (text) return { id, export: text };
       return exists.has(id)
         ? { id, error: { code: 'FORBIDDEN', message: 'a match can be exported once it is over (its seed is secret until then)' } }
@@ -126,17 +148,21 @@ export class ArchivesService {
     });
   }
 
-  /** POST /v1/matches/import: see MatchStore.importJsonl. */
-  importExport(text: string): Promise<{ id: string; sourceId: string; created: boolean }> {
+  /** POST /v1/matches/import by `importer` (a username): see MatchArchive.importJsonl. */
+  importExport(text: string, importer: string): Promise<ImportResult> {
     if (typeof text !== 'string' || text.trim() === '') throw new DomainError('VALIDATION_FAILED', 'the body must be the JSON Lines export of a finished match');
-    return this.store.importJsonl(text);
+    return this.archive.importJsonl(text, importer);
   }
 
-  /** The filters as the query reads them; NOT_FOUND for an unknown user, VALIDATION_FAILED for a bad filter. */
-  private async resolve(username: string, q: ArchiveQuery): Promise<{ filter: ArchiveFilter; after: ArchiveCursor | null }> {
+  /**
+   * The filters as the query reads them; NOT_FOUND for an unknown user, VALIDATION_FAILED for a bad filter.
+   * A name with `@` is a trusted issuer's player (username@host): listed from the imports, no local account.
+   */
+  private async resolve(username: string, q: ArchiveQuery, viewer: string | null): Promise<{ filter: ArchiveFilter; after: ArchiveCursor | null }> {
     const player = String(username ?? '').toLowerCase();
-    const account = player.length > 0 && player.length <= 64 ? await this.prisma.account.findUnique({ where: { username: player }, select: { id: true } }) : null;
-    if (!account) throw new DomainError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
+    const foreign = player.includes('@') && player.length <= 300;
+    const account = !foreign && player.length > 0 && player.length <= 64 ? await this.prisma.account.findUnique({ where: { username: player }, select: { id: true } }) : null;
+    if (!account && !foreign) throw new DomainError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
     const since = q.since ? timestamp('since', q.since) : undefined;
     const until = q.until ? timestamp('until', q.until) : undefined;
     const after = q.after ? decodeCursor(q.after) : null;
@@ -145,6 +171,7 @@ export class ArchivesService {
     return {
       filter: {
         player,
+        viewer,
         ruleset: q.ruleset ?? undefined,
         rated: q.rated ?? undefined,
         vs: q.vs ? q.vs.toLowerCase() : undefined,

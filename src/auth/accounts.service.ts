@@ -6,6 +6,7 @@ import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { jwtTtlSeconds, sessionRefreshTtlSeconds } from './auth.config';
 import { SessionsService } from './sessions.service';
+import { appConfig } from '../config/config';
 
 export interface Session {
   accessToken: string;
@@ -17,17 +18,21 @@ export interface Session {
 
 /** A hash of a random password, verified when the username is unknown so both failures take as long. */
 let dummyHash: Promise<string> | undefined;
-const dummy = (): Promise<string> => (dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), HASH_OPTIONS));
+const dummy = (): Promise<string> => (dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), hashOptions()));
 
 /** argon2id at OWASP's baseline (19 MiB, 2 passes, 1 lane) unless ARGON2_MEMORY_KIB / ARGON2_PASSES say more. */
-const HASH_OPTIONS = {
-  type: argon2.argon2id,
-  memoryCost: Number(process.env.ARGON2_MEMORY_KIB ?? 19_456),
-  timeCost: Number(process.env.ARGON2_PASSES ?? 2),
-  parallelism: 1,
-} as const;
+const hashOptions = () =>
+  ({
+    type: argon2.argon2id,
+    memoryCost: appConfig().ARGON2_MEMORY_KIB,
+    timeCost: appConfig().ARGON2_PASSES,
+    parallelism: 1,
+  }) as const;
 
 export const USERNAME_PATTERN = /^[a-z0-9_][a-z0-9_.-]{2,31}$/;
+/** The password policy, enforced at registration only (login answers any wrong password with 401). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;
 
 @Injectable()
 export class AccountsService {
@@ -40,7 +45,11 @@ export class AccountsService {
   async register(username: string, password: string): Promise<Session> {
     const name = username.toLowerCase();
     if (!USERNAME_PATTERN.test(name)) throw new DomainError('VALIDATION_FAILED', 'username: 3 to 32 of a-z 0-9 _ . - (not starting with . or -)');
-    const passwordHash = await argon2.hash(password, HASH_OPTIONS);
+    if (typeof password !== 'string' || password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+      const message = `password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`;
+      throw new DomainError('VALIDATION_FAILED', message, { errors: [{ field: 'password', messages: [message] }] });
+    }
+    const passwordHash = await argon2.hash(password, hashOptions());
     try {
       const account = await this.prisma.account.create({ data: { username: name, passwordHash } });
       return this.session(account);

@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../config/config';
 import { storedSecret, storedSecretFile } from './auth.config';
 
 describe('the JWT secret of an embedded database', () => {
   it('is generated once and kept (0600) in DATA_DIR, so that a restart does not sign everyone out', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'scopa-secret-'));
-    const file = storedSecretFile({ DATA_DIR: path.join(dir, 'data') } as NodeJS.ProcessEnv)!;
+    const file = storedSecretFile(loadConfig({ DATA_DIR: path.join(dir, 'data') }))!;
     expect(file).toBe(path.join(dir, 'data', 'jwt-secret'));
     const first = storedSecret(file);
     expect(first.length).toBeGreaterThanOrEqual(32);
@@ -16,7 +17,7 @@ describe('the JWT secret of an embedded database', () => {
   });
 
   it('is not kept anywhere for PostgreSQL or an in-memory database', () => {
-    expect(storedSecretFile({ DATABASE_URL: 'postgresql://x/y' } as NodeJS.ProcessEnv)).toBeNull();
-    expect(storedSecretFile({ DATA_DIR: 'memory' } as NodeJS.ProcessEnv)).toBeNull();
+    expect(storedSecretFile(loadConfig({ DATABASE_URL: 'postgresql://x/y' }))).toBeNull();
+    expect(storedSecretFile(loadConfig({ DATA_DIR: 'memory' }))).toBeNull();
   });
 });

@@ -3,13 +3,14 @@ import type { KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
-import { databaseOptionsFromEnv } from '../database/database';
+import { appConfig, configValue } from '../config/config';
+import type { AppConfig } from '../config/config';
 
 let generated: string | undefined;
 
 /** Where the embedded database keeps the generated secret (beside its data), or null when there is no such folder. */
-export function storedSecretFile(env: NodeJS.ProcessEnv = process.env): string | null {
-  const { url, dataDir } = databaseOptionsFromEnv(env);
+export function storedSecretFile(config: Pick<AppConfig, 'DATABASE_URL' | 'DATA_DIR'> = appConfig()): string | null {
+  const { DATABASE_URL: url, DATA_DIR: dataDir } = config;
   if (url || !dataDir || dataDir === 'memory') return null;
   return path.join(path.resolve(process.cwd(), dataDir), 'jwt-secret');
 }
@@ -40,11 +41,14 @@ export function storedSecret(file: string): string {
  * so sessions end with it.
  */
 export function jwtSecret(): string {
-  if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
+  // on every authenticated request (jwtVerifyKey): this one variable only
+  const secret = configValue('JWT_SECRET');
+  if (secret) return secret;
   if (!generated) {
-    const file = storedSecretFile();
+    const config = appConfig();
+    const file = storedSecretFile(config);
     generated = file ? storedSecret(file) : randomBytes(32).toString('base64url');
-    if (process.env.NODE_ENV !== 'test') {
+    if (config.NODE_ENV !== 'test') {
       Logger.warn(
         file ? `JWT_SECRET is unset: using the secret kept in ${file}; set JWT_SECRET in production` : 'JWT_SECRET is unset: using a random secret, sessions end with this process',
         'Auth',
@@ -69,8 +73,7 @@ export function jwtVerifyKey(): KeyObject {
 
 /** Session lifetime in seconds (JWT_TTL, default one hour). */
 export function jwtTtlSeconds(): number {
-  const ttl = Number(process.env.JWT_TTL ?? 3600);
-  return Number.isFinite(ttl) && ttl > 0 ? ttl : 3600;
+  return appConfig().JWT_TTL;
 }
 
 /**
@@ -79,8 +82,7 @@ export function jwtTtlSeconds(): number {
  * token (JWT) still lasts JWT_TTL.
  */
 export function sessionRefreshTtlSeconds(): number {
-  const ttl = Number(process.env.SESSION_REFRESH_TTL ?? 30 * 24 * 3600);
-  return Number.isFinite(ttl) && ttl > 0 ? ttl : 30 * 24 * 3600;
+  return appConfig().SESSION_REFRESH_TTL;
 }
 
 export const JWT_ISSUER = 'scopa-service';

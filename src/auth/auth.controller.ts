@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { DomainError } from '../common/domain-error';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
-import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, RefreshSessionInput, SessionModel } from './auth.model';
+import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, RefreshSessionInput, RegisterInput, SessionModel } from './auth.model';
 import { Caller, SessionOnly, RequireScope, PROFILE_READ } from './principal';
 import type { Principal } from './principal';
 import { SessionsService } from './sessions.service';
@@ -24,7 +24,7 @@ export class AuthController {
   @ApiErrors('CONFLICT')
   @ApiOperation({ operationId: 'register', summary: 'Create an account; returns a session' })
   @ApiCreatedResponse({ type: SessionModel })
-  register(@Body() body: CredentialsInput): Promise<SessionModel> {
+  register(@Body() body: RegisterInput): Promise<SessionModel> {
     return this.accounts.register(body.username, body.password);
   }
 
@@ -43,6 +43,7 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'refreshSession', summary: 'Trade a session\'s refresh token (single use) for a new access token and the next refresh token; a spent one ends the session' })
   @ApiOkResponse({ type: SessionModel })
+  @ApiErrors('UNAUTHENTICATED')
   refresh(@Body() body: RefreshSessionInput): Promise<SessionModel> {
     return this.accounts.refresh(body.refreshToken);
   }

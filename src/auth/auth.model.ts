@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './accounts.service';
 import { TOKEN_SCOPES } from './principal';
 import type { TokenScope } from './principal';
 
@@ -20,6 +21,7 @@ export enum ScopeEnum {
   challenge_write = 'challenge:write',
   webhook_write = 'webhook:write',
   ruleset_write = 'ruleset:write',
+  tournament_write = 'tournament:write',
 }
 registerEnumType(ScopeEnum, {
   name: 'Scope',
@@ -33,6 +35,7 @@ registerEnumType(ScopeEnum, {
     challenge_write: { description: 'challenge:write: seeks and challenges.' },
     webhook_write: { description: 'webhook:write: register and remove webhooks.' },
     ruleset_write: { description: 'ruleset:write: save custom rulesets.' },
+    tournament_write: { description: 'tournament:write: create, join, withdraw from, start and cancel tournaments.' },
   },
 });
 
@@ -44,12 +47,22 @@ export class CredentialsInput {
   @Matches(/^[A-Za-z0-9_][A-Za-z0-9_.-]{2,31}$/, { message: 'username: 3 to 32 of a-z 0-9 _ . - (not starting with . or -)' })
   username!: string;
 
-  @Field()
-  @ApiProperty({ example: 'correct horse battery staple', minLength: 8, maxLength: 200 })
+  // No length here: login answers any wrong password with 401, whatever its length (a 400 would tell the policy).
+  // Registration enforces it (RegisterInput over REST, AccountsService.register for both transports).
+  @Field({ description: `At registration ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; login takes any string (a wrong one is UNAUTHENTICATED).` })
+  @ApiProperty({ example: 'correct horse battery staple' })
   @IsString()
-  @MinLength(8)
-  @MaxLength(200)
   password!: string;
+}
+
+/** A new account's credentials (REST): the password policy is part of the request's schema. */
+@ApiSchema({ description: "A new account's username and password." })
+export class RegisterInput extends CredentialsInput {
+  @ApiProperty({ example: 'correct horse battery staple', minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `The password (${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters).` })
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH)
+  @MaxLength(PASSWORD_MAX_LENGTH)
+  declare password: string;
 }
 
 @ObjectType('Account')

@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
+import { AppConfig } from '../config/config';
 import { DatabaseModule } from '../database/database.module';
+import { REDIS } from '../realtime/realtime.module';
+import type { RedisConnections } from '../realtime/redis';
 import { AccessTokenVerifiers } from './access-token-verifiers';
 import { AccountsService } from './accounts.service';
 import { AuthController } from './auth.controller';
@@ -47,7 +50,11 @@ import { WsAuthService } from './ws-auth.service';
     WsAuthService,
     AuthResolver,
     // settings read when the app is built (tests build several with their own)
-    { provide: RateLimits, useFactory: () => new RateLimits(rateLimitConfig(), process.env.REDIS_URL, process.env.RATE_LIMIT_REDIS_PREFIX) },
+    {
+      provide: RateLimits,
+      useFactory: (config: AppConfig, redis: RedisConnections | null) => new RateLimits(rateLimitConfig(config), redis?.client ?? null, config.RATE_LIMIT_REDIS_PREFIX),
+      inject: [AppConfig, REDIS],
+    },
     // authentication first, then rate limiting (keyed on the caller it found)
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

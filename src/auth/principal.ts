@@ -15,9 +15,11 @@ export const CHALLENGE_WRITE = 'challenge:write';
 export const WEBHOOK_WRITE = 'webhook:write';
 /** Save custom rulesets. */
 export const RULESET_WRITE = 'ruleset:write';
+/** Tournaments: create, join, withdraw, start, cancel. */
+export const TOURNAMENT_WRITE = 'tournament:write';
 
 /** The fine scopes: what a personal API token or an OAuth access token may do. A password session holds them all. */
-export const SCOPES = [PROFILE_READ, MATCH_READ, MATCH_PLAY, CHALLENGE_WRITE, WEBHOOK_WRITE, RULESET_WRITE] as const;
+export const SCOPES = [PROFILE_READ, MATCH_READ, MATCH_PLAY, CHALLENGE_WRITE, WEBHOOK_WRITE, RULESET_WRITE, TOURNAMENT_WRITE] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** What each scope lets an app do, in words for the consent page and the docs. */
@@ -28,6 +30,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   [CHALLENGE_WRITE]: 'Post seeks and send, accept, decline or cancel challenges for you',
   [WEBHOOK_WRITE]: 'Register and remove webhooks',
   [RULESET_WRITE]: 'Save custom rulesets',
+  [TOURNAMENT_WRITE]: 'Create tournaments, and join, withdraw from, start or cancel them for you',
 };
 
 /**
@@ -70,6 +73,8 @@ export interface Principal {
   scopes: Scope[];
   /** The OAuth grant (the user's authorization of an app), when via === 'oauth': what revoking the app's access ends. */
   grantId?: string;
+  /** The OAuth access token's own id (its jti), when via === 'oauth': what its app revoking it (RFC 7009) ends. */
+  accessTokenId?: string;
   /** The OAuth app (client id), when via === 'oauth'. */
   clientId?: string;
   /** The session's id (the JWT's `sid`), when via === 'session'. */

@@ -3,10 +3,11 @@ import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
+import { ARCHIVE_ROWS_PER_DOCUMENT, PAGE_DEFAULT, archivePageCost } from '../common/archive-limits';
 import { DomainError } from '../common/domain-error';
 import { SKIP_RATE_LIMIT } from '../common/public.decorator';
-import { AUTH_ROUTES, ROUTE_COSTS, operationCost } from './request-cost';
-import type { OperationCost } from './request-cost';
+import { AUTH_ROUTES, ROUTE_COSTS, operationCharge, tooManyArchiveRows } from './request-cost';
+import type { OperationCharge, OperationCost } from './request-cost';
 import type { Principal } from './principal';
 import { RateLimits } from './rate-limits';
 import type { Bucket, RateLimitState } from './rate-limits';
@@ -71,13 +72,19 @@ async function spend(limits: RateLimits, charges: Charge[], res: ResponseLike | 
   });
 }
 
-// An operation's cost depends on its text alone; graphql-ws reuses the parsed document of a text.
-const costs = new WeakMap<OperationDefinitionNode, OperationCost>();
-function costOfOperation(info: GraphQLResolveInfo): OperationCost {
+// An operation's cost depends on its text, and on its variables where an archive page's size is one; graphql-ws reuses the parsed document of a text.
+const costs = new WeakMap<OperationDefinitionNode, OperationCharge>();
+function costOfOperation(info: GraphQLResolveInfo): OperationCharge {
   let cost = costs.get(info.operation);
-  if (!cost) costs.set(info.operation, (cost = operationCost(info.schema, info.operation, info.fragments)));
+  if (!cost) costs.set(info.operation, (cost = operationCharge(info.schema, info.operation, info.fragments)));
+  if (cost.dependsOnVariables) cost = operationCharge(info.schema, info.operation, info.fragments, Infinity, Infinity, info.variableValues);
+  if (cost.archiveRows > ARCHIVE_ROWS_PER_DOCUMENT) {
+    const { message, details } = tooManyArchiveRows(cost.archiveRows);
+    throw new DomainError('VALIDATION_FAILED', message, details);
+  }
   return cost;
 }
+
 
 /** The GraphQL context of one operation (HTTP request or graphql-ws message), where its charge is kept. */
 interface OperationContext {
@@ -99,6 +106,16 @@ export function chargeRefusedCredential(limits: RateLimits, context: ExecutionCo
     return (ctx.refusedCredential ??= charge(ctx.req ?? {}, ctx.res));
   }
   return charge(context.switchToHttp().getRequest(), context.switchToHttp().getResponse());
+}
+
+/** A REST operation's units: its ROUTE_COSTS entry, except a JSON page of archive, which costs by the rows it asks for (as over GraphQL). */
+function routeCost(operationId: string, req: RequestLike & { accepts?: (types: string[]) => string | false; query?: Record<string, unknown> }): number {
+  // The same content negotiation as the archive's controller: NDJSON streams keep their flat cost.
+  if (operationId === 'userMatches' && req.accepts?.(['application/json', 'application/x-ndjson']) !== 'application/x-ndjson') {
+    const max = Number(req.query?.max ?? PAGE_DEFAULT);
+    return archivePageCost(Number.isFinite(max) && max > 0 ? max : PAGE_DEFAULT);
+  }
+  return ROUTE_COSTS[operationId] ?? 1;
 }
 
 /**
@@ -129,7 +146,7 @@ export class RateLimitGuard implements CanActivate {
     }
     const req = context.switchToHttp().getRequest<RequestLike>();
     const operationId = this.reflector.get<{ operationId?: string } | undefined>('swagger/apiOperation', context.getHandler())?.operationId ?? '';
-    const cost = { cost: ROUTE_COSTS[operationId] ?? 1, authAttempts: AUTH_ROUTES.has(operationId) ? 1 : 0 };
+    const cost = { cost: routeCost(operationId, req), authAttempts: AUTH_ROUTES.has(operationId) ? 1 : 0 };
     await spend(this.limits, chargesOf(this.limits, req, cost), context.switchToHttp().getResponse());
     return true;
   }

@@ -1,15 +1,28 @@
 /**
  * The rate limits' buckets, on rate-limiter-flexible: in Redis when
- * REDIS_URL is set, so that every instance spends from the same counters
- * (with a per-instance memory limiter as insurance while Redis is away), in
- * memory otherwise. Fixed windows; points are the rate-limit units a request
+ * REDIS_URL is set (the instance's shared connection, src/realtime/redis.ts),
+ * so that every instance spends from the same counters (with a per-instance
+ * memory limiter as insurance while Redis is away), in memory otherwise. Fixed windows; points are the rate-limit units a request
  * costs (1, or a GraphQL document's cost).
+ *
+ * With Redis, a request need not go to Redis each time: an instance takes a
+ * lease of 1% of a key's limit (LEASE_FRACTION) on top of a charge it sends,
+ * and spends the following charges of that key from the lease in memory until
+ * it runs out or the window ends. A lease is spent in Redis when it is taken,
+ * so the instances together never allow more than the limit; the error is
+ * the other way: the unspent leases (at most one per instance and key) count
+ * as spent, so a key may be refused up to (instances x 1%) of its limit
+ * early. Near the limit (less than two leases plus the charge left, as this
+ * instance last saw it) every charge goes to Redis alone, as without leases,
+ * and a limit under 100 units takes no lease at all.
  */
 import { Injectable } from '@nestjs/common';
-import type { OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import { entriesAtMost } from '../common/lru-bound';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { AppConfig } from '../config/config';
 
 export interface Limit {
   /** Units per window. */
@@ -26,15 +39,10 @@ export interface RateLimitConfig {
   auth: Limit;
 }
 
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && value !== '' && Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-}
-
-export function rateLimitConfig(env: NodeJS.ProcessEnv = process.env): RateLimitConfig {
-  const caller = { points: positive(env.RATE_LIMIT, 600), windowMs: positive(env.RATE_LIMIT_WINDOW_MS, 60_000) };
-  const token = env.TOKEN_RATE_LIMIT ? { points: positive(env.TOKEN_RATE_LIMIT, caller.points), windowMs: caller.windowMs } : null;
-  const auth = { points: positive(env.AUTH_RATE_LIMIT, 10), windowMs: positive(env.AUTH_RATE_LIMIT_WINDOW_MS, 60_000) };
+export function rateLimitConfig(config: AppConfig): RateLimitConfig {
+  const caller = { points: config.RATE_LIMIT, windowMs: config.RATE_LIMIT_WINDOW_MS };
+  const token = config.TOKEN_RATE_LIMIT !== undefined ? { points: config.TOKEN_RATE_LIMIT, windowMs: caller.windowMs } : null;
+  const auth = { points: config.AUTH_RATE_LIMIT, windowMs: config.AUTH_RATE_LIMIT_WINDOW_MS };
   return { caller, token, auth };
 }
 
@@ -50,35 +58,45 @@ export interface RateLimitState {
   windowSeconds: number;
 }
 
+/** The share of a key's limit an instance takes as a lease (see above): the documented error per instance. */
+export const LEASE_FRACTION = 0.01;
+/** Keys with a lease held at once per instance (the least recently used lapse: refused early by at most its rest). */
+const MAX_LEASES = 100_000;
+
+/** Units of a key taken from Redis and not yet spent here, in the window that ends at resetAt. */
+interface Lease {
+  left: number;
+  /** What Redis said was left for everyone once the lease was taken. */
+  remaining: number;
+  /** Epoch ms when the window (and the lease) ends. */
+  resetAt: number;
+}
+
 @Injectable()
-export class RateLimits implements OnApplicationShutdown {
-  private readonly limiters = new Map<Bucket, { limit: Limit; limiter: RateLimiterAbstract }>();
-  private readonly redis: Redis | null;
+export class RateLimits {
+  private readonly limiters = new Map<Bucket, { limit: Limit; limiter: RateLimiterAbstract; lease: number }>();
+  private readonly leases = new LRUCache<string, Lease>(entriesAtMost(MAX_LEASES));
+  /** A charge of a key on its way to Redis: a concurrent charge of the same key waits for its lease. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(
-    readonly config: RateLimitConfig = rateLimitConfig(),
-    redisUrl: string | undefined = process.env.REDIS_URL,
-    /** Separates deployments (or test runs) sharing one Redis. */
-    redisPrefix = process.env.RATE_LIMIT_REDIS_PREFIX || 'scopa:rl',
+    readonly config: RateLimitConfig,
+    /** The instance's shared Redis connection (its owner closes it), or null: counters in memory. */
+    private readonly redis: Redis | null,
+    /** Separates deployments (or test runs) sharing one Redis (RATE_LIMIT_REDIS_PREFIX). */
+    redisPrefix: string,
   ) {
-    this.redis = redisUrl
-      ? new Redis(redisUrl, {
-          // a charge never waits for a reconnect: the insurance limiter answers meanwhile
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
-          retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-        })
-      : null;
-    this.redis?.on('error', () => undefined); // surfaced by readiness (realtime's connection), not as a crash
     for (const [bucket, limit] of Object.entries(config) as [Bucket, Limit | null][]) {
       if (!limit) continue;
       const duration = Math.max(1, Math.ceil(limit.windowMs / 1000));
       const keyPrefix = `${redisPrefix}:${bucket}`;
       const memory = new RateLimiterMemory({ points: limit.points, duration, keyPrefix });
       const limiter = this.redis
-        ? new RateLimiterRedis({ storeClient: this.redis, points: limit.points, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory })
+        ? // a charge never waits for a reconnect (rejectIfRedisNotReady): the insurance limiter answers meanwhile
+          new RateLimiterRedis({ storeClient: this.redis, points: limit.points, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory })
         : memory;
-      this.limiters.set(bucket, { limit: { points: limit.points, windowMs: duration * 1000 }, limiter });
+      const lease = this.redis ? Math.floor(limit.points * LEASE_FRACTION) : 0;
+      this.limiters.set(bucket, { limit: { points: limit.points, windowMs: duration * 1000 }, limiter, lease });
     }
   }
 
@@ -90,23 +108,62 @@ export class RateLimits implements OnApplicationShutdown {
   async consume(bucket: Bucket, key: string, points = 1): Promise<RateLimitState> {
     const entry = this.limiters.get(bucket);
     if (!entry) throw new Error(`no rate-limit bucket ${bucket}`);
-    const { limit, limiter } = entry;
-    const state = (res: RateLimiterRes, allowed: boolean): RateLimitState => ({
+    const { limit, limiter, lease } = entry;
+    const windowSeconds = Math.round(limit.windowMs / 1000);
+    const state = (allowed: boolean, remaining: number, msBeforeNext: number): RateLimitState => ({
       allowed,
       limit: limit.points,
-      remaining: Math.max(0, res.remainingPoints),
-      reset: Math.max(0, Math.ceil(res.msBeforeNext / 1000)),
-      windowSeconds: Math.round(limit.windowMs / 1000),
+      remaining: Math.max(0, remaining),
+      reset: Math.max(0, Math.ceil(msBeforeNext / 1000)),
+      windowSeconds,
     });
+    if (lease === 0) {
+      try {
+        const res = await limiter.consume(key, points);
+        return state(true, res.remainingPoints, res.msBeforeNext);
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return state(false, refusal.remainingPoints, refusal.msBeforeNext);
+        throw refusal;
+      }
+    }
+    const id = `${bucket}:${key}`;
+    const waiting = this.inFlight.get(id);
+    if (waiting) await waiting.catch(() => undefined);
+    const held = this.leases.get(id);
+    const now = Date.now();
+    if (held && held.resetAt > now && held.left >= points) {
+      held.left -= points;
+      return state(true, held.remaining + held.left, held.resetAt - now);
+    }
+    // A lease on top of this charge while far from the limit (as last seen here); near it, the charge alone.
+    const known = held && held.resetAt > now ? held.remaining : limit.points;
+    const extra = known >= points + 2 * lease ? lease : 0;
+    const charged = this.charge(limiter, key, points, extra);
+    this.inFlight.set(id, charged);
     try {
-      return state(await limiter.consume(key, points), true);
-    } catch (refusal) {
-      if (refusal instanceof RateLimiterRes) return state(refusal, false);
-      throw refusal;
+      const { res, allowed, leased } = await charged;
+      const resetAt = Date.now() + res.msBeforeNext;
+      // Remembered even without a lease: what is left decides whether the next charge may take one.
+      this.leases.set(id, { left: leased, remaining: res.remainingPoints, resetAt });
+      return state(allowed, res.remainingPoints + leased, res.msBeforeNext);
+    } finally {
+      if (this.inFlight.get(id) === charged) this.inFlight.delete(id);
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.redis) await Promise.allSettled([this.redis.quit()]);
+  /**
+   * Spends points + extra in Redis. When that is refused but the points alone
+   * fit, the extra is given back and the charge is allowed; when even they do
+   * not, the extra is given back too: a refusal counts the charge, as ever.
+   */
+  private async charge(limiter: RateLimiterAbstract, key: string, points: number, extra: number): Promise<{ res: RateLimiterRes; allowed: boolean; leased: number }> {
+    try {
+      return { res: await limiter.consume(key, points + extra), allowed: true, leased: extra };
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      if (extra === 0) return { res: refusal, allowed: false, leased: 0 };
+      const res = await limiter.reward(key, extra);
+      return { res, allowed: res.consumedPoints <= limiter.points, leased: 0 };
+    }
   }
 }

@@ -11,6 +11,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import { entriesAtMost } from '../common/lru-bound';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 
@@ -18,19 +19,22 @@ export const REVOCATIONS_CHANNEL = 'auth:revocations';
 
 /**
  * A revoked credential: an API token, sessions (one by logout, all of an
- * account by logout-everywhere), or an OAuth grant (every token an app holds
- * from one authorization: revoked by the user, by the app, or by the reuse
- * of a spent refresh token).
+ * account by logout-everywhere), an OAuth grant (every token an app holds
+ * from one authorization: revoked by the user, by the app, by deleting the
+ * app, or by the reuse of a spent refresh token), or one OAuth access token
+ * (revoked by its app, RFC 7009: the grant and its other tokens go on).
  */
 export type Revocation =
   | { kind: 'token'; accountId: string; tokenId: string }
   | { kind: 'sessions'; accountId: string; sessions: { id: string; expiresAt: number }[] }
-  | { kind: 'grant'; accountId: string; grantId: string };
+  | { kind: 'grant'; accountId: string; grantId: string }
+  | { kind: 'accessToken'; accountId: string; accessTokenId: string; expiresAt: number };
 
-/** The key of a credential in the registries: `token:<id>`, `session:<sid>` or `grant:<id>`. */
+/** The key of a credential in the registries: `token:<id>`, `session:<sid>`, `grant:<id>` or `access-token:<jti>`. */
 export const tokenKey = (tokenId: string): string => `token:${tokenId}`;
 export const sessionKey = (sessionId: string): string => `session:${sessionId}`;
 export const grantKey = (grantId: string): string => `grant:${grantId}`;
+export const accessTokenKey = (accessTokenId: string): string => `access-token:${accessTokenId}`;
 
 /** How long a revoked API token is remembered here: far longer than an authentication in flight takes. */
 const TOKEN_MEMORY_MS = 10 * 60_000;
@@ -42,7 +46,7 @@ type Listener = (keys: string[]) => void;
 @Injectable()
 export class RevocationBus implements OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('Auth');
-  private readonly revoked = new LRUCache<string, true>({ max: MAX_REMEMBERED, ttlAutopurge: false });
+  private readonly revoked = new LRUCache<string, true>({ ...entriesAtMost(MAX_REMEMBERED), ttlAutopurge: false });
   private readonly listeners = new Set<Listener>();
   private subscription: number | undefined;
   private retry: NodeJS.Timeout | undefined;
@@ -117,6 +121,11 @@ function keysOf(message: unknown): { key: string; until: number }[] {
   if (!m || typeof m !== 'object') return [];
   if (m.kind === 'token' && typeof m.tokenId === 'string') return [{ key: tokenKey(m.tokenId), until: Date.now() + TOKEN_MEMORY_MS }];
   if (m.kind === 'grant' && typeof m.grantId === 'string') return [{ key: grantKey(m.grantId), until: Date.now() + TOKEN_MEMORY_MS }];
+  if (m.kind === 'accessToken' && typeof m.accessTokenId === 'string') {
+    // remembered until it would have expired anyway (at least a while, as an API token)
+    const until = Math.max(typeof m.expiresAt === 'number' ? m.expiresAt : 0, Date.now() + TOKEN_MEMORY_MS);
+    return [{ key: accessTokenKey(m.accessTokenId), until }];
+  }
   if (m.kind === 'sessions' && Array.isArray(m.sessions)) {
     return m.sessions
       .filter((s) => s && typeof s.id === 'string' && typeof s.expiresAt === 'number')

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import { entriesAtMost } from '../common/lru-bound';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { REFRESH_TOKEN_PREFIX } from './auth.config';
 import { RevocationBus, sessionKey } from './revocations';
+import { appConfig } from '../config/config';
 
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 const newRefreshToken = (): string => REFRESH_TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -17,8 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * pub/sub; this only bounds how stale a cache can be if such news is lost.
  */
 export function sessionCacheTtlMs(): number {
-  const s = Number(process.env.SESSION_CACHE_TTL ?? 60);
-  return Number.isFinite(s) && s >= 0 ? s * 1000 : 60_000;
+  return appConfig().SESSION_CACHE_TTL * 1000;
 }
 
 /**
@@ -28,7 +29,7 @@ export function sessionCacheTtlMs(): number {
  */
 @Injectable()
 export class SessionsService {
-  private readonly active = new LRUCache<string, Promise<boolean>>({ max: 100_000, ttl: Math.max(1, sessionCacheTtlMs()) });
+  private readonly active = new LRUCache<string, Promise<boolean>>({ ...entriesAtMost(100_000), ttl: Math.max(1, sessionCacheTtlMs()) });
 
   constructor(
     private readonly prisma: PrismaService,

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { PubSub } from 'graphql-subscriptions';
 import type { Principal } from './principal';
-import { RevocationBus, sessionKey, tokenKey } from './revocations';
+import { RevocationBus, accessTokenKey, grantKey, sessionKey, tokenKey } from './revocations';
 import { SocketRegistry } from './socket-registry';
 import type { Connection, TrackedSocket } from './socket-registry';
 
@@ -62,6 +62,28 @@ describe('SocketRegistry', () => {
     expect(other.user?.tokenId).toBe('t2');
     expect((other.socket as FakeSocket).closes).toEqual([]);
     expect(registry.openWith(tokenKey('t2'))).toBe(1);
+  });
+
+  it("an OAuth access token's connection ends with the token itself (RFC 7009) or with its grant; the grant's other tokens stay", async () => {
+    const viaOAuth = (jti: string, grantId: string): Principal => ({ accountId: 'a1', username: 'ann', via: 'oauth', tokenId: null, scopes: ['match:read'], grantId, accessTokenId: jti, expiresAt: Date.now() + 60_000 });
+    const first: Connection = { user: viaOAuth('at1', 'g1'), socket: new FakeSocket() };
+    const sibling: Connection = { user: viaOAuth('at2', 'g1'), socket: new FakeSocket() };
+    const otherGrant: Connection = { user: viaOAuth('at3', 'g2'), socket: new FakeSocket() };
+    for (const c of [first, sibling, otherGrant]) expect(registry.track(c)).toBe(true);
+    expect(registry.openWith(grantKey('g1'))).toBe(2);
+    await bus.publish({ kind: 'accessToken', accountId: 'a1', accessTokenId: 'at1', expiresAt: Date.now() + 60_000 });
+    expect(first.user).toBeUndefined();
+    expect((first.socket as FakeSocket).closes).toEqual([{ code: 4403, reason: 'credential revoked' }]);
+    expect([registry.openWith(accessTokenKey('at1')), registry.openWith(grantKey('g1'))]).toEqual([0, 1]);
+    expect((sibling.socket as FakeSocket).closes).toEqual([]);
+    // a revoked token cannot open again; the grant's end closes the rest of it
+    expect(registry.track({ user: viaOAuth('at1', 'g1'), socket: new FakeSocket() })).toBe(false);
+    await bus.publish({ kind: 'grant', accountId: 'a1', grantId: 'g1' });
+    expect((sibling.socket as FakeSocket).closes).toEqual([{ code: 4403, reason: 'credential revoked' }]);
+    expect(registry.openWith(accessTokenKey('at2'))).toBe(0);
+    expect((otherGrant.socket as FakeSocket).closes).toEqual([]);
+    // a principal naming no access token is not tracked (nothing could end it)
+    expect(registry.track({ user: { ...viaOAuth('x', 'g3'), accessTokenId: undefined }, socket: new FakeSocket() })).toBe(false);
   });
 
   it('refuses to track a connection whose credential was revoked while it authenticated', async () => {

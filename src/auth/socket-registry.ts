@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { Principal } from './principal';
-import { RevocationBus, grantKey, sessionKey, tokenKey } from './revocations';
+import { RevocationBus, accessTokenKey, grantKey, sessionKey, tokenKey } from './revocations';
 
 /** graphql-ws's close code for a refused credential (the one a bad token gets at connect). */
 export const CLOSE_FORBIDDEN = 4403;
@@ -25,11 +25,15 @@ export interface Connection {
   socket: TrackedSocket;
 }
 
-/** The credential a principal authenticated with: its API token, its session, or its OAuth grant. */
-export function credentialKey(user: Principal): string | null {
-  if (user.via === 'token') return user.tokenId ? tokenKey(user.tokenId) : null;
-  if (user.via === 'oauth') return user.grantId ? grantKey(user.grantId) : null;
-  return user.sessionId ? sessionKey(user.sessionId) : null;
+/**
+ * The credentials whose end ends a principal's connections: its API token,
+ * its session, or for an OAuth access token both the token itself and its
+ * grant. Empty when the principal names none (it cannot be tracked).
+ */
+export function credentialKeys(user: Principal): string[] {
+  if (user.via === 'token') return user.tokenId ? [tokenKey(user.tokenId)] : [];
+  if (user.via === 'oauth') return user.grantId && user.accessTokenId ? [grantKey(user.grantId), accessTokenKey(user.accessTokenId)] : [];
+  return user.sessionId ? [sessionKey(user.sessionId)] : [];
 }
 
 /**
@@ -61,14 +65,16 @@ export class SocketRegistry implements OnModuleDestroy {
   /** Tracks an authenticated connection until its socket closes; false when its credential has already ended. */
   track(connection: Connection): boolean {
     const user = connection.user;
-    const key = user && credentialKey(user);
-    if (!user || !key || this.bus.isRevoked(key)) return false;
+    const keys = user ? credentialKeys(user) : [];
+    if (!user || keys.length === 0 || keys.some((key) => this.bus.isRevoked(key))) return false;
     if (user.expiresAt !== undefined && user.expiresAt <= Date.now()) return false;
-    let set = this.byCredential.get(key);
-    if (!set) this.byCredential.set(key, (set = new Set()));
-    set.add(connection);
+    for (const key of keys) {
+      let set = this.byCredential.get(key);
+      if (!set) this.byCredential.set(key, (set = new Set()));
+      set.add(connection);
+    }
     this.owners.set(connection, user);
-    connection.socket.once('close', () => this.untrack(connection, key));
+    connection.socket.once('close', () => this.untrack(connection, keys));
     if (user.expiresAt !== undefined) this.expireAt(connection, user.expiresAt);
     this.emit(this.openedListeners, user);
     return true;
@@ -106,7 +112,7 @@ export class SocketRegistry implements OnModuleDestroy {
     }
   }
 
-  /** How many sockets are open with this credential (`token:<id>` or `session:<sid>`). */
+  /** How many sockets are open with this credential (`token:<id>`, `session:<sid>`, `grant:<id>` or `access-token:<jti>`). */
   openWith(key: string): number {
     return this.byCredential.get(key)?.size ?? 0;
   }
@@ -135,10 +141,7 @@ export class SocketRegistry implements OnModuleDestroy {
   private end(connection: Connection, reason: string): void {
     const user = connection.user;
     connection.user = undefined;
-    if (user) {
-      const key = credentialKey(user);
-      if (key) this.untrack(connection, key);
-    }
+    if (user) this.untrack(connection, credentialKeys(user));
     const { socket } = connection;
     if (socket.readyState === CLOSED) return;
     socket.close(CLOSE_FORBIDDEN, reason);
@@ -148,16 +151,18 @@ export class SocketRegistry implements OnModuleDestroy {
     }, CLOSE_GRACE_MS).unref();
   }
 
-  private untrack(connection: Connection, key: string): void {
+  private untrack(connection: Connection, keys: string[]): void {
     const timer = this.expiries.get(connection);
     if (timer) clearTimeout(timer);
     this.expiries.delete(connection);
     const owner = this.owners.get(connection);
     this.owners.delete(connection);
-    const set = this.byCredential.get(key);
-    if (set) {
-      set.delete(connection);
-      if (set.size === 0) this.byCredential.delete(key);
+    for (const key of keys) {
+      const set = this.byCredential.get(key);
+      if (set) {
+        set.delete(connection);
+        if (set.size === 0) this.byCredential.delete(key);
+      }
     }
     if (owner) this.emit(this.closedListeners, owner);
   }

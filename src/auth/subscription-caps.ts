@@ -8,16 +8,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import { MetricsService } from '../observability/metrics.service';
-
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && value !== '' && Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-/** WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT (default 100). */
-export function maxSubscriptionsPerAccount(env: NodeJS.ProcessEnv = process.env): number {
-  return positive(env.WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT, 100);
-}
+import { appConfig } from '../config/config';
 
 interface Gauge {
   inc(): void;
@@ -36,7 +27,7 @@ export class SubscriptionCaps {
   private readonly gauge: Gauge | null;
 
   constructor(@Optional() metrics?: MetricsService) {
-    this.max = maxSubscriptionsPerAccount();
+    this.max = appConfig().WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT;
     this.gauge = metrics?.subscriptionsOpen ?? null;
   }
 

@@ -1,7 +1,7 @@
 import { Field, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../matches/match.input';
+import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
 import { DECLINE_REASONS } from './challenges.service';
 import { AcceptChallengesEnum } from './challenge.model';
 
@@ -51,7 +51,7 @@ export class DeclineChallengeInput {
 
 @InputType()
 export class AccountSettingsInput {
-  @Field(() => AcceptChallengesEnum, { nullable: true, description: 'Who may challenge me: none, known (players I have played a match with) or everyone (the default).' })
+  @Field(() => AcceptChallengesEnum, { nullable: true, description: 'Who may challenge me: none, known (players I have played a match with to a result: started, and not aborted) or everyone (the default).' })
   @ApiPropertyOptional({ enum: AcceptChallengesEnum })
   @IsOptional()
   @IsIn(Object.values(AcceptChallengesEnum))

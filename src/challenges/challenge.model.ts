@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import { JSONScalar } from '../graphql/json.scalar';
-import { OnExpiryEnum } from '../matches/match.input';
+import { JSONScalar } from '../common/json.scalar';
+import { OnExpiryEnum } from '../common/match-fields';
 import type { ChallengeInfo, ChallengeStatus, MyChallenges } from './challenges.service';
 
 /** Where a challenge stands; the values are the wire values of REST and GraphQL. */
@@ -39,7 +39,7 @@ export enum AcceptChallengesEnum {
   known = 'known',
   everyone = 'everyone',
 }
-registerEnumType(AcceptChallengesEnum, { name: 'AcceptChallenges', description: 'Who may challenge me: none; known (players I have played a match with); everyone.' });
+registerEnumType(AcceptChallengesEnum, { name: 'AcceptChallenges', description: 'Who may challenge me: none; known (players I have played a match with to a result: started, and not aborted); everyone.' });
 
 @ObjectType('Challenge', { description: 'A direct challenge from one account to another (lichess-like): pending until accepted, declined, canceled or expired.' })
 export class ChallengeModel implements ChallengeInfo {

@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import { ChallengesService } from './challenges.service';
 import { AccountSettingsInput, ChallengeInput, DeclineChallengeInput } from './challenge.input';
 import { AccountSettingsModel, ChallengeModel, MyChallengesModel } from './challenge.model';
+import { ApiErrors } from '../common/api-errors';
 
 @ApiTags('challenges')
 @ApiBearerAuth()
@@ -16,6 +17,7 @@ export class ChallengesController {
   @Post('challenges')
   @ApiOperation({ operationId: 'challenge', summary: 'Challenge an account to a two-player match (it learns of it on its event stream, inbox and webhooks)' })
   @ApiCreatedResponse({ type: ChallengeModel })
+  @ApiErrors('INVALID_RULESET', 'INVALID_COMMAND', 'NOT_FOUND', 'CHALLENGE_REFUSED', 'LIMIT_REACHED', 'RATED_PLAY_SUSPENDED')
   create(@Caller() caller: Principal, @Body() body: ChallengeInput): Promise<ChallengeModel> {
     return this.challenges.challenge(caller, body);
   }
@@ -39,6 +41,7 @@ export class ChallengesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'acceptChallenge', summary: 'Accept a challenge made to me: the match is created and started at once (matchId)' })
   @ApiOkResponse({ type: ChallengeModel })
+  @ApiErrors('CONFLICT', 'RATED_PLAY_SUSPENDED')
   accept(@Caller() caller: Principal, @Param('id') id: string): Promise<ChallengeModel> {
     return this.challenges.accept(caller, id);
   }
@@ -48,6 +51,7 @@ export class ChallengesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'declineChallenge', summary: 'Decline a challenge made to me, with a reason' })
   @ApiOkResponse({ type: ChallengeModel })
+  @ApiErrors('CONFLICT')
   decline(@Caller() caller: Principal, @Param('id') id: string, @Body() body: DeclineChallengeInput): Promise<ChallengeModel> {
     return this.challenges.decline(caller, id, body.reason);
   }
@@ -57,6 +61,7 @@ export class ChallengesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'cancelChallenge', summary: 'Cancel a challenge I made' })
   @ApiOkResponse({ type: ChallengeModel })
+  @ApiErrors('CONFLICT')
   cancel(@Caller() caller: Principal, @Param('id') id: string): Promise<ChallengeModel> {
     return this.challenges.cancel(caller, id);
   }

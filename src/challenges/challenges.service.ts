@@ -8,8 +8,8 @@
  * UPDATE (`WHERE status = 'pending' AND expires_at > now()`), so of two
  * answers racing on two instances one wins and the other finds it answered.
  * The acceptance's UPDATE runs in the same transaction as the statement that
- * creates and starts the match (MatchStore.createWithin, startBy), with the
- * challenger's webhook outbox rows: a crash leaves the challenge pending and
+ * creates and starts the match (the one match maker, src/matches/match-maker.ts),
+ * with the challenger's webhook outbox rows: a crash leaves the challenge pending and
  * no match, or the challenge accepted with its match in play, never half.
  *
  * Notices: the other party's PlayerEvent on playerChannel (challengeReceived,
@@ -22,19 +22,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { resolveRuleset, turnTimeLimitProblem } from '../engine';
 import type { SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { envDurationMs } from '../common/durations';
 import type { Principal } from '../auth/principal';
 import { AccountsService } from '../auth/accounts.service';
 import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import type { StoreTransaction } from '../events/match-store';
-import { PENDING_START_SQL, PendingStarts } from '../clocks/pending-starts';
-import { playerChannel } from '../inbox/channels';
-import type { PlayerEvent } from '../inbox/channels';
+import { playerChannel } from '../realtime/channels';
+import type { PlayerEvent } from '../inbox/player-events';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
-import { enqueueWebhook } from '../webhooks/outbox';
+import { enqueueWebhooks } from '../webhooks/outbox';
+import { MatchMaker } from '../matches/match-maker';
+import { appConfig } from '../config/config';
 
 export const ACCEPT_CHALLENGES = ['none', 'known', 'everyone'] as const;
 export type AcceptChallenges = (typeof ACCEPT_CHALLENGES)[number];
@@ -138,14 +138,14 @@ function wire(c: ChallengeInfo): Record<string, unknown> {
 @Injectable()
 export class ChallengesService {
   /** CHALLENGE_TTL (ISO 8601, default P1D): how long a challenge waits for an answer. */
-  readonly ttlMs = envDurationMs('CHALLENGE_TTL', 'P1D');
+  readonly ttlMs = appConfig().CHALLENGE_TTL;
 
   constructor(
     private readonly prisma: PrismaService,
-    private readonly store: MatchStore,
     private readonly accounts: AccountsService,
     private readonly rulesets: CustomRulesetsService,
-    private readonly starts: PendingStarts,
+    private readonly maker: MatchMaker,
+    private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
 
@@ -166,15 +166,14 @@ export class ChallengesService {
     return value as AcceptChallenges;
   }
 
-  /** Whether two players have played a match together (started: a reserved seat alone is no acquaintance). */
+  /**
+   * Whether two players have played a match together to a result: started,
+   * and ended other than by an abort (whatever made it: lobby, challenge,
+   * seek, rematch). A reserved seat, a match still in play, or one joined and
+   * aborted before it started (a stranger's way in) is no acquaintance.
+   */
   private async known(a: string, b: string): Promise<boolean> {
-    const rows = await this.prisma.$queryRawUnsafe<unknown[]>(
-      `SELECT 1 FROM match_players x JOIN match_players y ON y.match_id = x.match_id JOIN matches m ON m.id = x.match_id
-       WHERE x.player_id = $1 AND y.player_id = $2 AND m.status <> 'open' AND NOT m.imported LIMIT 1`,
-      a,
-      b,
-    );
-    return rows.length > 0;
+    return this.store.playedTogether(a, b);
   }
 
   // ------------------------------------------------------------ commands
@@ -188,6 +187,7 @@ export class ChallengesService {
     if (req.rated && req.overrides && Object.keys(req.overrides).length > 0) {
       throw new DomainError('VALIDATION_FAILED', 'a rated match takes no overrides: save them as a ruleset and rate that');
     }
+    if (req.rated) await this.maker.assertMayPlayRated([caller.username]);
     const turnTimeLimit = req.turnTimeLimit ?? null;
     const limitProblem = turnTimeLimitProblem(turnTimeLimit);
     if (limitProblem) throw new DomainError('VALIDATION_FAILED', limitProblem);
@@ -233,7 +233,7 @@ export class ChallengesService {
           this.ttlMs,
           MAX_PENDING_OUT,
         );
-        if (made[0]) await enqueueWebhook(tx, dest, 'challenge_received', { challenge: wire(toInfo(made[0])) });
+        if (made[0]) await enqueueWebhooks(tx, [{ player: dest, event: { type: 'challengeReceived', challenge: wire(toInfo(made[0])) } }]);
         return made;
       },
       { maxWait: 15_000, timeout: 15_000 },
@@ -254,29 +254,26 @@ export class ChallengesService {
     seats[challengerSeat] = { player: c.challenger };
     seats[1 - challengerSeat] = { player: c.destUser };
     const settings = { turnTimeLimit: c.turnTimeLimit, onExpiry: c.onExpiry as 'autoPlay' | 'forfeit', ...(c.rated ? { rated: true } : {}) };
-    // With a client-seed window the start is a pending start in the same transaction (README "Player-contributed seeds"): it deals when both seeds are in, or at startsAt.
-    const waitForSeeds = this.starts.windowMs > 0;
-    const input = { seats, createdBy: c.challenger, settings, ...(waitForSeeds ? {} : { startBy: c.challenger }) };
     let matchId = '';
-    const claim = async (tx: StoreTransaction) => {
+    // Made and started by the one match maker (at once, or once both client seeds are in), in the transaction that claims the challenge.
+    await this.maker.make({
+      rules: { preset: c.preset, overrides: c.overrides, rulesetId: c.rulesetId },
+      seats,
+      createdBy: c.challenger,
+      settings,
+      startBy: c.challenger,
       // SKIP LOCKED: of answers racing, the others do not queue behind the one under way (each would hold a pooled connection): they are refused at once.
-      const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, 'accepted', null);
-      if (n !== 1) throw await this.answered(tx, c.id);
-    };
-    const record = async (tx: StoreTransaction, made: string) => {
-      matchId = made;
-      await tx.$executeRawUnsafe(`UPDATE challenges SET match_id = $2::uuid WHERE id = $1::uuid`, c.id, made);
-      if (waitForSeeds) await tx.$executeRawUnsafe(PENDING_START_SQL, made, 1, this.starts.windowMs, c.challenger, null);
-      await enqueueWebhook(tx, c.challenger, 'challenge_accepted', { challenge: wire({ ...c, status: 'accepted', matchId: made }), matchId: made });
-    };
-    const result = c.rulesetId
-      ? await this.rulesets.forMatch(c.rulesetId, (ruleset) =>
-          this.store.createWithin({ ...input, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...c.overrides }, ruleset }, claim, record),
-        )
-      : await this.store.createWithin({ ...input, preset: c.preset ?? undefined, overrides: c.overrides }, claim, record);
-    await this.store.settled(result);
+      before: async (tx) => {
+        const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, 'accepted', null);
+        if (n !== 1) throw await this.answered(tx, c.id);
+      },
+      after: async (tx, made) => {
+        matchId = made;
+        await tx.$executeRawUnsafe(`UPDATE challenges SET match_id = $2::uuid WHERE id = $1::uuid`, c.id, made);
+      },
+      announce: (made) => [{ player: c.challenger, event: { type: 'challengeAccepted', challenge: wire({ ...c, status: 'accepted', matchId: made }), matchId: made } }],
+    });
     const info: ChallengeInfo = { ...c, status: 'accepted', matchId };
-    await this.notify(c.challenger, { type: 'challengeAccepted', challenge: wire(info), matchId });
     return info;
   }
 
@@ -286,7 +283,7 @@ export class ChallengesService {
     const c = await this.find(id);
     if (c.destUser !== caller.username) throw this.notYours(c, caller);
     const info = await this.answer(c, 'declined', why, async (tx, answered) =>
-      enqueueWebhook(tx, c.challenger, 'challenge_declined', { challenge: wire(answered) }),
+      enqueueWebhooks(tx, [{ player: c.challenger, event: { type: 'challengeDeclined', challenge: wire(answered) } }]),
     );
     await this.notify(c.challenger, { type: 'challengeDeclined', challenge: wire(info) });
     return info;

@@ -9,15 +9,18 @@
  * low clocks and records each (match, turn seq) in clock_low_notices, where a
  * turn already recorded (by this or another instance, concurrently or
  * before) returns nothing (ON CONFLICT ... WHERE seq differs); the webhook
- * outbox rows are written by that same statement. Only the rows it returns
- * are published. A crash between the statement and the publish loses that
- * turn's live notice, never its webhook.
+ * outbox rows (the clockLow event's webhook, src/webhooks/outbox.ts) are
+ * written in that statement's transaction. Only the rows it returns are
+ * published. A crash between the commit and the publish loses that turn's
+ * live notice, never its webhook.
  */
 import type { Prisma } from '../database/database';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import { playerChannel, turnChannel } from '../inbox/channels';
-import type { PlayerEvent, TurnNotice } from '../inbox/channels';
-import { clockLowFraction } from '../common/durations';
+import { playerChannel, turnChannel } from '../realtime/channels';
+import type { TurnNotice } from '../realtime/channels';
+import type { PlayerEvent } from '../inbox/player-events';
+import { enqueueWebhooks } from '../webhooks/outbox';
+import { appConfig } from '../config/config';
 
 const CLOCK_LOW_SQL = `
 WITH due AS (
@@ -33,13 +36,6 @@ WITH due AS (
   INSERT INTO clock_low_notices (match_id, seq) SELECT match_id, seq FROM due
   ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, sent_at = now() WHERE clock_low_notices.seq <> EXCLUDED.seq
   RETURNING match_id, seq
-), hooks AS (
-  INSERT INTO webhook_deliveries (id, webhook_id, event, payload)
-  SELECT gen_random_uuid(), w.id, 'clock_low', jsonb_build_object(
-    'matchId', d.match_id, 'seq', d.seq, 'seat', d.seat, 'player', d.player,
-    'deadline', to_char(d.deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-  FROM sent s JOIN due d ON d.match_id = s.match_id AND d.seq = s.seq
-  JOIN webhooks w ON w.username = d.player AND 'clock_low' = ANY (w.events)
 )
 SELECT d.match_id::text AS match_id, d.seq, d.seat, d.player, d.deadline
 FROM sent s JOIN due d ON d.match_id = s.match_id AND d.seq = s.seq`;
@@ -56,19 +52,23 @@ export class ClockLowNotifier {
   constructor(
     private readonly prisma: Prisma,
     private readonly pubsub: PubSubEngine,
-    readonly fraction = clockLowFraction(),
+    /** CLOCK_LOW_FRACTION. */
+    readonly fraction = appConfig().CLOCK_LOW_FRACTION,
     private readonly batch = 100,
   ) {}
 
   /** Sends the notices of the turns whose clock became low since the last tick (of any instance); returns how many. */
   async tick(): Promise<number> {
-    const rows = await this.prisma.$queryRawUnsafe<LowRow[]>(CLOCK_LOW_SQL, this.fraction, this.batch);
+    const event = (r: LowRow): PlayerEvent => ({ type: 'clockLow', matchId: r.match_id, seq: r.seq, seat: r.seat, deadline: new Date(r.deadline).toISOString() });
+    const rows = await this.prisma.$transaction(async (tx) => {
+      const low = await tx.$queryRawUnsafe<LowRow[]>(CLOCK_LOW_SQL, this.fraction, this.batch);
+      await enqueueWebhooks(tx, low.map((r) => ({ player: r.player, event: event(r) })));
+      return low;
+    });
     await Promise.all(
       rows.map((r) => {
-        const deadline = new Date(r.deadline);
-        const notice: TurnNotice = { matchId: r.match_id, seq: r.seq, seat: r.seat, player: r.player, deadline, kind: 'clockLow' };
-        const event: PlayerEvent = { type: 'clockLow', matchId: r.match_id, seq: r.seq, seat: r.seat, deadline: deadline.toISOString() };
-        return Promise.all([this.pubsub.publish(turnChannel(r.player), notice), this.pubsub.publish(playerChannel(r.player), event)]).catch(() => undefined);
+        const notice: TurnNotice = { matchId: r.match_id, seq: r.seq, seat: r.seat, player: r.player, deadline: new Date(r.deadline), kind: 'clockLow' };
+        return Promise.all([this.pubsub.publish(turnChannel(r.player), notice), this.pubsub.publish(playerChannel(r.player), event(r))]).catch(() => undefined);
       }),
     );
     return rows.length;

@@ -8,6 +8,7 @@ import { Poller } from '../common/poller';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { ClockLowNotifier } from './clock-low';
+import { AppConfig } from '../config/config';
 
 /**
  * Polls the turn clocks (and the pending starts, ./pending-starts.ts) every CLOCK_POLL_MS (default 1000; 0 disables this
@@ -22,14 +23,17 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
   readonly clockLow: ClockLowNotifier;
   private readonly poller: Poller;
 
-  constructor(prisma: PrismaService, store: MatchStore, metrics: MetricsService, @Inject(PUB_SUB) pubsub: PubSubEngine) {
-    this.clockLow = new ClockLowNotifier(prisma, pubsub);
+  private readonly pollMs: number;
+
+  constructor(prisma: PrismaService, store: MatchStore, metrics: MetricsService, @Inject(PUB_SUB) pubsub: PubSubEngine, config: AppConfig) {
+    this.pollMs = config.CLOCK_POLL_MS;
+    this.clockLow = new ClockLowNotifier(prisma, pubsub, config.CLOCK_LOW_FRACTION);
     this.scheduler = new ClockScheduler(prisma, store, {
-      batch: Number(process.env.CLOCK_BATCH ?? 20),
-      leaseMs: Number(process.env.CLOCK_LEASE_MS ?? 30_000),
+      batch: config.CLOCK_BATCH,
+      leaseMs: config.CLOCK_LEASE_MS,
       onExpired: async (clock, result) => {
         if (clock.kind === 'turn') metrics.clockExpiries.inc({ policy: clock.onExpiry });
-        // Notices and bot replies follow every append (src/matches/after-append.ts); the tick waits for them.
+        // Notices and bot replies follow every append (src/reactions/after-append.ts); the tick waits for them.
         await store.settled(result);
       },
       onError: (clock, err) => this.logger.warn(`${clock.kind === 'start' ? 'pending start' : 'clock'} of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
@@ -38,7 +42,7 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
   }
 
   onApplicationBootstrap(): void {
-    this.poller.start(Number(process.env.CLOCK_POLL_MS ?? 1000));
+    this.poller.start(this.pollMs);
   }
 
   /** One tick, unless one is under way. */

@@ -18,7 +18,7 @@ import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
-import { clientSeedWindowMs } from './client-seed-window';
+import { appConfig } from '../config/config';
 
 /** The pending start of an open match ($1 id, $2 seq, $3 window ms, $4 asker, $5 key); the first asker's row stays. */
 export const PENDING_START_SQL = `INSERT INTO match_clocks (match_id, kind, seat, seq, deadline, on_expiry, start_by, command_key)
@@ -29,7 +29,7 @@ export const PENDING_START_SQL = `INSERT INTO match_clocks (match_id, kind, seat
 @Injectable()
 export class PendingStarts {
   /** CLIENT_SEED_WINDOW in ms (0: a start never waits). */
-  readonly windowMs = clientSeedWindowMs(process.env.CLIENT_SEED_WINDOW);
+  readonly windowMs = appConfig().CLIENT_SEED_WINDOW;
 
   constructor(
     private readonly prisma: PrismaService,

@@ -9,6 +9,8 @@ import type { ErrorCode } from './domain-error';
 
 export const API_ERRORS = 'scopa:apiErrors';
 export const API_ETAG = 'scopa:apiETag';
+/** Set by @ExpectedSeq() (src/common/seq-etag.ts): the handler reads If-Match. */
+export const API_IF_MATCH = 'scopa:apiIfMatch';
 export const API_ERRORS_OMITTED = 'scopa:apiErrorsOmitted';
 
 /** Domain error codes this operation may answer with (beyond those its metadata implies). */

@@ -13,7 +13,8 @@ import proxyaddr from 'proxy-addr';
 
 export type TrustProxy = (address: string, hop: number) => boolean;
 
-export function trustProxy(value: string | undefined = process.env.TRUST_PROXY): TrustProxy {
+/** TRUST_PROXY's value (src/config checks it at start) as a predicate. */
+export function trustProxy(value: string | undefined): TrustProxy {
   const setting = value?.trim() ?? '';
   if (setting === '' || setting === 'false') return () => false;
   if (setting === 'true') return () => true;

@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'CLIENT_SEED_ALREADY_GIVEN',
   /** An abort after the first play (resign instead). */
   'ABORT_TOO_LATE',
+  /** A hand declaration the rules do not allow now (`reason` says why). */
+  'DECLARATION_NOT_ALLOWED',
   // application errors
   'NOT_FOUND',
   'VERSION_CONFLICT',
@@ -39,7 +41,27 @@ export const ERROR_CODES = [
   'LIMIT_REACHED',
   /** The challenged account does not take challenges from the caller (its acceptChallenges setting). */
   'CHALLENGE_REFUSED',
+  /** The player left too many rated matches after the deal: no rated play until `until` (docs/ratings.md). */
+  'RATED_PLAY_SUSPENDED',
+  /** Tournaments (docs/tournaments.md): the field is at maxPlayers. */
+  'TOURNAMENT_FULL',
+  /** The tournament has started: no more joins, starts or cancellations. */
+  'TOURNAMENT_STARTED',
+  /** The tournament is over (finished or cancelled). */
+  'TOURNAMENT_OVER',
+  /** The caller is not (or no longer) a player of the tournament. */
+  'NOT_IN_TOURNAMENT',
+  /** The caller has joined the tournament already. */
+  'ALREADY_IN_TOURNAMENT',
+  /** A private tournament: the caller is not on its invitation list. */
+  'NOT_INVITED',
+  /** A start with fewer than two players. */
+  'NOT_ENOUGH_PLAYERS',
+  /** Another table of a duplicate round the caller plays in, while that round runs. */
+  'TOURNAMENT_TABLE_HIDDEN',
   'RATE_LIMITED',
+  /** The analysis queue is full: the caller's share (ANALYSIS_QUEUE_PER_ACCOUNT) or the total (ANALYSIS_QUEUE_MAX); details scope, limit, live. */
+  'ANALYSIS_QUEUE_FULL',
   'PAYLOAD_TOO_LARGE',
   'UNAVAILABLE',
 ] as const;

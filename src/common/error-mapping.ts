@@ -22,6 +22,11 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'NOT_SEATED':
     case 'HINT_NOT_ALLOWED':
     case 'CHALLENGE_REFUSED':
+    // About the player, not the match's state: the same request fails until `until` (docs/ratings.md).
+    case 'RATED_PLAY_SUSPENDED':
+    case 'NOT_IN_TOURNAMENT':
+    case 'NOT_INVITED':
+    case 'TOURNAMENT_TABLE_HIDDEN':
       return 403;
     case 'NOT_FOUND':
     case 'MATCH_NOT_CREATED':
@@ -40,14 +45,21 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'CONFLICT':
     case 'IDEMPOTENCY_KEY_REUSED':
     case 'LIMIT_REACHED':
+    case 'TOURNAMENT_FULL':
+    case 'TOURNAMENT_STARTED':
+    case 'TOURNAMENT_OVER':
+    case 'ALREADY_IN_TOURNAMENT':
+    case 'NOT_ENOUGH_PLAYERS':
       return 409;
     case 'VERSION_CONFLICT':
       return 412;
     case 'PAYLOAD_TOO_LARGE':
       return 413;
     case 'ILLEGAL_PLAY':
+    case 'DECLARATION_NOT_ALLOWED':
       return 422;
     case 'RATE_LIMITED':
+    case 'ANALYSIS_QUEUE_FULL':
       return 429;
     case 'UNAVAILABLE':
       return 503;

@@ -5,7 +5,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { stringify } from 'yaml';
 import { DESCRIPTIONS } from './api-descriptions';
-import { API_ERRORS, API_ERRORS_OMITTED, API_ETAG } from './api-errors';
+import { API_ERRORS, API_ERRORS_OMITTED, API_ETAG, API_IF_MATCH } from './api-errors';
 import { ERROR_CODES } from './domain-error';
 import type { ErrorCode } from './domain-error';
 import { httpStatusOf, titleOf } from './error-mapping';
@@ -54,7 +54,9 @@ export function routeContracts(app: INestApplication): Map<string, RouteContract
         if (key === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
         const operationId = (Reflect.getMetadata('swagger/apiOperation', handler) as { operationId?: string } | undefined)?.operationId ?? key;
         const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, cls, key) ?? {}) as Record<string, { data?: unknown }>;
-        const acceptsIfMatch = Object.entries(args).some(([k, v]) => k.startsWith(`${HEADERS_PARAMTYPE}:`) && String(v.data).toLowerCase() === 'if-match');
+        const acceptsIfMatch =
+          Reflect.getMetadata(API_IF_MATCH, handler) === true ||
+          Object.entries(args).some(([k, v]) => k.startsWith(`${HEADERS_PARAMTYPE}:`) && String(v.data).toLowerCase() === 'if-match');
         const errors = [...new Set([...((Reflect.getMetadata(API_ERRORS, cls) as ErrorCode[]) ?? []), ...((Reflect.getMetadata(API_ERRORS, handler) as ErrorCode[]) ?? [])])];
         if (routes.has(operationId)) throw new Error(`two routes have the OpenAPI operationId ${operationId}: give one an @ApiOperation({ operationId })`);
         routes.set(operationId, {
@@ -115,8 +117,10 @@ const headerRef = (name: string): Json => ({ $ref: `#/components/headers/${name}
 /** Codes with details of their own: their problem documents have a schema of their own. */
 const DETAILED: Partial<Record<ErrorCode, string>> = {
   ILLEGAL_PLAY: 'IllegalPlayProblem',
+  DECLARATION_NOT_ALLOWED: 'DeclarationNotAllowedProblem',
   INVALID_RULESET: 'InvalidRulesetProblem',
   RATE_LIMITED: 'RateLimitedProblem',
+  RATED_PLAY_SUSPENDED: 'RatedPlaySuspendedProblem',
 };
 
 /** The problem+json schemas, true to src/common/error-mapping.ts (toProblem) and the details each code carries. */
@@ -160,8 +164,19 @@ function problemSchemas(): Record<string, Json> {
         description: 'Which rule the play breaks.',
       },
     }),
+    DeclarationNotAllowedProblem: only('DECLARATION_NOT_ALLOWED', ['reason'], {
+      reason: {
+        type: 'string',
+        enum: ['NO_DECLARATIONS', 'WINDOW_CLOSED', 'ALREADY_DECLARED', 'MATTA_VALUE_MISSING', 'MATTA_VALUE_OUT_OF_RANGE', 'MATTA_VALUE_NOT_EXPECTED', 'HAND_DOES_NOT_QUALIFY'],
+        description: 'Why the declaration is refused.',
+      },
+    }),
     InvalidRulesetProblem: only('INVALID_RULESET', [], {
       option: { type: 'string', description: 'The option at fault (as the rules contract names it); absent when the preset itself is unknown.', example: 'target' },
+    }),
+    RatedPlaySuspendedProblem: only('RATED_PLAY_SUSPENDED', ['until', 'player'], {
+      until: { type: 'string', format: 'date-time', description: 'When the suspension ends (ISO 8601).' },
+      player: { type: 'string', description: 'The suspended player (the caller, or another player of the match to make).' },
     }),
     RateLimitedProblem: only('RATE_LIMITED', ['limit', 'remaining', 'reset', 'retryAfter'], {
       limit: { type: 'integer', description: 'Units of the bucket per window.' },
@@ -265,7 +280,7 @@ const DESCRIPTION = [
   '',
   '**Authentication.** `Authorization: Bearer <token>`: a session JWT (POST /v1/auth/login or /v1/auth/register; every scope), or a personal API token (`scopa_pat_...`, the scopes it was created with). Public operations need none (a bad token there is ignored).',
   '',
-  '**Errors** are `application/problem+json` documents (RFC 9457) with a stable `code` (the same as GraphQL\'s `extensions.code`) and per-code details (`reason` for ILLEGAL_PLAY, `option` for INVALID_RULESET, `limit`/`remaining`/`reset`/`retryAfter` for RATE_LIMITED). Bad input changes nothing.',
+  '**Errors** are `application/problem+json` documents (RFC 9457) with a stable `code` (the same as GraphQL\'s `extensions.code`) and per-code details (`reason` for ILLEGAL_PLAY and DECLARATION_NOT_ALLOWED, `option` for INVALID_RULESET, `limit`/`remaining`/`reset`/`retryAfter` for RATE_LIMITED). Bad input changes nothing.',
   '',
   '**Rate limits.** Each operation costs units from the caller\'s bucket (an account, or an address when anonymous); responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`, and a 429 carries `Retry-After`.',
   '',
@@ -281,6 +296,33 @@ function describeSchemas(schemas: Record<string, Json>): void {
       if (!p.description && !p.$ref && DESCRIPTIONS[`${twin}.${prop}`]) p.description = DESCRIPTIONS[`${twin}.${prop}`];
     }
   }
+}
+
+/**
+ * Nullability as OpenAPI 3.0.3 reads it: `nullable: true` adds null to the
+ * schema's own `type` only, so the other keywords beside it must let null
+ * through too. @nestjs/swagger writes a nullable object property as
+ * `nullable: true` beside `allOf: [$ref]` (the $ref'd object refuses null) and
+ * a nullable enum without null among its values: strict validators refused
+ * every `result: null`, `reveal: null` and `bot: null` the service answers.
+ * The first becomes `oneOf: [$ref, null]`, the second gets null in its enum.
+ */
+export function declareNullables(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) declareNullables(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Json;
+  if (schema.nullable === true && Array.isArray(schema.allOf) && schema.allOf.length === 1 && !schema.properties) {
+    const [target] = schema.allOf as Json[];
+    delete schema.allOf;
+    delete schema.type;
+    delete schema.nullable;
+    schema.oneOf = [target, { type: 'object', nullable: true, enum: [null], description: 'null' }];
+  }
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...(schema.enum as unknown[]), null];
+  for (const value of Object.values(schema)) declareNullables(value);
 }
 
 /** The version of the public API: package.json's (CHANGELOG.md, contracts/releases/). */
@@ -320,6 +362,8 @@ export function openApiDocument(app: INestApplication): Record<string, unknown> 
   };
   describeSchemas(doc.components.schemas as Record<string, Json>);
   doc.components.schemas = { ...(doc.components.schemas as Json), ...problemSchemas() };
+  declareNullables(doc.components.schemas);
+  declareNullables(doc.paths);
   doc.components.headers = commonHeaders();
   doc.security = [{ session: [] }, { apiToken: [] }];
   return doc as unknown as Record<string, unknown>;

@@ -5,10 +5,12 @@
  */
 import type { INestApplication } from '@nestjs/common';
 import helmet from 'helmet';
+import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 
 export const EXPOSED_HEADERS = ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Location'];
 
-export function applySecurity(app: INestApplication, env: NodeJS.ProcessEnv = process.env): void {
+export function applySecurity(app: INestApplication, config: Pick<AppConfig, 'CORS_ORIGINS'> = appConfig()): void {
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -20,7 +22,7 @@ export function applySecurity(app: INestApplication, env: NodeJS.ProcessEnv = pr
       crossOriginEmbedderPolicy: false,
     }),
   );
-  const origins = env.CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = config.CORS_ORIGINS;
   app.enableCors({
     origin: origins?.length ? origins : '*',
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],

@@ -4,17 +4,22 @@
  * @prisma/adapter-pg (DATABASE_URL set). Pending migrations are applied before
  * the Prisma client is handed out.
  */
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
+import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 import { PrismaClient } from './generated/client';
 import { lockDataDir } from './data-dir-lock';
 import type { DataDirLock } from './data-dir-lock';
 import { migrate, readMigrations } from './migrator';
 import { preparedStatementName } from './prepared-statements';
+import { takeTurns } from './turns';
 import type { MigrationConnection, MigrationFile, MigrationReport } from './migrator';
 
 export function createPrismaClient(adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>) {
@@ -25,6 +30,13 @@ export function createPrismaClient(adapter: NonNullable<ConstructorParameters<ty
 export type Prisma = ReturnType<typeof createPrismaClient>;
 
 export type DatabaseKind = 'pglite' | 'pg';
+
+/**
+ * Archive rows one PGlite read asks for: a page of 100 with its first and
+ * last events held the event loop 40 to 100 ms on a loaded 2-core machine,
+ * longer than /health may wait (test/archive-load.e2e-spec.ts).
+ */
+const PGLITE_READ_CHUNK = 25;
 
 /**
  * A read straight through the driver (pg's pool, or PGlite), beside Prisma,
@@ -38,7 +50,15 @@ export type DatabaseKind = 'pglite' | 'pg';
  * PGlite a read waits for an open transaction to end, so one made inside it
  * would wait forever.
  */
-export type RowReader = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+export interface RowReader {
+  <T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /**
+   * Rows a bulk read should ask for at once, where a read holds the event
+   * loop while it runs (PGlite: see turns.ts); unset, a read takes as many as
+   * it needs.
+   */
+  readonly chunkRows?: number;
+}
 
 /** The same reads through Prisma, for a store built over a bare client (tests, tools). */
 export function prismaRowReader(prisma: Pick<Prisma, '$queryRawUnsafe'>): RowReader {
@@ -52,7 +72,9 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PGlite: start from this dump (dumpDataDir) instead of an empty cluster. */
   loadDataDir?: Blob | File;
-  /** pg pool size (default PG_POOL_SIZE or 10). */
+  /** PGlite: its PostgreSQL's shared_buffers, MB (default PGLITE_SHARED_BUFFERS_MB, 16 unless set). */
+  pgliteSharedBuffersMb?: number;
+  /** pg pool size (default PG_POOL_SIZE, 10 unless set). */
   poolSize?: number;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
@@ -71,12 +93,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  return {
-    url: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR || './data',
-    poolSize: env.PG_POOL_SIZE ? Number(env.PG_POOL_SIZE) : undefined,
-  };
+/** DATABASE_URL, DATA_DIR, PGLITE_SHARED_BUFFERS_MB and PG_POOL_SIZE (src/config). */
+export function databaseOptionsFromEnv(
+  config: Pick<AppConfig, 'DATABASE_URL' | 'DATA_DIR' | 'PGLITE_SHARED_BUFFERS_MB' | 'PG_POOL_SIZE'> = appConfig(),
+): DatabaseOptions {
+  return { url: config.DATABASE_URL, dataDir: config.DATA_DIR, pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB, poolSize: config.PG_POOL_SIZE };
 }
 
 /**
@@ -99,7 +120,7 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
     const url = options.url;
     const pool = new pg.Pool({
       connectionString: url,
-      max: options.poolSize ?? Number(process.env.PG_POOL_SIZE ?? 10),
+      max: options.poolSize ?? appConfig().PG_POOL_SIZE,
       // Idle connections stay open for 5 minutes (pg's default is 10 s): a new server backend costs a fork and
       // cold caches, and reopening them whenever load rises after a lull showed as latency spikes.
       idleTimeoutMillis: 300_000,
@@ -125,7 +146,7 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
   const lock: DataDirLock | null = dataDir === 'memory' ? null : lockDataDir(path.resolve(process.cwd(), dataDir));
   let pglite: PGlite;
   try {
-    pglite = newPglite(dataDir, options.loadDataDir);
+    pglite = newPglite(dataDir, options.loadDataDir, options.pgliteSharedBuffersMb);
   } catch (err) {
     lock?.release();
     throw err;
@@ -134,7 +155,10 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
     kind: 'pglite',
     adapter: new PrismaPGlite(pglite),
     pglite,
-    rows: async <T>(sql: string, params: readonly unknown[]) => (await pglite.query<T>(sql, [...params])).rows,
+    // One bulk read at a time, each after a turn of the event loop: PGlite holds the loop while it reads (turns.ts).
+    rows: Object.assign(takeTurns(async <T>(sql: string, params: readonly unknown[]) => (await pglite.query<T>(sql, [...params])).rows) as RowReader, {
+      chunkRows: PGLITE_READ_CHUNK,
+    }),
     ready: async () => {
       await pglite.waitReady;
       // Through PGlite's own exec: pglite-prisma-adapter does not await executeScript.
@@ -183,13 +207,53 @@ export function pgliteConnection(db: PGlite): MigrationConnection {
   };
 }
 
-export function newPglite(dataDir: string | undefined, loadDataDir?: Blob | File): PGlite {
+/**
+ * PostgreSQL's settings inside PGlite, on top of PGlite's own start
+ * parameters. Everything PGlite's PostgreSQL allocates lives in one
+ * WebAssembly memory that only grows, and Emscripten zero-fills the shared
+ * memory segment when it maps it, so all of shared_buffers is resident from
+ * the start: with PostgreSQL's 128 MB, an instance held about 120 MB more
+ * than with 16 MB before serving anything (bench:embedded). The pages it no
+ * longer keeps are still in the operating system's file cache (PGlite reads
+ * the folder through ordinary file calls). PGlite applies them to a data
+ * folder; DATA_DIR=memory (tests) keeps its configuration file's 128 MB.
+ */
+export function pgliteStartParams(sharedBuffersMb: number = appConfig().PGLITE_SHARED_BUFFERS_MB): string[] {
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`];
+}
+
+export function newPglite(dataDir: string | undefined, loadDataDir?: Blob | File, sharedBuffersMb?: number): PGlite {
   let dir: string | undefined;
   if (dataDir && dataDir !== 'memory') {
     dir = path.resolve(process.cwd(), dataDir);
     mkdirSync(path.dirname(dir), { recursive: true }); // PGlite does not create parent folders
+    if (!loadDataDir) initdbApart(dir);
   }
-  return new PGlite(dir, loadDataDir ? { loadDataDir } : {});
+  return new PGlite(dir, { ...(loadDataDir ? { loadDataDir } : {}), startParams: pgliteStartParams(sharedBuffersMb) });
+}
+
+/**
+ * Creates the cluster of a new data folder in a short-lived child process.
+ * PGlite runs initdb in the process that opens the folder, through a second
+ * PGlite instance and initdb's own WebAssembly memory; their 450 MB were
+ * collected only at some later full collection, and the process kept about
+ * 170 MB more resident than one that opened an existing folder (bench:embedded:
+ * 950 MB at ready on a first start, 460 MB on the next). The child exits
+ * with all of it; then this process opens the folder as it would reopen it.
+ * If the child cannot run, PGlite does it in process, as before.
+ */
+function initdbApart(dir: string): void {
+  if (existsSync(path.join(dir, 'PG_VERSION'))) return;
+  try {
+    const entry = createRequire(path.join(process.cwd(), 'package.json')).resolve('@electric-sql/pglite');
+    const script =
+      `const { PGlite } = require(${JSON.stringify(entry)});` +
+      `const db = new PGlite(${JSON.stringify(dir)});` +
+      `db.waitReady.then(() => db.close()).then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });`;
+    execFileSync(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  } catch {
+    // PGlite creates the cluster in process when it opens the folder.
+  }
 }
 
 export async function pgMigrate(url: string, migrations?: MigrationFile[]): Promise<MigrationReport> {

@@ -11,15 +11,21 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Poller } from '../common/poller';
+import { AppConfig } from '../config/config';
 import { PrismaService } from './prisma.service';
 
 @Injectable()
 export class PgliteStatisticsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('PgliteStatistics');
   private readonly poller = new Poller('ANALYZE', () => this.prisma.database.rows('ANALYZE', []), this.logger);
-  private readonly everyMs = Number(process.env.PGLITE_ANALYZE_MS ?? 3_600_000);
+  private readonly everyMs: number;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    config: AppConfig,
+  ) {
+    this.everyMs = config.PGLITE_ANALYZE_MS;
+  }
 
   onApplicationBootstrap(): void {
     if (this.prisma.database.kind !== 'pglite' || !(this.everyMs > 0)) return;

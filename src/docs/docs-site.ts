@@ -5,10 +5,11 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { appConfig } from '../config/config';
 
 /** Where `npm run docs` writes the API reference: DOCS_DIR, else ./docs-site (from the working directory). */
 export function docsDir(): string {
-  return path.resolve(process.cwd(), process.env.DOCS_DIR ?? 'docs-site');
+  return path.resolve(process.cwd(), appConfig().DOCS_DIR);
 }
 
 /**
@@ -20,7 +21,8 @@ export function docsDir(): string {
 export function serveDocs(app: INestApplication): void {
   const dir = docsDir();
   const built = existsSync(path.join(dir, 'index.html'));
-  if (!built && process.env.NODE_ENV !== 'test' && process.env.NODE_ENV !== 'production') {
+  const nodeEnv = appConfig().NODE_ENV;
+  if (!built && nodeEnv !== 'test' && nodeEnv !== 'production') {
     new Logger('Docs').warn(`no API reference in ${dir} (run npm run docs)`);
   }
   const files = express.static(dir, {

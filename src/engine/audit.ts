@@ -39,6 +39,10 @@ export function commandOf(event: MatchEvent, state: MatchState): Command | null 
     case 'CardPlayed':
       if (event.auto) return { type: 'clockExpired', seat: event.seat };
       return { type: 'play', player: state.seats[event.seat]?.player ?? '', card: event.card, capture: event.capture };
+    case 'HandDeclared':
+      return event.mattaValue === null
+        ? { type: 'declareHand', player: state.seats[event.seat]?.player ?? '' }
+        : { type: 'declareHand', player: state.seats[event.seat]?.player ?? '', mattaValue: event.mattaValue };
     case 'SeatResigned':
       return { type: 'resign', player: state.seats[event.seat]?.player ?? '' };
     case 'SeatForfeited':

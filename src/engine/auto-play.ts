@@ -45,12 +45,17 @@ export function cardWorth(options: RulesetOptions, card: Card): number {
   return worth;
 }
 
-/** Cards the viewer has not seen: not in its hand, not on the table, not captured this round. */
+/**
+ * Cards the viewer has not seen: not in its hand, not on the table, not
+ * captured this round, not shown by a hand declaration (`scopa-rules/4`: no
+ * match of an earlier version has one, so their auto-plays are unchanged).
+ */
 export function unseenCards(view: MatchView): Card[] {
   const seen = new Uint8Array(DECK_SIZE);
   for (const code of view.hand) seen[parseCard(code)] = 1;
   for (const code of view.table) seen[parseCard(code)] = 1;
   for (const side of view.sides) for (const code of side.captured) seen[parseCard(code)] = 1;
+  for (const seat of view.seats) for (const code of seat.declared ?? []) seen[parseCard(code)] = 1;
   const out: Card[] = [];
   for (let c = 0; c < DECK_SIZE; c++) if (!seen[c]) out.push(c);
   return out;

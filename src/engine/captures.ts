@@ -12,6 +12,27 @@ import type { RulesetOptions } from './options';
 // A local binding: under tsx every imported one is read through a getter.
 const RANK = RANK_TABLE;
 
+/**
+ * Capture value per card index (contract, "Cards"): its rank, except a matta
+ * whose value a hand declaration named. `RANK` itself when nothing is named.
+ */
+export type CaptureValues = Uint8Array;
+
+const valueTables = new Map<number, CaptureValues>();
+
+/** The capture values with `card` worth `value` (shared tables: never write to one). */
+export function captureValuesWith(card: Card | null, value: number | null): CaptureValues {
+  if (card === null || card < 0 || value === null || value === RANK[card]) return RANK;
+  const key = card * 16 + value;
+  let table = valueTables.get(key);
+  if (!table) {
+    table = new Uint8Array(RANK);
+    table[card] = value;
+    valueTables.set(key, table);
+  }
+  return table;
+}
+
 /** Capture sets as table positions, flattened: set i is pos[start[i] .. start[i] + size[i]). */
 export class CaptureBuffer {
   count = 0;
@@ -73,7 +94,11 @@ function grow<T extends Uint8Array | Uint32Array>(from: T, to: T): T {
 // Sums above 15 never matter (the most a capture can need is 15 - 1).
 const SUMS = 0xffff;
 let tableLength = 0;
-/** Rank of each table position. */
+/** Capture values of the prepared table (RANK unless a matta was named). */
+let preparedValues: CaptureValues = RANK;
+/** Sum of the prepared table's values (any size: a sweep's test). */
+let tableTotal = 0;
+/** Capture value of each table position. */
 const ranks = new Uint8Array(DECK_SIZE);
 /** reach[i]: bit s set iff some subset of positions i.. sums to s (s <= 15; the empty set gives bit 0). */
 const reach = new Int32Array(DECK_SIZE + 1);
@@ -89,18 +114,22 @@ let dfsMaxSize = DECK_SIZE;
 const fewest = new Uint8Array(16);
 
 /** Reads a table into the scratch arrays. */
-export function prepareTable(table: readonly Card[]): void {
+export function prepareTable(table: readonly Card[], values: CaptureValues = RANK): void {
   const n = table.length;
   if (n > DECK_SIZE) throw new RangeError(`a table of ${n} cards`);
   tableLength = n;
+  preparedValues = values;
   let mask = 0;
   let sums = 1;
+  let total = 0;
   for (let i = 0; i < n; i++) {
-    const r = RANK[table[i]];
+    const r = values[table[i]];
     ranks[i] = r;
+    total += r;
     mask |= 1 << r;
     sums = (sums | (sums << r)) & SUMS;
   }
+  tableTotal = total;
   rankMask = mask;
   reach[0] = sums;
   reachFilled = false;
@@ -139,30 +168,78 @@ export function isAceSweep(options: RulesetOptions, card: Card, tableLength: num
   return options.aceSweeps && RANK[card] === 1 && tableLength > 0;
 }
 
+/** Whether step 1 gives `card` the whole table: an ace on a non-empty table that holds no ace blocking it. */
+export function sweepsTable(options: RulesetOptions, table: readonly Card[], card: Card, values: CaptureValues = RANK): boolean {
+  if (!options.aceSweeps || values[card] !== 1 || table.length === 0) return false;
+  if (options.aceSweepBlockedByAce) for (let i = 0; i < table.length; i++) if (values[table[i]] === 1) return false;
+  return true;
+}
+
+/**
+ * Whether taking `capture` with `card` is an ace sweep (step 1) rather than
+ * an ordinary capture: under `"match"` or `"fifteen"` every capture of a
+ * sweeping ace is; under `"matchOrFifteen"` only the whole table when step 3b
+ * does not also allow it.
+ */
+export function isAceSweepCapture(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[], values: CaptureValues = RANK): boolean {
+  if (!sweepsTable(options, table, card, values)) return false;
+  if (options.capture !== 'matchOrFifteen') return true;
+  if (capture.length !== table.length) return false;
+  let sum = 0;
+  for (let k = 0; k < capture.length; k++) sum += values[capture[k]];
+  return sum !== values[card] && sum + values[card] !== 15;
+}
+
 /**
  * Fills `out` with the capture sets legal for `card` on `table`, after the
  * `maxCaptureCards` and `fewestCards` filters. An empty result means the card
- * is laid on the table (step 5: a card that can capture must capture).
+ * is laid on the table (step 5: a card that can capture must capture, unless
+ * `optionalCapture`, which the callers add).
  */
-export function findCaptures(options: RulesetOptions, table: readonly Card[], card: Card, out: CaptureBuffer): void {
-  prepareTable(table);
+export function findCaptures(options: RulesetOptions, table: readonly Card[], card: Card, out: CaptureBuffer, values: CaptureValues = RANK): void {
+  prepareTable(table, values);
   capturesOnPrepared(options, card, out);
 }
 
-/** `findCaptures` on the table last given to `prepareTable`. */
+/** `findCaptures` on the table last given to `prepareTable` (with its capture values). */
 export function capturesOnPrepared(options: RulesetOptions, card: Card, out: CaptureBuffer): void {
   out.reset();
   const n = tableLength;
   if (n === 0) return;
   const max = options.maxCaptureCards ?? DECK_SIZE;
-  const rank = RANK[card];
+  const rank = preparedValues[card];
 
-  if (options.aceSweeps && rank === 1) {
-    // Step 1: the ace takes the whole table, or nothing if that is too many cards.
+  // Step 1, unless a table ace blocks it (`aceSweepBlockedByAce`).
+  const sweep = options.aceSweeps && rank === 1 && !(options.aceSweepBlockedByAce && (rankMask >> 1) & 1);
+  if (sweep && options.capture !== 'matchOrFifteen') {
+    // The ace takes the whole table, or nothing if that is too many cards.
     if (n <= max) {
       for (let i = 0; i < n; i++) stack[i] = i;
       out.push(stack, n);
     }
+    return;
+  }
+
+  if (options.capture === 'matchOrFifteen') {
+    // Step 3b: one card of equal value or several adding up to it, or a set making 15 with the card; no priority.
+    dfsMinSize = 1;
+    dfsMaxSize = max;
+    dfsOut = out;
+    const fifteen = 15 - rank;
+    if ((reach[0] >> rank) & 1) {
+      if (!reachFilled) fillReach();
+      sumsTo(0, rank, 0);
+    }
+    if (fifteen !== rank && (reach[0] >> fifteen) & 1) {
+      if (!reachFilled) fillReach();
+      sumsTo(0, fifteen, 0);
+    }
+    // Step 1 beside them: the whole table, unless 3b already lists it (one play).
+    if (sweep && n <= max && tableTotal !== rank && tableTotal !== fifteen) {
+      for (let i = 0; i < n; i++) stack[i] = i;
+      out.push(stack, n);
+    }
+    if (options.fewestCards && out.count > 1) out.keepFewest();
     return;
   }
 
@@ -194,11 +271,11 @@ export function capturesOnPrepared(options: RulesetOptions, card: Card, out: Cap
 }
 
 /** Fills `fewest` for a table: a 0/1 knapsack on card count. */
-function fillFewest(table: readonly Card[]): void {
+function fillFewest(table: readonly Card[], values: CaptureValues): void {
   fewest.fill(255);
   fewest[0] = 0;
   for (let i = 0; i < table.length; i++) {
-    const r = RANK[table[i]];
+    const r = values[table[i]];
     for (let s = 15; s >= r; s--) {
       const via = fewest[s - r] + 1;
       if (via < fewest[s]) fewest[s] = via;
@@ -218,12 +295,19 @@ export type CaptureFault = null | 'MUST_CAPTURE' | 'CAPTURE_NOT_LEGAL';
  * match, step 2), so only `maxCaptureCards` and `fewestCards` need the
  * fewest cards that make it.
  */
-export function captureFault(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[]): CaptureFault {
+export function captureFault(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[], values: CaptureValues = RANK): CaptureFault {
+  const fault = strictCaptureFault(options, table, card, capture, values);
+  // Step 5: with `optionalCapture` a card that can capture may be laid all the same.
+  return fault === 'MUST_CAPTURE' && options.optionalCapture ? null : fault;
+}
+
+function strictCaptureFault(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[], values: CaptureValues): CaptureFault {
+  if (options.capture === 'matchOrFifteen') return listedCaptureFault(options, table, card, capture, values);
   const n = table.length;
   const size = capture.length;
   const max = options.maxCaptureCards ?? DECK_SIZE;
-  const rank = RANK[card];
-  if (options.aceSweeps && rank === 1 && n > 0) {
+  const rank = values[card];
+  if (options.aceSweeps && rank === 1 && n > 0 && sweepsTable(options, table, card, values)) {
     // Step 1: the one set is the whole table, when it is not too many cards.
     if (n > max) return size === 0 ? null : 'CAPTURE_NOT_LEGAL';
     if (size === 0) return 'MUST_CAPTURE';
@@ -232,21 +316,21 @@ export function captureFault(options: RulesetOptions, table: readonly Card[], ca
   let target: number;
   if (options.capture === 'match') {
     let matched = false;
-    for (let i = 0; i < n; i++) if (RANK[table[i]] === rank) matched = true;
+    for (let i = 0; i < n; i++) if (values[table[i]] === rank) matched = true;
     if (matched) {
       if (size === 0) return 'MUST_CAPTURE';
-      return size === 1 && RANK[capture[0]] === rank ? null : 'CAPTURE_NOT_LEGAL';
+      return size === 1 && values[capture[0]] === rank ? null : 'CAPTURE_NOT_LEGAL';
     }
     target = rank;
   } else {
     target = 15 - rank;
   }
   let sums = 1; // bit s: some subset of the table sums to s
-  for (let i = 0; i < n; i++) sums = (sums | (sums << RANK[table[i]])) & SUMS;
+  for (let i = 0; i < n; i++) sums = (sums | (sums << values[table[i]])) & SUMS;
   let least = 255; // fewest cards making the target: only a size rule needs the exact figure
   if ((sums >> target) & 1) {
     if (options.maxCaptureCards !== null || options.fewestCards) {
-      fillFewest(table);
+      fillFewest(table, values);
       least = fewest[target];
     } else {
       least = 1;
@@ -256,6 +340,23 @@ export function captureFault(options: RulesetOptions, table: readonly Card[], ca
   if (size === 0) return canCapture ? 'MUST_CAPTURE' : null;
   if (!canCapture || size > max || (options.fewestCards && size !== least)) return 'CAPTURE_NOT_LEGAL';
   let sum = 0;
-  for (let k = 0; k < size; k++) sum += RANK[capture[k]];
+  for (let k = 0; k < size; k++) sum += values[capture[k]];
   return sum === target ? null : 'CAPTURE_NOT_LEGAL';
+}
+
+const listed = new CaptureBuffer();
+
+/** A named capture checked against the listed sets (`"matchOrFifteen"`, whose sets have no single target). */
+function listedCaptureFault(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[], values: CaptureValues): CaptureFault {
+  findCaptures(options, table, card, listed, values);
+  if (capture.length === 0) return listed.count > 0 ? 'MUST_CAPTURE' : null;
+  let want = 0;
+  for (let k = 0; k < capture.length; k++) want += 2 ** capture[k];
+  for (let i = 0; i < listed.count; i++) {
+    if (listed.size[i] !== capture.length) continue;
+    let key = 0;
+    for (let k = 0; k < listed.size[i]; k++) key += 2 ** table[listed.pos[listed.start[i] + k]];
+    if (key === want) return null;
+  }
+  return 'CAPTURE_NOT_LEGAL';
 }

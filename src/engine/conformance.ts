@@ -2,8 +2,10 @@
  * Evaluates `scopa-conformance/1` rule vectors (shared/conformance/README.md)
  * against the engine. Pure: the runner script reads the files.
  */
-import { cardCodes, parseCard } from './cards';
+import { RANK, cardCodes, parseCard } from './cards';
 import type { Card } from './cards';
+import { declarationsOf, initialTableScope } from './bonuses';
+import type { CaptureValues } from './captures';
 import { mustRedeal } from './deal';
 import { resolveRuleset, sideCount } from './options';
 import type { RulesetOptions } from './options';
@@ -28,6 +30,8 @@ const REQUIRED: Record<string, string[]> = {
   legalPlays: ['table', 'hand'],
   roundScore: ['captured', 'scope'],
   redeal: ['table'],
+  initialTable: ['table'],
+  handBonus: ['hand'],
   matchEnd: ['totals'],
   rulesetError: [],
 };
@@ -82,7 +86,7 @@ function evaluate(c: Case): unknown {
   try {
     switch (c.kind) {
       case 'legalPlays':
-        return legalPlaysOf(options, cards(c.hand), cards(c.table), c.lastPlay === true).map((p) => ({
+        return legalPlaysOf(options, cards(c.hand), cards(c.table), c.lastPlay === true, captureValues(c.values)).map((p) => ({
           card: cardCodes([p.card])[0],
           capture: cardCodes(p.capture),
           scopa: p.scopa,
@@ -91,6 +95,13 @@ function evaluate(c: Case): unknown {
         return roundScore(options, c);
       case 'redeal':
         return mustRedeal(options, cards(c.table));
+      case 'initialTable': {
+        const table = cards(c.table);
+        const redeal = mustRedeal(options, table);
+        return { redeal, dealerScope: redeal ? 0 : initialTableScope(options, table) };
+      }
+      case 'handBonus':
+        return declarationsOf(options, cards(c.hand));
       case 'matchEnd':
         return matchEnd(options, c.totals as number[], (c.allDenari as number | null | undefined) ?? null);
       default:
@@ -99,6 +110,20 @@ function evaluate(c: Case): unknown {
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+/** A case's `values` (card code to capture value), over every card's rank. */
+function captureValues(value: unknown): CaptureValues {
+  if (value === undefined || value === null) return RANK;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new TypeError('values is an object of card codes to capture values');
+  const table = new Uint8Array(RANK);
+  for (const [code, v] of Object.entries(value as Record<string, unknown>)) {
+    const card = parseCard(code);
+    if (card < 0) throw new TypeError(`bad card ${JSON.stringify(code)} in values`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 10) throw new TypeError(`bad capture value ${JSON.stringify(v)} for ${code}`);
+    table[card] = v;
+  }
+  return table;
 }
 
 function roundScore(options: RulesetOptions, c: Case): unknown {
@@ -113,6 +138,12 @@ function roundScore(options: RulesetOptions, c: Case): unknown {
 const playKey = (p: { card: string; capture: string[]; scopa: boolean }) => `${p.card}|${[...p.capture].sort().join(',')}|${p.scopa}`;
 
 function sameAnswer(kind: string, expected: unknown, actual: unknown): boolean {
+  if (kind === 'handBonus') {
+    // A set: the order of the declarations does not matter.
+    if (!Array.isArray(expected) || !Array.isArray(actual)) return false;
+    const key = (d: unknown) => canonical(d);
+    return canonical(expected.map(key).sort()) === canonical(actual.map(key).sort());
+  }
   if (kind === 'legalPlays') {
     if (!Array.isArray(expected) || !Array.isArray(actual)) return false;
     const a = actual.map(playKey).sort();

@@ -3,10 +3,20 @@ import { RANK } from './cards';
 import type { Card } from './cards';
 import type { RulesetOptions } from './options';
 
-/** `redealKings`: a first table holding at least that many kings is dealt again. */
+/**
+ * `redealKings` / `redealAces`: a first table holding at least that many
+ * kings (or aces) is dealt again. Counted by rank: the matta is not wild here.
+ */
 export function mustRedeal(options: RulesetOptions, table: readonly Card[]): boolean {
-  if (options.redealKings === null) return false;
-  let kings = 0;
-  for (const c of table) if (RANK[c] === 10) kings++;
-  return kings >= options.redealKings;
+  if (options.redealKings !== null) {
+    let kings = 0;
+    for (const c of table) if (RANK[c] === 10) kings++;
+    if (kings >= options.redealKings) return true;
+  }
+  if (options.redealAces) {
+    let aces = 0;
+    for (const c of table) if (RANK[c] === 1) aces++;
+    if (aces >= options.redealAces) return true;
+  }
+  return false;
 }

@@ -8,20 +8,22 @@
  * every deal follows from that, so events never carry a hidden card and
  * replay is exact.
  */
-import { DECK_SIZE, cardCode, cardCodes, parseCard } from './cards';
+import { DECK_SIZE, RANK, cardCode, cardCodes, parseCard } from './cards';
 import type { Card } from './cards';
-import { captureFault } from './captures';
+import { captureFault, captureValuesWith } from './captures';
+import type { CaptureValues } from './captures';
+import { declarationScope, holdsMatta, initialTableScope, mattaCard } from './bonuses';
 import { bytesFromHex, deckSeedOf, normalizeClientSeed } from './client-seeds';
 import { mustRedeal } from './deal';
 import { reject } from './errors';
-import type { Rejection } from './errors';
-import { optionsRecord, resolveRuleset, sideCount, sideOf } from './options';
-import { isScopa } from './plays';
+import type { DeclarationReason, Rejection } from './errors';
+import { LEGACY_OPTION_NAMES, LEGACY_PRESET_IDS, OPTION_NAMES, PRESETS, hasDeclarations, isLegacyRuleset, legacyOptionsRecord, optionsRecord, resolveRuleset, sideCount, sideOf } from './options';
+import { scopaOf } from './plays';
 import { matchEnd, scoreRound, uniqueTop } from './scoring';
 import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
 import { BOT_LEVELS } from './types';
 import type { Command, MatchEvent, MatchSettings, MatchState, Seat, SeatSpec } from './types';
-import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, allowsAbort, takesClientSeeds } from './version';
+import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, allowsAbort, knowsVariants, takesClientSeeds } from './version';
 import { autoPlay } from './auto-play';
 import { turnTimeLimitProblem } from './turn-time';
 import { seatView } from './views';
@@ -54,6 +56,9 @@ export function initialState(seed: Uint8Array | null): MatchState {
     captured: [],
     scope: [],
     lastCapturer: null,
+    declared: [],
+    mattaValue: null,
+    bonusScope: [],
     turn: -1,
     scores: [],
     rounds: [],
@@ -80,6 +85,8 @@ export function decide(command: Command, state: MatchState): Decision {
       return decideStart(command, state);
     case 'play':
       return decidePlay(command, state);
+    case 'declareHand':
+      return decideDeclareHand(command, state);
     case 'resign':
       return decideResign(command, state);
     case 'abort':
@@ -99,7 +106,18 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
   if (!SUPPORTED_RULES_VERSIONS.includes(rulesVersion)) return no(reject('INVALID_COMMAND', `rules version ${JSON.stringify(rulesVersion)} is not implemented by this engine`));
   const resolved = resolveRuleset(command.preset, command.overrides ?? {});
   if (!resolved.ok) return no(reject('INVALID_RULESET', resolved.error.message, { option: resolved.error.option }));
-  const { options, preset } = resolved.ruleset;
+  const { preset } = resolved.ruleset;
+  let options = resolved.ruleset.options;
+  if (!knowsVariants(rulesVersion)) {
+    // A log made before the games of other packs: one of the presets it knew, the options up to `target` only.
+    if (!LEGACY_PRESET_IDS.includes(preset)) return no(reject('INVALID_RULESET', `preset ${preset} needs scopa-rules/4`, { option: 'preset' }));
+    if (!isLegacyRuleset(preset, options)) {
+      const defaults = PRESETS[preset].defaults;
+      const blamed = OPTION_NAMES.find((name) => !LEGACY_OPTION_NAMES.includes(name) && options[name] !== defaults[name]) ?? 'capture';
+      return no(reject('INVALID_RULESET', `${blamed} needs scopa-rules/4`, { option: blamed }));
+    }
+    options = legacyOptionsRecord(options);
+  }
   if (!isNonEmptyString(command.createdBy)) return no(reject('INVALID_COMMAND', 'createdBy is required'));
   if (!isSeedHex(command.seedCommitment)) return no(reject('INVALID_COMMAND', 'seedCommitment is 64 lowercase hex characters'));
   if (state.seed && seedCommitment(state.seed) !== command.seedCommitment) {
@@ -246,12 +264,54 @@ function decidePlay(command: Extract<Command, { type: 'play' }>, state: MatchSta
   if (indexOf(state.hands[seat], card) < 0) return no(reject('ILLEGAL_PLAY', `${command.card} is not in your hand`, { reason: 'CARD_NOT_IN_HAND' }));
   const capture = parseCapture(command.capture, state.table);
   if (typeof capture === 'string') return no(reject('ILLEGAL_PLAY', capture, { reason: 'CAPTURE_NOT_ON_TABLE' }));
-  const fault = captureFault(state.options!, state.table, card, capture);
+  const fault = captureFault(state.options!, state.table, card, capture, captureValuesOf(state));
   if (fault === 'MUST_CAPTURE') return no(reject('ILLEGAL_PLAY', `${cardCode(card)} can capture, so it must`, { reason: 'MUST_CAPTURE' }));
   if (fault === 'CAPTURE_NOT_LEGAL') {
     return no(reject('ILLEGAL_PLAY', `${cardCode(card)} cannot capture ${cardCodes(capture).join(' ')}`, { reason: 'CAPTURE_NOT_LEGAL' }));
   }
   return ok(playEvents(state, seat, card, capture, false));
+}
+
+/** The capture values in force: every card's rank, but a matta whose value a declaration named this round. */
+export function captureValuesOf(state: MatchState): CaptureValues {
+  if (state.mattaValue === null || !state.options) return RANK;
+  return captureValuesWith(mattaCard(state.options), state.mattaValue);
+}
+
+const declarationRefused = (reason: DeclarationReason, message: string): Decision =>
+  no(reject('DECLARATION_NOT_ALLOWED', message, { reason }));
+
+/**
+ * A hand declaration (contract, "Hand declarations"): on the seat's turn,
+ * while its hand still holds the three cards of the last deal and it has not
+ * declared them; the matta's value named when the hand holds it; legal only
+ * if the hand scores. Declaring does not end the turn.
+ */
+function decideDeclareHand(command: Extract<Command, { type: 'declareHand' }>, state: MatchState): Decision {
+  const phaseProblem = inPlay(state);
+  if (phaseProblem) return no(phaseProblem);
+  const seat = seatOf(state, command.player);
+  if (seat < 0) return no(reject('NOT_SEATED', 'you hold no seat in this match'));
+  if (seat !== state.turn) return no(reject('NOT_YOUR_TURN', `it is seat ${state.turn}'s turn`));
+  const options = state.options!;
+  if (!hasDeclarations(options)) return declarationRefused('NO_DECLARATIONS', 'this ruleset has no hand declarations');
+  const hand = state.hands[seat];
+  if (hand.length !== options.handSize) return declarationRefused('WINDOW_CLOSED', 'a hand is declared before playing from it: the window closed');
+  if ((state.declared[seat]?.length ?? 0) > 0) return declarationRefused('ALREADY_DECLARED', 'this hand is already declared');
+  const withMatta = holdsMatta(options, hand);
+  const given = command.mattaValue;
+  if (withMatta) {
+    if (given === undefined || given === null) return declarationRefused('MATTA_VALUE_MISSING', `the hand holds the matta (${options.matta}): name its value, 1 to 10`);
+    if (typeof given !== 'number' || !Number.isInteger(given) || given < 1 || given > 10) {
+      return declarationRefused('MATTA_VALUE_OUT_OF_RANGE', 'mattaValue is an integer from 1 to 10');
+    }
+  } else if (given !== undefined && given !== null) {
+    return declarationRefused('MATTA_VALUE_NOT_EXPECTED', 'the hand holds no matta: give no mattaValue');
+  }
+  const mattaValue = withMatta ? (given as number) : null;
+  const scope = declarationScope(options, hand, mattaValue);
+  if (scope === 0) return declarationRefused('HAND_DOES_NOT_QUALIFY', 'the hand is neither triple nor low enough to score');
+  return ok([{ type: 'HandDeclared', seat, cards: cardCodes(hand), mattaValue, scope }]);
 }
 
 function inPlay(state: MatchState): Rejection | null {
@@ -316,6 +376,8 @@ function decideAbort(command: Extract<Command, { type: 'abort' }>, state: MatchS
 function firstPlayMade(state: MatchState): boolean {
   if (state.phase !== 'playing') return false;
   if (state.round !== 1 || state.deal !== 1) return true;
+  // A hand declaration (`scopa-rules/4`) is a move: it scored and showed a hand.
+  for (let seat = 0; seat < state.declared.length; seat++) if (state.declared[seat].length > 0) return true;
   const handSize = state.options!.handSize;
   for (let seat = 0; seat < state.hands.length; seat++) if (state.hands[seat].length !== handSize) return true;
   return false;
@@ -349,7 +411,7 @@ function playEvents(state: MatchState, seat: number, card: Card, capture: readon
     seat,
     card: cardCode(card),
     capture: cardCodes(capture),
-    scopa: isScopa(state.options!, card, capture.length, state.table.length, lastPlay),
+    scopa: scopaOf(state.options!, state.table, card, capture, lastPlay, captureValuesOf(state)),
     auto,
   };
   if (cardsInHands > 1) return [played];
@@ -364,7 +426,7 @@ function roundEnd(state: MatchState, events: MatchEvent[]): void {
   const options = state.options!;
   const ended: MatchEvent = { type: 'RoundEnded', round: state.round, side: state.lastCapturer, cards: cardCodes(state.table) };
   const after = evolve(state, ended);
-  const breakdown = scoreRound(options, after.captured, after.scope);
+  const breakdown = scoreRound(options, after.captured, after.scope, after.bonusScope);
   const totals = new Array<number>(after.scores.length); // like every scores list: one elements kind
   for (let side = 0; side < totals.length; side++) totals[side] = after.scores[side] + breakdown.points[side];
   const scored: MatchEvent = { type: 'RoundScored', round: state.round, breakdown, totals };
@@ -378,13 +440,23 @@ function roundEnd(state: MatchState, events: MatchEvent[]): void {
   }
 }
 
-/** Appends a round's deal, plus a redeal for each table with too many kings. */
+/**
+ * Appends a round's deal, plus a redeal for each table with too many kings
+ * (or aces), then the dealer's initial-table capture when the deal that
+ * stands gives one.
+ */
 function roundDeals(state: MatchState, round: number, dealer: number, events: MatchEvent[]): MatchEvent[] {
-  const { tableSize } = state.options!;
+  const options = state.options!;
+  const { tableSize } = options;
   for (let attempt = 0; ; attempt++) {
     const table = tableOf(cachedDeck(state.deckSeed!, round, attempt), tableSize);
     events.push({ type: 'RoundDealt', round, attempt, dealer, table: cardCodes(table) });
-    if (!mustRedeal(state.options!, table)) return events;
+    if (mustRedeal(options, table)) continue;
+    if (options.initialTableCapture !== null) {
+      const scope = initialTableScope(options, table);
+      if (scope > 0) events.push({ type: 'InitialTableCaptured', dealer, side: sideOf(options, dealer), cards: cardCodes(table), scope });
+    }
+    return events;
   }
 }
 
@@ -507,6 +579,9 @@ function copy(s: MatchState, result = s.result, seed = s.seed): Mutable<MatchSta
     captured: s.captured,
     scope: s.scope,
     lastCapturer: s.lastCapturer,
+    declared: s.declared,
+    mattaValue: s.mattaValue,
+    bonusScope: s.bonusScope,
     turn: s.turn,
     scores: s.scores,
     rounds: s.rounds,
@@ -570,13 +645,44 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
       next.captured = captured;
       next.scope = new Array<number>(sides).fill(0);
       next.lastCapturer = null;
+      const declared = new Array<Card[]>(options.players);
+      for (let seat = 0; seat < options.players; seat++) declared[seat] = noCards();
+      next.declared = declared;
+      next.mattaValue = null;
+      next.bonusScope = new Array<number>(sides).fill(0);
       next.turn = (event.dealer + 1) % options.players;
       return dealHands(next, 0);
+    }
+    case 'InitialTableCaptured': {
+      const next = copy(state);
+      const side = event.side;
+      const before = state.captured[side];
+      const pile = new Array<Card>(before.length + event.cards.length);
+      for (let k = 0; k < before.length; k++) pile[k] = before[k];
+      for (let k = 0; k < event.cards.length; k++) pile[before.length + k] = parseCard(event.cards[k]);
+      next.captured = replaceAt(state.captured, side, pile);
+      next.table = noCards();
+      next.scope = replaceAt(state.scope, side, state.scope[side] + event.scope);
+      next.bonusScope = replaceAt(state.bonusScope, side, state.bonusScope[side] + event.scope);
+      next.lastCapturer = side;
+      return next;
+    }
+    case 'HandDeclared': {
+      const next = copy(state);
+      const side = sideOf(state.options!, event.seat);
+      const cards = new Array<Card>(event.cards.length);
+      for (let k = 0; k < cards.length; k++) cards[k] = parseCard(event.cards[k]);
+      next.declared = replaceAt(state.declared, event.seat, cards);
+      if (event.mattaValue !== null) next.mattaValue = event.mattaValue;
+      next.scope = replaceAt(state.scope, side, state.scope[side] + event.scope);
+      next.bonusScope = replaceAt(state.bonusScope, side, state.bonusScope[side] + event.scope);
+      return next;
     }
     case 'RoundEnded': {
       const next = copy(state);
       next.table = noCards();
       next.turn = -1;
+      next.mattaValue = null; // a named value lasts until the round ends
       if (event.side !== null) {
         const before = state.captured[event.side];
         const pile = new Array<Card>(before.length + event.cards.length);
@@ -615,6 +721,10 @@ function played(state: MatchState, event: Extract<MatchEvent, { type: 'CardPlaye
   const card = parseCard(event.card);
   const seat = event.seat;
   const hands = replaceAt(state.hands, seat, without(state.hands[seat], card));
+  // A declared card stops being shown once played.
+  let declared = state.declared;
+  const shown = declared[seat];
+  if (shown !== undefined && shown.length > 0) declared = replaceAt(declared, seat, without(shown, card));
   const table = state.table;
   const codes = event.capture;
   let nextTable: Card[];
@@ -679,6 +789,9 @@ function played(state: MatchState, event: Extract<MatchEvent, { type: 'CardPlaye
     captured,
     scope,
     lastCapturer,
+    declared,
+    mattaValue: state.mattaValue,
+    bonusScope: state.bonusScope,
     turn: (seat + 1) % options.players,
     scores: state.scores,
     rounds: state.rounds,

@@ -34,7 +34,9 @@ export type RejectionCode =
   /** An abort after the first play (resign instead), or in a match whose rules version has no abort. */
   | 'ABORT_TOO_LATE'
   /** The play breaks a rule; `reason` says which. */
-  | 'ILLEGAL_PLAY';
+  | 'ILLEGAL_PLAY'
+  /** A hand declaration the rules do not allow now (`scopa-rules/4`); `reason` says why. */
+  | 'DECLARATION_NOT_ALLOWED';
 
 export type IllegalPlayReason =
   /** Not one of the 40 card codes. */
@@ -47,10 +49,26 @@ export type IllegalPlayReason =
   /** The cards named are on the table but are not a legal capture for this card. */
   | 'CAPTURE_NOT_LEGAL';
 
+export type DeclarationReason =
+  /** The ruleset has no hand declarations (`lowHandBonus` and `tripleBonus` are 0). */
+  | 'NO_DECLARATIONS'
+  /** The seat already played a card of this deal's hand: the window closed. */
+  | 'WINDOW_CLOSED'
+  /** This deal's hand is already declared (once per deal). */
+  | 'ALREADY_DECLARED'
+  /** The hand holds the matta and no `mattaValue` was given. */
+  | 'MATTA_VALUE_MISSING'
+  /** `mattaValue` is not an integer from 1 to 10. */
+  | 'MATTA_VALUE_OUT_OF_RANGE'
+  /** A `mattaValue` for a hand without the matta. */
+  | 'MATTA_VALUE_NOT_EXPECTED'
+  /** The hand (the matta counted as named) is neither triple nor low: it scores nothing. */
+  | 'HAND_DOES_NOT_QUALIFY';
+
 export interface Rejection {
   code: RejectionCode;
   message: string;
-  reason?: IllegalPlayReason;
+  reason?: IllegalPlayReason | DeclarationReason;
   /** For INVALID_RULESET: the option at fault. */
   option?: string;
 }

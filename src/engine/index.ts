@@ -14,12 +14,13 @@ export * from './plays';
 export * from './shuffle';
 export * from './client-seeds';
 export * from './deal';
+export * from './bonuses';
 export * from './scoring';
 export * from './views';
 export * from './audit';
 export * from './turn-time';
 export { runConformance } from './conformance';
-export { decide, evolve, replay, initialState, seatOf, botPlayerId } from './decider';
+export { decide, evolve, replay, initialState, seatOf, botPlayerId, captureValuesOf } from './decider';
 export type { Decision } from './decider';
 export { autoPlay } from './auto-play';
 // The bots live in bots/ and import the engine, never the reverse; this

@@ -2,25 +2,9 @@
 import { DENARI, RANK, RE_BELLO, SETTEBELLO, SUIT } from './cards';
 import type { Card } from './cards';
 import type { PointRule, RulesetOptions } from './options';
+import type { AwardName, RoundBreakdown } from './round-breakdown';
 
-export type AwardName = 'cards' | 'denari' | 'settebello' | 'reBello' | 'primiera' | 'sevens';
-
-export interface RoundBreakdown {
-  /** Points per side this round: scope + awards + denari bonus. */
-  points: number[];
-  scope: number[];
-  /** One key per award the ruleset enables: the winning side, or null. */
-  awards: Partial<Record<AwardName, number | null>>;
-  /** Primiera value per side (null = void), when primiera is enabled. */
-  primiera?: (number | null)[];
-  /** `denariBonus123` points per side, when enabled. */
-  denariBonus?: number[];
-  /** Cards and denari captured per side, for the record. */
-  cardCounts: number[];
-  denariCounts: number[];
-  /** Side that took all ten denari this round, if any. */
-  allDenari: number | null;
-}
+export type { AwardName, RoundBreakdown } from './round-breakdown';
 
 /** Primiera scale by rank 1..10: 7=21, 6=18, 1=16, 5=15, 4=14, 3=13, 2=12, figures 10. */
 const PRIMIERA_VALUE = [0, 16, 12, 13, 14, 15, 18, 21, 10, 10, 10];
@@ -65,7 +49,12 @@ function sevensWinner(sevens: readonly number[], sixes: readonly number[]): numb
   return winner;
 }
 
-export function scoreRound(options: RulesetOptions, captured: readonly (readonly Card[])[], scope: readonly number[]): RoundBreakdown {
+/**
+ * `bonusScope`: the part of `scope` that came from the initial-table capture
+ * and hand declarations; recorded in the breakdown when the ruleset has
+ * either (it is already counted in `scope`).
+ */
+export function scoreRound(options: RulesetOptions, captured: readonly (readonly Card[])[], scope: readonly number[], bonusScope?: readonly number[]): RoundBreakdown {
   const sides = captured.length;
   const points = new Array<number>(sides);
   const cardCounts = new Array<number>(sides);
@@ -141,6 +130,30 @@ export function scoreRound(options: RulesetOptions, captured: readonly (readonly
     // 1D, 2D, 3D score their face value for whoever took them.
     breakdown.denariBonus = bonus;
     for (let side = 0; side < sides; side++) points[side] += bonus[side];
+  }
+  if (options.piccola || options.grande) {
+    const holder = new Array<number>(10).fill(-1); // side holding each denaro, by rank - 1
+    for (let side = 0; side < sides; side++) for (const card of captured[side]) if (SUIT[card] === DENARI) holder[RANK[card] - 1] = side;
+    if (options.piccola) {
+      // 1D 2D 3D: 3, plus one per 4D, 5D, 6D held in unbroken sequence after them (7D never extends it).
+      const side = holder[0] >= 0 && holder[1] === holder[0] && holder[2] === holder[0] ? holder[0] : null;
+      let worth = 0;
+      if (side !== null) {
+        worth = 3;
+        for (let rank = 4; rank <= 6 && holder[rank - 1] === side; rank++) worth++;
+        points[side] += worth;
+      }
+      awards.piccola = side;
+      breakdown.piccolaPoints = worth;
+    }
+    if (options.grande) {
+      const side = holder[7] >= 0 && holder[8] === holder[7] && holder[9] === holder[7] ? holder[7] : null;
+      if (side !== null) points[side] += 5;
+      awards.grande = side;
+    }
+  }
+  if (options.initialTableCapture !== null || options.lowHandBonus > 0 || options.tripleBonus > 0) {
+    breakdown.bonusScope = bonusScope ? bonusScope.slice(0, sides) : new Array<number>(sides).fill(0);
   }
   return breakdown;
 }

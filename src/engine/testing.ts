@@ -2,6 +2,7 @@
 import { cardCode } from './cards';
 import { decide, evolve, initialState } from './decider';
 import { randomPlay } from './bots/random';
+import { declarationsInView } from './views';
 import type { Rng } from './bots/rng';
 import { resolveRuleset } from './options';
 import { seedCommitment } from './shuffle';
@@ -54,4 +55,21 @@ export function playRandomly(driven: Driven, rng: Rng): MatchEvent[] {
 
 export function seedFrom(rng: Rng): Uint8Array {
   return Uint8Array.from({ length: 32 }, () => Math.floor(rng() * 256));
+}
+
+/**
+ * Like playRandomly, but first declares the hand, at random among the open
+ * declarations, half the time one is open (cirulla). Without an open
+ * declaration it draws from the rng exactly as playRandomly does.
+ */
+export function moveRandomly(driven: Driven, rng: Rng): MatchEvent[] {
+  const seat = driven.state.turn;
+  const open = declarationsInView(seatView(driven.state, seat));
+  if (open.length > 0 && rng() < 0.5) {
+    const d = open[Math.floor(rng() * open.length)];
+    const player = driven.state.seats[seat].player!;
+    const events = apply(driven, d.mattaValue === null ? { type: 'declareHand', player } : { type: 'declareHand', player, mattaValue: d.mattaValue });
+    return [...events, ...playRandomly(driven, rng)];
+  }
+  return playRandomly(driven, rng);
 }

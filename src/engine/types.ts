@@ -51,12 +51,16 @@ export type Command =
   | { type: 'setClientSeed'; player: string; clientSeed: string }
   | { type: 'start'; player: string }
   | { type: 'play'; player: string; card: CardCode; capture: CardCode[] }
+  /**
+   * A hand declaration (cirulla, `scopa-rules/4`): on the seat's first turn
+   * after a deal, before it plays. `mattaValue` (1..10) is required when the
+   * hand holds the matta, absent (or null) otherwise.
+   */
+  | { type: 'declareHand'; player: string; mattaValue?: number | null }
   | { type: 'resign'; player: string }
   /** A seated player calls the match off before its first play (`scopa-rules/3`): no result, never rated. */
   | { type: 'abort'; player: string }
   | { type: 'clockExpired'; seat: number };
-
-export type CommandType = Command['type'];
 
 // ---------------------------------------------------------------- events
 
@@ -88,6 +92,16 @@ export type MatchEvent =
   | { type: 'RoundDealt'; round: number; attempt: number; dealer: number; table: CardCode[] }
   /** Fresh hands from the deck (deal 1, 2, ... of the round; deal 0 comes with RoundDealt). */
   | { type: 'HandsDealt'; round: number; deal: number }
+  /**
+   * The dealer's side takes the initial table (`initialTableCapture`, `scopa-rules/4`), right after
+   * the RoundDealt that stands: `scope` scope for it, and it counts as the last to capture.
+   */
+  | { type: 'InitialTableCaptured'; dealer: number; side: number; cards: CardCode[]; scope: number }
+  /**
+   * A hand declaration (`scopa-rules/4`): the seat's three cards, public from now until each is
+   * played; the value named for the matta (null: the hand holds none); the scope its side scores.
+   */
+  | { type: 'HandDeclared'; seat: number; cards: CardCode[]; mattaValue: number | null; scope: number }
   | { type: 'CardPlayed'; seat: number; card: CardCode; capture: CardCode[]; scopa: boolean; auto: boolean }
   /** End of the round's plays: the last side to capture takes what is left (null: nobody captured). */
   | { type: 'RoundEnded'; round: number; side: number | null; cards: CardCode[] }
@@ -98,7 +112,6 @@ export type MatchEvent =
   | { type: 'MatchAborted'; seat: number }
   | { type: 'MatchEnded'; reason: EndReason; winner: number | null; totals: number[]; seed: string };
 
-export type EventType = MatchEvent['type'];
 
 // ---------------------------------------------------------------- state
 
@@ -149,6 +162,12 @@ export interface MatchState {
   /** Scope this round, per side. */
   readonly scope: readonly number[];
   readonly lastCapturer: number | null;
+  /** Per seat, the cards of its hand declaration still in its hand (public): empty without one. */
+  readonly declared: readonly (readonly Card[])[];
+  /** The capture value a declaration named for the matta, until the round ends; null: none named. */
+  readonly mattaValue: number | null;
+  /** Scope this round per side from the initial-table capture and hand declarations (part of `scope`). */
+  readonly bonusScope: readonly number[];
   /** Seat to move, or -1. */
   readonly turn: number;
   /** Match points per side. */

@@ -14,9 +14,21 @@
  *   it there), so those logs replay as they were made, and an engine that
  *   knows only 2 refuses a log that might hold one by its version.
  *
- * All use the same shuffle, legal plays, scoring and auto-play policy.
+ * - `scopa-rules/4`: as 3, plus the games of other packs (presets `escoba`,
+ *   `cirulla`, `acchiappaquindici`, `chkobba`, `chkop`) and the options added
+ *   after `target` (MatchCreated records all the options), the `declareHand`
+ *   command (HandDeclared) and the initial-table capture
+ *   (InitialTableCaptured). A log under 1 to 3 holds none of these: its
+ *   MatchCreated records the options up to `target` and one of the presets
+ *   it knew, and it replays and audits as it was made.
+ *
+ * All use the same shuffle and auto-play policy; for the options of 1 to 3,
+ * the same legal plays and scoring.
  */
-export const RULES_VERSION = 'scopa-rules/3';
+export const RULES_VERSION = 'scopa-rules/4';
+
+/** The version of matches made with abort but before the games of other packs. */
+export const RULES_V3 = 'scopa-rules/3';
 
 /** The version of matches made with client seeds but before abort. */
 export const RULES_V2 = 'scopa-rules/2';
@@ -24,7 +36,12 @@ export const RULES_V2 = 'scopa-rules/2';
 /** The version of matches made before client seeds: replayed and audited exactly as they were made. */
 export const RULES_V1 = 'scopa-rules/1';
 
-export const SUPPORTED_RULES_VERSIONS: readonly string[] = [RULES_V1, RULES_V2, RULES_VERSION];
+export const SUPPORTED_RULES_VERSIONS: readonly string[] = [RULES_V1, RULES_V2, RULES_V3, RULES_VERSION];
+
+/** Whether a match under this rules version knows the options after `target`, the new presets and hand declarations (from `scopa-rules/4`). */
+export function knowsVariants(rulesVersion: string): boolean {
+  return rulesVersion !== RULES_V1 && rulesVersion !== RULES_V2 && rulesVersion !== RULES_V3;
+}
 
 /** Whether a match under this rules version may be aborted (from `scopa-rules/3`). */
 export function allowsAbort(rulesVersion: string): boolean {

@@ -4,8 +4,12 @@
  * deck seed until the match is over, when the reveal shows everything. Client
  * seeds are public from the moment they are given.
  */
-import { cardCodes, parseCard } from './cards';
+import { RANK, cardCodes, parseCard } from './cards';
 import type { Card, CardCode } from './cards';
+import { declarationsOf } from './bonuses';
+import type { Declaration } from './bonuses';
+import { captureValuesWith } from './captures';
+import type { CaptureValues } from './captures';
 import { sideCount, sideOf } from './options';
 import type { PresetId, RulesetOptions } from './options';
 import { legalPlaysOf, toPlayCodes } from './plays';
@@ -20,6 +24,8 @@ export interface SeatPublic {
   reservedFor: string | null;
   bot: string | null;
   handSize: number;
+  /** The cards of this seat's hand declaration still in its hand: public to every seat and spectator (empty without one). */
+  declared: CardCode[];
 }
 
 export interface SidePublic {
@@ -51,6 +57,12 @@ export interface MatchView {
   /** The viewer's own hand (empty for a spectator). */
   hand: CardCode[];
   table: CardCode[];
+  /**
+   * Capture values other than the rank, public until the round ends: a
+   * declared matta's, e.g. `{"7C": 2}`; `{}` when none. The engine's views
+   * always set it (optional only for views made before it existed).
+   */
+  captureValues?: Record<CardCode, number>;
   deckSize: number;
   seats: SeatPublic[];
   sides: SidePublic[];
@@ -84,6 +96,7 @@ function baseView(state: MatchState, viewer: number | null, hand: readonly Card[
     lastCapturer: state.lastCapturer,
     hand: cardCodes(hand),
     table: cardCodes(state.table),
+    captureValues: state.mattaValue !== null && options?.matta ? { [options.matta]: state.mattaValue } : {},
     deckSize: state.deck ? state.deck.length - state.deckPos : 0,
     seats: state.seats.map((s, seat) => ({
       seat,
@@ -92,6 +105,7 @@ function baseView(state: MatchState, viewer: number | null, hand: readonly Card[
       reservedFor: s.reservedFor,
       bot: s.bot,
       handSize: state.hands[seat]?.length ?? 0,
+      declared: cardCodes(state.declared[seat] ?? []),
     })),
     sides: Array.from({ length: sides }, (_, side) => ({
       side,
@@ -133,14 +147,44 @@ export function isLastPlayInView(view: MatchView): boolean {
   return view.deckSize === 0 && view.seats.reduce((n, s) => n + s.handSize, 0) === 1;
 }
 
+/** The capture values a view shows (every card's rank but those in `captureValues`). */
+export function captureValuesInView(view: MatchView): CaptureValues {
+  const named = view.captureValues ? Object.entries(view.captureValues) : [];
+  if (named.length === 0) return RANK;
+  const [code, value] = named[0];
+  return captureValuesWith(parseOrThrow(code), value);
+}
+
 /** The legal plays of the viewer's hand, computed from what the viewer may see. */
 export function legalPlaysInView(view: MatchView): Play[] {
   if (!view.options || view.phase !== 'playing' || view.viewer === null || view.turn !== view.viewer) return [];
-  return legalPlaysOf(view.options, view.hand.map(parseOrThrow), view.table.map(parseOrThrow), isLastPlayInView(view));
+  return legalPlaysOf(view.options, view.hand.map(parseOrThrow), view.table.map(parseOrThrow), isLastPlayInView(view), captureValuesInView(view));
 }
 
 export function legalPlayCodesInView(view: MatchView): PlayCodes[] {
   return legalPlaysInView(view).map(toPlayCodes);
+}
+
+/**
+ * The hand declarations open to the viewer now (the conformance `handBonus`
+ * shape): on its turn, while its hand holds the whole last deal and is not
+ * declared yet. Any of them may be sent as listed.
+ */
+export function declarationsInView(view: MatchView): Declaration[] {
+  if (!view.options || view.phase !== 'playing' || view.viewer === null || view.turn !== view.viewer) return [];
+  if (view.hand.length !== view.options.handSize) return [];
+  if ((view.seats[view.viewer]?.declared.length ?? 0) > 0) return [];
+  return declarationsOf(view.options, view.hand.map(parseOrThrow));
+}
+
+/** Everything the viewer may do now: its legal plays and the declarations open to it. */
+export interface LegalMoves {
+  plays: PlayCodes[];
+  declarations: Declaration[];
+}
+
+export function legalMovesInView(view: MatchView): LegalMoves {
+  return { plays: legalPlayCodesInView(view), declarations: declarationsInView(view) };
 }
 
 function parseOrThrow(code: CardCode): Card {

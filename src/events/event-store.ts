@@ -13,6 +13,7 @@ import type { Prisma, RowReader } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
+import { appConfig } from '../config/config';
 
 /** What runs a statement: the client, or a transaction of the caller's (see MatchStore.createInTransaction). */
 export type SqlRunner = Pick<Prisma, '$queryRawUnsafe' | '$executeRawUnsafe'>;
@@ -89,7 +90,7 @@ export interface FinishedMatchRow {
   sourceId: string | null;
 }
 
-/** The matches row of an imported match (see MatchStore.importJsonl). */
+/** The matches row of an imported match (see MatchArchive.importJsonl). */
 export interface ImportedMatch extends Pick<NewMatch, 'preset' | 'options' | 'rulesVersion' | 'seats' | 'seedCommitment' | 'createdBy'> {
   /** The revealed seed (an import is a finished match). */
   seed: string;
@@ -100,6 +101,9 @@ export interface ImportedMatch extends Pick<NewMatch, 'preset' | 'options' | 'ru
   sourceHash: string;
   turnTimeLimit: string | null;
   onExpiry: string | null;
+  /** The trusted issuer that signed it (seats attributed as `username@host`); null for an unverified import. */
+  importIssuer: string | null;
+  /** match_players rows: the attributed seats of a trusted import; the importer alone (seat -1) for an unverified one. */
   players: { seat: number; playerId: string }[];
 }
 
@@ -298,7 +302,7 @@ export class EventStore {
     this.batcher = new AppendBatcher<PendingAppend, StoredEvent[]>({
       runOne: (a) => this.appendOne(a),
       runBatch: (appends) => this.appendMany(appends),
-      maxInFlight: options.appendsInFlight ?? Number(process.env.APPEND_IN_FLIGHT ?? 1),
+      maxInFlight: options.appendsInFlight ?? appConfig().APPEND_IN_FLIGHT,
       maxBatch: options.maxAppendBatch ?? 64,
     });
   }
@@ -516,9 +520,9 @@ export class EventStore {
     await this.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(
         `INSERT INTO matches (id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, revealed_seed, created_by,
-           winner, turn_time_limit, on_expiry, created_at, updated_at, ended_at, imported, source_id, source_hash)
+           winner, turn_time_limit, on_expiry, created_at, updated_at, ended_at, imported, source_id, source_hash, import_issuer)
          VALUES ($1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, 'over', $6::int, $7::text, $8::text, $8::text, $9::text,
-           $10::int, $11::text, $12::text, $13::timestamptz, $14::timestamptz, $14::timestamptz, true, $15::text, $16::text)`,
+           $10::int, $11::text, $12::text, $13::timestamptz, $14::timestamptz, $14::timestamptz, true, $15::text, $16::text, $17::text)`,
         id,
         m.preset,
         JSON.stringify(m.options),
@@ -535,6 +539,7 @@ export class EventStore {
         m.endedAt,
         m.sourceId,
         m.sourceHash,
+        m.importIssuer,
       );
       await tx.$executeRawUnsafe(
         `INSERT INTO match_events (match_id, seq, type, payload, actor, prev_hash, hash, created_at)

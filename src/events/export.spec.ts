@@ -1,11 +1,12 @@
 import { apply, playRandomly, seedFrom } from '../engine/testing';
 import type { Driven } from '../engine/testing';
+import { generateKeyPairSync } from 'node:crypto';
 import { initialState, mulberry32, seedCommitment, toHex } from '../engine';
 import type { MatchEvent } from '../engine';
 import { GENESIS_HASH, chainEvents, eventHash, joinEvent } from './chain';
 import type { StoredEvent } from './chain';
-import { EXPORT_FORMAT, auditJsonl, parseJsonl, toJsonl } from './export';
-import type { ExportHeader, ExportLine } from './export';
+import { EXPORT_FORMAT_V1, auditJsonl, keyIdOf, parseJsonl, publicJwkOf, toJsonl, verifyHeaderSignature, writeExport } from './export';
+import type { ExportFields, ExportHeader, ExportLine, ExportSigner } from './export';
 import { auditNotation, toNotation } from './notation';
 
 const MATCH = '00000000-0000-4000-8000-000000000019';
@@ -28,7 +29,7 @@ function exported(n: number, rulesVersion = 'scopa-rules/2', play?: (m: Driven) 
   const created = m.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
   const ended = m.events[m.events.length - 1] as Extract<MatchEvent, { type: 'MatchEnded' }>;
   const header: ExportHeader = {
-    format: EXPORT_FORMAT,
+    format: EXPORT_FORMAT_V1,
     matchId: MATCH,
     preset: created.preset,
     options: created.options,
@@ -153,5 +154,72 @@ describe('the export of an aborted scopa-rules/3 match', () => {
       // The abort moved to the other seat is found.
       expect(auditNotation(notation.replace('abort(1)', 'abort(5)'))).toMatchObject({ sound: false });
     }
+  });
+});
+
+describe('scopa-match/2: times in the chain, a signed header', () => {
+  const v1 = exported(29);
+  const { header: h1, events: lines } = parseJsonl(v1);
+  const stored: StoredEvent[] = lines.map((l, i) => ({ ...l, matchId: MATCH, time: new Date(Date.parse('2026-11-23T10:00:00.000Z') + i * 1500) }));
+  const { format: _f, events: _n, lastHash: _l, ...fields } = h1;
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const signer: ExportSigner = { issuer: 'https://scopa.example', keyId: publicJwkOf(privateKey).kid, privateKey };
+  const keys = { keys: [publicJwkOf(privateKey)] };
+  const v2 = writeExport(fields as ExportFields, stored, signer);
+  const edit = (change: (header: ExportHeader, lines: ExportLine[]) => void): string => {
+    const { header, events } = parseJsonl(v2);
+    change(header, events);
+    return [header, ...events].map((l) => JSON.stringify(l)).join('\n') + '\n';
+  };
+
+  it('audits sound, signed by the key whose thumbprint is its keyId', () => {
+    const { header } = parseJsonl(v2);
+    expect(header).toMatchObject({ format: 'scopa-match/2', issuer: 'https://scopa.example', keyId: keys.keys[0].kid, signature: expect.stringMatching(/^[\w-]{86}$/) });
+    expect(keys.keys[0]).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: keyIdOf(keys.keys[0].x), use: 'sig', alg: 'EdDSA' });
+    expect(auditJsonl(v2)).toMatchObject({ sound: true, format: 'scopa-match/2', events: lines.length });
+    expect(verifyHeaderSignature(header, keys)).toEqual({ status: 'valid', issuer: 'https://scopa.example', keyId: header.keyId });
+  });
+
+  it('chains the times: a re-dated event breaks the chain at its seq, and a rechained one the signature', () => {
+    const redated = edit((_h, ls) => (ls[2].time = '2099-01-01T00:00:00.000Z'));
+    expect(auditJsonl(redated)).toMatchObject({ sound: false, seq: 3, reason: expect.stringContaining('time') });
+    // A forger who recomputes the timed chain and lastHash: sound again, but no longer signed by the key.
+    const rechained = edit((h, ls) => {
+      ls[2].time = '2099-01-01T00:00:00.000Z';
+      const again = parseJsonl(writeExport(fields as ExportFields, ls.map((l) => ({ ...l, matchId: MATCH, time: new Date(l.time) })))).events;
+      ls.splice(0, ls.length, ...again);
+      h.lastHash = again[again.length - 1].hash;
+    });
+    expect(auditJsonl(rechained)).toMatchObject({ sound: true });
+    expect(verifyHeaderSignature(parseJsonl(rechained).header, keys)).toMatchObject({ status: 'invalid' });
+    // The time must be written as the export writes it (one text per instant).
+    expect(auditJsonl(edit((_h, ls) => (ls[0].time = ls[0].time.replace('.000Z', 'Z'))))).toMatchObject({ sound: false });
+  });
+
+  it('the signature covers every header field: a renamed seat, a swapped result, another issuer or key id fail it', () => {
+    const changes: ((h: ExportHeader) => void)[] = [
+      (h) => (h.createdAt = '2099-01-01T00:00:00.000Z'),
+      (h) => (h.issuer = 'https://evil.example'),
+      (h) => (h.keyId = 'other'),
+      (h) => (h.ratingChanges = []),
+      (h) => (h.seats[0].player = 'mallory'),
+    ];
+    for (const change of changes) {
+      const verdict = verifyHeaderSignature(parseJsonl(edit(change)).header, keys);
+      expect(verdict.status).not.toBe('valid');
+    }
+    expect(verifyHeaderSignature(parseJsonl(edit((h) => h.keyId = 'other')).header, keys)).toMatchObject({ status: 'unknown-key' });
+    const other = generateKeyPairSync('ed25519').privateKey;
+    expect(verifyHeaderSignature(parseJsonl(v2).header, { keys: [{ ...publicJwkOf(other), kid: keys.keys[0].kid }] })).toMatchObject({ status: 'invalid' });
+  });
+
+  it('an unsigned export says so; scopa-match/1 still audits as it was, times outside its hashes', () => {
+    const unsigned = writeExport(fields as ExportFields, stored);
+    expect(parseJsonl(unsigned).header.signature).toBeUndefined();
+    expect(verifyHeaderSignature(parseJsonl(unsigned).header, keys)).toEqual({ status: 'unsigned' });
+    expect(auditJsonl(v1)).toMatchObject({ sound: true, format: 'scopa-match/1' });
+    const redatedV1 = parseJsonl(v1);
+    redatedV1.events[2].time = '2099-01-01T00:00:00.000Z';
+    expect(auditJsonl([redatedV1.header, ...redatedV1.events].map((l) => JSON.stringify(l)).join('\n'))).toMatchObject({ sound: true });
   });
 });

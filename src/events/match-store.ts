@@ -5,6 +5,13 @@
  * issues it (the matches service, a bot seat, the clock), the reactions
  * registered with `onAppended` follow each append.
  *
+ * The store is the one reader and writer of its tables (matches,
+ * match_players, match_events): besides the command path it answers the
+ * other features' questions about matches (the read methods below, their
+ * statements in ./match-reads.ts). Audit, exports, imports, archive pages and
+ * the ratings' reads of finished logs are the match archive's
+ * (./match-archive.ts). src/events/store-tables.spec.ts keeps it so.
+ *
  * Secrecy: the seed lives in matches.seed and in cached states only. Nothing
  * returned by a public method carries it before the match is over, except
  * `state()`, `current()`, `atLeast()` and `peek()`, which are for the
@@ -12,23 +19,23 @@
  * they are: src/matches/match-views.ts chooses what a caller sees.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { auditEvents, decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
+import { decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
 import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { Prisma, RowReader } from '../database/database';
-import { canonicalJson, joinEvent, sha256Hex, verifyChain, GENESIS_HASH } from '../events/chain';
+import type { Prisma } from '../database/database';
+import { canonicalJson, joinEvent, sha256Hex, GENESIS_HASH } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import { EventStore } from '../events/event-store';
-import type { FinishedMatchRow, ImportedMatch, MatchProjection, RulesetVersionRef, SqlRunner } from '../events/event-store';
-import { auditJsonl, parseJsonl, toJsonl } from '../events/export';
-import type { ExportHeader, ExportLine, ExportRatingChange } from '../events/export';
-import { toNotation } from '../events/notation';
+import type { MatchProjection, RulesetVersionRef, SqlRunner } from '../events/event-store';
+import { MatchReads } from './match-reads';
+import type { LobbyFilter, LobbyRow, MyTurnRow, TurnRow } from './match-reads';
 import { encodeCommandKey } from './command-key';
 import type { CommandKey } from './command-key';
 import { SnapshotCache } from './snapshot-cache';
 import type { Snapshot } from './snapshot-cache';
 
 export type { CommandKey } from './command-key';
+export type { ClockKind, LobbyFilter, LobbyRow, MyTurnRow, TurnRow } from './match-reads';
 
 export type MatchStatus = 'open' | 'playing' | 'over';
 
@@ -51,6 +58,8 @@ export interface MatchSummary {
   createdAt: Date;
   updatedAt: Date;
   endedAt: Date | null;
+  imported: boolean;
+  sourceId: string | null;
 }
 
 export interface CreateMatchInput {
@@ -83,6 +92,12 @@ export interface CreateMatchInput {
    * seats), so it audits the same way.
    */
   startBy?: string;
+  /**
+   * The server seed (32 bytes), chosen by the caller instead of drawn here:
+   * the tables of a duplicate tournament round share one
+   * (src/tournaments/duplicate-seed.ts). Committed and revealed as any seed.
+   */
+  seed?: Uint8Array;
 }
 
 /** The entropy a seat arrangement draws from: SHA-256("scopa-seats/1" ‖ seed). */
@@ -121,10 +136,6 @@ export interface CommandResult {
   replayed: boolean;
 }
 
-export type VerifyReport =
-  | { matchId: string; sound: true; checked: 'chain' | 'chain+rules'; events: number; lastHash: string }
-  | { matchId: string; sound: false; checked: 'chain' | 'chain+rules'; seq: number; reason: string };
-
 export interface ListOptions {
   status?: MatchStatus;
   /** Only matches where it is this player's turn. */
@@ -134,14 +145,12 @@ export interface ListOptions {
 }
 
 export interface MatchStoreOptions {
-  /** Snapshots kept in memory (default 10,000). */
+  /** Snapshots kept in memory (default 10,000; the service: SNAPSHOT_CACHE_SIZE). */
   cacheSize?: number;
   /** Re-decisions after a lost race when the client gave no expectedSeq (default 8). */
   maxRetries?: number;
   /** Append statements under way at once; more appends wait and share the next statement (see EventStore). */
   appendsInFlight?: number;
-  /** The bulk reads of exports straight through the driver (Database.rows); through Prisma when not given. */
-  rows?: RowReader;
 }
 
 const SUMMARY_SELECT = {
@@ -162,6 +171,8 @@ const SUMMARY_SELECT = {
   createdAt: true,
   updatedAt: true,
   endedAt: true,
+  imported: true,
+  sourceId: true,
 } as const;
 
 function projectionOf(state: MatchState, events: readonly MatchEvent[]): MatchProjection {
@@ -216,14 +227,16 @@ export class MatchStore {
   private readonly appendListeners = new Set<AppendListener>();
   private readonly reactions = new WeakMap<CommandResult, Promise<void>>();
   private readonly commandListeners = new Set<CommandListener>();
+  private readonly reads: MatchReads;
 
   constructor(
     private readonly prisma: Prisma,
     options: MatchStoreOptions = {},
   ) {
-    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight, rows: options.rows });
+    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight });
     this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
     this.maxRetries = options.maxRetries ?? 8;
+    this.reads = new MatchReads(prisma);
   }
 
   /**
@@ -371,7 +384,8 @@ export class MatchStore {
     const ruleset = input.ruleset ?? null;
     const preset = input.preset ?? ruleset?.preset;
     const overrides = input.overrides ?? ruleset?.overrides ?? {};
-    const seed = randomBytes(32);
+    const seed = input.seed ?? randomBytes(32);
+    if (seed.length !== 32) throw new RangeError('a server seed is 32 bytes');
     const command: Command = {
       type: 'create',
       preset: preset as string,
@@ -582,13 +596,8 @@ export class MatchStore {
 
   // ------------------------------------------------------------ reading
 
-  async get(matchId: string): Promise<MatchSummary> {
-    const row = await this.prisma.match.findUnique({ where: { id: matchId }, select: SUMMARY_SELECT }).catch((err: unknown) => {
-      if (isBadUuid(err)) return null;
-      throw err;
-    });
-    if (!row) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
-    return row as MatchSummary;
+  get(matchId: string): Promise<MatchSummary> {
+    return matchSummary(this.prisma, matchId);
   }
 
   /** Events with seq >= fromSeq (public by construction), at most `limit`. */
@@ -613,187 +622,62 @@ export class MatchStore {
     return rows as MatchSummary[];
   }
 
-  // ------------------------------------------------------------ audit
+  // ------------------------------------------------------------ reading, for other features (./match-reads.ts)
 
-  /**
-   * Recomputes the hash chain; once the match is over, also re-decides every
-   * command from the revealed seed under the rules version the match recorded.
-   * Before the end only the chain is checked (the seed stays secret).
-   */
-  async verify(matchId: string): Promise<VerifyReport> {
-    const match = await this.get(matchId);
-    const events = await this.events.events(matchId);
-    const over = match.status === 'over';
-    const checked = over ? 'chain+rules' : 'chain';
-    const chain = verifyChain(await this.chainIdOf(matchId), events, match.currentSeq);
-    if (!chain.ok) return { matchId, sound: false, checked, seq: chain.seq, reason: chain.reason };
-    const first = events[0];
-    if (first.type !== 'MatchCreated') return { matchId, sound: false, checked, seq: 1, reason: 'the log does not start with MatchCreated' };
-    if (first.payload.rulesVersion !== match.rulesVersion) {
-      return { matchId, sound: false, checked, seq: 1, reason: `MatchCreated says rules ${String(first.payload.rulesVersion)}, the match records ${match.rulesVersion}` };
-    }
-    if (first.payload.seedCommitment !== match.seedCommitment) {
-      return { matchId, sound: false, checked, seq: 1, reason: 'MatchCreated and the match record different seed commitments' };
-    }
-    if (!over) return { matchId, sound: true, checked, events: chain.events, lastHash: chain.lastHash };
-    if (!match.revealedSeed) return { matchId, sound: false, checked, seq: events.length, reason: 'the match is over but its seed was not revealed' };
-    const last = events[events.length - 1];
-    if (last.type !== 'MatchEnded' || last.payload.seed !== match.revealedSeed) {
-      return { matchId, sound: false, checked, seq: last.seq, reason: 'the last event is not a MatchEnded revealing the recorded seed' };
-    }
-    const audit = auditEvents(events.map(joinEvent), seedFromHex(match.revealedSeed));
-    if (!audit.sound) return { matchId, sound: false, checked, seq: audit.index + 1, reason: audit.reason };
-    return { matchId, sound: true, checked, events: chain.events, lastHash: chain.lastHash };
+  /** The lobby: public open matches with a seat `caller` may take and no seat of theirs, newest first, after `cursor`; at most `limit` rows. */
+  lobbyPage(caller: string, filter: LobbyFilter, cursor: { createdAt: Date | string; id: string } | null, limit: number): Promise<LobbyRow[]> {
+    return this.reads.lobbyPage(caller, filter, cursor, limit);
   }
 
-  /**
-   * The id a match's hash chain is rooted on: its own, or for an imported
-   * match the id of the match it was exported from (imports keep the chain
-   * as it was, so their exports audit the same everywhere).
-   */
-  private async chainIdOf(matchId: string): Promise<string> {
-    const row = await this.prisma.match.findUnique({ where: { id: matchId }, select: { sourceId: true } });
-    return row?.sourceId ?? matchId;
+  /** The lobby's row of one match, whatever its status and visibility; null for an unknown id. */
+  lobbyRow(matchId: string): Promise<LobbyRow | null> {
+    return this.reads.lobbyRow(matchId);
   }
 
-  private async exportParts(matchId: string, ratingChanges?: ExportRatingChange[] | null): Promise<{ header: ExportHeader; events: StoredEvent[] }> {
-    const match = await this.get(matchId);
-    if (match.status !== 'over' || !match.revealedSeed) {
-      throw new DomainError('FORBIDDEN', 'a match can be exported once it is over (its seed is secret until then)');
-    }
-    const events = await this.events.events(matchId);
-    const source = await this.prisma.match.findUnique({ where: { id: matchId }, select: { sourceId: true } });
-    return { header: exportHeader({ ...match, sourceId: source?.sourceId ?? null }, events, ratingChanges), events };
+  /** How many open or playing matches `account` created with every seat a bot's. */
+  liveBotOnlyMatches(account: string): Promise<number> {
+    return this.reads.liveBotOnlyMatches(account);
   }
 
-  /** JSON Lines export (README, "Match export"); FORBIDDEN before the match is over. Rating changes, when given, go into the header. */
-  async exportJsonl(matchId: string, ratingChanges?: ExportRatingChange[] | null): Promise<string> {
-    const { header, events } = await this.exportParts(matchId, ratingChanges);
-    return toJsonl(header, events);
+  /** Playing matches whose turn is a bot's and whose last append is older than `idleMs`, the oldest first. */
+  idleBotTurns(limit: number, idleMs: number): Promise<string[]> {
+    return this.reads.idleBotTurns(limit, idleMs);
   }
 
-  /**
-   * The exports of several matches, read in two statements (rows, then every
-   * event of them in order): for streaming archives page by page. A match
-   * that is unknown or not over maps to null.
-   */
-  async exportMany(matchIds: readonly string[], ratingChanges: ReadonlyMap<string, ExportRatingChange[]> = new Map()): Promise<Map<string, string | null>> {
-    const out = new Map<string, string | null>(matchIds.map((id) => [id, null]));
-    if (matchIds.length === 0) return out;
-    const over = await this.events.finishedMatchesOf(matchIds);
-    if (over.length === 0) return out;
-    const events = await this.events.eventsOfMatches(over.map((r) => r.id));
-    for (const row of over) {
-      const log = events.get(row.id);
-      if (!log || log.length === 0) continue;
-      out.set(row.id, toJsonl(exportHeader(row, log, ratingChanges.get(row.id)), log));
-    }
-    return out;
+  /** The seats `player` holds in playing matches. */
+  playingSeatsOf(player: string): Promise<{ matchId: string; seat: number }[]> {
+    return this.reads.playingSeatsOf(player);
   }
 
-  /** The compact notation (README, "Match notation"); FORBIDDEN before the match is over. */
-  async exportNotation(matchId: string): Promise<string> {
-    const { header, events } = await this.exportParts(matchId);
-    return toNotation(header, events.map(joinEvent));
+  /** Who is to move in a playing match and the deadline of that turn (from the log's projection and its clock row); null when not playing. */
+  turn(matchId: string): Promise<TurnRow | null> {
+    return this.reads.turn(matchId);
   }
 
-  // ------------------------------------------------------------ import
-
-  /**
-   * Stores the JSON Lines export of a finished match (from this service or
-   * another instance) as a read-only imported match, once the offline audit
-   * (export.ts auditJsonl) finds it sound; VALIDATION_FAILED naming the seq
-   * and reason otherwise. The events keep their hashes: the chain stays
-   * rooted on the source match id (source_id), which verify() and exports
-   * use. Idempotent on (source id, last hash): a second import returns the
-   * first. Never rated: nothing is appended through the store, so no
-   * after-append reaction (ratings, notices, bots) sees it.
-   */
-  async importJsonl(text: string): Promise<{ id: string; sourceId: string; created: boolean }> {
-    const audit = auditJsonl(text);
-    if (!audit.sound) {
-      throw new DomainError('VALIDATION_FAILED', `the export is not sound${audit.seq !== null ? ` at seq ${audit.seq}` : ''}: ${audit.reason}`, {
-        audit: 'unsound',
-        seq: audit.seq,
-        reason: audit.reason,
-      });
-    }
-    const { header, events } = parseJsonl(text);
-    if (typeof header.matchId !== 'string' || header.matchId.length === 0 || header.matchId.length > 100) {
-      throw new DomainError('VALIDATION_FAILED', 'the export header has no usable matchId');
-    }
-    const times = events.map((e) => new Date(e.time));
-    if (times.some((t) => Number.isNaN(t.getTime()))) throw new DomainError('VALIDATION_FAILED', 'an event of the export has no valid time');
-    const existing = await this.importedAs(header.matchId, header.lastHash);
-    if (existing) return { id: existing, sourceId: header.matchId, created: false };
-    const id = randomUUID();
-    try {
-      await this.events.importLog(id, importedRow(header, events, times), events, times);
-    } catch (err) {
-      // A concurrent import of the same log won the unique (source_id, source_hash).
-      const again = await this.importedAs(header.matchId, header.lastHash);
-      if (again) return { id: again, sourceId: header.matchId, created: false };
-      throw err;
-    }
-    return { id, sourceId: header.matchId, created: true };
+  /** Playing matches where it is `player`'s turn, soonest deadline first (untimed last, oldest turn first); clock_low below `lowFraction` of the turn time. */
+  myTurn(player: string, limit: number, lowFraction: number): Promise<MyTurnRow[]> {
+    return this.reads.myTurn(player, limit, lowFraction);
   }
 
-  private async importedAs(sourceId: string, lastHash: string): Promise<string | null> {
-    const row = await this.prisma.match.findFirst({ where: { sourceId, sourceHash: lastHash, imported: true }, select: { id: true } });
-    return row?.id ?? null;
+  /** Whether two players played a match together to a result: started, ended other than by an abort (a reserved seat alone is no acquaintance; imports do not count). */
+  playedTogether(a: string, b: string): Promise<boolean> {
+    return this.reads.playedTogether(a, b);
+  }
+
+  /** Whether the match was imported (played elsewhere, read-only); false for an unknown id. */
+  isImported(matchId: string): Promise<boolean> {
+    return this.reads.imported(matchId);
   }
 }
 
-/** The export header of a finished match: its row (seed revealed) and its whole log. */
-function exportHeader(match: FinishedMatchRow | (MatchSummary & { sourceId: string | null }), events: StoredEvent[], ratingChanges?: ExportRatingChange[] | null): ExportHeader {
-  const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
-  const ended = joinEvent(events[events.length - 1]);
-  const header: ExportHeader = {
-    format: 'scopa-match/1',
-    matchId: match.sourceId ?? match.id,
-    preset: match.preset,
-    options: match.options as ExportHeader['options'],
-    rulesVersion: match.rulesVersion,
-    seats: match.seats as ExportHeader['seats'],
-    settings: created.settings,
-    createdBy: match.createdBy,
-    seedCommitment: match.seedCommitment,
-    seed: match.revealedSeed ?? '',
-    result: ended.type === 'MatchEnded' ? { reason: ended.reason, winner: ended.winner, totals: ended.totals } : null,
-    events: events.length,
-    lastHash: events[events.length - 1].hash,
-    createdAt: match.createdAt.toISOString(),
-    endedAt: match.endedAt?.toISOString() ?? null,
-  };
-  if (ratingChanges) header.ratingChanges = ratingChanges;
-  if (match.sourceId) header.importedAs = match.id;
-  return header;
-}
-
-/** The matches row of an imported log (sound: audited before). */
-function importedRow(header: ExportHeader, events: ExportLine[], times: Date[]): ImportedMatch {
-  const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
-  const ended = joinEvent(events[events.length - 1]) as Extract<MatchEvent, { type: 'MatchEnded' }>;
-  return {
-    preset: created.preset,
-    options: created.options,
-    rulesVersion: created.rulesVersion,
-    seats: header.seats,
-    seedCommitment: created.seedCommitment,
-    seed: ended.seed,
-    createdBy: created.createdBy,
-    winner: ended.winner,
-    createdAt: times[0],
-    endedAt: times[times.length - 1],
-    sourceId: header.matchId,
-    sourceHash: header.lastHash,
-    turnTimeLimit: created.settings.turnTimeLimit ?? null,
-    onExpiry: created.settings.onExpiry ?? null,
-    players: header.seats.flatMap((seat, i) => {
-      const player = seat.player ?? seat.reservedFor;
-      return player ? [{ seat: i, playerId: player }] : [];
-    }),
-  };
+/** The matches row of `matchId` as the API may see it; NOT_FOUND for an unknown id (or one that is no uuid). */
+export async function matchSummary(prisma: Prisma, matchId: string): Promise<MatchSummary> {
+  const row = await prisma.match.findUnique({ where: { id: matchId }, select: SUMMARY_SELECT }).catch((err: unknown) => {
+    if (isBadUuid(err)) return null;
+    throw err;
+  });
+  if (!row) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
+  return row as MatchSummary;
 }
 
 function isBadUuid(err: unknown): boolean {

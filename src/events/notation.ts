@@ -14,6 +14,11 @@
  *
  * A play is the card, then `*` and the captured cards joined by `+`, then `#`
  * for a scopa; `~` before it marks a play made by the clock (autoPlay).
+ * A hand declaration (cirulla, `scopa-rules/4`) is `!` and the declared
+ * cards joined by `+` (the matta followed by `=` and the value named), then
+ * `/` and the scope it scores: `!7C=2+2D+2S/10`. The initial-table capture
+ * is `init(s)` for the dealer's side s, `*` and the cards, `/` and its
+ * scope: `init(1)*5D+10S/1`, right after the round's number.
  * `resign(n)` and `forfeit(n)` end the match for seat n, `abort(n)` calls it
  * off before the first play (`scopa-rules/3`; a match aborted before its
  * start has the header `[Started "no"]`). `N.` starts round N.
@@ -25,6 +30,18 @@ import { canonicalJson } from './chain';
 import type { ExportHeader } from './export';
 
 type Ended = Extract<MatchEvent, { type: 'MatchEnded' }>;
+type Declared = Extract<MatchEvent, { type: 'HandDeclared' }>;
+type InitialCapture = Extract<MatchEvent, { type: 'InitialTableCaptured' }>;
+
+/** `!7C=2+2D+2S/10`: the declared cards (the matta with the value named), the scope. */
+function declarationText(e: Declared, matta: string | null): string {
+  return `!${e.cards.map((c) => (c === matta && e.mattaValue !== null ? `${c}=${e.mattaValue}` : c)).join('+')}/${e.scope}`;
+}
+
+/** `init(1)*5D+10S/1`: the dealer's side takes the initial table. */
+function initialCaptureText(e: InitialCapture): string {
+  return `init(${e.side})*${e.cards.join('+')}/${e.scope}`;
+}
 
 export function resultText(result: { reason: string; winner: number | null; totals: number[] } | null): string {
   if (!result) return '*';
@@ -59,31 +76,48 @@ export function toNotation(header: ExportHeader, events: readonly MatchEvent[]):
   ];
   let line: string[] = [];
   let dealt: Extract<MatchEvent, { type: 'RoundDealt' }> | null = null;
+  let initial: InitialCapture | null = null;
+  const matta = typeof (header.options as { matta?: unknown }).matta === 'string' ? ((header.options as { matta: string }).matta) : null;
   const flush = () => {
     if (line.length) out.push(line.join(' '));
     line = [];
+  };
+  const roundStart = () => {
+    if (!dealt) return;
+    flush();
+    line.push(`${dealt.round}.`, `{dealer ${dealt.dealer}; table ${dealt.table.join(' ') || '-'}}`);
+    if (initial) line.push(initialCaptureText(initial));
+    dealt = null;
+    initial = null;
   };
   for (const e of events) {
     switch (e.type) {
       case 'RoundDealt':
         dealt = e;
+        initial = null;
+        break;
+      case 'InitialTableCaptured':
+        initial = e;
+        break;
+      case 'HandDeclared':
+        roundStart();
+        line.push(declarationText(e, matta));
         break;
       case 'CardPlayed': {
-        if (dealt) {
-          flush();
-          line.push(`${dealt.round}.`, `{dealer ${dealt.dealer}; table ${dealt.table.join(' ') || '-'}}`);
-          dealt = null;
-        }
+        roundStart();
         line.push(`${e.auto ? '~' : ''}${e.card}${e.capture.length ? '*' + e.capture.join('+') : ''}${e.scopa ? '#' : ''}`);
         break;
       }
       case 'SeatResigned':
+        if (initial) roundStart(); // a marked initial capture needs its round
         line.push(`resign(${e.seat})`);
         break;
       case 'SeatForfeited':
+        if (initial) roundStart();
         line.push(`forfeit(${e.seat})`);
         break;
       case 'MatchAborted':
+        if (initial) roundStart();
         flush();
         line.push(`abort(${e.seat})`);
         break;
@@ -104,6 +138,8 @@ export function toNotation(header: ExportHeader, events: readonly MatchEvent[]):
 export type NotationToken =
   | { kind: 'round'; round: number; text: string }
   | { kind: 'play'; card: string; capture: string[]; scopa: boolean; auto: boolean; text: string }
+  | { kind: 'declare'; cards: string[]; mattaValue: number | null; scope: number; text: string }
+  | { kind: 'init'; side: number; cards: string[]; scope: number; text: string }
   | { kind: 'resign' | 'forfeit' | 'abort'; seat: number; text: string };
 
 export interface ParsedNotation {
@@ -113,6 +149,22 @@ export interface ParsedNotation {
 
 const CARD = '(?:10|[1-9])[DCSB]';
 const PLAY = new RegExp(`^(~?)(${CARD})(?:\\*(${CARD}(?:\\+${CARD})*))?(#?)$`);
+const DECLARED_CARD = `${CARD}(?:=(?:10|[1-9]))?`;
+const DECLARATION = new RegExp(`^!(${DECLARED_CARD}(?:\\+${DECLARED_CARD})*)/(\\d+)$`);
+const INITIAL = new RegExp(`^init\\((\\d+)\\)\\*(${CARD}(?:\\+${CARD})*)/(\\d+)$`);
+
+function declarationToken(m: RegExpExecArray, text: string): NotationToken {
+  let mattaValue: number | null = null;
+  const cards = m[1].split('+').map((c) => {
+    const [card, value] = c.split('=');
+    if (value !== undefined) {
+      if (mattaValue !== null) throw new Error(`two matta values in ${JSON.stringify(text)}`);
+      mattaValue = Number(value);
+    }
+    return card;
+  });
+  return { kind: 'declare', cards, mattaValue, scope: Number(m[2]), text };
+}
 
 export function parseNotation(text: string): ParsedNotation {
   const headers: Record<string, string> = {};
@@ -131,6 +183,8 @@ export function parseNotation(text: string): ParsedNotation {
     let m: RegExpExecArray | null;
     if ((m = /^(\d+)\.$/.exec(text))) tokens.push({ kind: 'round', round: Number(m[1]), text });
     else if ((m = /^(resign|forfeit|abort)\((\d+)\)$/.exec(text))) tokens.push({ kind: m[1] as 'resign' | 'forfeit' | 'abort', seat: Number(m[2]), text });
+    else if ((m = DECLARATION.exec(text))) tokens.push(declarationToken(m, text));
+    else if ((m = INITIAL.exec(text))) tokens.push({ kind: 'init', side: Number(m[1]), cards: m[2].split('+'), scope: Number(m[3]), text });
     else if ((m = PLAY.exec(text))) tokens.push({ kind: 'play', auto: m[1] === '~', card: m[2], capture: m[3] ? m[3].split('+') : [], scopa: m[4] === '#', text });
     else throw new Error(`bad token ${JSON.stringify(text)}`);
   }
@@ -169,12 +223,18 @@ export function auditNotation(text: string): NotationAudit {
   }
   if (!Array.isArray(clientSeeds)) return fail('ClientSeeds is a list');
   let state: MatchState = initialState(seed);
+  // The initial-table captures the engine made and the notation has not marked yet: each must be marked, in order.
+  const unmarked: InitialCapture[] = [];
   const run = (command: Command): MatchEvent[] | string => {
     const d = decide(command, state);
     if (!d.ok) return `${d.rejection.code}: ${d.rejection.message}`;
-    for (const e of d.events) state = evolve(state, e);
+    for (const e of d.events) {
+      state = evolve(state, e);
+      if (e.type === 'InitialTableCaptured') unmarked.push(e);
+    }
     return d.events;
   };
+  const sameCards = (a: readonly string[], b: readonly string[]): boolean => canonicalJson([...a].sort()) === canonicalJson([...b].sort());
   const seats: SeatSpec[] = players.map((p) => {
     const bot = p ? /^bot:([a-z]+):\d+$/.exec(p) : null;
     return bot ? { bot: bot[1] as SeatSpec['bot'] } : p ? { player: p } : {};
@@ -207,6 +267,15 @@ export function auditNotation(text: string): NotationAudit {
       if (t.round !== state.round) return fail(`round ${t.round} marked during round ${state.round}`, ply + 1, t.text);
       continue;
     }
+    if (t.kind === 'init') {
+      const made = unmarked.shift();
+      if (!made) return fail('no initial-table capture happened here', ply + 1, t.text);
+      if (made.side !== t.side || made.scope !== t.scope || !sameCards(made.cards, t.cards)) {
+        return fail(`the initial-table capture is ${initialCaptureText(made)}`, ply + 1, t.text);
+      }
+      continue;
+    }
+    if (unmarked.length > 0) return fail(`the initial-table capture ${initialCaptureText(unmarked[0])} is not marked`, ply + 1, t.text);
     ply++;
     let events: MatchEvent[] | string;
     if (t.kind === 'play') {
@@ -218,6 +287,13 @@ export function auditNotation(text: string): NotationAudit {
         return fail('the clock would have played otherwise', ply, t.text);
       }
       if (played.scopa !== t.scopa) return fail(played.scopa ? 'a scopa is not marked' : 'marked as a scopa but is not one', ply, t.text);
+    } else if (t.kind === 'declare') {
+      const seat = state.turn;
+      events = run({ type: 'declareHand', player: state.seats[seat]?.player ?? '', mattaValue: t.mattaValue });
+      if (typeof events === 'string') return fail(events, ply, t.text);
+      const declared = events[0];
+      if (declared.type !== 'HandDeclared' || !sameCards(declared.cards, t.cards)) return fail('the declared cards are not the hand', ply, t.text);
+      if (declared.scope !== t.scope) return fail(`the declaration scores ${declared.scope}, not ${t.scope}`, ply, t.text);
     } else if (t.kind === 'resign') {
       events = run({ type: 'resign', player: state.seats[t.seat]?.player ?? '' });
       if (typeof events === 'string') return fail(events, ply, t.text);
@@ -232,6 +308,7 @@ export function auditNotation(text: string): NotationAudit {
     const last = events[events.length - 1];
     if (last.type === 'MatchEnded') ended = last;
   }
+  if (unmarked.length > 0) return fail(`the initial-table capture ${initialCaptureText(unmarked[0])} is not marked`);
   if (!ended) return fail('the moves do not finish the match');
   const result = resultText({ reason: ended.reason, winner: ended.winner, totals: ended.totals });
   if (result !== headers.Result) return fail(`the moves give the result "${result}", not "${headers.Result}"`);

@@ -1,10 +1,27 @@
 import { Module } from '@nestjs/common';
+import { AppConfig } from '../config/config';
 import { PrismaService } from '../database/prisma.service';
+import { ExportKeys, TrustedIssuers } from './export-keys';
+import { MatchArchive } from './match-archive';
 import { MatchStore } from './match-store';
 
-/** The match store (a plain class) over the global DatabaseModule's PrismaService: one per process, so one snapshot cache. */
+/**
+ * The match store and the match archive (plain classes) over the global DatabaseModule's PrismaService: one store
+ * per process, so one snapshot cache; the archive's bulk reads go straight through the driver (Database.rows).
+ * The archive signs exports with the service's key (ExportKeys, also published at /.well-known/scopa-keys.json)
+ * and checks imports against it and the trusted issuers' keys.
+ */
 @Module({
-  providers: [{ provide: MatchStore, useFactory: (prisma: PrismaService) => new MatchStore(prisma, { rows: prisma.database.rows }), inject: [PrismaService] }],
-  exports: [MatchStore],
+  providers: [
+    { provide: MatchStore, useFactory: (prisma: PrismaService, config: AppConfig) => new MatchStore(prisma, { cacheSize: config.SNAPSHOT_CACHE_SIZE }), inject: [PrismaService, AppConfig] },
+    { provide: ExportKeys, useFactory: (config: AppConfig) => ExportKeys.fromConfig(config), inject: [AppConfig] },
+    { provide: TrustedIssuers, useFactory: (config: AppConfig) => new TrustedIssuers(config.IMPORT_TRUSTED_ISSUERS), inject: [AppConfig] },
+    {
+      provide: MatchArchive,
+      useFactory: (prisma: PrismaService, keys: ExportKeys, trusted: TrustedIssuers) => new MatchArchive(prisma, { rows: prisma.database.rows, keys, trusted }),
+      inject: [PrismaService, ExportKeys, TrustedIssuers],
+    },
+  ],
+  exports: [MatchStore, MatchArchive, ExportKeys],
 })
 export class StoreModule {}

@@ -12,7 +12,7 @@ import type { Principal } from '../auth/principal';
 import type { TrackedSocket } from '../auth/socket-registry';
 import { withDescriptions } from '../common/api-descriptions';
 import { formatError } from './format-error';
-import { JSONScalar } from './json.scalar';
+import { JSONScalar } from '../common/json.scalar';
 import { clientAddress, trustProxy } from '../common/client-address';
 import { SubscriptionCaps } from '../auth/subscription-caps';
 import { complexityRule, costRule, depthLimitRule } from './limits';
@@ -24,13 +24,11 @@ import { GraphqlSseController } from './graphql-sse.controller';
 import { GraphqlSseService } from './graphql-sse.service';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
-
-/** The committed SDL (a test fails if the code builds another). */
-export const SCHEMA_FILE = path.join(process.cwd(), 'schema.graphql');
+import { appConfig } from '../config/config';
 
 /** Where to write the SDL the code builds: GRAPHQL_SCHEMA_FILE, else nowhere (kept in memory). */
 function schemaTarget(): string | true {
-  const file = process.env.GRAPHQL_SCHEMA_FILE;
+  const file = appConfig().GRAPHQL_SCHEMA_FILE;
   return file ? path.resolve(process.cwd(), file) : true;
 }
 
@@ -58,7 +56,7 @@ interface WsExtra {
       useFactory: (wsAuth: WsAuthService, caps: SubscriptionCaps): ApolloDriverConfig => {
         const rules = [depthLimitRule(), complexityRule(), costRule()];
         const overWs = wsExecution({ rules, formatError });
-        const trust = trustProxy();
+        const trust = trustProxy(appConfig().TRUST_PROXY);
         const limitsOf = (ctx: WsContext): SocketLimitState => {
           const extra = ctx.extra as WsExtra;
           return (extra.limits ??= { address: clientAddress(extra.request, trust) });

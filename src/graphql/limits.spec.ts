@@ -3,7 +3,7 @@ import path from 'node:path';
 import { buildSchema, parse, specifiedRules, validate } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
 import { parse as parseYaml } from 'yaml';
-import { AUTH_ROUTES, FIELD_COSTS, MAX_COST, ROUTE_COSTS, operationCost } from '../auth/request-cost';
+import { AUTH_ROUTES, FIELD_COSTS, ROUTE_COSTS, maxCost, operationCost } from '../auth/request-cost';
 import { costRule } from './limits';
 
 // The committed contracts (a contract test keeps them equal to what the code builds).
@@ -38,10 +38,10 @@ describe('the cost of a GraphQL document', () => {
   });
 
   it('refuses a document over the budget at validation, with VALIDATION_FAILED and the figures', () => {
-    const n = Math.floor(MAX_COST / FIELD_COSTS['Query.hint']) + 1;
+    const n = Math.floor(maxCost() / FIELD_COSTS['Query.hint']) + 1;
     const over = parse(`query($m: ID!) { ${Array.from({ length: n }, (_, i) => `h${i}: hint(matchId: $m) { card }`).join(' ')} }`);
     const [error] = validate(schema, over, [...specifiedRules, costRule()]);
-    expect(error?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', maxCost: MAX_COST });
+    expect(error?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', maxCost: maxCost() });
     const within = parse(`query($m: ID!) { ${Array.from({ length: n - 1 }, (_, i) => `h${i}: hint(matchId: $m) { card }`).join(' ')} }`);
     expect(validate(schema, within, [...specifiedRules, costRule()])).toEqual([]);
   });

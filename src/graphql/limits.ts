@@ -6,19 +6,19 @@
  */
 import { GraphQLError, Kind } from 'graphql';
 import type { ASTVisitor, FragmentDefinitionNode, SelectionSetNode, ValidationContext } from 'graphql';
-import { MAX_COST, operationCost } from '../auth/request-cost';
+import { operationCharge, tooManyArchiveRows } from '../auth/request-cost';
+import { ARCHIVE_ROWS_PER_DOCUMENT } from '../common/archive-limits';
+import { appConfig } from '../config/config';
 
-export const MAX_DEPTH = Number(process.env.GRAPHQL_MAX_DEPTH ?? 10);
 /** Introspection (tools' standard query nests ofType deeply) gets its own, larger bound. */
 export const MAX_INTROSPECTION_DEPTH = 16;
-export const MAX_COMPLEXITY = Number(process.env.GRAPHQL_MAX_COMPLEXITY ?? 1000);
 
 function refused(message: string, details: Record<string, unknown>): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'VALIDATION_FAILED', status: 400, ...details, http: { status: 400 } } });
 }
 
-/** Depth of the deepest field path, following fragment spreads (each counted once per path). */
-export function depthLimitRule(max = MAX_DEPTH) {
+/** Depth of the deepest field path, following fragment spreads (each counted once per path); at most GRAPHQL_MAX_DEPTH unless given. */
+export function depthLimitRule(max = appConfig().GRAPHQL_MAX_DEPTH) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -57,8 +57,9 @@ export function depthLimitRule(max = MAX_DEPTH) {
  * expanded (aliases count again), so many aliases or fragment fan-out cannot
  * multiply the work. (graphql-query-complexity's rule needs the variables,
  * which a validation rule never sees: it fails on required variables.)
+ * The bound is GRAPHQL_MAX_COMPLEXITY unless given.
  */
-export function complexityRule(max = MAX_COMPLEXITY) {
+export function complexityRule(max = appConfig().GRAPHQL_MAX_COMPLEXITY) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -82,15 +83,22 @@ export function complexityRule(max = MAX_COMPLEXITY) {
   };
 }
 
-/** Refuses an operation whose cost exceeds the budget, before any of it runs (many aliases of `hint` or `register`...). */
-export function costRule(max = MAX_COST) {
+/**
+ * Refuses an operation whose cost exceeds the budget (GRAPHQL_MAX_COST unless given), before any of it runs
+ * (many aliases of `hint` or `register`...); counting stops at GRAPHQL_MAX_COMPLEXITY fields.
+ */
+export function costRule(max = appConfig().GRAPHQL_MAX_COST, maxFields = appConfig().GRAPHQL_MAX_COMPLEXITY) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     return {
       OperationDefinition(node) {
-        const { cost } = operationCost(context.getSchema(), node, fragments, max, MAX_COMPLEXITY);
+        const { cost, archiveRows } = operationCharge(context.getSchema(), node, fragments, max, maxFields);
         if (cost > max) context.reportError(refused(`query cost ${cost}+ exceeds the budget of ${max} rate-limit units`, { cost, maxCost: max }));
+        else if (archiveRows > ARCHIVE_ROWS_PER_DOCUMENT) {
+          const { message, details } = tooManyArchiveRows(archiveRows);
+          context.reportError(refused(message, details));
+        }
       },
     };
   };

@@ -11,20 +11,16 @@ import { GraphQLError, getOperationAST } from 'graphql';
 import type { ExecutionArgs } from 'graphql';
 import type { Context, ServerOptions, SubscribePayload } from 'graphql-ws';
 import type { SubscriptionCaps } from '../auth/subscription-caps';
+import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 
 export interface SocketLimitsConfig {
   maxConnectionsPerAddress: number;
 }
 
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && value !== '' && Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
-export function socketLimitsConfig(env: NodeJS.ProcessEnv = process.env): SocketLimitsConfig {
-  return {
-    maxConnectionsPerAddress: positive(env.WS_MAX_CONNECTIONS_PER_ADDRESS, 100),
-  };
+/** WS_MAX_CONNECTIONS_PER_ADDRESS (src/config). */
+export function socketLimitsConfig(config: Pick<AppConfig, 'WS_MAX_CONNECTIONS_PER_ADDRESS'> = appConfig()): SocketLimitsConfig {
+  return { maxConnectionsPerAddress: config.WS_MAX_CONNECTIONS_PER_ADDRESS };
 }
 
 /** graphql-ws's close code for a refused socket (its own code for "too many", reused with our reason). */

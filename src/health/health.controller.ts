@@ -9,7 +9,7 @@ import type { HealthCheckResult } from '@nestjs/terminus';
 import { SkipRateLimit } from '../common/public.decorator';
 import { Public } from '../common/public.decorator';
 import { ReadinessService } from './readiness.service';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors';
 
 @Public()
@@ -23,6 +23,7 @@ export class HealthController {
 
   @Get()
   @ApiOperation({ operationId: 'check', summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ description: 'The process answers.', schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } })
   check(): { status: 'ok' } {
     return { status: 'ok' };
   }
@@ -30,6 +31,19 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   @ApiOperation({ operationId: 'ready', summary: 'Readiness: the database (and Redis when fan-out uses it) answers; 503 when not' })
+  @ApiOkResponse({
+    description: 'Ready: each check (database, Redis) and its status (@nestjs/terminus).',
+    schema: {
+      type: 'object',
+      required: ['status'],
+      properties: {
+        status: { type: 'string', enum: ['ok'] },
+        info: { type: 'object', additionalProperties: true },
+        error: { type: 'object', additionalProperties: true },
+        details: { type: 'object', additionalProperties: true },
+      },
+    },
+  })
   @ApiErrors('UNAVAILABLE')
   ready(): Promise<HealthCheckResult> {
     return this.health.check(this.readiness.checks());

@@ -1,8 +1,9 @@
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { Caller } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { InboxService } from './inbox.service';
-import { InboxEntryModel, InboxQuery } from './inbox.model';
+import { InboxEntryModel, InboxQuery, PlayerEventModel } from './inbox.model';
+import type { PlayerEvent } from './inbox.service';
 
 @Resolver()
 export class InboxResolver {
@@ -11,5 +12,13 @@ export class InboxResolver {
   @Query(() => [InboxEntryModel], { description: 'My turn across all my matches, soonest deadline first (untimed matches last, oldest turn first).' })
   inbox(@Caller() caller: Principal, @Args() q: InboxQuery): Promise<InboxEntryModel[]> {
     return this.service.myTurn(caller.username, q.limit ?? 50);
+  }
+
+  @Subscription(() => PlayerEventModel, {
+    description: 'My events from now on (challenges, seek pairings, my matches started and ended, clock low, rematch offers): every PlayerEventType, as the NDJSON event stream sends them.',
+    resolve: (value: PlayerEvent) => value,
+  })
+  myEvents(@Caller() caller: Principal): AsyncIterableIterator<PlayerEvent> {
+    return this.service.myEvents(caller.username);
   }
 }

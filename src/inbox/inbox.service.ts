@@ -1,7 +1,13 @@
-/** "My turn" across all my matches, the most urgent first. */
-import { Injectable } from '@nestjs/common';
-import { PrismaService } from '../database/prisma.service';
-import { clockLowFraction } from '../common/durations';
+/** "My turn" across all my matches, the most urgent first; and my own events (./player-events.ts) as they happen. */
+import { Inject, Injectable } from '@nestjs/common';
+import { MatchStore } from '../events/match-store';
+import { appConfig } from '../config/config';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import { playerChannel } from '../realtime/channels';
+import type { PlayerEvent } from './player-events';
+
+export type { PlayerEvent } from './player-events';
 
 export interface InboxEntry {
   matchId: string;
@@ -19,27 +25,21 @@ export interface InboxEntry {
 
 @Injectable()
 export class InboxService {
-  private readonly lowFraction = clockLowFraction();
+  private readonly lowFraction = appConfig().CLOCK_LOW_FRACTION;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly store: MatchStore,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {}
+
+  /** Every event of `player`'s channel from now on (GraphQL myEvents; the NDJSON event stream reads the same channel). */
+  myEvents(player: string): AsyncIterableIterator<PlayerEvent> {
+    return this.pubsub.asyncIterableIterator<PlayerEvent>(playerChannel(player));
+  }
 
   /** Matches where it is `player`'s turn: by deadline (soonest first; untimed last, oldest turn first). `limit` (1..500) is checked by InboxQuery. */
   async myTurn(player: string, limit = 50): Promise<InboxEntry[]> {
-    const rows = await this.prisma.$queryRawUnsafe<
-      { match_id: string; preset: string; current_seq: number; turn_seat: number; deadline: Date | null; updated_at: Date; clock_low: boolean | null }[]
-    >(
-      `SELECT m.id::text AS match_id, m.preset, m.current_seq, m.turn_seat, c.deadline, m.updated_at,
-         c.deadline - now() <= m.turn_time_limit::interval * $3::double precision AS clock_low
-       FROM match_players mp
-       JOIN matches m ON m.id = mp.match_id
-       LEFT JOIN match_clocks c ON c.match_id = m.id AND c.seq = m.current_seq
-       WHERE mp.player_id = $1 AND m.status = 'playing' AND m.turn_player = $1
-       ORDER BY c.deadline ASC NULLS LAST, m.updated_at ASC, m.id ASC
-       LIMIT $2::int`,
-      player,
-      limit,
-      this.lowFraction,
-    );
+    const rows = await this.store.myTurn(player, limit, this.lowFraction);
     return rows.map((r) => ({ matchId: r.match_id, preset: r.preset, seq: r.current_seq, seat: r.turn_seat, deadline: r.deadline, since: r.updated_at, clockLow: r.clock_low === true }));
   }
 }

@@ -1,9 +1,9 @@
 /**
  * `matchStarted` and `matchEnded` on the player channel of each human seat
- * (src/inbox/channels.ts `playerChannel`), after the append that starts or
+ * (src/realtime/channels.ts `playerChannel`), after the append that starts or
  * ends a match, whoever made it (a person, a bot's reply, the clock's start
  * or forfeit): the event stream (`GET /v1/stream/events`) forwards them.
- * Called from the after-append pipeline (src/matches/after-append.ts).
+ * Called from the after-append pipeline (src/reactions/after-append.ts).
  * Nothing here is hidden information: the seats are public, and the
  * result only exists once the match is over.
  */
@@ -12,31 +12,10 @@ import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import { playerChannel } from './channels';
-import type { PlayerEvent } from './channels';
+import { playerChannel } from '../realtime/channels';
+import type { MatchEndedEvent, MatchStartedEvent } from './player-events';
 
-/** `matchStarted`: a match where the player holds a seat has been dealt. */
-export interface MatchStartedEvent extends PlayerEvent {
-  type: 'matchStarted';
-  matchId: string;
-  /** The seq of the MatchStarted event. */
-  seq: number;
-  /** The player's seat. */
-  seat: number;
-  preset: string | null;
-  /** Who sits where (bots as `bot:<level>:<seat>`). */
-  players: (string | null)[];
-}
-
-/** `matchEnded`: a match where the player holds a seat is over (points, resignation, forfeit...). */
-export interface MatchEndedEvent extends PlayerEvent {
-  type: 'matchEnded';
-  matchId: string;
-  /** The seq of the MatchEnded event (the last of the log). */
-  seq: number;
-  seat: number;
-  result: { reason: string; winner: number | null; totals: number[] };
-}
+export type { MatchEndedEvent, MatchStartedEvent } from './player-events';
 
 const isHuman = (player: string | null): player is string => player !== null && !player.startsWith('bot:');
 

@@ -4,27 +4,18 @@
  * channel, and "your turn" (with the deadline) to the human to move.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PrismaService } from '../database/prisma.service';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import type { CommandResult } from '../events/match-store';
+import type { CommandResult, TurnRow } from '../events/match-store';
 import { MatchStore } from '../events/match-store';
-import { matchChannel, turnChannel } from './channels';
-import type { MatchNotice, TurnNotice } from './channels';
-
-interface TurnRow {
-  current_seq: number;
-  turn_seat: number | null;
-  turn_player: string | null;
-  deadline: Date | null;
-}
+import { matchChannel, turnChannel } from '../realtime/channels';
+import type { MatchNotice, TurnNotice } from '../realtime/channels';
 
 @Injectable()
 export class TurnNotifier {
   private readonly logger = new Logger('TurnNotifier');
 
   constructor(
-    private readonly prisma: PrismaService,
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
@@ -53,13 +44,7 @@ export class TurnNotifier {
       if (s.phase !== 'playing' || s.turn < 0) return null;
       return { current_seq: snap.seq, turn_seat: s.turn, turn_player: s.seats[s.turn]?.player ?? null, deadline: null };
     }
-    const rows = await this.prisma.$queryRawUnsafe<TurnRow[]>(
-      `SELECT m.current_seq, m.turn_seat, m.turn_player, c.deadline
-       FROM matches m LEFT JOIN match_clocks c ON c.match_id = m.id AND c.seq = m.current_seq
-       WHERE m.id = $1::uuid AND m.status = 'playing'`,
-      result.matchId,
-    );
-    return rows[0] ?? null;
+    return this.store.turn(result.matchId);
   }
 
   /** published(), never throwing (for background workers). */

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { CreateSeekInput, LobbyPageModel, LobbyQuery, SeekModel } from './lobby.model';
 import { LobbyService } from './lobby.service';
 import { SeeksService } from './seeks.service';
+import { ApiErrors } from '../common/api-errors';
 
 @ApiTags('lobby')
 @ApiBearerAuth()
@@ -28,6 +29,7 @@ export class LobbyController {
   @ApiOperation({ operationId: 'createSeek', summary: 'Seek a match with whoever fits (201; 200 with the identical open seek I already have)' })
   @ApiCreatedResponse({ type: SeekModel })
   @ApiOkResponse({ type: SeekModel, description: 'The identical open seek I already had.' })
+  @ApiErrors('INVALID_RULESET', 'INVALID_COMMAND', 'NOT_FOUND', 'LIMIT_REACHED', 'RATED_PLAY_SUSPENDED')
   async createSeek(@Caller() caller: Principal, @Body() body: CreateSeekInput, @Res({ passthrough: true }) res: Response): Promise<SeekModel> {
     const { seek, created } = await this.seeks.create(caller, body);
     res.status(created ? 201 : 200);
@@ -46,6 +48,7 @@ export class LobbyController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'cancelSeek', summary: 'Cancel my seek (409 CONFLICT with matchId once paired)' })
   @ApiNoContentResponse()
+  @ApiErrors('CONFLICT')
   async cancelSeek(@Caller() caller: Principal, @Param('id') id: string): Promise<void> {
     await this.seeks.cancel(caller, id);
   }

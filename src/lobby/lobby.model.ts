@@ -2,10 +2,11 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } fro
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PRESET_IDS } from '../engine';
 import { queryBoolean } from '../common/query-boolean';
-import { JSONScalar } from '../graphql/json.scalar';
-import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../matches/match.input';
-import { BotLevelEnum } from '../seats/bot-level';
+import { JSONScalar } from '../common/json.scalar';
+import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
+import { BotLevelEnum } from '../bots/bot-level';
 
 export enum ClockKindEnum {
   untimed = 'untimed',
@@ -79,12 +80,11 @@ export class LobbyChangeModel {
 /** The lobby's filters, shared by REST (query string) and GraphQL: validated once, here. */
 @ArgsType()
 export class LobbyFilterArgs {
-  @Field({ nullable: true, description: 'A preset id.' })
-  @ApiPropertyOptional({ example: 'scopa' })
+  @Field({ nullable: true, description: `A preset id: one of ${PRESET_IDS.join(', ')} (another is VALIDATION_FAILED).` })
+  @ApiPropertyOptional({ enum: PRESET_IDS, example: 'scopa' })
   @IsOptional()
   @IsString()
-  @MinLength(1)
-  @MaxLength(50)
+  @IsIn(PRESET_IDS as unknown as string[], { message: `preset must be one of ${PRESET_IDS.join(', ')}` })
   preset?: string;
 
   @Field(() => Boolean, { nullable: true })

@@ -2,18 +2,19 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { SocketRegistry } from '../auth/socket-registry';
 import { ClocksModule } from '../clocks/clocks.module';
+import { MatchMakerModule } from '../matches/match-maker.module';
 import { StoreModule } from '../events/store.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { LobbyController } from './lobby.controller';
 import { LobbyResolver } from './lobby.resolver';
 import { LobbyService } from './lobby.service';
 import { Pairing } from './pairing';
-import { SEEK_PRESENCE, socketPresence } from './presence';
+import { SEEK_PRESENCE, socketPresence } from '../presence/seek-presence';
 import { SeeksService } from './seeks.service';
 
 /** The lobby (public matches with open seats, and their changes) and seeks with their pairing and sweeper. */
 @Module({
-  imports: [StoreModule, AuthModule, ClocksModule, RulesetsModule],
+  imports: [StoreModule, AuthModule, ClocksModule, RulesetsModule, MatchMakerModule],
   controllers: [LobbyController],
   providers: [
     LobbyService,

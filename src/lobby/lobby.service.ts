@@ -2,30 +2,21 @@
  * The lobby: public matches with a seat the caller may take, newest first,
  * cursor-paginated (README "Lobby and seeks"), and its changes published on
  * `lobbyChannel` after every append that can change a listing (a match
- * created, a seat taken, a start, an end), whoever issued it: one
- * registration on the store (MatchStore.onAppended), like the other
- * reactions. Private matches are never listed and never published.
+ * created, a seat taken, a start, an end), whoever issued it: a step of
+ * the after-append pipeline (src/reactions/after-append.ts). Private matches
+ * are never listed and never published.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { durationSeconds } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
-import type { CommandResult } from '../events/match-store';
-import { lobbyChannel } from '../inbox/channels';
-import type { LobbyChange } from '../inbox/channels';
+import type { ClockKind, CommandResult, LobbyFilter, LobbyRow } from '../events/match-store';
+import { lobbyChannel } from '../realtime/channels';
+import type { LobbyChange } from '../realtime/channels';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 
-export type ClockKind = 'untimed' | 'live' | 'correspondence';
-
-export interface LobbyFilter {
-  preset?: string | null;
-  rated?: boolean | null;
-  /** untimed: no turn clock; live: a turn time limit under a day; correspondence: a day or more. */
-  clock?: ClockKind | null;
-}
+export type { ClockKind, LobbyFilter } from '../events/match-store';
 
 export interface LobbySeat {
   seat: number;
@@ -58,86 +49,41 @@ export interface LobbyPage {
   next: string | null;
 }
 
-interface LobbyRow {
-  id: string;
-  preset: string;
-  ruleset_id: string | null;
-  options: Record<string, unknown>;
-  seats: { player: string | null; reservedFor: string | null; bot: string | null }[];
-  turn_time_limit: string | null;
-  on_expiry: string | null;
-  rated: boolean | null;
-  created_by: string;
-  created_at: Date;
-  status: string;
-  visibility: string;
-}
-
-const ENTRY_COLUMNS = `m.id::text AS id, m.preset, m.ruleset_id::text AS ruleset_id, m.options, m.seats, m.turn_time_limit, m.on_expiry,
-  (e.payload->'settings'->>'rated')::boolean AS rated, m.created_by, m.created_at, m.status, m.visibility`;
-
-// A turn time limit is an ISO 8601 duration (src/engine/turn-time.ts), which PostgreSQL casts to an interval.
-const CLOCK_SQL: Record<ClockKind, string> = {
-  untimed: 'm.turn_time_limit IS NULL',
-  live: `m.turn_time_limit IS NOT NULL AND m.turn_time_limit::interval < interval '1 day'`,
-  correspondence: `m.turn_time_limit IS NOT NULL AND m.turn_time_limit::interval >= interval '1 day'`,
-};
-
-/** The page: $1 caller, $2 preset, $3 rated, $4/$5 the cursor (created_at, id), $6 limit + 1. */
-const pageSql = (clock: ClockKind | null | undefined) => `
-SELECT ${ENTRY_COLUMNS}
-FROM matches m JOIN match_events e ON e.match_id = m.id AND e.seq = 1
-WHERE m.status = 'open' AND m.visibility = 'public' AND m.imported = false
-  AND ($2::text IS NULL OR m.preset = $2::text)
-  AND ($3::boolean IS NULL OR COALESCE((e.payload->'settings'->>'rated')::boolean, false) = $3::boolean)
-  AND ${clock ? CLOCK_SQL[clock] : 'true'}
-  AND ($4::timestamptz IS NULL OR (m.created_at, m.id) < ($4::timestamptz, $5::uuid))
-  AND EXISTS (SELECT 1 FROM jsonb_array_elements(m.seats) s
-              WHERE s->>'player' IS NULL AND s->>'bot' IS NULL AND (s->>'reservedFor' IS NULL OR s->>'reservedFor' = $1::text))
-  AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(m.seats) s WHERE s->>'player' = $1::text)
-ORDER BY m.created_at DESC, m.id DESC
-LIMIT $6::int`;
-
-const ONE_SQL = `SELECT ${ENTRY_COLUMNS} FROM matches m JOIN match_events e ON e.match_id = m.id AND e.seq = 1 WHERE m.id = $1::uuid`;
-
 /** Events after which a match may enter, change in or leave the lobby. */
 const LOBBY_EVENTS = new Set(['MatchCreated', 'SeatTaken', 'MatchStarted', 'MatchEnded', 'MatchAborted']);
 
 export const LOBBY_MAX_LIMIT = 100;
 
 @Injectable()
-export class LobbyService implements OnModuleInit, OnModuleDestroy {
-  private unsubscribe: (() => void) | null = null;
-
+export class LobbyService {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
 
-  onModuleInit(): void {
-    this.unsubscribe = this.store.onAppended((result) => this.publishChange(result));
-  }
-
-  onModuleDestroy(): void {
-    this.unsubscribe?.();
-  }
-
   async page(caller: string, filter: LobbyFilter, limit = 20, after?: string | null): Promise<LobbyPage> {
     if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_MAX_LIMIT) throw new DomainError('VALIDATION_FAILED', `limit: an integer in 1..${LOBBY_MAX_LIMIT}`);
     const cursor = after ? decodeCursor(after) : null;
-    const rows = await this.prisma.$queryRawUnsafe<LobbyRow[]>(
-      pageSql(filter.clock),
-      caller,
-      filter.preset ?? null,
-      filter.rated ?? null,
-      cursor?.createdAt ?? null,
-      cursor?.id ?? null,
-      limit + 1,
-    );
+    const rows = await this.store.lobbyPage(caller, filter, cursor, limit + 1);
     const matches = rows.slice(0, limit).map(toEntry);
     const last = matches[matches.length - 1];
     return { matches, next: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  }
+
+  /**
+   * Whether the append may list, change or unlist a match: the match is
+   * still open (never started), or this append started it out of the open
+   * phase. A match created full or started, or one already in play, never is.
+   * Without the snapshot in this process's cache: read and see.
+   */
+  private mayBeListed(result: CommandResult): boolean {
+    const snap = this.store.peek(result.matchId);
+    if (!snap || snap.seq < result.seq) return true;
+    const created = result.events[0]?.type === 'MatchCreated';
+    // created with no seat to take (every one a player's or a bot's): never listed
+    if (created && snap.state.seats.every((seat) => seat.player !== null || seat.bot !== null)) return false;
+    if (snap.state.deckSeed === null) return true; // never started: open, or ended before a start
+    return !created && result.events.some((e) => e.type === 'MatchStarted');
   }
 
   /**
@@ -188,12 +134,17 @@ export class LobbyService implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  /** After-append reaction: publishes the match's lobby change, if it is public and the append can change its listing. */
+  /**
+   * After-append step: publishes the match's lobby change, if it is public
+   * and the append can change its listing. Returns at once (no read) for a
+   * match that was never listed by then: created already started (pairing,
+   * challenges, rematches), or already in play before this append.
+   */
   async publishChange(result: CommandResult): Promise<void> {
     if (!result.events.some((e) => LOBBY_EVENTS.has(e.type))) return;
+    if (!this.mayBeListed(result)) return;
     try {
-      const rows = await this.prisma.$queryRawUnsafe<LobbyRow[]>(ONE_SQL, result.matchId);
-      const row = rows[0];
+      const row = await this.store.lobbyRow(result.matchId);
       if (!row || row.visibility !== 'public') return;
       const entry = toEntry(row);
       const created = result.events[0]?.type === 'MatchCreated';

@@ -9,31 +9,23 @@
  *    cancel or expiry waits for the outcome and then finds the seek taken);
  * 3. groups them, oldest compatible first (distinct players, each inside the
  *    others' rating range when rated);
- * 4. for each group creates the match with every seat taken, seats drawn
- *    from the match seed's entropy (MatchStore.createInTransaction: the same
- *    create statement and decider as any match), records its start as a
- *    pending start (the clock scheduler's `match_clocks` row of kind
- *    'start', src/clocks/pending-starts.ts), marks the seeks paired and
- *    writes the `match_started` webhook outbox rows;
+ * 4. for each group has the one match maker (src/matches/match-maker.ts)
+ *    make the match with every seat taken, seats drawn from the match seed's
+ *    entropy, and start it: in the create statement when CLIENT_SEED_WINDOW
+ *    is 0, else as a pending start (dealt when the players' seeds are in, or
+ *    at the window's end: a durable row any instance's clock scheduler
+ *    issues); marks the seeks paired and writes the `match_started` webhook
+ *    outbox rows;
  * and commits, or (a crash, an error) leaves nothing: no half-made match,
- * no seek taken without its match. After the commit: the store's reactions
- * (notices, lobby, metrics), `seekPaired` on each player's channel, and the
- * start, issued at once when CLIENT_SEED_WINDOW is 0 (else when the players'
- * seeds are in, or at the window's end). Should the process die right after
- * the commit, the pending start is in the database: any instance's clock
- * scheduler issues it.
+ * no seek taken without its match. After the commit: `seekPaired` on each
+ * player's channel, then the store's reactions (notices, lobby, metrics).
  */
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { SeatSpec } from '../engine';
 import { PrismaService } from '../database/prisma.service';
-import { MatchStore } from '../events/match-store';
-import type { TransactionalCreate } from '../events/match-store';
-import { PENDING_START_SQL, PendingStarts } from '../clocks/pending-starts';
-import { playerChannel } from '../inbox/channels';
-import type { PlayerEvent } from '../inbox/channels';
-import { PUB_SUB } from '../realtime/realtime.module';
-import type { PubSubEngine } from '../realtime/realtime.module';
+import { MatchMaker } from '../matches/match-maker';
+import type { MadeInTransaction } from '../matches/match-maker';
 
 export interface SeekRow {
   id: string;
@@ -71,13 +63,6 @@ const OPEN_SEEKS_SQL = `SELECT ${SEEK_COLUMNS} FROM seeks WHERE bucket = $1::tex
 const PAIR_SQL = `UPDATE seeks SET status = 'paired', match_id = $2::uuid, seat = x.seat, ended_at = now()
   FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, seat int)
   WHERE seeks.id = x.id AND seeks.status = 'open'`;
-const WEBHOOKS_SQL = `INSERT INTO webhook_deliveries (id, webhook_id, event, payload)
-  SELECT gen_random_uuid(), w.id, 'match_started', jsonb_build_object(
-    'matchId', $1::text, 'seat', x.seat, 'player', w.username, 'seekId', x.id, 'preset', $2::text, 'rulesetId', $3::text, 'players', $4::jsonb)
-  FROM jsonb_to_recordset($5::jsonb) AS x(id text, player text, seat int)
-  JOIN webhooks w ON w.username = x.player
-  WHERE 'match_started' = ANY (w.events)`;
-
 /** Two seeks may meet: other players, and when rated each inside the other's rating range. */
 export function compatible(a: Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max'>, b: typeof a): boolean {
   if (a.player === b.player) return false;
@@ -137,23 +122,14 @@ export function seatOrder(n: number, entropy: Uint8Array): number[] {
   return order;
 }
 
-interface Made {
-  create: TransactionalCreate;
-  group: SeekRow[];
-  seats: { id: string; player: string; seat: number }[];
-}
-
 @Injectable()
 export class Pairing {
-  private readonly logger = new Logger('Pairing');
   /** Attempts under way in this process, per bucket, and whether another must follow (a seek came meanwhile). */
   private readonly running = new Map<string, { promise: Promise<void>; again: boolean }>();
 
   constructor(
     private readonly prisma: PrismaService,
-    private readonly store: MatchStore,
-    private readonly starts: PendingStarts,
-    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly maker: MatchMaker,
   ) {}
 
   /**
@@ -191,56 +167,41 @@ export class Pairing {
       async (tx) => {
         await tx.$queryRawUnsafe(LOCK_SQL, `seeks:${bucket}`);
         const seeks = await tx.$queryRawUnsafe<SeekRow[]>(OPEN_SEEKS_SQL, bucket);
-        const out: Made[] = [];
+        const out: MadeInTransaction[] = [];
         for (const group of groupSeeks(seeks, MATCHES_PER_TRANSACTION)) {
           const first = group[0];
           const order: string[] = [];
-          const create = await this.store.createInTransaction(tx, {
-            preset: first.preset,
-            overrides: first.overrides,
-            ruleset: first.ruleset_id ? { id: first.ruleset_id, preset: first.preset, overrides: first.overrides } : null,
-            createdBy: first.player,
-            settings: { turnTimeLimit: first.turn_time_limit, onExpiry: first.on_expiry as 'autoPlay' | 'forfeit', ...(first.rated ? { rated: true } : {}) },
-            visibility: 'public',
-            arrangeSeats: (entropy): SeatSpec[] => {
-              for (const k of seatOrder(group.length, entropy)) order.push(group[k].player);
-              return order.map((player) => ({ player }));
-            },
-          });
-          const seats = group.map((s) => ({ id: s.id, player: s.player, seat: order.indexOf(s.player) }));
-          const paired = await tx.$executeRawUnsafe(PAIR_SQL, JSON.stringify(seats.map(({ id, seat }) => ({ id, seat }))), create.result.matchId);
-          if (paired !== group.length) throw new Error(`pairing: ${paired} of ${group.length} seeks were still open`);
-          // The start, as a pending start of the first seek's player (a durable row: any instance's scheduler issues it).
-          await tx.$executeRawUnsafe(PENDING_START_SQL, create.result.matchId, create.result.seq, this.starts.windowMs, first.player, null);
-          await tx.$executeRawUnsafe(WEBHOOKS_SQL, create.result.matchId, first.preset, first.ruleset_id, JSON.stringify(order), JSON.stringify(seats));
-          out.push({ create, group, seats });
+          const seatOf = (s: SeekRow) => order.indexOf(s.player);
+          out.push(
+            await this.maker.makeInTransaction(tx, {
+              rules: first.ruleset_id ? { ruleset: { id: first.ruleset_id, preset: first.preset, overrides: first.overrides } } : { preset: first.preset, overrides: first.overrides },
+              createdBy: first.player,
+              settings: { turnTimeLimit: first.turn_time_limit, onExpiry: first.on_expiry as 'autoPlay' | 'forfeit', ...(first.rated ? { rated: true } : {}) },
+              visibility: 'public',
+              arrangeSeats: (entropy): SeatSpec[] => {
+                for (const k of seatOrder(group.length, entropy)) order.push(group[k].player);
+                return order.map((player) => ({ player }));
+              },
+              // The start, in the first seek's player's name.
+              startBy: first.player,
+              after: async (t, matchId) => {
+                const paired = await t.$executeRawUnsafe(PAIR_SQL, JSON.stringify(group.map((s) => ({ id: s.id, seat: seatOf(s) }))), matchId);
+                if (paired !== group.length) throw new Error(`pairing: ${paired} of ${group.length} seeks were still open`);
+              },
+              // seekPaired to each player (and its match_started webhook).
+              announce: (matchId) =>
+                group.map((s) => ({
+                  player: s.player,
+                  event: { type: 'seekPaired', seekId: s.id, matchId, seat: seatOf(s), preset: first.preset, rulesetId: first.ruleset_id, players: [...order] },
+                })),
+            }),
+          );
         }
         return out;
       },
       { maxWait: 60_000, timeout: 60_000 },
     );
-    for (const m of made) await this.afterCommit(m);
+    for (const m of made) await m.publish();
     return made.length;
-  }
-
-  private async afterCommit({ create, group, seats }: Made): Promise<void> {
-    const result = create.publish();
-    const matchId = result.matchId;
-    const players = [...seats].sort((a, b) => a.seat - b.seat).map((s) => s.player);
-    await Promise.all(
-      seats.map((s) => {
-        const event: PlayerEvent = { type: 'seekPaired', seekId: s.id, matchId, seat: s.seat, preset: group[0].preset, rulesetId: group[0].ruleset_id, players };
-        return this.pubsub.publish(playerChannel(s.player), event).catch(() => undefined);
-      }),
-    );
-    await this.store.settled(result);
-    if (this.starts.windowMs === 0) {
-      try {
-        await this.starts.startNow(matchId);
-      } catch (err) {
-        // the row stays: the scheduler issues the start
-        this.logger.warn(`start of paired match ${matchId}: ${(err as Error).message}`);
-      }
-    }
   }
 }

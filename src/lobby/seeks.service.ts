@@ -14,13 +14,16 @@ import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { Poller } from '../common/poller';
 import type { Principal } from '../auth/principal';
+import { RevocationBus, sessionKey } from '../auth/revocations';
 import { PrismaService } from '../database/prisma.service';
 import { canonicalJson } from '../events/chain';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+import { MatchMaker } from '../matches/match-maker';
 import { Pairing, SEEK_COLUMNS } from './pairing';
 import type { SeekRow } from './pairing';
-import { SEEK_PRESENCE } from './presence';
-import type { SeekPresence } from './presence';
+import { SEEK_PRESENCE } from '../presence/seek-presence';
+import type { SeekPresence } from '../presence/seek-presence';
+import { appConfig } from '../config/config';
 
 export interface SeekRequest {
   preset?: string | null;
@@ -57,14 +60,6 @@ export interface Seek {
   endedAt: Date | null;
 }
 
-function intEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name}: a number >= ${min}, not ${JSON.stringify(raw)}`);
-  return n;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The seed of the dry run that checks a seek (no match is made from it). */
 const DRY_RUN_SEED = new Uint8Array(32);
@@ -82,11 +77,11 @@ const PLAYER_LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(h
 @Injectable()
 export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Open seeks one account may have (SEEKS_PER_ACCOUNT). */
-  readonly perAccount = intEnv('SEEKS_PER_ACCOUNT', 10, 1);
+  readonly perAccount = appConfig().SEEKS_PER_ACCOUNT;
   /** Seconds a live seek survives its owner having no open connection (SEEK_IDLE_EXPIRY). */
-  readonly idleExpirySeconds = intEnv('SEEK_IDLE_EXPIRY', 60, 1);
+  readonly idleExpirySeconds = appConfig().SEEK_IDLE_EXPIRY;
   /** Sweeper period (SEEK_SWEEP_MS; 0 disables it on this instance). */
-  readonly sweepMs = intEnv('SEEK_SWEEP_MS', 5000, 0);
+  readonly sweepMs = appConfig().SEEK_SWEEP_MS;
   private readonly logger = new Logger('Seeks');
   private readonly poller = new Poller('seek sweep', () => this.sweep(), this.logger);
 
@@ -95,14 +90,43 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly rulesets: CustomRulesetsService,
     private readonly pairing: Pairing,
     @Inject(SEEK_PRESENCE) private readonly presence: SeekPresence,
+    private readonly revocations: RevocationBus,
+    private readonly maker: MatchMaker,
   ) {}
+
+  private stopHearing?: () => void;
 
   onApplicationBootstrap(): void {
     this.poller.start(this.sweepMs);
+    this.stopHearing = this.revocations.onRevoked((keys) => {
+      const prefix = sessionKey('');
+      const sessions = keys.filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+      if (sessions.length > 0) this.signedOut(sessions).catch((err: unknown) => this.logger.warn(`cancelling the live seeks of a signed-out account: ${(err as Error).message}`));
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopHearing?.();
     await this.poller.stop();
+  }
+
+  /**
+   * Sessions ended (logout, logout everywhere; heard on every instance): an
+   * account left with no live session (logged out everywhere) loses its open
+   * live seeks at once, instead of after SEEK_IDLE_EXPIRY: nobody is there to
+   * play the match they would make. Correspondence seeks stay (they do not
+   * need their owner connected), as do the seeks of an account still signed in
+   * elsewhere. The update is idempotent: every instance may run it.
+   */
+  private async signedOut(sessionIds: string[]): Promise<void> {
+    await this.prisma.$executeRawUnsafe(
+      `UPDATE seeks SET status = 'canceled', ended_at = now()
+       WHERE status = 'open' AND correspondence = false AND player IN (
+         SELECT a.username FROM accounts a
+         WHERE a.id IN (SELECT s.account_id FROM sessions s WHERE s.id = ANY ($1::uuid[]))
+           AND NOT EXISTS (SELECT 1 FROM sessions l WHERE l.account_id = a.id AND l.revoked_at IS NULL AND l.expires_at > now()))`,
+      sessionIds,
+    );
   }
 
   /** Creates a seek (or returns the identical open one the caller has: `created: false`), then tries to pair its bucket. */
@@ -253,6 +277,8 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     if (rated && !rulesetId && Object.keys(overrides).length > 0) {
       throw new DomainError('VALIDATION_FAILED', 'a rated seek takes no overrides (players and teams included): save them as a ruleset and rate that');
     }
+    // A player suspended from rated play makes no rated seek (the pairing makes the match later, under its lock).
+    if (rated) await this.maker.assertMayPlayRated([caller.username]);
     let ratingMin: number | null = null;
     let ratingMax: number | null = null;
     if (req.ratingRange !== undefined && req.ratingRange !== null) {

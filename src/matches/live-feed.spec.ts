@@ -4,7 +4,7 @@ import type { MatchState } from '../engine';
 import { playRandomly, seedFrom, startedMatch } from '../engine/testing';
 import { GENESIS_HASH, chainEvents, joinEvent } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
-import type { MatchNotice } from '../inbox/channels';
+import type { MatchNotice } from '../realtime/channels';
 import { LiveFeed } from './live-feed';
 import type { FeedLog } from './live-feed';
 

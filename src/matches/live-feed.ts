@@ -4,13 +4,16 @@
  * append: taken as they are when they follow the last one delivered, else (a
  * gap: notices from two instances may cross) the log is read from there.
  * Each event comes out with the state right after it (SECRET: the caller
- * turns it into what its subscriber may see).
+ * turns it into what its subscriber may see). The feed ends after the event
+ * that ends the match: nothing can follow it (a command on an ended match is
+ * MATCH_OVER), and every transport completes there (graphql-ws and
+ * graphql-sse send `complete`, the NDJSON stream closes).
  */
 import { evolve } from '../engine';
 import type { MatchState } from '../engine';
 import { joinEvent } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
-import type { MatchNotice, PresenceChange } from '../inbox/channels';
+import type { MatchNotice, PresenceChange } from '../realtime/channels';
 
 /** What the feed reads: the match store, in the service. */
 export interface FeedLog {
@@ -79,10 +82,12 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
     })();
     let last = fromSeq - 1;
     let state: MatchState | null = null;
+    const ended = { yes: false };
     const next = async (e: StoredEvent): Promise<T> => {
       // The state follows the events one by one, from the log folded up to the first one.
       state = state ? evolve(state, joinEvent(e)) : await this.log.state(matchId, e.seq);
       last = e.seq;
+      ended.yes = state.phase === 'over';
       return this.toItem(e, state);
     };
     try {
@@ -111,6 +116,7 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
           for (const e of stored) {
             if (e.seq <= last) continue;
             yield await next(e);
+            if (ended.yes) return undefined;
           }
         }
         if (!readLog) continue;
@@ -121,6 +127,7 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
           for (const e of batch) {
             if (e.seq !== last + 1) throw new Error(`event log gap at ${last + 1}`);
             yield await next(e);
+            if (ended.yes) return undefined;
           }
         }
       }

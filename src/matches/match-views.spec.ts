@@ -1,6 +1,7 @@
-import { mulberry32, toHex } from '../engine';
-import { playRandomly, seedFrom, startedMatch } from '../engine/testing';
-import { replayViews, stripSecrets, viewFor, viewsFor } from './match-views';
+import { cardCodes, declarationsInView, mulberry32, seatView, toHex } from '../engine';
+import { apply, playRandomly, seedFrom, startedMatch } from '../engine/testing';
+import { replayViews, stripSecrets, viewsFor } from './match-views';
+import { viewFor } from '../../test/support/views';
 
 describe('who sees what (the view policy)', () => {
   const seed = seedFrom(mulberry32(5));
@@ -46,5 +47,28 @@ describe('who sees what (the view policy)', () => {
     expect(stripped).not.toHaveProperty('hands');
     expect(stripped).not.toHaveProperty('deck');
     expect(stripped.sides).toEqual(full.sides);
+  });
+
+  it('a declared hand and the matta value leave through stripSecrets to every seat and spectator; an undeclared hand does not', () => {
+    // The first cirulla deal (seeds from 1) where the seat to move holds the matta and may declare.
+    for (let n = 1; n < 500; n++) {
+      const d = startedMatch(seedFrom(mulberry32(n)), 'cirulla');
+      const seat = d.state.turn;
+      const hand = cardCodes(d.state.hands[seat]);
+      const open = declarationsInView(seatView(d.state, seat)).find((x) => x.mattaValue !== null);
+      if (!hand.includes('7C') || !open) continue;
+      apply(d, { type: 'declareHand', player: `p${seat}`, mattaValue: open.mattaValue });
+      const other = 1 - seat;
+      const hidden = cardCodes(d.state.hands[other]);
+      for (const viewer of [`p${seat}`, `p${other}`, null]) {
+        const view = stripSecrets(viewsFor(viewer, d.state)[0]);
+        expect([...view.seats[seat].declared].sort()).toEqual([...hand].sort());
+        expect(view.seats[other].declared).toEqual([]);
+        expect(view.captureValues).toEqual({ '7C': open.mattaValue });
+        if (viewer !== `p${other}`) for (const card of hidden) expect(JSON.stringify({ ...view, table: [] })).not.toContain(`"${card}"`);
+      }
+      return;
+    }
+    throw new Error('no cirulla deal with a matta declaration in 500 seeds');
   });
 });

@@ -5,7 +5,7 @@
  * everything once the match is over. Pure: no Nest, no I/O.
  */
 import { cardCodes, revealView, seatOf, spectatorView, seatView, toHex } from '../engine';
-import type { MatchReveal, MatchState, MatchView } from '../engine';
+import type { MatchState, MatchView } from '../engine';
 
 /** The whole state, seed included: only for a match that is over. */
 export interface FullView extends MatchView {
@@ -23,11 +23,6 @@ export function viewsFor(viewer: string | null, state: MatchState): [MatchView, 
   }
   const seat = viewer === null ? -1 : seatOf(state, viewer);
   return [seat >= 0 ? seatView(state, seat) : spectatorView(state), null];
-}
-
-/** The view alone: a seat's, a spectator's, or everything once over. */
-export function viewFor(viewer: string | null, state: MatchState): MatchView | MatchReveal {
-  return viewsFor(viewer, state)[0];
 }
 
 /**
@@ -70,8 +65,11 @@ export function stripSecrets(view: MatchView): MatchView {
     lastCapturer: view.lastCapturer,
     hand: view.hand,
     table: view.table,
+    // Public: a declared matta's value, until the round ends.
+    captureValues: { ...(view.captureValues ?? {}) },
     deckSize: view.deckSize,
-    seats: view.seats,
+    // A seat's declared cards are public; its hand is only its size.
+    seats: view.seats.map((s) => ({ seat: s.seat, side: s.side, player: s.player, reservedFor: s.reservedFor, bot: s.bot, handSize: s.handSize, declared: s.declared ?? [] })),
     sides: view.sides,
     rounds: view.rounds,
     result: view.result,

@@ -1,4 +1,3 @@
-import { applyDecorators } from '@nestjs/common';
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -8,10 +7,8 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
-  IsUUID,
   Matches,
   Max,
   MaxLength,
@@ -20,8 +17,8 @@ import {
 } from 'class-validator';
 import { BOT_LEVELS } from '../engine';
 import { queryBoolean } from '../common/query-boolean';
-import { JSONScalar } from '../graphql/json.scalar';
-import { BotLevelEnum, IsBotLevel } from '../seats/bot-level';
+import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
+import { BotLevelEnum, IsBotLevel } from '../bots/bot-level';
 import type { SeatRequest } from './matches.service';
 
 export enum SeatType {
@@ -46,63 +43,6 @@ export enum MatchPhaseEnum {
   over = 'over',
 }
 registerEnumType(MatchPhaseEnum, { name: 'MatchPhase', description: 'The phase of a match view: new (not created), open, playing, over.' });
-
-/** What a turn clock running out does; the values are the wire values of REST, GraphQL and the log. */
-export enum OnExpiryEnum {
-  autoPlay = 'autoPlay',
-  forfeit = 'forfeit',
-}
-registerEnumType(OnExpiryEnum, {
-  name: 'OnExpiry',
-  description: 'When a turn clock runs out: autoPlay plays for the seat (README, "Auto-play is a rule"); forfeit ends the match, the seat\'s side losing.',
-});
-
-/*
- * The fields of every input that makes a match (createMatch, createSeek, challenge): each one GraphQL field, one
- * OpenAPI property and one validation, so that the three inputs cannot drift apart; what the field means on that
- * input is its description, the same in both contracts.
- */
-
-export const PresetField = (description: string): PropertyDecorator =>
-  applyDecorators(Field(() => String, { nullable: true, description }), ApiPropertyOptional({ description, type: String, example: 'scopa' }), IsOptional(), IsString(), MaxLength(50));
-
-export const RulesetIdField = (description: string): PropertyDecorator =>
-  applyDecorators(
-    Field(() => ID, { nullable: true, description }),
-    ApiPropertyOptional({ description, format: 'uuid' }),
-    IsOptional(),
-    IsUUID('all', { message: 'rulesetId must be the id of a saved ruleset (a UUID)' }),
-  );
-
-export const OverridesField = (description: string): PropertyDecorator =>
-  applyDecorators(
-    Field(() => JSONScalar, { nullable: true, description }),
-    ApiPropertyOptional({ description, type: 'object', additionalProperties: true, example: { target: 5 } }),
-    IsOptional(),
-    IsObject(),
-  );
-
-/** Whether it is an ISO 8601 duration within PT10S..P30D is the engine's check (src/engine/turn-time.ts): this only bounds the input. */
-export const TurnTimeLimitField = (description: string, example: string): PropertyDecorator =>
-  applyDecorators(
-    Field(() => String, { nullable: true, description }),
-    ApiPropertyOptional({ description, type: String, nullable: true, example }),
-    IsOptional(),
-    IsString(),
-    MaxLength(40),
-  );
-
-const ON_EXPIRY_DOC = 'What the turn clock running out does (default autoPlay).';
-export const OnExpiryField = (): PropertyDecorator =>
-  applyDecorators(
-    Field(() => OnExpiryEnum, { nullable: true, description: ON_EXPIRY_DOC }),
-    ApiPropertyOptional({ enum: OnExpiryEnum, description: ON_EXPIRY_DOC }),
-    IsOptional(),
-    IsIn(Object.values(OnExpiryEnum)),
-  );
-
-export const RatedField = (description: string): PropertyDecorator =>
-  applyDecorators(Field(() => Boolean, { nullable: true, description }), ApiPropertyOptional({ description, type: Boolean, default: false }), IsOptional(), IsBoolean());
 
 export enum VisibilityEnum {
   public = 'public',
@@ -239,6 +179,22 @@ export class PlayInput extends CommandInput {
   @IsOptional()
   @IsBoolean()
   scopa?: boolean;
+}
+
+@InputType()
+export class DeclareHandInput extends CommandInput {
+  // The range (MATTA_VALUE_OUT_OF_RANGE) and whether a value is due (MATTA_VALUE_MISSING, MATTA_VALUE_NOT_EXPECTED) are the engine's checks.
+  @Field(() => Int, { nullable: true, description: 'The value (1 to 10) named for the matta: required when my hand holds the matta, absent or null otherwise.' })
+  @ApiPropertyOptional({ type: Number, nullable: true, example: 2, description: 'The value (1 to 10) named for the matta: required when my hand holds the matta, absent or null otherwise.' })
+  @IsOptional()
+  @IsInt()
+  mattaValue?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Ignored (the engine works it out): accepted so that a declaration from legalPlays can be sent back as it is.' })
+  @ApiPropertyOptional({ type: Number, description: 'Ignored: accepted so that a declaration from legal-plays can be sent back as it is.' })
+  @IsOptional()
+  @IsInt()
+  points?: number;
 }
 
 /** Arguments shared by REST (query strings) and GraphQL (@ArgsType): each is validated once, here. */

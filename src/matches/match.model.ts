@@ -1,12 +1,12 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JSONScalar } from '../graphql/json.scalar';
-import { RulesetOptionsModel } from '../rulesets/ruleset.model';
-import { GameResultEnum, MatchEndReasonEnum } from '../ratings/ratings.model';
-import { BotLevelEnum } from '../seats/bot-level';
+import { JSONScalar } from '../common/json.scalar';
+import { DeclarationModel, RulesetOptionsModel } from '../rulesets/ruleset.model';
+import { GameResultEnum, MatchEndReasonEnum, OnExpiryEnum } from '../common/match-fields';
+import { BotLevelEnum } from '../bots/bot-level';
 import type { MatchView } from '../engine';
 import type { MatchStatus } from '../events/match-store';
-import { MatchPhaseEnum, MatchStatusEnum, OnExpiryEnum } from './match.input';
+import { MatchPhaseEnum, MatchStatusEnum } from './match.input';
 import type { FullView } from './match-views';
 import type { MatchPresentation } from './matches.service';
 
@@ -20,6 +20,8 @@ export class SeatPublicModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
   @Field(() => BotLevelEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
   @Field(() => Int) @ApiProperty() handSize!: number;
+  @Field(() => [String]) @ApiProperty({ type: [String], description: "The cards of this seat's hand declaration still in its hand (cirulla): public to every seat and spectator until each is played; empty without one." })
+  declared!: string[];
   // GraphQL fields: SeatPresenceResolver. Over REST, on reading a match (a person's seat, to the players of the match; null to others; absent for open and bot seats and in command responses).
   @ApiPropertyOptional({ type: Boolean, nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match." })
   online?: boolean | null;
@@ -51,6 +53,11 @@ export class MatchSettingsModel {
   @ApiPropertyOptional({ description: 'true for a rated match (absent: unrated).' }) rated?: boolean;
 }
 
+const ROUNDS =
+  'Scored rounds with their breakdowns: {round, breakdown: {points, scope, awards, cardCounts, denariCounts, allDenari, primiera?, denariBonus?, piccolaPoints?, bonusScope?}}. ' +
+  'awards has one key per award the ruleset enables (cards, denari, settebello, reBello, primiera, sevens, piccola, grande): the winning side or null; ' +
+  'piccolaPoints (3 to 6, 0 when nobody holds it) with piccola; bonusScope per side (part of scope: the initial-table capture and hand declarations) when the ruleset has either.';
+
 @ObjectType('MatchView', { description: 'What the caller may see: its own hand if seated, no hand as a spectator; everything once the match is over.' })
 export class MatchViewModel {
   @Field(() => Int, { nullable: true, description: 'The seat this view is for, or null for a spectator.' })
@@ -78,10 +85,13 @@ export class MatchViewModel {
   lastCapturer!: number | null;
   @Field(() => [String], { description: "The viewer's own hand (empty for a spectator)." }) @ApiProperty({ type: [String] }) hand!: string[];
   @Field(() => [String]) @ApiProperty({ type: [String] }) table!: string[];
+  @Field(() => JSONScalar)
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { '7C': 2 }, description: 'Capture values other than the rank, until the round ends: a declared matta\'s, e.g. {"7C": 2}; {} when none.' })
+  captureValues!: Record<string, number>;
   @Field(() => Int) @ApiProperty() deckSize!: number;
   @Field(() => [SeatPublicModel]) @ApiProperty({ type: [SeatPublicModel] }) seats!: SeatPublicModel[];
   @Field(() => [SidePublicModel]) @ApiProperty({ type: [SidePublicModel] }) sides!: SidePublicModel[];
-  @Field(() => JSONScalar, { description: 'Scored rounds with their breakdowns.' }) @ApiProperty({ type: 'array', items: { type: 'object' } }) rounds!: unknown[];
+  @Field(() => JSONScalar, { description: ROUNDS }) @ApiProperty({ type: 'array', items: { type: 'object' }, description: ROUNDS }) rounds!: unknown[];
   @Field(() => MatchResultModel, { nullable: true }) @ApiProperty({ type: MatchResultModel, nullable: true }) result!: MatchResultModel | null;
 }
 
@@ -114,11 +124,25 @@ export class MatchModel implements MatchPresentation {
   @Field(() => MatchStatusEnum) @ApiProperty({ enum: MatchStatusEnum }) status!: MatchStatus;
   @Field() @ApiProperty() createdBy!: string;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
+  @Field({ description: 'Imported from an export (read-only, never rated), as the archive entry says.' })
+  @ApiProperty({ description: 'Imported from an export (read-only, never rated), as the archive entry says.' })
+  imported!: boolean;
+  @Field(() => String, { nullable: true, description: 'For an imported match: the id of the match it was exported from; null otherwise.' })
+  @ApiProperty({ type: String, nullable: true, description: 'For an imported match: the id of the match it was exported from; null otherwise.' })
+  sourceId!: string | null;
   @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchView;
   @Field(() => RevealModel, { nullable: true }) @ApiProperty({ type: RevealModel, nullable: true }) reveal!: FullView | null;
   // GraphQL field: MatchFieldsResolver (src/matches/matches.resolver.ts). Over REST, on reading a match (not in command responses: the ratings follow the end).
   @ApiPropertyOptional({ type: [RatingChangeModel], nullable: true, description: 'Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise.' })
   ratingChanges?: RatingChangeModel[] | null;
+  // GraphQL field: MatchFieldsResolver. Over REST, beside ratingChanges.
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'A rated match that is over and taken into the ratings but did not count: why (e.g. a side left before every side had played a card: an abort for the ratings); null when it counted. Absent for an unrated match.',
+  })
+  unratedReason?: string | null;
   // GraphQL field: MatchFieldsResolver. Over REST, on reading a match and in command responses.
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.' })
   startsAt?: Date | null;
@@ -155,6 +179,7 @@ export class PlayModel {
 export class LegalPlaysModel {
   @Field(() => Int) @ApiProperty() seq!: number;
   @Field(() => [PlayModel]) @ApiProperty({ type: [PlayModel] }) plays!: PlayModel[];
+  @Field(() => [DeclarationModel]) @ApiProperty({ type: [DeclarationModel] }) declarations!: DeclarationModel[];
 }
 
 @ObjectType('SeatSummary')

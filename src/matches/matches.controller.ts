@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
   ApiBearerAuth,
@@ -9,32 +9,15 @@ import {
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import { DomainError } from '../common/domain-error';
 import { Caller, RequireScope, MATCH_PLAY } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';
-import type { MatchPresentation } from './matches.service';
-import { AtSeqQuery, ClientSeedInput, CommandInput, CreateMatchInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
+import { AtSeqQuery, ClientSeedInput, CommandInput, CreateMatchInput, DeclareHandInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
-import { ApiErrors, ApiSeqETag, MATCH_COMMAND_ERRORS } from '../common/api-errors';
-
-const etagOf = (seq: number): string => `"${seq}"`;
-
-/** If-Match: "<seq>" (or W/"<seq>") -> expected seq; a body expectedSeq must agree. */
-function expectedSeqOf(ifMatch: string | undefined, body: CommandInput): number | undefined {
-  let fromHeader: number | undefined;
-  if (ifMatch !== undefined && ifMatch.trim() !== '*') {
-    const m = /^\s*(?:W\/)?"(\d{1,10})"\s*$/.exec(ifMatch);
-    if (!m) throw new DomainError('VALIDATION_FAILED', 'If-Match: an ETag of this API, such as "42"');
-    fromHeader = Number(m[1]);
-  }
-  if (fromHeader !== undefined && body.expectedSeq !== undefined && body.expectedSeq !== fromHeader) {
-    throw new DomainError('VALIDATION_FAILED', 'If-Match and expectedSeq disagree');
-  }
-  return fromHeader ?? body.expectedSeq;
-}
+import { ApiErrors, MATCH_COMMAND_ERRORS } from '../common/api-errors';
+import { ExpectedSeq, SeqETag } from '../common/seq-etag';
 
 @ApiTags('matches')
 @ApiBearerAuth()
@@ -45,19 +28,14 @@ export class MatchesController {
     private readonly rematches: RematchesService,
   ) {}
 
-  private send(res: Response, m: MatchPresentation): MatchModel {
-    res.setHeader('ETag', etagOf(m.seq));
-    return m;
-  }
-
   @RequireScope(MATCH_PLAY)
   @Post()
-  @ApiSeqETag()
-  @ApiErrors('INVALID_RULESET', 'INVALID_COMMAND', 'NOT_FOUND', 'CONFLICT', 'LIMIT_REACHED')
+  @SeqETag()
+  @ApiErrors('INVALID_RULESET', 'INVALID_COMMAND', 'NOT_FOUND', 'CONFLICT', 'LIMIT_REACHED', 'RATED_PLAY_SUSPENDED')
   @ApiOperation({ operationId: 'createMatch', summary: 'Create a match: a preset (or saved ruleset) + overrides + seats' })
   @ApiCreatedResponse({ type: MatchModel })
-  async create(@Caller() caller: Principal, @Body() body: CreateMatchInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
-    return this.send(res, await this.api.create(caller, { ...body, seats: seatRequests(body.seats) }));
+  create(@Caller() caller: Principal, @Body() body: CreateMatchInput): Promise<MatchModel> {
+    return this.api.create(caller, { ...body, seats: seatRequests(body.seats) });
   }
 
   @Get()
@@ -68,45 +46,40 @@ export class MatchesController {
   }
 
   @Get(':id')
-  @ApiSeqETag()
+  @SeqETag()
   @ApiOperation({ operationId: 'getMatch', summary: 'A match as I may see it (ETag: its seq); atSeq replays it' })
+  @ApiErrors('TOURNAMENT_TABLE_HIDDEN')
   @ApiOkResponse({ type: MatchModel })
-  async get(@Caller() caller: Principal, @Param('id') id: string, @Query() q: AtSeqQuery, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
-    return this.send(res, await this.api.present(caller, id, q.atSeq));
+  get(@Caller() caller: Principal, @Param('id') id: string, @Query() q: AtSeqQuery): Promise<MatchModel> {
+    return this.api.present(caller, id, q.atSeq);
   }
 
   @RequireScope(MATCH_PLAY)
   @Post(':id/join')
   @HttpCode(200)
-  @ApiSeqETag()
-  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'SEAT_UNAVAILABLE', 'MATCH_FULL', 'ALREADY_SEATED', 'INVALID_CLIENT_SEED')
+  @SeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'SEAT_UNAVAILABLE', 'MATCH_FULL', 'ALREADY_SEATED', 'INVALID_CLIENT_SEED', 'RATED_PLAY_SUSPENDED')
   @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat (optionally giving my client seed)' })
   @ApiOkResponse({ type: MatchModel })
-  async join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
-    return this.send(res, await this.api.join(caller, id, body.seat, body.clientSeed, body));
+  join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinInput): Promise<MatchModel> {
+    return this.api.join(caller, id, body.seat, body.clientSeed, body);
   }
 
   @RequireScope(MATCH_PLAY)
   @Post(':id/client-seed')
   @HttpCode(200)
-  @ApiSeqETag()
+  @SeqETag()
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'NOT_SEATED', 'INVALID_CLIENT_SEED', 'CLIENT_SEED_ALREADY_GIVEN')
   @ApiOperation({ operationId: 'setClientSeed', summary: 'Give my client seed (once, before the start; public at once); the last one missing deals a pending start' })
   @ApiOkResponse({ type: MatchModel })
-  async setClientSeed(
-    @Caller() caller: Principal,
-    @Param('id') id: string,
-    @Body() body: ClientSeedInput,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<MatchModel> {
-    return this.send(res, await this.api.setClientSeed(caller, id, body.clientSeed, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
+  setClientSeed(@Caller() caller: Principal, @Param('id') id: string, @Body() body: ClientSeedInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+    return this.api.setClientSeed(caller, id, body.clientSeed, { ...body, expectedSeq });
   }
 
   @RequireScope(MATCH_PLAY)
   @Post(':id/start')
   @HttpCode(200)
-  @ApiSeqETag()
+  @SeqETag()
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'NOT_SEATED', 'SEATS_NOT_FILLED')
   @ApiOperation({
     operationId: 'startMatch',
@@ -117,59 +90,54 @@ export class MatchesController {
   async start(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
     const m = await this.api.start(caller, id, body);
     if (m.status === 'open' && m.startsAt) res.status(HttpStatus.ACCEPTED);
-    return this.send(res, m);
+    return m;
   }
 
   @RequireScope(MATCH_PLAY)
   @Post(':id/plays')
   @HttpCode(200)
-  @ApiSeqETag()
+  @SeqETag()
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_NOT_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'NOT_YOUR_TURN', 'ILLEGAL_PLAY')
   @ApiOperation({ operationId: 'play', summary: 'Play a card (optimistic concurrency: If-Match or expectedSeq; idempotencyKey)' })
   @ApiOkResponse({ type: MatchModel })
-  async play(
-    @Caller() caller: Principal,
-    @Param('id') id: string,
-    @Body() body: PlayInput,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<MatchModel> {
-    const expectedSeq = expectedSeqOf(ifMatch, body);
-    return this.send(res, await this.api.play(caller, id, body.card, body.capture, { ...body, expectedSeq }));
+  play(@Caller() caller: Principal, @Param('id') id: string, @Body() body: PlayInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+    return this.api.play(caller, id, body.card, body.capture, { ...body, expectedSeq });
+  }
+
+  @RequireScope(MATCH_PLAY)
+  @Post(':id/declarations')
+  @HttpCode(200)
+  @SeqETag()
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_NOT_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'NOT_YOUR_TURN', 'DECLARATION_NOT_ALLOWED')
+  @ApiOperation({
+    operationId: 'declareHand',
+    summary: 'Declare my hand (cirulla) before playing from it: mattaValue when it holds the matta (optimistic concurrency: If-Match or expectedSeq; idempotencyKey)',
+  })
+  @ApiOkResponse({ type: MatchModel })
+  declareHand(@Caller() caller: Principal, @Param('id') id: string, @Body() body: DeclareHandInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+    return this.api.declareHand(caller, id, body.mattaValue, { ...body, expectedSeq });
   }
 
   @RequireScope(MATCH_PLAY)
   @Post(':id/resign')
   @HttpCode(200)
-  @ApiSeqETag()
+  @SeqETag()
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_NOT_STARTED', 'MATCH_OVER', 'NOT_SEATED')
   @ApiOperation({ operationId: 'resign', summary: 'Resign: my side loses' })
   @ApiOkResponse({ type: MatchModel })
-  async resign(
-    @Caller() caller: Principal,
-    @Param('id') id: string,
-    @Body() body: CommandInput,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<MatchModel> {
-    return this.send(res, await this.api.resign(caller, id, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
+  resign(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+    return this.api.resign(caller, id, { ...body, expectedSeq });
   }
 
   @RequireScope(MATCH_PLAY)
   @Post(':id/abort')
   @HttpCode(200)
-  @ApiSeqETag()
+  @SeqETag()
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_OVER', 'NOT_SEATED', 'ABORT_TOO_LATE')
   @ApiOperation({ operationId: 'abort', summary: 'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)' })
   @ApiOkResponse({ type: MatchModel })
-  async abort(
-    @Caller() caller: Principal,
-    @Param('id') id: string,
-    @Body() body: CommandInput,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<MatchModel> {
-    return this.send(res, await this.api.abort(caller, id, { ...body, expectedSeq: expectedSeqOf(ifMatch, body) }));
+  abort(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+    return this.api.abort(caller, id, { ...body, expectedSeq });
   }
 
   @RequireScope(MATCH_PLAY)
@@ -177,6 +145,7 @@ export class MatchesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'rematch', summary: 'Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated' })
   @ApiOkResponse({ type: RematchOfferModel })
+  @ApiErrors('NOT_SEATED', 'CONFLICT', 'RATED_PLAY_SUSPENDED')
   rematch(@Caller() caller: Principal, @Param('id') id: string): Promise<RematchOfferModel> {
     return this.rematches.ask(caller, id);
   }
@@ -184,6 +153,7 @@ export class MatchesController {
   @Get(':id/rematch')
   @ApiOperation({ operationId: 'rematchOffer', summary: 'The rematch offer of a finished match, as it stands' })
   @ApiOkResponse({ type: RematchOfferModel })
+  @ApiErrors('CONFLICT')
   rematchOffer(@Param('id') id: string): Promise<RematchOfferModel> {
     return this.rematches.offer(id);
   }
@@ -193,13 +163,15 @@ export class MatchesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'declineRematch', summary: 'Decline the open rematch offer: it lapses' })
   @ApiOkResponse({ type: RematchOfferModel })
+  @ApiErrors('NOT_SEATED', 'CONFLICT')
   declineRematch(@Caller() caller: Principal, @Param('id') id: string): Promise<RematchOfferModel> {
     return this.rematches.decline(caller, id);
   }
 
   @Get(':id/legal-plays')
-  @ApiOperation({ operationId: 'legalPlays', summary: 'My legal plays now' })
+  @ApiOperation({ operationId: 'legalPlays', summary: 'My legal plays and the hand declarations open to me now' })
   @ApiOkResponse({ type: LegalPlaysModel })
+  @ApiErrors('NOT_SEATED')
   legal(@Caller() caller: Principal, @Param('id') id: string): Promise<LegalPlaysModel> {
     return this.api.legalPlays(caller, id);
   }
@@ -207,20 +179,22 @@ export class MatchesController {
   @Get(':id/events')
   @ApiOperation({ operationId: 'matchEvents', summary: 'The event log from a seq (public)' })
   @ApiOkResponse({ type: [MatchEventModel] })
-  events(@Param('id') id: string, @Query() q: EventsQuery): Promise<MatchEventModel[]> {
-    return this.api.events(id, q.fromSeq ?? 1, q.limit ?? 100);
+  @ApiErrors('TOURNAMENT_TABLE_HIDDEN')
+  events(@Caller() caller: Principal, @Param('id') id: string, @Query() q: EventsQuery): Promise<MatchEventModel[]> {
+    return this.api.events(id, q.fromSeq ?? 1, q.limit ?? 100, caller.username);
   }
 
   @Get(':id/audit')
   @ApiOperation({ operationId: 'auditMatch', summary: 'The audit verdict of the log' })
   @ApiOkResponse({ type: AuditModel })
-  audit(@Param('id') id: string): Promise<AuditModel> {
-    return this.api.verify(id);
+  @ApiErrors('TOURNAMENT_TABLE_HIDDEN')
+  audit(@Caller() caller: Principal, @Param('id') id: string): Promise<AuditModel> {
+    return this.api.verify(id, caller.username);
   }
 
   @Get(':id/export')
   @ApiProduces('application/x-ndjson', 'text/plain')
-  @ApiErrors('FORBIDDEN')
+  @ApiErrors('FORBIDDEN', 'TOURNAMENT_TABLE_HIDDEN')
   @ApiOperation({
     operationId: 'exportMatch',
     summary: 'The whole log as JSON Lines, seed included (once the match is over); Accept: text/plain gives the match notation',
@@ -230,14 +204,14 @@ export class MatchesController {
       'application/x-ndjson (default): a header line, then one event per line. text/plain: the match notation, headers then the plays round by round (README, "Match notation"). `npm run audit` checks either offline.',
     schema: { type: 'string' },
   })
-  async exportMatch(@Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async exportMatch(@Caller() caller: Principal, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {
     // The notation only when asked for by name: a client sending */* (or nothing) keeps getting JSON Lines.
     if (req.accepts(['application/x-ndjson', 'text/plain']) === 'text/plain') {
-      const notation = await this.api.exportNotation(id);
+      const notation = await this.api.exportNotation(id, caller.username);
       res.setHeader('content-type', 'text/plain; charset=utf-8');
       return notation;
     }
-    const jsonl = await this.api.exportJsonl(id);
+    const jsonl = await this.api.exportJsonl(id, caller.username);
     res.setHeader('content-type', 'application/x-ndjson');
     return jsonl;
   }

@@ -6,18 +6,19 @@ import { InboxModule } from '../inbox/inbox.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { PresenceModule } from '../presence/presence.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
-import { SeatsModule } from '../seats/seats.module';
-import { AfterAppend } from './after-append';
+import { BotsModule } from '../bots/bots.module';
+import { MatchMakerModule } from './match-maker.module';
+import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
 import { MatchesController } from './matches.controller';
 import { MatchFieldsResolver, MatchSettingsResolver, MatchesResolver, SeatPresenceResolver, TurnNoticeResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 
-/** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService; and the store's after-append pipeline. */
+/** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService (what follows an append: src/reactions/after-append.ts). */
 @Module({
-  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, SeatsModule, RatingsModule, ClocksModule, PresenceModule],
+  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, BotsModule, RatingsModule, ClocksModule, PresenceModule, MatchMakerModule, TournamentTablesModule],
   controllers: [MatchesController],
-  providers: [MatchesService, RematchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, TurnNoticeResolver, SeatPresenceResolver, AfterAppend],
+  providers: [MatchesService, RematchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, TurnNoticeResolver, SeatPresenceResolver],
   exports: [MatchesService, RematchesService],
 })
 export class MatchesModule {}

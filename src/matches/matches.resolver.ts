@@ -5,7 +5,7 @@ import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';
 import type { LiveEvent, TurnNotice } from './matches.service';
-import { ClientSeedInput, CommandInput, CreateMatchInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
+import { ClientSeedInput, CommandInput, CreateMatchInput, DeclareHandInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
 import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, SeatPublicModel, TurnNoticeKindEnum, TurnNoticeModel } from './match.model';
 
 @Resolver()
@@ -42,19 +42,19 @@ export class MatchesResolver {
     return this.api.myMatches(caller, q) as Promise<MatchSummaryModel[]>;
   }
 
-  @Query(() => LegalPlaysModel, { description: 'My legal plays now (empty when it is not my turn).' })
+  @Query(() => LegalPlaysModel, { description: 'My legal plays and the hand declarations open to me now (empty when it is not my turn).' })
   legalPlays(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<LegalPlaysModel> {
     return this.api.legalPlays(caller, matchId);
   }
 
   @Query(() => [MatchEventModel], { description: 'The event log from a seq (public).' })
-  matchEvents(@Args() args: MatchEventsArgs): Promise<MatchEventModel[]> {
-    return this.api.events(args.matchId, args.fromSeq ?? 1, args.limit ?? 100);
+  matchEvents(@Caller() caller: Principal, @Args() args: MatchEventsArgs): Promise<MatchEventModel[]> {
+    return this.api.events(args.matchId, args.fromSeq ?? 1, args.limit ?? 100, caller.username);
   }
 
   @Query(() => AuditModel, { description: 'The audit verdict (hash chain; once over, every command re-decided from the revealed seed).' })
-  audit(@Args('matchId', { type: () => ID }) matchId: string): Promise<AuditModel> {
-    return this.api.verify(matchId);
+  audit(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<AuditModel> {
+    return this.api.verify(matchId, caller.username);
   }
 
   @RequireScope(MATCH_PLAY)
@@ -97,6 +97,12 @@ export class MatchesResolver {
   @Mutation(() => MatchModel, { description: 'Play a card, capturing the cards named (or none).' })
   play(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string, @Args('input') input: PlayInput): Promise<MatchModel> {
     return this.api.play(caller, matchId, input.card, input.capture, input);
+  }
+
+  @RequireScope(MATCH_PLAY)
+  @Mutation(() => MatchModel, { description: 'Declare my hand (cirulla) before playing from it, naming the matta value when it holds the matta; DECLARATION_NOT_ALLOWED with the reason otherwise.' })
+  declareHand(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string, @Args('input') input: DeclareHandInput): Promise<MatchModel> {
+    return this.api.declareHand(caller, matchId, input.mattaValue, input);
   }
 
   @RequireScope(MATCH_PLAY)
@@ -152,6 +158,17 @@ export class MatchFieldsResolver {
     if (match.ratingChanges !== undefined) return match.ratingChanges;
     if (match.status !== 'over' || !match.view?.settings?.rated) return null;
     return this.api.ratingChanges(match.id);
+  }
+
+  @ResolveField(() => String, {
+    nullable: true,
+    description:
+      'A rated match that is over and taken into the ratings but did not count: why (e.g. a side left before every side had played a card: an abort for the ratings); null when it counted, for unrated matches and before the ratings take it.',
+  })
+  async unratedReason(@Parent() match: MatchModel): Promise<string | null> {
+    if (match.unratedReason !== undefined) return match.unratedReason;
+    if (match.status !== 'over' || !match.view?.settings?.rated) return null;
+    return this.api.unratedReason(match.id);
   }
 
   @ResolveField(() => Date, { nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.' })

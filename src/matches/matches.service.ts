@@ -3,13 +3,13 @@
  * the store. What each caller sees of the folded state (seed, deck, hands)
  * is chosen by the view policy (./match-views.ts); nothing else of it
  * leaves this file. What follows an append (notices, bots, metrics) is the
- * store's pipeline (./after-append.ts): a command waits for it, so that its
+ * store's pipeline (src/reactions/after-append.ts): a command waits for it, so that its
  * response already shows the bots' replies due now (the rest of a bot chain
  * plays off the request path).
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { decide, legalPlayCodesInView, seatOf, seatView, seatsAwaitingClientSeed } from '../engine';
-import type { BotLevel, Command, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
+import { decide, legalMovesInView, seatOf, seatView, seatsAwaitingClientSeed } from '../engine';
+import type { BotLevel, Command, Declaration, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../auth/principal';
 import { AccountsService } from '../auth/accounts.service';
@@ -18,15 +18,17 @@ import type { StoredEvent } from '../events/chain';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchStore } from '../events/match-store';
-import type { ListOptions, MatchStatus, MatchSummary, VerifyReport } from '../events/match-store';
+import type { ListOptions, MatchStatus, MatchSummary } from '../events/match-store';
+import { MatchArchive } from '../events/match-archive';
+import type { VerifyReport } from '../events/match-archive';
 import type { CommandKey } from '../events/command-key';
-import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { RatingsService } from '../ratings/ratings.service';
 import type { MatchRatingChange } from '../ratings/rating-store';
-import { matchChannel, turnChannel } from '../inbox/channels';
-import type { MatchNotice, TurnNotice } from '../inbox/channels';
-import { BotMatchLimit } from '../seats/bot-match-limit';
+import { matchChannel, turnChannel } from '../realtime/channels';
+import type { MatchNotice, TurnNotice } from '../realtime/channels';
 import { LiveFeed } from './live-feed';
+import { MatchMaker } from './match-maker';
+import { TournamentTables } from '../tournament-tables/tournament-tables';
 import { RematchesService } from './rematches.service';
 import { PresenceService } from '../presence/presence.service';
 import type { Presence } from '../presence/presence.service';
@@ -61,11 +63,17 @@ export interface MatchPresentation {
   status: MatchStatus;
   createdBy: string;
   rulesetId: string | null;
+  /** Imported from an export (read-only, never rated), as the archive entry says. */
+  imported: boolean;
+  /** For an imported match: the id of the match it was exported from; else null. */
+  sourceId: string | null;
   view: MatchView;
   /** Present once the match is over (seed, every hand, the deck). */
   reveal: FullView | null;
   /** Set on reading a finished rated match (src/ratings); absent in command responses. */
   ratingChanges?: MatchRatingChange[] | null;
+  /** Set with ratingChanges: why a finished rated match did not count (null when it did, or before it is taken). */
+  unratedReason?: string | null;
   /**
    * While a start waits for the client seeds (README "Player-contributed
    * seeds"): when it deals at the latest; else null. Absent in live events
@@ -92,20 +100,21 @@ export interface LiveEvent {
 }
 
 // The notices' channels live with the inbox, whose notifier publishes them after every append.
-export type { TurnNotice } from '../inbox/channels';
+export type { TurnNotice } from '../realtime/channels';
 
 @Injectable()
 export class MatchesService {
   constructor(
     private readonly store: MatchStore,
+    private readonly archive: MatchArchive,
     private readonly accounts: AccountsService,
-    private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly ratings: RatingsService,
     private readonly starts: PendingStarts,
-    private readonly botMatches: BotMatchLimit,
+    private readonly maker: MatchMaker,
     private readonly rematches: RematchesService,
     private readonly presence: PresenceService,
+    private readonly tables: TournamentTables,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -142,22 +151,23 @@ export class MatchesService {
     if (req.turnTimeLimit !== undefined) settings.turnTimeLimit = req.turnTimeLimit;
     if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
     if (req.rated) settings.rated = true;
-    const base = { seats, createdBy: caller.username, settings, visibility: req.visibility ?? 'public' };
-    // A saved ruleset is read once per attempt and locked by the statement that creates the match (see forMatch).
-    // A match with no human seat plays itself out here: a few live ones per account (src/seats/bot-match-limit.ts).
-    const result = await this.botMatches.create(caller.username, seats, () =>
-      req.rulesetId
-        ? this.rulesets.forMatch(req.rulesetId, (ruleset) => {
-            if (req.preset && req.preset !== ruleset.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${req.preset}`);
-            return this.store.create({ ...base, preset: ruleset.preset, overrides: { ...ruleset.overrides, ...(req.overrides ?? {}) }, ruleset });
-          })
-        : this.store.create({ ...base, preset: req.preset, overrides: req.overrides }),
-    );
-    await this.store.settled(result);
+    // A saved ruleset is read once per attempt and locked by the statement that creates the match; a match with no
+    // human seat plays itself out here (a few live ones per account): both in the one match maker (./match-maker.ts).
+    const result = await this.maker.make({
+      rules: { preset: req.preset, overrides: req.overrides, rulesetId: req.rulesetId },
+      seats,
+      createdBy: caller.username,
+      settings,
+      visibility: req.visibility ?? 'public',
+    });
     return this.present(caller, result.matchId);
   }
 
-  join(caller: Principal, matchId: string, seat: number | undefined, clientSeed: string | undefined, meta: CommandMeta): Promise<MatchPresentation> {
+  async join(caller: Principal, matchId: string, seat: number | undefined, clientSeed: string | undefined, meta: CommandMeta): Promise<MatchPresentation> {
+    // Taking a seat of a rated match is accepting it: not while suspended from rated play (src/ratings/rated-play.ts).
+    // `rated` is fixed at creation: any cached snapshot tells it (no read).
+    const state = this.store.peek(matchId)?.state ?? (await this.store.current(matchId)).state;
+    if (state.settings?.rated === true) await this.maker.assertMayPlayRated([caller.username]);
     return this.command(
       caller,
       matchId,
@@ -199,6 +209,11 @@ export class MatchesService {
     return this.command(caller, matchId, { type: 'play', player: caller.username, card, capture }, meta);
   }
 
+  /** A hand declaration (cirulla, `scopa-rules/4`): `mattaValue` (1..10) when the hand holds the matta, else absent or null. */
+  declareHand(caller: Principal, matchId: string, mattaValue: number | null | undefined, meta: CommandMeta): Promise<MatchPresentation> {
+    return this.command(caller, matchId, { type: 'declareHand', player: caller.username, mattaValue: mattaValue ?? null }, meta);
+  }
+
   resign(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
     return this.command(caller, matchId, { type: 'resign', player: caller.username }, meta);
   }
@@ -216,7 +231,7 @@ export class MatchesService {
       commandKey,
     });
     if (result.replayed) return this.present(caller, matchId);
-    // Notices out, and the bots' replies due now played (./after-append.ts).
+    // Notices out, and the bots' replies due now played (src/reactions/after-append.ts).
     await this.store.settled(result);
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
@@ -248,6 +263,9 @@ export class MatchesService {
   /** The match as the caller may see it now, or at `atSeq` (replay). */
   async present(caller: Principal | null, matchId: string, atSeq?: number): Promise<MatchPresentation> {
     const summary = await this.store.get(matchId);
+    // A player of this match reads it always; anyone else is asked about a running duplicate round (one indexed lookup).
+    const seated = caller !== null && Array.isArray(summary.seats) && (summary.seats as { player?: string | null }[]).some((seat) => seat?.player === caller.username);
+    if (!seated) await this.tables.assertMayRead(caller?.username ?? null, matchId);
     if (atSeq !== undefined && atSeq !== null) {
       if (!Number.isSafeInteger(atSeq) || atSeq < 1 || atSeq > summary.currentSeq) {
         throw new DomainError('VALIDATION_FAILED', `atSeq: an integer in 1..${summary.currentSeq}`, { currentSeq: summary.currentSeq });
@@ -297,39 +315,60 @@ export class MatchesService {
     return this.ratings.changesFor(matchId);
   }
 
+  /** Why a finished rated match did not count (null: it counted, is not rated, or is not taken yet). */
+  async unratedReason(matchId: string): Promise<string | null> {
+    return (await this.ratings.outcomeFor(matchId))?.unratedReason ?? null;
+  }
+
   private async withRatings(presented: MatchPresentation, ratedAndOver: boolean): Promise<MatchPresentation> {
-    if (ratedAndOver) presented.ratingChanges = await this.ratings.changesFor(presented.id);
+    if (!ratedAndOver) return presented;
+    const outcome = await this.ratings.outcomeFor(presented.id);
+    presented.ratingChanges = outcome?.changes ?? null;
+    presented.unratedReason = outcome?.unratedReason ?? null;
     return presented;
   }
 
-  private presentation(summary: Pick<MatchSummary, 'id' | 'createdBy' | 'rulesetId'>, seq: number, view: MatchView, reveal: FullView | null): MatchPresentation {
+  /** `summary` without imported/sourceId: a command's result (an imported match takes no command). */
+  private presentation(
+    summary: Pick<MatchSummary, 'id' | 'createdBy' | 'rulesetId'> & Partial<Pick<MatchSummary, 'imported' | 'sourceId'>>,
+    seq: number,
+    view: MatchView,
+    reveal: FullView | null,
+  ): MatchPresentation {
     const status: MatchStatus = view.phase === 'over' ? 'over' : view.phase === 'playing' ? 'playing' : 'open';
-    return { id: summary.id, seq, status, createdBy: summary.createdBy, rulesetId: summary.rulesetId, view: stripSecrets(view), reveal };
+    const imported = summary.imported ?? false;
+    return { id: summary.id, seq, status, createdBy: summary.createdBy, rulesetId: summary.rulesetId, imported, sourceId: imported ? (summary.sourceId ?? null) : null, view: stripSecrets(view), reveal };
   }
 
-  /** My legal plays now (empty when it is not my turn). */
-  async legalPlays(caller: Principal, matchId: string): Promise<{ seq: number; plays: PlayCodes[] }> {
+  /** My legal plays and the hand declarations open to me now (both empty when it is not my turn). */
+  async legalPlays(caller: Principal, matchId: string): Promise<{ seq: number; plays: PlayCodes[]; declarations: Declaration[] }> {
     const { seq, state } = await this.store.current(matchId);
     const seat = seatOf(state, caller.username);
     if (seat < 0) throw new DomainError('NOT_SEATED', 'you hold no seat in this match');
-    return { seq, plays: legalPlayCodesInView(seatView(state, seat)) };
+    const moves = legalMovesInView(seatView(state, seat));
+    return { seq, plays: moves.plays, declarations: moves.declarations };
   }
 
-  async events(matchId: string, fromSeq = 1, limit = 100): Promise<EventMessage[]> {
+  /** `viewer`: who reads (null: anonymous); a table of a running duplicate round is hidden from all but its players (src/tournament-tables). */
+  async events(matchId: string, fromSeq = 1, limit = 100, viewer: string | null = null): Promise<EventMessage[]> {
+    await this.tables.assertMayRead(viewer, matchId);
     return (await this.store.eventsFrom(matchId, fromSeq, limit)).map(toMessage);
   }
 
-  verify(matchId: string): Promise<VerifyReport> {
-    return this.store.verify(matchId);
+  async verify(matchId: string, viewer: string | null = null): Promise<VerifyReport> {
+    await this.tables.assertMayRead(viewer, matchId);
+    return this.archive.verify(matchId);
   }
 
   /** The JSON Lines export, with the rating changes of a rated match in its header. */
-  async exportJsonl(matchId: string): Promise<string> {
-    return this.store.exportJsonl(matchId, await this.ratings.changesFor(matchId));
+  async exportJsonl(matchId: string, viewer: string | null = null): Promise<string> {
+    await this.tables.assertMayRead(viewer, matchId);
+    return this.archive.exportJsonl(matchId, await this.ratings.changesFor(matchId));
   }
 
-  exportNotation(matchId: string): Promise<string> {
-    return this.store.exportNotation(matchId);
+  async exportNotation(matchId: string, viewer: string | null = null): Promise<string> {
+    await this.tables.assertMayRead(viewer, matchId);
+    return this.archive.exportNotation(matchId);
   }
 
   myMatches(caller: Principal, q: ListOptions): Promise<MatchSummary[]> {
@@ -341,6 +380,9 @@ export class MatchesService {
   /** The events of a match from `fromSeq`, logged then live (./live-feed.ts), each with the match as the caller may see it after it. */
   async follow(caller: Principal, matchId: string, fromSeq: number): Promise<AsyncIterableIterator<LiveEvent>> {
     const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
+    await this.tables.assertMayRead(caller.username, matchId);
+    // Over, and fromSeq past its last event: nothing will ever come (the feed ends after the last one).
+    if (summary.status === 'over' && fromSeq > summary.currentSeq) return ended<LiveEvent>();
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
     return new LiveFeed(
@@ -364,6 +406,13 @@ export class MatchesService {
   myTurns(caller: Principal): AsyncIterableIterator<TurnNotice> {
     return this.pubsub.asyncIterableIterator<TurnNotice>(turnChannel(caller.username));
   }
+}
+
+/** A feed with nothing left to send: it completes at once. */
+function ended<T>(): AsyncIterableIterator<T> {
+  return (async function* (): AsyncGenerator<T, undefined> {
+    return undefined;
+  })();
 }
 
 function toMessage(e: StoredEvent): EventMessage {

@@ -14,22 +14,21 @@
  * transaction whose first statement claims the row (`status = 'accepted'`,
  * guarded), so two last asks racing on two instances make one match, and a
  * crash makes either both or neither (a complete offer left without a match
- * is completed by the next ask).
+ * is completed by the next ask). The match is made by the one match maker
+ * (./match-maker.ts), which waits for the client seeds as for any match.
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { envDurationMs } from '../common/durations';
 import type { Principal } from '../auth/principal';
 import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
-import type { CreateMatchInput, StoreTransaction } from '../events/match-store';
-import { PENDING_START_SQL, PendingStarts } from '../clocks/pending-starts';
-import { playerChannel } from '../inbox/channels';
-import type { PlayerEvent } from '../inbox/channels';
+import { playerChannel } from '../realtime/channels';
+import type { PlayerEvent } from '../inbox/player-events';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+import { MatchMaker } from './match-maker';
+import { appConfig } from '../config/config';
 
 export interface RematchOffer {
   /** The finished match. */
@@ -70,13 +69,12 @@ const READ_SQL = `SELECT asked, status, declined_by, new_match_id::text AS new_m
 @Injectable()
 export class RematchesService {
   /** REMATCH_TTL (ISO 8601, default PT5M): how long a rematch offer waits for the other players. */
-  readonly ttlMs = envDurationMs('REMATCH_TTL', 'PT5M');
+  readonly ttlMs = appConfig().REMATCH_TTL;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly store: MatchStore,
-    private readonly rulesets: CustomRulesetsService,
-    private readonly starts: PendingStarts,
+    private readonly maker: MatchMaker,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
   ) {}
 
@@ -115,36 +113,33 @@ export class RematchesService {
     });
     const createdBy = seats.find((s) => s.player)?.player ?? caller.username;
     const settings = { turnTimeLimit: state.settings.turnTimeLimit, onExpiry: state.settings.onExpiry, ...(state.settings.rated ? { rated: true } : {}) };
-    const waitForSeeds = this.starts.windowMs > 0;
-    const input: CreateMatchInput = { seats, createdBy, settings, preset: state.preset!, overrides: { ...state.options! }, ...(waitForSeeds ? {} : { startBy: createdBy }) };
-    let newMatchId: string | null = null;
-    const claim = async (tx: StoreTransaction) => {
-      const claimed = await tx.$executeRawUnsafe(
-        `UPDATE rematch_offers SET status = 'accepted' WHERE match_id = (SELECT match_id FROM rematch_offers
-           WHERE match_id = $1::uuid AND status = 'open' AND expires_at > now() AND asked @> ARRAY(SELECT jsonb_array_elements_text($2::jsonb)) FOR UPDATE SKIP LOCKED)`,
-        matchId,
-        JSON.stringify(players),
-      );
-      if (claimed !== 1) throw new DomainError('CONFLICT', 'the rematch offer changed meanwhile', { rematchRace: true });
-    };
-    const record = async (tx: StoreTransaction, made: string) => {
-      newMatchId = made;
-      await tx.$executeRawUnsafe(`UPDATE rematch_offers SET new_match_id = $2::uuid WHERE match_id = $1::uuid`, matchId, made);
-      if (waitForSeeds) await tx.$executeRawUnsafe(PENDING_START_SQL, made, 1, this.starts.windowMs, createdBy, null);
-    };
     try {
-      const result = summary.rulesetId
-        ? await this.rulesets.forMatch(summary.rulesetId, (ruleset) => this.store.createWithin({ ...input, ruleset }, claim, record))
-        : await this.store.createWithin(input, claim, record);
-      await this.store.settled(result);
+      // Made and started by the one match maker, with the offer's claim in its transaction; the players hear rematchStarted.
+      await this.maker.make({
+        rules: { preset: state.preset!, overrides: { ...state.options! }, rulesetId: summary.rulesetId },
+        seats,
+        createdBy,
+        settings,
+        startBy: createdBy,
+        before: async (tx) => {
+          const claimed = await tx.$executeRawUnsafe(
+            `UPDATE rematch_offers SET status = 'accepted' WHERE match_id = (SELECT match_id FROM rematch_offers
+               WHERE match_id = $1::uuid AND status = 'open' AND expires_at > now() AND asked @> ARRAY(SELECT jsonb_array_elements_text($2::jsonb)) FOR UPDATE SKIP LOCKED)`,
+            matchId,
+            JSON.stringify(players),
+          );
+          if (claimed !== 1) throw new DomainError('CONFLICT', 'the rematch offer changed meanwhile', { rematchRace: true });
+        },
+        after: async (tx, made) => {
+          await tx.$executeRawUnsafe(`UPDATE rematch_offers SET new_match_id = $2::uuid WHERE match_id = $1::uuid`, matchId, made);
+        },
+        announce: (newMatchId) => players.map((player) => ({ player, event: { type: 'rematchStarted', matchId, newMatchId } })),
+      });
     } catch (err) {
       // Another ask completed it first (or it lapsed meanwhile): answer the offer as it is now.
       if (!(err instanceof DomainError && err.details.rematchRace === true)) throw err;
     }
     const now = (await this.prisma.$queryRawUnsafe<OfferRow[]>(READ_SQL, matchId))[0];
-    if (newMatchId && now.new_match_id === newMatchId) {
-      await this.notify(players, { type: 'rematchStarted', matchId, newMatchId });
-    }
     return this.toOffer(matchId, players, now);
   }
 
@@ -167,8 +162,7 @@ export class RematchesService {
     const summary = await this.store.get(matchId);
     const { state } = await this.store.current(matchId);
     if (state.phase !== 'over') throw new DomainError('CONFLICT', 'a rematch is asked for once the match is over', { status: summary.status });
-    const imported = await this.prisma.$queryRawUnsafe<{ imported: boolean }[]>(`SELECT imported FROM matches WHERE id = $1::uuid`, matchId);
-    if (imported[0]?.imported) throw new DomainError('CONFLICT', 'an imported match has no rematch');
+    if (await this.store.isImported(matchId)) throw new DomainError('CONFLICT', 'an imported match has no rematch');
     const players = state.seats.flatMap((s) => (s.bot || !s.player ? [] : [s.player]));
     return { summary, state, players };
   }

@@ -9,6 +9,8 @@ import { clientMetadata } from './prisma-adapter';
 
 export interface OAuthAppInfo {
   id: string;
+  /** The same as id, under RFC 7591's name (REST only). */
+  client_id: string;
   name: string;
   redirectUris: string[];
   confidential: boolean;
@@ -22,6 +24,8 @@ function redirectUriProblem(uri: string): string | null {
   const url = URL.parse(uri);
   if (!url) return `${uri} is not an absolute URI`;
   if (url.hash || uri.includes('#')) return `${uri} has a fragment`;
+  // https://scopa.example@evil.example/cb goes to evil.example: a user part only serves to mislead.
+  if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(uri)) return `${uri} has a user part (user@host): name the host alone`;
   if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) return `${uri}: http only on a loopback address (127.0.0.1, [::1], localhost); use https`;
   if ((url.protocol === 'javascript:' || url.protocol === 'data:' || url.protocol === 'file:')) return `${uri}: scheme not allowed`;
   return null;
@@ -70,5 +74,5 @@ export class OAuthAppsService {
 }
 
 function toInfo(row: { id: string; name: string; redirectUris: string[]; confidential: boolean; createdAt: Date }): OAuthAppInfo {
-  return { id: row.id, name: row.name, redirectUris: row.redirectUris, confidential: row.confidential, createdAt: row.createdAt };
+  return { id: row.id, client_id: row.id, name: row.name, redirectUris: row.redirectUris, confidential: row.confidential, createdAt: row.createdAt };
 }

@@ -18,6 +18,8 @@ export interface ConsentRequest {
   uid: string;
   app: { id: string; name: string };
   redirectUri: string;
+  /** The redirect URI's host (and port), shown plainly on the consent page; its scheme for a private-use scheme. */
+  redirectHost: string;
   username: string;
   scopes: { scope: Scope; description: string }[];
 }
@@ -67,10 +69,12 @@ export class OAuthGrantsService {
     const clientId = String(interaction.params.client_id ?? '');
     const app = await this.prisma.oAuthApp.findUnique({ where: { id: clientId }, select: { id: true, name: true } });
     if (!app) throw notFound();
+    const redirectUri = String(interaction.params.redirect_uri ?? '');
     return {
       uid,
       app,
-      redirectUri: String(interaction.params.redirect_uri ?? ''),
+      redirectUri,
+      redirectHost: redirectHostOf(redirectUri),
       username: caller.username,
       scopes: requestedScopes(interaction.params.scope).map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
     };
@@ -115,4 +119,11 @@ export class OAuthGrantsService {
 function requestedScopes(scope: unknown): Scope[] {
   const names = typeof scope === 'string' ? scope.split(' ') : [];
   return expandScopes(names.filter(isScope));
+}
+
+/** Where a redirect URI really goes: its host (with the port), whatever user part precedes it; for a private-use scheme, the scheme. */
+export function redirectHostOf(uri: string): string {
+  const url = URL.parse(uri);
+  if (!url) return uri;
+  return url.host || url.protocol;
 }

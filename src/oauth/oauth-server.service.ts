@@ -3,13 +3,15 @@ import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { entriesAtMost } from '../common/lru-bound';
 import { Provider, errors, interactionPolicy } from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { AccessTokenVerifiers } from '../auth/access-token-verifiers';
 import { SCOPES, expandScopes } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { RateLimits } from '../auth/rate-limits';
-import { RevocationBus, grantKey } from '../auth/revocations';
+import { appConfig } from '../config/config';
+import { RevocationBus, accessTokenKey, grantKey } from '../auth/revocations';
 import { PrismaService } from '../database/prisma.service';
 import { accessTokenTtl, codeTtl, derivedKey, grantTtl, oauthIssuer, refreshTokenTtl, signingJwk } from './oauth.config';
 import { PrismaAdapter } from './prisma-adapter';
@@ -23,13 +25,14 @@ export const OAUTH_ROUTES = {
   jwks: '/oauth/jwks',
   end_session: '/oauth/end-session',
   userinfo: '/oauth/userinfo',
+  pushed_authorization_request: '/oauth/par',
 } as const;
 
 /** Where the provider sends the browser to approve or deny (the web client's consent page, through ConsentController). */
 export const consentPath = (uid: string): string => `/oauth/consent/${uid}`;
 
 /** What the provider answers itself: its endpoints and the metadata documents. The consent routes are Nest's. */
-const PROVIDER_PATH = /^\/oauth\/(authorize|token|revoke|introspect|jwks)(\/|$)|^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/;
+const PROVIDER_PATH = /^\/oauth\/(authorize|token|revoke|introspect|jwks|par)(\/|$)|^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/;
 
 /** The RFC 8414 metadata document's path. */
 const METADATA_PATH = '/.well-known/oauth-authorization-server';
@@ -42,7 +45,7 @@ const SWEEP_MS = 10 * 60_000;
  * PKCE S256 required, state required, exact redirect URIs with any loopback
  * port for native apps, refresh tokens rotated on every use with reuse
  * detection, RFC 7009 revocation, RFC 7662 introspection, RFC 8414
- * metadata), persisted in our database, mounted on the Express app, its
+ * metadata, RFC 9126 pushed authorization requests), persisted in our database, mounted on the Express app, its
  * access tokens accepted by the one guard through AccessTokenVerifiers.
  */
 @Injectable()
@@ -56,7 +59,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
    * saved just after its grant was revoked (a race with a reuse) finds no
    * grant here once the revocation's news is forgotten.
    */
-  private readonly liveGrants = new LRUCache<string, Promise<boolean>>({ max: 100_000, ttl: 60_000 });
+  private readonly liveGrants = new LRUCache<string, Promise<boolean>>({ ...entriesAtMost(100_000), ttl: 60_000 });
 
   constructor(
     private readonly prisma: PrismaService,
@@ -116,8 +119,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     } catch {
       return null;
     }
-    if (!at || !at.accountId || !at.grantId || at.isExpired) return null;
-    if (this.bus.isRevoked(grantKey(at.grantId)) || !(await this.grantExists(at.grantId))) return null;
+    if (!at || !at.accountId || !at.grantId || !at.jti || at.isExpired) return null;
+    if (this.bus.isRevoked(accessTokenKey(at.jti)) || this.bus.isRevoked(grantKey(at.grantId)) || !(await this.grantExists(at.grantId))) return null;
     const usr = (at.extra as { usr?: unknown } | undefined)?.usr;
     const username = typeof usr === 'string' ? usr : (await this.prisma.account.findUnique({ where: { id: at.accountId }, select: { username: true } }))?.username;
     if (!username) return null;
@@ -128,6 +131,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       tokenId: null,
       scopes: expandScopes((at.scope ?? '').split(' ')),
       grantId: at.grantId,
+      accessTokenId: at.jti,
       clientId: at.clientId,
       expiresAt: (at.exp ?? 0) * 1000,
     };
@@ -197,6 +201,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       },
       features: {
         devInteractions: { enabled: false },
+        // RFC 9126: an app may push its authorization request (POST /oauth/par, with PKCE and state as ever) and send the browser with its request_uri.
+        pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false, allowUnregisteredRedirectUris: false },
         // An app revokes only what was issued to it (oidc-provider 8 refuses another app's token itself: invalid_request).
         revocation: { enabled: true },
         introspection: {
@@ -240,10 +246,15 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     };
     const provider = new Provider(oauthIssuer(), configuration);
     // X-Forwarded-Proto/Host from the proxies the service trusts (as Express does).
-    provider.proxy = !!process.env.TRUST_PROXY;
+    provider.proxy = !!appConfig().TRUST_PROXY;
     provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
       const accountId = ctx.oidc?.entities?.Grant?.accountId ?? ctx.oidc?.entities?.RefreshToken?.accountId ?? ctx.oidc?.entities?.AuthorizationCode?.accountId ?? null;
       void this.bus.publish({ kind: 'grant', accountId: accountId ?? '', grantId });
+    });
+    // An app revoking one access token (RFC 7009): its row is gone (HTTP refuses it on every instance); its sockets and streams close.
+    provider.on('access_token.destroyed', (token: InstanceType<Provider['AccessToken']>) => {
+      if (!token.jti) return;
+      void this.bus.publish({ kind: 'accessToken', accountId: token.accountId ?? '', accessTokenId: token.jti, expiresAt: (token.exp ?? 0) * 1000 });
     });
     provider.on('server_error', (_ctx: unknown, err: Error) => this.log.error(`oauth server error: ${err.message}`, err.stack));
     return provider;

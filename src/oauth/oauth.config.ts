@@ -1,20 +1,16 @@
 import { createHmac, createPrivateKey } from 'node:crypto';
 import type { JsonWebKey } from 'node:crypto';
 import { jwtSecret } from '../auth/auth.config';
-
-function seconds(name: string, fallback: number): number {
-  const v = Number(process.env[name] ?? fallback);
-  return Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
-}
+import { appConfig } from '../config/config';
 
 /** OAuth access tokens' life (OAUTH_ACCESS_TOKEN_TTL seconds, default one hour). */
-export const accessTokenTtl = (): number => seconds('OAUTH_ACCESS_TOKEN_TTL', 3600);
+export const accessTokenTtl = (): number => appConfig().OAUTH_ACCESS_TOKEN_TTL;
 /** Refresh tokens' life (OAUTH_REFRESH_TOKEN_TTL seconds, default 30 days); each rotation gives a new one. */
-export const refreshTokenTtl = (): number => seconds('OAUTH_REFRESH_TOKEN_TTL', 30 * 24 * 3600);
+export const refreshTokenTtl = (): number => appConfig().OAUTH_REFRESH_TOKEN_TTL;
 /** Authorization codes' life (OAUTH_CODE_TTL seconds, default 60). */
-export const codeTtl = (): number => seconds('OAUTH_CODE_TTL', 60);
+export const codeTtl = (): number => appConfig().OAUTH_CODE_TTL;
 /** How long a user's authorization of an app (a grant) lasts without use (OAUTH_GRANT_TTL seconds, default one year). */
-export const grantTtl = (): number => seconds('OAUTH_GRANT_TTL', 365 * 24 * 3600);
+export const grantTtl = (): number => appConfig().OAUTH_GRANT_TTL;
 
 /**
  * The authorization server's issuer identifier (OAUTH_ISSUER): the service's
@@ -22,7 +18,8 @@ export const grantTtl = (): number => seconds('OAUTH_GRANT_TTL', 365 * 24 * 3600
  * The endpoints themselves follow the request's host.
  */
 export function oauthIssuer(): string {
-  return (process.env.OAUTH_ISSUER ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+  const config = appConfig();
+  return (config.OAUTH_ISSUER ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 }
 
 /** A key derived from the server secret (JWT_SECRET or its stored stand-in) for one purpose. */

@@ -8,6 +8,8 @@ import type { Scope } from '../auth/principal';
 @ObjectType('OAuthApp', { description: 'A third-party app I registered: its id is the OAuth client_id.' })
 export class OAuthAppModel {
   @Field(() => ID, { description: 'The client_id.' }) @ApiProperty({ description: 'The client_id.' }) id!: string;
+  // REST only: GraphQL names are camelCase, and id is the client_id there.
+  @ApiProperty({ description: "The client_id, under RFC 7591's name: the same as id." }) client_id!: string;
   @Field() @ApiProperty() name!: string;
   @Field(() => [String], { description: 'Exact redirect URIs; a loopback one (http://127.0.0.1/...) matches any port for a native app.' })
   @ApiProperty({ type: [String] })
@@ -30,7 +32,7 @@ export class RegisteredOAuthAppModel {
 export class RegisterOAuthAppInput {
   @Field() @ApiProperty({ example: 'My Scopa bot' }) @IsString() @Length(1, 100) name!: string;
 
-  @Field(() => [String], { description: '1 to 10 absolute URIs without fragment: https, http on a loopback address (any port at use), or a private-use scheme (com.example.app:/cb).' })
+  @Field(() => [String], { description: '1 to 10 absolute URIs without fragment or user part: https, http on a loopback address (any port at use), or a private-use scheme (com.example.app:/cb).' })
   @ApiProperty({ type: [String], example: ['http://127.0.0.1/callback'] })
   @IsArray()
   @ArrayMinSize(1)
@@ -69,6 +71,7 @@ export class ConsentRequestModel {
   @ApiProperty() uid!: string;
   @ApiProperty({ type: AuthorizedAppRefModel }) app!: AuthorizedAppRefModel;
   @ApiProperty() redirectUri!: string;
+  @ApiProperty({ description: "Where the browser goes back to, plainly: the redirect URI's host (with its port), or its scheme for a private-use scheme." }) redirectHost!: string;
   @ApiProperty({ description: 'The account that would grant the access.' }) username!: string;
   @ApiProperty({ isArray: true }) scopes!: { scope: Scope; description: string }[];
 }

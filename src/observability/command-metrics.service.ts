@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { MatchStore } from '../events/match-store';
 import type { CommandOutcome } from '../events/match-store';
 import { MetricsService } from './metrics.service';
 
@@ -8,20 +6,13 @@ import { MetricsService } from './metrics.service';
  * Records what the match store reports of each command, whoever sent it (API,
  * bot seat, clock): scopa_plays_total{source} and scopa_play_latency_seconds
  * (decision and durable append) for a command that appended a play,
- * scopa_commands_rejected_total{code} for a refused one.
+ * scopa_commands_rejected_total{code} for a refused one. A step of the
+ * after-append pipeline (src/reactions/after-append.ts), fed by
+ * MatchStore.onCommand.
  */
 @Injectable()
-export class CommandMetricsService implements OnModuleInit, OnModuleDestroy {
-  private unsubscribe: (() => void) | null = null;
-
-  constructor(
-    private readonly store: MatchStore,
-    private readonly metrics: MetricsService,
-  ) {}
-
-  onModuleInit(): void {
-    this.unsubscribe = this.store.onCommand((outcome) => this.record(outcome));
-  }
+export class CommandMetricsService {
+  constructor(private readonly metrics: MetricsService) {}
 
   record(outcome: CommandOutcome): void {
     if ('rejected' in outcome) {
@@ -32,9 +23,5 @@ export class CommandMetricsService implements OnModuleInit, OnModuleDestroy {
     if (plays.length === 0) return;
     this.metrics.playLatency.observe(outcome.seconds);
     for (const e of plays) this.metrics.plays.inc({ source: e.actor === null ? 'clock' : e.actor.startsWith('bot:') ? 'bot' : 'human' });
-  }
-
-  onModuleDestroy(): void {
-    this.unsubscribe?.();
   }
 }

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { StoreModule } from '../events/store.module';
 import { PresenceService } from './presence.service';
 
 /** Presence (online / last seen) from the live connections of every instance, and opponentGone / opponentBack. */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, StoreModule],
   providers: [PresenceService],
   exports: [PresenceService],
 })

@@ -25,15 +25,16 @@
  * instance), which then go through the same check.
  */
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Redis } from 'ioredis';
-import { envDurationMs } from '../common/durations';
+import type { Redis } from 'ioredis';
+import { AppConfig } from '../config/config';
 import { SocketRegistry } from '../auth/socket-registry';
-import { PrismaService } from '../database/prisma.service';
-import { matchChannel } from '../inbox/channels';
-import type { MatchNotice, PresenceChange } from '../inbox/channels';
-import { PUB_SUB } from '../realtime/realtime.module';
+import { MatchStore } from '../events/match-store';
+import { matchChannel } from '../realtime/channels';
+import type { MatchNotice, PresenceChange } from '../realtime/channels';
+import { PUB_SUB, REDIS } from '../realtime/realtime.module';
+import type { RedisConnections } from '../realtime/redis';
 import type { PubSubEngine } from '../realtime/realtime.module';
 
 export interface Presence {
@@ -90,16 +91,13 @@ class MemoryBackend implements PresenceBackend {
   async close(): Promise<void> {}
 }
 
+/** On the instance's shared Redis connection (src/realtime/redis.ts), which its owner closes. */
 class RedisBackend implements PresenceBackend {
-  private readonly redis: Redis;
   constructor(
-    url: string,
+    private readonly redis: Redis,
     private readonly instance: string,
     private readonly prefix = 'presence',
-  ) {
-    this.redis = new Redis(url, { retryStrategy: (n: number) => Math.min(n * 200, 2000), maxRetriesPerRequest: 3, enableAutoPipelining: true });
-    this.redis.on('error', () => undefined);
-  }
+  ) {}
   async hold(players: readonly string[], until: number): Promise<void> {
     if (players.length === 0) return;
     const m = this.redis.multi();
@@ -140,18 +138,16 @@ class RedisBackend implements PresenceBackend {
   async clearGone(player: string): Promise<boolean> {
     return (await this.redis.del(`${this.prefix}:gone:${player}`)) === 1;
   }
-  async close(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
-  }
+  async close(): Promise<void> {}
 }
 
 @Injectable()
 export class PresenceService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Presence');
   /** OPPONENT_GONE_AFTER (ISO 8601, default PT30S): absence before opponentGone. */
-  readonly goneAfterMs = envDurationMs('OPPONENT_GONE_AFTER', 'PT30S');
+  readonly goneAfterMs: number;
   /** PRESENCE_TTL (ISO 8601, default PT30S): how long an instance's claim lasts without a heartbeat. */
-  readonly ttlMs = envDurationMs('PRESENCE_TTL', 'PT30S');
+  readonly ttlMs: number;
   private readonly backend: PresenceBackend;
   /** Open connections on this instance, per player. */
   private readonly local = new Map<string, number>();
@@ -161,11 +157,14 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly sockets: SocketRegistry,
-    private readonly prisma: PrismaService,
+    private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    config: AppConfig,
+    @Optional() @Inject(REDIS) redis: RedisConnections | null,
   ) {
-    const url = process.env.REDIS_URL;
-    this.backend = url ? new RedisBackend(url, randomUUID()) : new MemoryBackend();
+    this.goneAfterMs = config.OPPONENT_GONE_AFTER;
+    this.ttlMs = config.PRESENCE_TTL;
+    this.backend = redis ? new RedisBackend(redis.client, randomUUID()) : new MemoryBackend();
   }
 
   onModuleInit(): void {
@@ -259,16 +258,12 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
 
   /** Publishes the change on the live channel of every match the player is playing. */
   private async announce(player: string, type: PresenceChange['type']): Promise<void> {
-    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string; seat: number }[]>(
-      `SELECT mp.match_id::text AS match_id, mp.seat FROM match_players mp JOIN matches m ON m.id = mp.match_id
-       WHERE mp.player_id = $1 AND m.status = 'playing'`,
-      player,
-    );
+    const seats = await this.store.playingSeatsOf(player);
     const at = new Date().toISOString();
     await Promise.all(
-      rows.map((r) => {
-        const notice: MatchNotice = { matchId: r.match_id, seq: -1, presence: { type, player, seat: r.seat, at } };
-        return this.pubsub.publish(matchChannel(r.match_id), notice);
+      seats.map((r) => {
+        const notice: MatchNotice = { matchId: r.matchId, seq: -1, presence: { type, player, seat: r.seat, at } };
+        return this.pubsub.publish(matchChannel(r.matchId), notice);
       }),
     );
   }

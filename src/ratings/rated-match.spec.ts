@@ -1,6 +1,6 @@
 import { resolveRuleset } from '../engine';
 import type { MatchEvent, RulesetOptions, Seat } from '../engine';
-import { ratedMatchVerdict, sideRanks } from './rated-match';
+import { LEFT_BEFORE_EVERY_SIDE_PLAYED, ratedAttendance, ratedMatchVerdict, sideRanks } from './rated-match';
 
 function options(overrides: Partial<RulesetOptions>): RulesetOptions {
   const r = resolveRuleset('scopa', overrides);
@@ -29,11 +29,14 @@ const ended = (reason: 'points' | 'resignation' | 'forfeit', winner: number | nu
   seed: '0'.repeat(64),
 });
 
+/** A card of its own played by each of these seats (the cards do not matter to the ratings). */
+const plays = (...seats: number[]): MatchEvent[] => seats.map((seat) => ({ type: 'CardPlayed', seat, card: '1C', capture: [], scopa: false, auto: false }));
+
 describe('ratedMatchVerdict', () => {
   const two = options({});
 
   it('two players: one game each, scored by the result', () => {
-    const v = ratedMatchVerdict([created(two, [{ player: 'ann' }, {}]), { type: 'SeatTaken', seat: 1, player: 'bob' }, { type: 'MatchStarted' }, ended('points', 1, [7, 11])]);
+    const v = ratedMatchVerdict([created(two, [{ player: 'ann' }, {}]), { type: 'SeatTaken', seat: 1, player: 'bob' }, { type: 'MatchStarted' }, ...plays(0, 1), ended('points', 1, [7, 11])]);
     expect(v).toEqual({
       counted: true,
       players: [
@@ -45,7 +48,7 @@ describe('ratedMatchVerdict', () => {
   });
 
   it('a draw scores 0.5', () => {
-    const v = ratedMatchVerdict([created(two, [{ player: 'ann' }, { player: 'bob' }]), ended('points', null, [11, 11])]);
+    const v = ratedMatchVerdict([created(two, [{ player: 'ann' }, { player: 'bob' }]), ...plays(0, 1), ended('points', null, [11, 11])]);
     expect(v.counted && v.games).toEqual([{ a: 'ann', b: 'bob', score: 0.5 }]);
     expect(v.counted && v.players.map((p) => p.result)).toEqual(['draw', 'draw']);
   });
@@ -54,6 +57,7 @@ describe('ratedMatchVerdict', () => {
     const four = options({ players: 4, teams: true, handSize: 9 });
     const v = ratedMatchVerdict([
       created(four, [{ player: 'ann' }, { player: 'bob' }, { player: 'bot:greedy:2', bot: 'greedy' }, { player: 'cat' }]),
+      ...plays(0, 1),
       { type: 'SeatResigned', seat: 1 },
       ended('resignation', 0, [3, 5]),
     ]);
@@ -73,7 +77,7 @@ describe('ratedMatchVerdict', () => {
 
   it('three players: each pair one game by final rank', () => {
     const three = options({ players: 3 });
-    const v = ratedMatchVerdict([created(three, [{ player: 'ann' }, { player: 'bob' }, { player: 'cat' }]), ended('points', 2, [9, 10, 11])]);
+    const v = ratedMatchVerdict([created(three, [{ player: 'ann' }, { player: 'bob' }, { player: 'cat' }]), ...plays(0, 1, 2), ended('points', 2, [9, 10, 11])]);
     expect(v.counted && v.games).toEqual([
       { a: 'ann', b: 'bob', score: 0 },
       { a: 'ann', b: 'cat', score: 0 },
@@ -85,6 +89,7 @@ describe('ratedMatchVerdict', () => {
     const three = options({ players: 3 });
     const v = ratedMatchVerdict([
       created(three, [{ player: 'ann' }, { player: 'bob' }, { player: 'cat' }]),
+      ...plays(0, 1, 2),
       { type: 'SeatForfeited', seat: 0 },
       ended('forfeit', 1, [10, 8, 8]),
     ]);
@@ -108,9 +113,65 @@ describe('ratedMatchVerdict', () => {
     const four = options({ players: 4, teams: true, handSize: 9 });
     const v = ratedMatchVerdict([
       created(four, [{ player: 'ann' }, { player: 'bob' }, { player: 'bot:greedy:2', bot: 'greedy' }, { player: 'bot:greedy:3', bot: 'greedy' }]),
+      ...plays(0, 1),
       ended('points', 1, [5, 11]),
     ]);
     expect(v.counted && v.players.map((p) => p.player)).toEqual(['ann', 'bob']);
+  });
+});
+
+describe('leaving before every side played a card (an abort, not rated)', () => {
+  const two = options({});
+  const pair = created(two, [{ player: 'ann' }, { player: 'bob' }]);
+  const start: MatchEvent = { type: 'MatchStarted' };
+  const clockCard: MatchEvent = { type: 'CardPlayed', seat: 1, card: '2C', capture: [], scopa: false, auto: true };
+
+  it('a resignation right after the deal is not rated, and the resigner left early', () => {
+    const log = [pair, start, { type: 'SeatResigned', seat: 1 } as MatchEvent, ended('resignation', 0, [0, 0])];
+    expect(ratedMatchVerdict(log)).toEqual({ counted: false, reason: LEFT_BEFORE_EVERY_SIDE_PLAYED });
+    expect(ratedAttendance(log)).toEqual({ participants: ['ann', 'bob'], leftEarly: ['bob'] });
+  });
+
+  it('one side played, the other resigned before its first card: not rated', () => {
+    const log = [pair, start, ...plays(0), { type: 'SeatResigned', seat: 1 } as MatchEvent, ended('resignation', 0, [0, 0])];
+    expect(ratedMatchVerdict(log).counted).toBe(false);
+    expect(ratedAttendance(log).leftEarly).toEqual(['bob']);
+  });
+
+  it('a forfeit on time before the first card, or after only the clock played: not rated', () => {
+    const log = [pair, start, ...plays(0), clockCard, ...plays(0), { type: 'SeatForfeited', seat: 1 } as MatchEvent, ended('forfeit', 0, [0, 0])];
+    expect(ratedMatchVerdict(log)).toEqual({ counted: false, reason: LEFT_BEFORE_EVERY_SIDE_PLAYED });
+    expect(ratedAttendance(log).leftEarly).toEqual(['bob']);
+  });
+
+  it('once every side played a card, a resignation counts and nobody left early', () => {
+    const log = [pair, start, ...plays(0, 1), { type: 'SeatResigned', seat: 1 } as MatchEvent, ended('resignation', 0, [0, 0])];
+    expect(ratedMatchVerdict(log).counted).toBe(true);
+    expect(ratedAttendance(log)).toEqual({ participants: ['ann', 'bob'], leftEarly: [] });
+  });
+
+  it('an abort after the deal is left early by the aborter; an abort before the deal has no participants', () => {
+    const after = [pair, start, { type: 'MatchAborted', seat: 0 } as MatchEvent, ended('aborted' as 'points', null, [0, 0])];
+    expect(ratedAttendance(after)).toEqual({ participants: ['ann', 'bob'], leftEarly: ['ann'] });
+    const before = [created(two, [{ player: 'ann' }, {}]), { type: 'MatchAborted', seat: 0 } as MatchEvent, ended('aborted' as 'points', null, [0, 0])];
+    expect(ratedAttendance(before)).toEqual({ participants: [], leftEarly: [] });
+  });
+
+  it("teams: a bot partner's card does not make its person's side present", () => {
+    const four = options({ players: 4, teams: true, handSize: 9 });
+    const log = [
+      created(four, [{ player: 'ann' }, { player: 'bob' }, { player: 'bot:greedy:2', bot: 'greedy' }, { player: 'cat' }]),
+      start,
+      ...plays(1, 2),
+      { type: 'SeatResigned', seat: 0 } as MatchEvent,
+      ended('resignation', 1, [0, 0]),
+    ];
+    expect(ratedMatchVerdict(log).counted).toBe(false);
+    expect(ratedAttendance(log)).toEqual({ participants: ['ann', 'bob', 'cat'], leftEarly: ['ann'] });
+  });
+
+  it('an unrated log has no attendance', () => {
+    expect(ratedAttendance([created(two, [{ player: 'ann' }, { player: 'bob' }], false), start, ended('resignation', 0, [0, 0])])).toEqual({ participants: [], leftEarly: [] });
   });
 });
 

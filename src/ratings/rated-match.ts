@@ -1,7 +1,9 @@
 /**
  * What a finished rated match's log says for the ratings: who was rated, on
- * which side, ranked how, and the games of its rating period. Pure: the live
- * recorder and the rebuild both read a log through this one function.
+ * which side, ranked how, and the games of its rating period; and who took
+ * part in it and who left it before every side had played (an abort for the
+ * ratings, counted toward the rated-play suspension: ./rated-play.ts). Pure:
+ * the live recorder and the rebuild both read a log through these functions.
  */
 import { optionsRecord, sideCount, sideOf } from '../engine';
 import type { EndReason, MatchEvent, RulesetOptions, Seat } from '../engine';
@@ -36,9 +38,13 @@ export function ratingIdOf(seat: Seat): string | null {
   return seat.player;
 }
 
+/** Why a rated match that ended before every side played a card is not rated (as lichess: fewer than two moves). */
+export const LEFT_BEFORE_EVERY_SIDE_PLAYED = 'a side left before every side had played a card: an abort, not rated';
+
 /**
- * The verdict for a rated match's log (MatchCreated, SeatTaken, SeatResigned,
- * SeatForfeited and MatchEnded are read; other events may be there or not).
+ * The verdict for a rated match's log (MatchCreated, SeatTaken, MatchStarted,
+ * CardPlayed, SeatResigned, SeatForfeited, MatchAborted and MatchEnded are
+ * read; other events may be there or not).
  */
 export function ratedMatchVerdict(events: readonly MatchEvent[]): RatedMatchVerdict {
   const created = events[0];
@@ -59,6 +65,8 @@ export function ratedMatchVerdict(events: readonly MatchEvent[]): RatedMatchVerd
   // Repeated from creation on the seats the match was played with: two sides with a person.
   const humanSides = new Set(seats.flatMap((s, seat) => (s.bot || !s.player ? [] : [sideOf(options, seat)])));
   if (humanSides.size < 2) return { counted: false, reason: 'fewer than two sides with a person' };
+  // A result counts only once every side has played a card: resigning (or forfeiting) right after the deal is an abort.
+  if (!everySidePlayed(events, options, seats)) return { counted: false, reason: LEFT_BEFORE_EVERY_SIDE_PLAYED };
 
   const ranks = sideRanks(sideCount(options), ended.winner, ended.totals, abandoningSide);
   // One identity per player; a bot level seated on two sides plays itself: it is left out of this match.
@@ -92,6 +100,71 @@ export function ratedMatchVerdict(events: readonly MatchEvent[]): RatedMatchVerd
   }
   if (games.length === 0) return { counted: false, reason: 'no game between rated players' };
   return { counted: true, players, games };
+}
+
+/**
+ * The sides that played a card of their own: a card the clock played for a
+ * seat (`auto`) does not count, and on a side with a person only a person's
+ * card counts (a bot partner's card does not make its person present).
+ */
+function sidesThatPlayed(events: readonly MatchEvent[], options: RulesetOptions, seats: readonly Seat[]): Set<number> {
+  const sidesWithPerson = new Set(seats.flatMap((s, seat) => (s.bot ? [] : [sideOf(options, seat)])));
+  const played = new Set<number>();
+  for (const e of events) {
+    if (e.type !== 'CardPlayed' || e.auto) continue;
+    const side = sideOf(options, e.seat);
+    if (seats[e.seat]?.bot && sidesWithPerson.has(side)) continue;
+    played.add(side);
+  }
+  return played;
+}
+
+function everySidePlayed(events: readonly MatchEvent[], options: RulesetOptions, seats: readonly Seat[]): boolean {
+  return sidesThatPlayed(events, options, seats).size === sideCount(options);
+}
+
+export interface RatedAttendance {
+  /** The persons seated when the match was dealt (usernames, sorted); empty for a match that never started. */
+  participants: string[];
+  /** Those of them who left before every side had played a card (sorted). */
+  leftEarly: string[];
+}
+
+/**
+ * Who took part in a finished rated match that was dealt, and who left it
+ * before every side had played a card: the seat that aborted after the deal,
+ * resigned or forfeited on time then, or, should the match end otherwise
+ * with a side that never played, that side's persons. An abort before the
+ * deal (no hand seen) has no participants. Not a rated log, or not over: none.
+ */
+export function ratedAttendance(events: readonly MatchEvent[]): RatedAttendance {
+  const none: RatedAttendance = { participants: [], leftEarly: [] };
+  const created = events[0];
+  const ended = events[events.length - 1];
+  if (!isRatedLog(created) || created.type !== 'MatchCreated' || ended?.type !== 'MatchEnded') return none;
+  if (!events.some((e) => e.type === 'MatchStarted')) return none;
+  const options: RulesetOptions = optionsRecord(created.options);
+  const seats: Seat[] = created.seats.map((s) => ({ ...s }));
+  let leaver: number | null = null;
+  for (const e of events) {
+    if (e.type === 'SeatTaken') seats[e.seat] = { ...seats[e.seat], player: e.player };
+    if (e.type === 'SeatResigned' || e.type === 'SeatForfeited' || e.type === 'MatchAborted') leaver = e.seat;
+  }
+  const person = (seat: number): string | null => (seats[seat]?.bot ? null : seats[seat]?.player ?? null);
+  const participants = [...new Set(seats.flatMap((_, seat) => person(seat) ?? []))].sort();
+  const played = sidesThatPlayed(events, options, seats);
+  if (played.size === sideCount(options)) return { participants, leftEarly: [] };
+  const left = new Set<string>();
+  if (leaver !== null) {
+    const who = person(leaver);
+    if (who) left.add(who);
+  } else {
+    seats.forEach((_, seat) => {
+      const who = person(seat);
+      if (who && !played.has(sideOf(options, seat))) left.add(who);
+    });
+  }
+  return { participants, leftEarly: [...left].sort() };
 }
 
 /**

@@ -1,8 +1,9 @@
+import { loadConfig } from '../config/config';
 import { parseRatingPeriod, ratingPeriodMsFromEnv } from './rating-period';
 
 describe('RATING_PERIOD', () => {
   it('is 7 days by default', () => {
-    expect(ratingPeriodMsFromEnv({})).toBe(7 * 24 * 3600 * 1000);
+    expect(ratingPeriodMsFromEnv(loadConfig({}))).toBe(7 * 24 * 3600 * 1000);
   });
 
   it('reads ISO 8601 durations', () => {

@@ -9,11 +9,15 @@ import type { MatchEvent } from '../engine';
 import type { Prisma } from '../database/database';
 import { afterInactivity, INITIAL_RATING, ratePeriod } from './glicko';
 import type { Rating } from './glicko';
-import { isRatedLog, ratedMatchVerdict } from './rated-match';
+import { isRatedLog, ratedAttendance, ratedMatchVerdict } from './rated-match';
 import type { ExportRatingChange } from '../events/export';
+import { MatchArchive } from '../events/match-archive';
+
+/** Many ends recorded at once (two instances, a rebuild beside the live path) wait for a pooled connection rather than failing after Prisma's 2 s. */
+const TRANSACTION = { maxWait: 15_000, timeout: 15_000 };
 
 /** The events the ratings read from a log. */
-const READ_TYPES = ['MatchCreated', 'SeatTaken', 'SeatResigned', 'SeatForfeited', 'MatchEnded'];
+const READ_TYPES = ['MatchCreated', 'SeatTaken', 'MatchStarted', 'CardPlayed', 'SeatResigned', 'SeatForfeited', 'MatchAborted', 'MatchEnded'];
 
 export type RecordOutcome = 'rated' | 'not counted' | 'already recorded' | 'unrated' | 'not over';
 
@@ -31,22 +35,24 @@ export function poolOf(match: { preset: string; rulesetId: string | null }): str
 }
 
 export class RatingStore {
+  /** The logs are read through the match archive (the store's tables are read in src/events only). */
+  private readonly archive: MatchArchive;
+
   constructor(
     readonly prisma: Prisma,
     readonly options: RatingStoreOptions,
-  ) {}
+  ) {
+    this.archive = new MatchArchive(prisma);
+  }
 
   /** Takes a finished rated match into the ratings; a no-op for anything else and for a match already taken. */
   async record(matchId: string): Promise<RecordOutcome> {
-    const match = await this.prisma.match.findUnique({ where: { id: matchId }, select: { id: true, preset: true, rulesetId: true, status: true, imported: true } });
+    const log = await this.archive.ratingLog(matchId, READ_TYPES);
+    const match = log?.match;
     if (!match || match.status !== 'over') return 'not over';
     // An imported match (played elsewhere) is never rated.
     if (match.imported) return 'unrated';
-    const rows = await this.prisma.matchEvent.findMany({
-      where: { matchId, type: { in: READ_TYPES } },
-      orderBy: { seq: 'asc' },
-      select: { type: true, payload: true, createdAt: true },
-    });
+    const rows = log.events;
     const events = rows.map((r) => ({ type: r.type, ...(r.payload as Record<string, unknown>) }) as MatchEvent);
     if (!isRatedLog(events[0])) return 'unrated';
     const last = rows[rows.length - 1];
@@ -54,6 +60,7 @@ export class RatingStore {
     const endedAt = last.createdAt;
     const pool = poolOf(match);
     const verdict = ratedMatchVerdict(events);
+    const attendance = ratedAttendance(events);
 
     return this.prisma.$transaction(async (tx) => {
       // The match's key first: a second instance (or a retry) waits here, then finds it taken and does nothing.
@@ -62,6 +69,13 @@ export class RatingStore {
         VALUES (${matchId}::uuid, ${pool}, ${endedAt}, ${verdict.counted}, ${verdict.counted ? null : verdict.reason})
         ON CONFLICT (match_id) DO NOTHING`;
       if (taken === 0) return 'already recorded';
+      // Who took part, and who left before every side played (the rated-play suspension reads these).
+      if (attendance.participants.length > 0) {
+        await tx.ratedPlayer.createMany({
+          data: attendance.participants.map((player) => ({ matchId, player, pool, endedAt, leftEarly: attendance.leftEarly.includes(player) })),
+          skipDuplicates: true,
+        });
+      }
       if (!verdict.counted) return 'not counted';
 
       const players = verdict.players.map((p) => p.player); // sorted: rows are locked in one order, no deadlock
@@ -114,7 +128,7 @@ export class RatingStore {
         }),
       });
       return 'rated';
-    });
+    }, TRANSACTION);
   }
 
   /**
@@ -122,16 +136,15 @@ export class RatingStore {
    * order the matches ended (the end event's time, then the match id).
    */
   async rebuild(onProgress?: (done: number, total: number) => void): Promise<{ matches: number; rated: number }> {
-    await this.prisma.$transaction([this.prisma.ratingChange.deleteMany(), this.prisma.ratedMatch.deleteMany(), this.prisma.rating.deleteMany()]);
-    const ids = await this.prisma.$queryRaw<{ id: string }[]>`
-      SELECT m.id::text AS id
-      FROM matches m
-      JOIN match_events c ON c.match_id = m.id AND c.seq = 1
-      JOIN match_events e ON e.match_id = m.id AND e.seq = m.current_seq
-      WHERE m.status = 'over' AND NOT m.imported AND c.payload -> 'settings' ->> 'rated' = 'true'
-      ORDER BY e.created_at, m.id`;
+    await this.prisma.$transaction([
+      this.prisma.ratingChange.deleteMany(),
+      this.prisma.ratedPlayer.deleteMany(),
+      this.prisma.ratedMatch.deleteMany(),
+      this.prisma.rating.deleteMany(),
+    ]);
+    const ids = await this.archive.ratedFinished();
     let rated = 0;
-    for (const [i, { id }] of ids.entries()) {
+    for (const [i, id] of ids.entries()) {
       if ((await this.record(id)) === 'rated') rated++;
       onProgress?.(i + 1, ids.length);
     }
@@ -154,10 +167,20 @@ export class RatingStore {
 
   /** The rating changes of a match, or null when it has not been taken into the ratings (unrated, or not over yet). */
   async changesFor(matchId: string): Promise<MatchRatingChange[] | null> {
-    const taken = await this.prisma.ratedMatch.findUnique({ where: { matchId }, select: { matchId: true } }).catch(() => null);
+    return (await this.outcomeFor(matchId))?.changes ?? null;
+  }
+
+  /**
+   * A finished rated match as the ratings took it: its rating changes, and why
+   * it did not count when it did not (`unratedReason`, e.g. a side left before
+   * every side had played a card); null when not taken (unrated, not over yet).
+   */
+  async outcomeFor(matchId: string): Promise<{ changes: MatchRatingChange[]; unratedReason: string | null } | null> {
+    const taken = await this.prisma.ratedMatch.findUnique({ where: { matchId }, select: { counted: true, reason: true } }).catch(() => null);
     if (!taken) return null;
+    if (!taken.counted) return { changes: [], unratedReason: taken.reason ?? 'not counted' };
     const rows = await this.prisma.ratingChange.findMany({ where: { matchId }, orderBy: [{ side: 'asc' }, { player: 'asc' }] });
-    return rows.map(changeOf);
+    return { changes: rows.map(changeOf), unratedReason: null };
   }
 }
 

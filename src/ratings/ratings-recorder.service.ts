@@ -1,33 +1,28 @@
 /**
- * Takes a rated match into the ratings right after its end is appended here:
- * the instance that appended MatchEnded records it (the store tells only the
+ * Takes a rated match into the ratings right after its end is appended here
+ * (a step of the after-append pipeline, src/reactions/after-append.ts): the
+ * instance that appended MatchEnded records it (the store tells only the
  * appending process). One queue per process keeps this process's matches in
  * the order they ended. Exactly once across instances: RatingStore.record's
  * key. A reaction lost in a crash is made good by `npm run ratings:rebuild`.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { OnModuleDestroy } from '@nestjs/common';
 import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
 import { RatingsService } from './ratings.service';
 
 @Injectable()
-export class RatingsRecorder implements OnModuleInit, OnModuleDestroy {
+export class RatingsRecorder implements OnModuleDestroy {
   private readonly logger = new Logger('Ratings');
   private queue: Promise<void> = Promise.resolve();
-  private unsubscribe: (() => void) | null = null;
 
   constructor(
     private readonly store: MatchStore,
     private readonly ratings: RatingsService,
   ) {}
 
-  onModuleInit(): void {
-    this.unsubscribe = this.store.onAppended((result) => this.appended(result));
-  }
-
   async onModuleDestroy(): Promise<void> {
-    this.unsubscribe?.();
     await this.idle();
   }
 
@@ -36,8 +31,11 @@ export class RatingsRecorder implements OnModuleInit, OnModuleDestroy {
     return this.queue;
   }
 
-  private appended(result: CommandResult): void {
+  /** After-append step: queues a rated match's end; returns at once for any other append (unrated: known from the cached snapshot, no read). */
+  appended(result: CommandResult): void {
     if (!result.events.some((e) => e.type === 'MatchEnded')) return;
+    const snap = this.store.peek(result.matchId);
+    if (snap && snap.seq >= result.seq && !snap.state.settings.rated) return;
     this.queue = this.queue.then(() => this.record(result.matchId, result.seq));
   }
 

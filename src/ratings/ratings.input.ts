@@ -1,3 +1,4 @@
+import { ArgsType, Field, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -20,4 +21,46 @@ export class LeaderboardQuery {
   @Min(1)
   @Max(LEADERBOARD_MAX)
   limit?: number;
+}
+
+/*
+ * The GraphQL arguments of the ratings queries (the types are checked by GraphQL; the service checks the limit's range,
+ * as for REST).
+ */
+
+@ArgsType()
+export class UserArgs {
+  @Field()
+  @IsString()
+  username!: string;
+}
+
+@ArgsType()
+export class RatingHistoryArgs extends UserArgs {
+  @Field()
+  @IsString()
+  ruleset!: string;
+}
+
+@ArgsType()
+export class LeaderboardArgs {
+  @Field()
+  @IsString()
+  ruleset!: string;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  limit?: number | null;
+}
+
+@ArgsType()
+export class CrosstableArgs {
+  @Field()
+  @IsString()
+  a!: string;
+
+  @Field()
+  @IsString()
+  b!: string;
 }

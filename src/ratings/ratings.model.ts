@@ -1,28 +1,6 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-
-/** A finished match's result from one player's side. */
-export enum GameResultEnum {
-  win = 'win',
-  loss = 'loss',
-  draw = 'draw',
-}
-registerEnumType(GameResultEnum, { name: 'GameResult', description: "A finished match's result from one player's side." });
-
-/** Why a match ended (the engine's EndReason). */
-export enum MatchEndReasonEnum {
-  points = 'points',
-  allDenari = 'allDenari',
-  resignation = 'resignation',
-  forfeit = 'forfeit',
-  aborted = 'aborted',
-}
-registerEnumType(MatchEndReasonEnum, {
-  name: 'MatchEndReason',
-  description:
-    'Why a match ended: points (a side reached the target), allDenari (allDenariWins), resignation, forfeit (a clock ran out under onExpiry forfeit), aborted (called off before the first play: no result, unrated).',
-});
-
+import { GameResultEnum } from '../common/match-fields';
 
 @ObjectType('PoolRating', { description: 'A Glicko-2 rating in one pool (a preset id or a saved ruleset id). RD as of the last rated match.' })
 export class PoolRatingModel {

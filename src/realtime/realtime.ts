@@ -1,39 +1,34 @@
 /**
- * The subscriptions' transport. With REDIS_URL set, events fan out through
- * Redis pub/sub so that a subscriber on any instance sees every event of its
- * matches; without it, an in-process PubSub serves a single instance.
+ * The subscriptions' transport. With Redis (REDIS_URL set), events fan out
+ * through Redis pub/sub so that a subscriber on any instance sees every event
+ * of its matches; without it, an in-process PubSub serves a single instance.
  */
+import { EventEmitter } from 'node:events';
 import { PubSub } from 'graphql-subscriptions';
 import type { PubSubEngine } from 'graphql-subscriptions';
 import { RedisPubSub } from 'graphql-redis-subscriptions';
-import { Redis } from 'ioredis';
+import type { RedisConnections } from './redis';
 
 export interface Realtime {
   readonly pubsub: PubSubEngine;
   /** Resolves when Redis answers (readiness); absent in memory mode. */
   readonly ping?: () => Promise<unknown>;
-  close(): Promise<void>;
 }
 
-export function createRealtime(redisUrl: string | undefined = process.env.REDIS_URL): Realtime {
-  if (!redisUrl) return { pubsub: new PubSub(), close: async () => undefined };
-  const options = {
-    // Keep retrying: a Redis restart must not take the instance down with it.
-    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-    maxRetriesPerRequest: 3,
-    lazyConnect: false,
-  };
-  // Publishes made in the same tick (a play's match and turn notices, many plays under load) share one write.
-  const publisher = new Redis(redisUrl, { ...options, enableAutoPipelining: true });
-  const subscriber = new Redis(redisUrl, options);
-  // Connection errors surface through readiness and retries, not as crashes.
-  publisher.on('error', () => undefined);
-  subscriber.on('error', () => undefined);
-  return {
-    pubsub: new RedisPubSub({ publisher, subscriber }),
-    ping: () => publisher.ping(),
-    close: async () => {
-      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
-    },
-  };
+export function createRealtime(redis: RedisConnections | null): Realtime {
+  if (!redis) return { pubsub: new PubSub({ eventEmitter: unboundedEmitter() }) };
+  return { pubsub: new RedisPubSub({ publisher: redis.client, subscriber: redis.subscriber }), ping: () => redis.ping() };
+}
+
+/**
+ * The in-process PubSub's emitter. graphql-subscriptions adds one listener per
+ * subscriber of a channel, and a match's seats and spectators or a lobby's
+ * watchers are many: Node's default limit (10) logged a
+ * MaxListenersExceededWarning that warns of nothing. The bound on listeners is
+ * the subscription caps instead (WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT and the
+ * connection limits, src/auth/subscription-caps.ts); over Redis each channel
+ * is one Redis subscription per instance whatever the number of subscribers.
+ */
+function unboundedEmitter(): EventEmitter {
+  return new EventEmitter().setMaxListeners(0);
 }

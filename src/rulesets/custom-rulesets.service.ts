@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { resolveRuleset } from '../engine';
-import type { ResolvedRuleset } from '../engine';
+import { optionsRecord, resolveRuleset } from '../engine';
+import type { ResolvedRuleset, RulesetOptions } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import type { Principal } from '../auth/principal';
@@ -189,7 +189,7 @@ function toModel(row: Row): CustomRulesetModel {
     owner: row.owner.username,
     preset: row.preset,
     overrides: (row.overrides ?? {}) as Record<string, unknown>,
-    options: row.options as RulesetOptionsModel,
+    options: optionsRecord(row.options as unknown as RulesetOptions) as RulesetOptionsModel, // a row saved before the new options has none of them: off
     locked: row.lockedAt !== null,
     createdAt: row.createdAt,
     lockedAt: row.lockedAt,

@@ -2,7 +2,8 @@ import { Field, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional, IsString, Length } from 'class-validator';
 import { PRESET_IDS } from '../engine';
-import { JSONScalar } from '../graphql/json.scalar';
+import { JSONScalar } from '../common/json.scalar';
+import { AsSent } from '../common/validation';
 
 @InputType()
 export class SaveRulesetInput {
@@ -15,6 +16,7 @@ export class SaveRulesetInput {
 
   @Field(() => JSONScalar, { nullable: true, description: 'Option overrides, e.g. {"target": 5}; checked by the engine.' })
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { target: 5 } })
+  @AsSent()
   @IsOptional()
   @IsObject()
   overrides?: Record<string, unknown>;

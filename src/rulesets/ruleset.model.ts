@@ -1,12 +1,19 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { JSONScalar } from '../graphql/json.scalar';
+import { JSONScalar } from '../common/json.scalar';
 
 export enum CaptureRuleEnum {
   match = 'match',
   fifteen = 'fifteen',
+  matchOrFifteen = 'matchOrFifteen',
 }
-registerEnumType(CaptureRuleEnum, { name: 'CaptureRule', description: 'The capture option of the rules contract: match (a card of the same rank, else cards summing to its rank) or fifteen (cards summing to 15 with the card played).' });
+registerEnumType(CaptureRuleEnum, { name: 'CaptureRule', description: 'The capture option of the rules contract: match (a card of the same rank, else cards summing to its rank), fifteen (cards summing to 15 with the card played) or matchOrFifteen (cirulla: an equal card, cards summing to its value or cards making 15 with it, as the player chooses).' });
+
+export enum InitialTableCaptureRuleEnum {
+  sum15or30 = 'sum15or30',
+  groups15 = 'groups15',
+}
+registerEnumType(InitialTableCaptureRuleEnum, { name: 'InitialTableCaptureRule', description: "The initialTableCapture option of the rules contract: the dealer's side takes a first table summing to 15 or 30 (sum15or30, cirulla) or splitting into groups of 15 (groups15, escoba); null in the option turns it off." });
 
 export enum PointRuleEnum {
   most = 'most',
@@ -45,6 +52,24 @@ export class RulesetOptionsModel {
   @Field() @ApiProperty() denariBonus123!: boolean;
   @Field() @ApiProperty() allDenariWins!: boolean;
   @Field(() => Int) @ApiProperty() target!: number;
+  @Field() @ApiProperty() optionalCapture!: boolean;
+  @Field() @ApiProperty() aceSweepBlockedByAce!: boolean;
+  @Field() @ApiProperty() piccola!: boolean;
+  @Field() @ApiProperty() grande!: boolean;
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true, enum: [2, 3, 4] }) redealAces!: number | null;
+  @Field(() => InitialTableCaptureRuleEnum, { nullable: true })
+  @ApiProperty({ type: String, nullable: true, enum: InitialTableCaptureRuleEnum })
+  initialTableCapture!: string | null;
+  @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) matta!: string | null;
+  @Field(() => Int) @ApiProperty() lowHandBonus!: number;
+  @Field(() => Int) @ApiProperty() tripleBonus!: number;
+}
+
+/** A hand declaration open to a seat (the conformance `handBonus` shape): legalPlays lists them, hint may answer one. */
+@ObjectType('Declaration')
+export class DeclarationModel {
+  @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) mattaValue!: number | null;
+  @Field(() => Int) @ApiProperty() points!: number;
 }
 
 @ObjectType('Preset', { description: 'A preset of the rules contract with its resolved default options.' })

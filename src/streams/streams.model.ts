@@ -5,9 +5,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LobbyMatchModel } from '../lobby/lobby.model';
 import { MatchEventModel, MatchModel } from '../matches/match.model';
-import { MatchEndReasonEnum } from '../ratings/ratings.model';
+import { MatchEndReasonEnum } from '../common/match-fields';
+import { PLAYER_EVENT_TYPES } from '../inbox/player-events';
 
-export const EVENT_LINE_TYPES = ['matchInPlay', 'yourTurn', 'matchStarted', 'matchEnded', 'clockLow', 'seekPaired', 'challengeReceived', 'challengeAccepted', 'challengeDeclined', 'challengeCanceled'] as const;
+/** The `type`s of the event stream's lines: its own two, then every player event (src/inbox/player-events.ts), forwarded as it is. */
+export const EVENT_LINE_TYPES = ['matchInPlay', 'yourTurn', ...PLAYER_EVENT_TYPES] as const;
 
 /** A line of `GET /v1/stream/events`. */
 export class EventStreamLineModel {
@@ -16,7 +18,8 @@ export class EventStreamLineModel {
       'What happened. First one `matchInPlay` per match in play where the caller holds a seat (with `match`), then as they happen: ' +
       '`yourTurn` (`matchId`, `seq`, `seat`, `deadline`), `matchStarted` (`matchId`, `seq`, `seat`, `preset`, `players`), ' +
       '`matchEnded` (`matchId`, `seq`, `seat`, `result`), and the events other features publish to the player ' +
-      '(`clockLow`, `seekPaired`, `challengeReceived`, `challengeAccepted`, `challengeDeclined`, `challengeCanceled`, ...; a client ignores types it does not know).',
+      `(${PLAYER_EVENT_TYPES.filter((t) => t !== 'matchStarted' && t !== 'matchEnded').map((t) => '`' + t + '`').join(', ')}: ` +
+      'each as GraphQL `myEvents` sends it; a client ignores types it does not know).',
     example: 'yourTurn',
   })
   type!: string;
@@ -48,6 +51,12 @@ export class EventStreamLineModel {
     description: '`matchEnded`: the reason (MatchEndReason: points, allDenari, resignation, forfeit, aborted), the winning side (null: a draw) and the totals per side.',
   })
   result?: { reason: string; winner: number | null; totals: number[] };
+
+  @ApiPropertyOptional({ description: '`tournamentRoundPaired`: the tournament.' })
+  tournamentId?: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: '`tournamentRoundPaired`: the round (from 1).' })
+  round?: number;
 }
 
 /** The stream's last line when it cannot go on (the credential was revoked or expired, a read failed). */

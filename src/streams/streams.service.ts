@@ -29,8 +29,9 @@ import type { Principal } from '../auth/principal';
 import { HttpStreams } from '../auth/http-streams';
 import { DomainError } from '../common/domain-error';
 import { sendNdjson } from '../common/ndjson';
-import { lobbyChannel, playerChannel, turnChannel } from '../inbox/channels';
-import type { LobbyChange, PlayerEvent, TurnNotice } from '../inbox/channels';
+import { lobbyChannel, playerChannel, turnChannel } from '../realtime/channels';
+import type { LobbyChange, TurnNotice } from '../realtime/channels';
+import type { PlayerEvent } from '../inbox/player-events';
 import { LobbyService } from '../lobby/lobby.service';
 import type { LobbyFilter } from '../lobby/lobby.service';
 import { MatchesService } from '../matches/matches.service';
@@ -39,16 +40,11 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { LineQueue } from './line-queue';
 import { listen } from './channel';
+import { AppConfig, appConfig } from '../config/config';
 
 /** STREAM_KEEPALIVE: seconds between keep-alive lines (a decimal number, 0.05 to 3600; default 7). Anything else stops the service at startup. */
-export function streamKeepAliveMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.STREAM_KEEPALIVE;
-  if (raw === undefined || raw.trim() === '') return 7000;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0.05 || seconds > 3600) {
-    throw new Error(`STREAM_KEEPALIVE=${raw}: seconds between keep-alive lines, a number from 0.05 to 3600 (default 7)`);
-  }
-  return Math.round(seconds * 1000);
+export function streamKeepAliveMs(config: Pick<AppConfig, 'STREAM_KEEPALIVE'> = appConfig()): number {
+  return config.STREAM_KEEPALIVE;
 }
 
 /** A line of the event stream. */
@@ -80,14 +76,18 @@ const endedLine = (reason: string) => ({ error: { code: 'UNAUTHENTICATED', messa
 
 @Injectable()
 export class StreamsService {
-  readonly keepAliveMs = streamKeepAliveMs();
+  /** STREAM_KEEPALIVE. */
+  readonly keepAliveMs: number;
 
   constructor(
     private readonly matches: MatchesService,
     private readonly lobbies: LobbyService,
     private readonly http: HttpStreams,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.keepAliveMs = streamKeepAliveMs(config);
+  }
 
   /** `GET /v1/stream/events`: the caller's matches in play, then their events as they happen. */
   async events(caller: Principal, res: Response): Promise<void> {

@@ -5,10 +5,11 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { appConfig } from '../config/config';
 
 /** Where the built GraphiQL is: GRAPHIQL_DIR, else ./graphiql/dist (from the working directory). */
 export function graphiqlDir(): string {
-  return path.resolve(process.cwd(), process.env.GRAPHIQL_DIR ?? path.join('graphiql', 'dist'));
+  return path.resolve(process.cwd(), appConfig().GRAPHIQL_DIR);
 }
 
 /**
@@ -21,7 +22,7 @@ export function serveGraphiql(app: INestApplication): void {
   const dir = graphiqlDir();
   const index = path.join(dir, 'index.html');
   if (!existsSync(index)) {
-    if (process.env.NODE_ENV !== 'test') new Logger('GraphiQL').warn(`no GraphiQL in ${dir} (run npm run build:graphiql)`);
+    if (appConfig().NODE_ENV !== 'test') new Logger('GraphiQL').warn(`no GraphiQL in ${dir} (run npm run build:graphiql)`);
     return;
   }
   const assets = express.static(dir, {

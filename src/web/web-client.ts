@@ -5,12 +5,13 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
+import { appConfig } from '../config/config';
 
 const API_PATH = /^\/(v1|graphql|health|metrics)(\/|$)/;
 
 /** Where the built web client is: WEB_DIR, else ./web/dist (from the working directory). */
 export function webClientDir(): string {
-  return path.resolve(process.cwd(), process.env.WEB_DIR ?? path.join('web', 'dist'));
+  return path.resolve(process.cwd(), appConfig().WEB_DIR);
 }
 
 /**
@@ -22,7 +23,7 @@ export function webClientDir(): string {
 export function serveWebClient(app: INestApplication): void {
   const dir = webClientDir();
   if (!existsSync(path.join(dir, 'index.html'))) {
-    if (process.env.NODE_ENV !== 'test') new Logger('WebClient').warn(`no web client in ${dir} (run npm run build:web)`);
+    if (appConfig().NODE_ENV !== 'test') new Logger('WebClient').warn(`no web client in ${dir} (run npm run build:web)`);
     return;
   }
   const files = express.static(dir, {

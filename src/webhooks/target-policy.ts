@@ -13,6 +13,8 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
+import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 
 /** Why a target was refused (the deliveries log says only "refused target"). */
 export class RefusedTargetError extends Error {
@@ -99,8 +101,9 @@ export class WebhookTargetPolicy {
   };
 }
 
-export function targetPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookTargetPolicy {
-  return new WebhookTargetPolicy(env.WEBHOOK_ALLOW_PRIVATE === 'true');
+/** WEBHOOK_ALLOW_PRIVATE (src/config). */
+export function targetPolicyFromEnv(config: Pick<AppConfig, 'WEBHOOK_ALLOW_PRIVATE'> = appConfig()): WebhookTargetPolicy {
+  return new WebhookTargetPolicy(config.WEBHOOK_ALLOW_PRIVATE);
 }
 
 /** The addresses of this machine's interfaces (a public one reaches the service itself). */

@@ -4,6 +4,7 @@ import { PrismaService } from '../database/prisma.service';
 import { MetricsService } from '../observability/metrics.service';
 import { WebhookWorker, webhookOptionsFromEnv } from './webhook-worker';
 import { Poller } from '../common/poller';
+import { AppConfig } from '../config/config';
 
 /** Sends webhook deliveries every WEBHOOK_POLL_MS (default 1000; 0 disables it on this instance). */
 @Injectable()
@@ -12,13 +13,16 @@ export class WebhookWorkerService implements OnApplicationBootstrap, OnModuleDes
   readonly worker: WebhookWorker;
   private readonly poller: Poller;
 
-  constructor(prisma: PrismaService, metrics: MetricsService) {
-    this.worker = new WebhookWorker(prisma, { ...webhookOptionsFromEnv(), onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }) });
+  private readonly pollMs: number;
+
+  constructor(prisma: PrismaService, metrics: MetricsService, config: AppConfig) {
+    this.pollMs = config.WEBHOOK_POLL_MS;
+    this.worker = new WebhookWorker(prisma, { ...webhookOptionsFromEnv(config), onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }) });
     this.poller = new Poller('webhook tick', () => this.worker.tick(), this.logger);
   }
 
   onApplicationBootstrap(): void {
-    this.poller.start(Number(process.env.WEBHOOK_POLL_MS ?? 1000));
+    this.poller.start(this.pollMs);
   }
 
   poll(): Promise<unknown> {

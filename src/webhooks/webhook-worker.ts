@@ -20,6 +20,8 @@ import { isIP } from 'node:net';
 import type { Prisma } from '../database/database';
 import { signatureHeader, SIGNATURE_HEADER } from './signature';
 import { RefusedTargetError, targetPolicyFromEnv, WebhookTargetPolicy } from './target-policy';
+import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 
 export interface WebhookWorkerOptions {
   batch?: number;
@@ -38,16 +40,16 @@ export interface WebhookWorkerOptions {
   onOutcome?: (outcome: 'delivered' | 'failed' | 'gave_up', delivery: ClaimedDelivery) => void;
 }
 
-export function webhookOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): WebhookWorkerOptions {
-  const n = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+/** The WEBHOOK_* variables (src/config). */
+export function webhookOptionsFromEnv(config: AppConfig = appConfig()): WebhookWorkerOptions {
   return {
-    batch: n(env.WEBHOOK_BATCH, 20),
-    maxAttempts: n(env.WEBHOOK_MAX_ATTEMPTS, 6),
-    backoffMs: n(env.WEBHOOK_BACKOFF_MS, 10_000),
-    maxBackoffMs: n(env.WEBHOOK_MAX_BACKOFF_MS, 3_600_000),
-    timeoutMs: n(env.WEBHOOK_TIMEOUT_MS, 10_000),
-    leaseMs: n(env.WEBHOOK_LEASE_MS, 60_000),
-    policy: targetPolicyFromEnv(env),
+    batch: config.WEBHOOK_BATCH,
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    backoffMs: config.WEBHOOK_BACKOFF_MS,
+    maxBackoffMs: config.WEBHOOK_MAX_BACKOFF_MS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+    policy: targetPolicyFromEnv(config),
   };
 }
 

@@ -2,7 +2,7 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
-import { JSONScalar } from '../graphql/json.scalar';
+import { JSONScalar } from '../common/json.scalar';
 import { WEBHOOK_EVENTS } from './webhooks.service';
 
 export enum DeliveryStatusEnum {
@@ -21,11 +21,13 @@ export enum WebhookEventEnum {
   challenge_accepted = 'challenge_accepted',
   challenge_declined = 'challenge_declined',
   clock_low = 'clock_low',
+  analysis_ready = 'analysis_ready',
+  tournament_round_paired = 'tournament_round_paired',
 }
 registerEnumType(WebhookEventEnum, {
   name: 'WebhookEvent',
   description:
-    'your_turn: a human seat of mine is to move; match_finished: a match I sat in is over; match_started: a seek of mine was paired into a new match; challenge_received: someone challenged me; challenge_accepted / challenge_declined: the answer to my challenge; clock_low: less than CLOCK_LOW_FRACTION of my turn is left (once per turn).',
+    'your_turn: a human seat of mine is to move; match_finished: a match I sat in is over; match_started: a seek of mine was paired into a new match; challenge_received: someone challenged me; challenge_accepted / challenge_declined: the answer to my challenge; clock_low: less than CLOCK_LOW_FRACTION of my turn is left (once per turn); analysis_ready: a post-game analysis I asked for, or of a match I played, is done; tournament_round_paired: a round of a tournament I play in was paired (my match, or a bye).',
 });
 
 @ObjectType('Webhook')

@@ -33,6 +33,7 @@ export class WebhooksController {
   @Get('deliveries')
   @ApiOperation({ operationId: 'listWebhookDeliveries', summary: 'Deliveries of my webhooks, newest first (status, attempts, last error)' })
   @ApiOkResponse({ type: [WebhookDeliveryModel] })
+  @ApiErrors('NOT_FOUND')
   deliveries(@Caller() caller: Principal, @Query() q: DeliveriesQuery): Promise<WebhookDeliveryModel[]> {
     return this.webhooks.deliveries(caller, q.webhookId, q.limit ?? 50);
   }

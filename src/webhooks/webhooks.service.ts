@@ -5,8 +5,9 @@ import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { RefusedTargetError, targetPolicyFromEnv } from './target-policy';
 import type { WebhookTargetPolicy } from './target-policy';
+import { AppConfig } from '../config/config';
 
-export const WEBHOOK_EVENTS = ['your_turn', 'match_finished', 'match_started', 'challenge_received', 'challenge_accepted', 'challenge_declined', 'clock_low'] as const;
+export const WEBHOOK_EVENTS = ['your_turn', 'match_finished', 'match_started', 'challenge_received', 'challenge_accepted', 'challenge_declined', 'clock_low', 'analysis_ready', 'tournament_round_paired'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 const MAX_WEBHOOKS = 10;
@@ -74,9 +75,14 @@ export async function checkWebhookTarget(url: string, policy: WebhookTargetPolic
 
 @Injectable()
 export class WebhooksService {
-  private readonly policy = targetPolicyFromEnv();
+  private readonly policy: WebhookTargetPolicy;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    config: AppConfig,
+  ) {
+    this.policy = targetPolicyFromEnv(config);
+  }
 
   async create(owner: Owner, url: unknown, events?: unknown): Promise<CreatedWebhook> {
     const checked = checkWebhookUrl(url);

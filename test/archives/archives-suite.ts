@@ -20,7 +20,10 @@ import { auditJsonl, parseJsonl } from '../../src/events/export';
 import { MatchStore } from '../../src/events/match-store';
 import { auditNotation } from '../../src/events/notation';
 import { gqlOk, register } from '../support/clients';
+import { randomCommand } from '../store/helpers';
+import { mulberry32 } from '../../src/engine';
 import type { Account } from '../support/clients';
+import { reissue } from '../support/exports';
 
 jest.setTimeout(240_000);
 
@@ -39,6 +42,7 @@ interface Made {
   rated: boolean;
 }
 
+const rng = mulberry32(20261126);
 let instance: ArchiveInstance;
 let app: INestApplication;
 let store: MatchStore;
@@ -53,6 +57,14 @@ const auth = (a: Account) => `Bearer ${a.token}`;
 async function resigned(a: string, b: string, loser: string, preset: string, rated: boolean): Promise<string> {
   const { matchId } = await store.create({ preset, seats: [{ player: a }, { player: b }], createdBy: a, settings: { rated } });
   await store.execute(matchId, { type: 'start', player: a }, { actor: a });
+  // A rated match counts once every side has played a card (docs/ratings.md): one each, then the resignation.
+  if (rated) {
+    for (let k = 0; k < 2; k++) {
+      const { state } = await store.current(matchId);
+      const command = randomCommand(state, rng);
+      await store.execute(matchId, command, { actor: (command as { player: string }).player });
+    }
+  }
   await store.execute(matchId, { type: 'resign', player: loser }, { actor: loser });
   return matchId;
 }
@@ -121,6 +133,8 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
           rated: false,
           imported: false,
           sourceId: null,
+          issuer: null,
+          verified: true,
           players: [
             { seat: 0, side: 0, player: ann.username },
             { seat: 1, side: 1, player: cid.username },
@@ -239,7 +253,7 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
           app,
           null,
           `query($u: String!, $vs: String) { userMatches(username: $u, vs: $vs, max: 3, result: win) {
-            matches { id preset rated imported sourceId players { seat side player } result { winner reason totals } createdAt endedAt } next } }`,
+            matches { id preset rated imported sourceId issuer verified players { seat side player } result { winner reason totals } createdAt endedAt } next } }`,
           { u: ann.username, vs: cid.username },
         );
         const wins = await stream(`/v1/users/${ann.username}/matches?vs=${cid.username}&result=win&max=3`);
@@ -285,33 +299,55 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
     });
 
     describe('POST /v1/matches/import', () => {
-      it('stores a sound export as a read-only imported match: listed, replayable, auditable, never rated; a second import returns the first', async () => {
+      it("answers this service's own export with the match itself (no duplicate)", async () => {
         const source = made.find((m) => m.rated)!;
         const exported = (await http_().get(`/v1/matches/${source.id}/export`).set('authorization', auth(ann))).text;
+        const before = await app.get(PrismaService).match.count();
+        for (const who of [cid, bob]) {
+          const res = await http_().post('/v1/matches/import').set('authorization', auth(who)).set('content-type', 'text/plain').send(exported);
+          expect(res.status).toBe(200);
+          expect(res.body).toEqual({ id: source.id, sourceId: source.id, created: false, issuer: expect.any(String), verified: true });
+        }
+        expect(await app.get(PrismaService).match.count()).toBe(before);
+      });
+
+      it('stores a sound export of another service as a read-only imported match: listed (for its importer: unsigned), replayable, auditable, never rated; a second import returns the first', async () => {
+        const source = made.find((m) => m.rated)!;
+        const exported = (await http_().get(`/v1/matches/${source.id}/export`).set('authorization', auth(ann))).text;
+        // the same log as another service (unsigned) would write it under its own match id
+        const sourceId = '00000000-0000-4000-8000-0000000a0001';
+        const foreign = reissue(exported, { matchId: sourceId });
         const ratedBefore = await app.get(PrismaService).ratedMatch.count();
         const profileBefore = (await http_().get(`/v1/users/${ann.username}`)).body;
 
-        const first = await http_().post('/v1/matches/import').set('authorization', auth(cid)).set('content-type', 'text/plain').send(exported);
+        const first = await http_().post('/v1/matches/import').set('authorization', auth(cid)).set('content-type', 'text/plain').send(foreign);
         expect(first.status).toBe(201);
-        expect(first.body).toEqual({ id: expect.any(String), sourceId: source.id, created: true });
+        expect(first.body).toEqual({ id: expect.any(String), sourceId, created: true, issuer: null, verified: false });
         const id = first.body.id as string;
         expect(id).not.toBe(source.id);
 
-        const again = await http_().post('/v1/matches/import').set('authorization', auth(bob)).send({ export: exported });
+        const again = await http_().post('/v1/matches/import').set('authorization', auth(bob)).send({ export: foreign });
         expect(again.status).toBe(200);
-        expect(again.body).toEqual({ id, sourceId: source.id, created: false });
+        expect(again.body).toEqual({ id, sourceId, created: false, issuer: null, verified: false });
 
         const replay = await http_().get(`/v1/matches/${id}?atSeq=2`).set('authorization', auth(cid));
         expect(replay.status).toBe(200);
-        expect(replay.body).toMatchObject({ id, seq: 2 });
+        expect(replay.body).toMatchObject({ id, seq: 2, imported: true, sourceId });
+        // A match read says whether it was imported, as the archive entry does (REST and GraphQL).
+        expect((await http_().get(`/v1/matches/${id}`).set('authorization', auth(cid))).body).toMatchObject({ id, imported: true, sourceId });
+        expect((await http_().get(`/v1/matches/${source.id}`).set('authorization', auth(cid))).body).toMatchObject({ id: source.id, imported: false, sourceId: null });
+        const q = 'query($id: ID!) { match(id: $id) { id imported sourceId } }';
+        expect((await gqlOk(app, cid.token, q, { id })).match).toEqual({ id, imported: true, sourceId });
+        expect((await gqlOk(app, cid.token, q, { id: source.id })).match).toEqual({ id: source.id, imported: false, sourceId: null });
         const audit = await http_().get(`/v1/matches/${id}/audit`).set('authorization', auth(cid));
         expect(audit.body).toMatchObject({ sound: true, checked: 'chain+rules' });
         const reexport = (await http_().get(`/v1/matches/${id}/export`).set('authorization', auth(cid))).text;
-        expect(auditJsonl(reexport)).toMatchObject({ sound: true, matchId: source.id });
-        expect(parseJsonl(reexport).header).toMatchObject({ matchId: source.id, importedAs: id });
+        expect(auditJsonl(reexport)).toMatchObject({ sound: true, matchId: sourceId });
+        expect(parseJsonl(reexport).header).toMatchObject({ matchId: sourceId, importedAs: id });
 
-        const listed = (await stream(`/v1/users/${ann.username}/matches?vs=${bob.username}&rated=true`)).find((l) => l.id === id);
-        expect(listed).toMatchObject({ id, imported: true, sourceId: source.id, rated: true });
+        const own = (await http_().get(`/v1/users/${cid.username}/matches?rated=true`).set('authorization', auth(cid)).set('accept', 'application/x-ndjson').buffer(true).parse(asText)).body as string;
+        expect(ndjson(own).find((l) => l.id === id)).toMatchObject({ id, imported: true, sourceId, rated: true, verified: false });
+        expect((await stream(`/v1/users/${ann.username}/matches?vs=${bob.username}&rated=true`)).find((l) => l.id === id)).toBeUndefined();
         expect(await app.get(PrismaService).ratedMatch.count()).toBe(ratedBefore);
         expect((await http_().get(`/v1/users/${ann.username}`)).body).toEqual(profileBefore);
 

@@ -6,6 +6,9 @@
  */
 import fc from 'fast-check';
 
+/** Names every object answers to: an option named so was once accepted and dropped where `foo` is refused. */
+export const OBJECT_PROTOTYPE_KEYS = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'prototype'];
+
 /** Strings that broke or might break something: database encodings, parsers, durations, lookalikes. */
 const HOSTILE_STRINGS = [
   '',
@@ -58,6 +61,8 @@ const HOSTILE_STRINGS = [
   'http://localhost:6379/',
   'http://169.254.169.254/latest/meta-data/',
   'http://[::1]/',
+  // Members of Object.prototype: as option keys, lobby filters, names (a lookup through `in` or `obj[key]` finds them).
+  ...OBJECT_PROTOTYPE_KEYS,
 ];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(

@@ -4,7 +4,7 @@
  * some of the time (arbitraries.ts).
  */
 import fc from 'fast-check';
-import { hostileString, hostileValue, maybeHostile, toJsonText } from './arbitraries';
+import { OBJECT_PROTOTYPE_KEYS, hostileString, hostileValue, maybeHostile, toJsonText } from './arbitraries';
 
 type Schema = Record<string, any>;
 
@@ -46,7 +46,8 @@ export function fromSchema(doc: Schema, schema: Schema | undefined, ctx: OpenApi
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, p] of props) record[name] = fromSchema(doc, p, ctx, depth + 1);
       const known = props.length ? fc.record(record, { requiredKeys: (s.required ?? []) as string[] }) : fc.constant({});
-      const extra = fc.dictionary(hostileString, hostileValue, { maxKeys: 2 });
+      // Extra keys: hostile ones, often the names every object answers to (toString, __proto__...), kept as own keys of the JSON.
+      const extra = fc.dictionary(fc.oneof(hostileString, fc.constantFrom(...OBJECT_PROTOTYPE_KEYS)), hostileValue, { maxKeys: 2 });
       return maybeHostile(fc.tuple(known, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: extra })).map(([a, b]) => ({ ...b, ...(a as object) })));
     }
     case 'array':

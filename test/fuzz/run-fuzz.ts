@@ -12,6 +12,7 @@ import { buildSchema } from 'graphql';
 import { parse as parseYaml } from 'yaml';
 import { graphqlOperations } from './graphql-operations';
 import { openApiRequests } from './openapi-requests';
+import { OPTION_NAMES } from '../../src/engine/options';
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -52,6 +53,19 @@ const FORGED_TOKENS = [
 
 /** Operations that answer a live NDJSON stream (src/streams/): held open until the client goes away. */
 const LIVE_STREAMS = new Set(['streamEvents', 'streamMatch', 'streamLobby']);
+
+/** A JSON body whose `overrides` object has an own key that is no option (an answer below 300 to it is a finding: it must be refused, as `foo` is). */
+function acceptsUnknownOption(body: string | undefined): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch {
+    return false;
+  }
+  const overrides = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>).overrides : undefined;
+  if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) return false;
+  return Object.keys(overrides).some((k) => !(OPTION_NAMES as readonly string[]).includes(k));
+}
 
 async function json(res: Response): Promise<any> {
   const text = await res.text();
@@ -146,6 +160,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         const out = await json(res);
         count(res.status);
         if (res.status >= 500) report.findings.push({ what: `${r.method} ${r.path.slice(0, 200)} body=${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 500) });
+        if (res.status < 300 && acceptsUnknownOption(r.body)) report.findings.push({ what: `${r.method} ${r.path} accepted an unknown option: ${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 300) });
         if (r.method === 'POST' && res.status === 201) remember(out.body);
       });
     }

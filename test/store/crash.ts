@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { DatabaseOptions } from '../../src/database/database';
 import { openDatabase } from '../../src/database/database';
+import { MatchArchive } from '../../src/events/match-archive';
 import { MatchStore } from '../../src/events/match-store';
 
 export async function crashAndCheck(env: Record<string, string>, reopen: DatabaseOptions, acksBeforeKill = 300): Promise<{ acked: number; matches: number }> {
@@ -38,7 +39,7 @@ export async function crashAndCheck(env: Record<string, string>, reopen: Databas
       expect(summary.currentSeq).toBeGreaterThanOrEqual(seq);
       const events = await store.eventsFrom(matchId, 1, 100_000);
       expect(events.length).toBe(summary.currentSeq);
-      const verdict = await store.verify(matchId);
+      const verdict = await new MatchArchive(db.prisma).verify(matchId);
       if (!verdict.sound) throw new Error(`match ${matchId}: ${verdict.reason} at ${verdict.seq}`);
     }
     return { acked: count, matches: acked.size };

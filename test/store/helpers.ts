@@ -54,9 +54,12 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** A fresh database on the server of PG_URL (created here, dropped on close). */
-export async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `scopa_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+/**
+ * A fresh database on the server of PG_URL (created here, dropped on close). The benchmarks name theirs
+ * `scopa_bench_...`, so that a clean-up of stray test databases on a shared server leaves a running benchmark alone.
+ */
+export async function freshPgDatabase(prefix: 'scopa_test' | 'scopa_bench' = 'scopa_test'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: withDatabase(PG_URL, 'postgres') });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

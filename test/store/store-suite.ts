@@ -15,9 +15,10 @@ import { EventStore } from '../../src/events/event-store';
 import { auditJsonl } from '../../src/events/export';
 import type { ExportRatingChange } from '../../src/events/export';
 import { auditNotation, parseNotation } from '../../src/events/notation';
+import { MatchArchive } from '../../src/events/match-archive';
 import { MatchStore } from '../../src/events/match-store';
 import type { CommandKey } from '../../src/events/match-store';
-import { viewFor } from '../../src/matches/match-views';
+import { viewFor } from '../support/views';
 import { CONFIGS, players, randomCommand } from './helpers';
 import type { DatabaseFactory, TestDatabase } from './helpers';
 
@@ -63,6 +64,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
   describe(`match store on ${name}`, () => {
     let db: TestDatabase;
     let store: MatchStore;
+    let archive: MatchArchive;
 
     // What a viewer may see now, chosen by the one view policy (src/matches/match-views.ts).
     const viewOf = async (matchId: string, viewer: string | null) => viewFor(viewer, await store.state(matchId));
@@ -70,6 +72,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
     beforeAll(async () => {
       db = await factory();
       store = new MatchStore(db.prisma);
+      archive = new MatchArchive(db.prisma);
     }, 60_000);
     afterAll(async () => {
       await db?.close();
@@ -203,7 +206,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       for (const [i, id] of ids.entries()) {
         const events = await store.eventsFrom(id, 1, 10_000);
         expect(events.map((e) => e.seq)).toEqual(events.map((_, k) => k + 1));
-        expect((await store.verify(id)).sound).toBe(true);
+        expect((await archive.verify(id)).sound).toBe(true);
         // every acknowledged play is in the log, once; no refused one is
         const byOther = [1, 3, 4, 7].includes(i) ? 1 : 0;
         const acknowledged = (first[i] === 'OK' ? 1 : 0) + (second[i] === 'OK' ? 1 : 0);
@@ -232,7 +235,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const next = randomCommand(moved.state, mulberry32(4));
       const result = await here.execute(matchId, next, { actor: (next as { player: string }).player, expectedSeq: played.seq });
       expect(result.events[0].seq).toBe(played.seq + 1);
-      expect((await store.verify(matchId)).sound).toBe(true);
+      expect((await archive.verify(matchId)).sound).toBe(true);
     });
 
     it('re-decides after a lost race when the client gave no expected seq', async () => {
@@ -317,7 +320,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         } else {
           expect(summary.revealedSeed).toBeNull();
         }
-        const verdict = await store.verify(matchId);
+        const verdict = await archive.verify(matchId);
         expect(verdict).toMatchObject({ sound: true, checked: final.phase === 'over' ? 'chain+rules' : 'chain', events: log.length });
       }
     }, 300_000);
@@ -330,7 +333,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         await store.get(matchId),
         await store.listMatches('p0'),
         await store.eventsFrom(matchId, 1, 1000),
-        await store.verify(matchId),
+        await archive.verify(matchId),
         await viewOf(matchId, 'p0'),
         await viewOf(matchId, 'p1'),
         await viewOf(matchId, null),
@@ -345,9 +348,9 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       expect(p0.hand.length).toBe(state.hands[0].length);
       expect((await viewOf(matchId, null)) as { hand: string[] }).toMatchObject({ hand: [] });
       expect(JSON.stringify(await viewOf(matchId, 'p0'))).not.toContain('"hands"');
-      expect(await codeOf(store.exportJsonl(matchId))).toBe('FORBIDDEN');
-      expect(await codeOf(store.exportNotation(matchId))).toBe('FORBIDDEN');
-      expect(await store.verify(matchId)).toMatchObject({ sound: true, checked: 'chain' });
+      expect(await codeOf(archive.exportJsonl(matchId))).toBe('FORBIDDEN');
+      expect(await codeOf(archive.exportNotation(matchId))).toBe('FORBIDDEN');
+      expect(await archive.verify(matchId)).toMatchObject({ sound: true, checked: 'chain' });
       // once over, it is revealed
       await playToEnd(store, matchId, 5);
       expect((await store.get(matchId)).revealedSeed).toBe(seed);
@@ -368,22 +371,22 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
 
       it('finds an altered event at its seq', async () => {
         const id = finished[0];
-        expect(await store.verify(id)).toMatchObject({ sound: true });
+        expect(await archive.verify(id)).toMatchObject({ sound: true });
         await db.tamper(`UPDATE match_events SET actor = 'mallory' WHERE match_id = '${id}' AND seq = ${K}`);
-        expect(await store.verify(id)).toMatchObject({ sound: false, seq: K });
+        expect(await archive.verify(id)).toMatchObject({ sound: false, seq: K });
       });
 
       it('finds a deleted event at its seq', async () => {
         const id = finished[1];
         await db.tamper(`DELETE FROM match_events WHERE match_id = '${id}' AND seq = ${K}`);
-        expect(await store.verify(id)).toMatchObject({ sound: false, seq: K });
+        expect(await archive.verify(id)).toMatchObject({ sound: false, seq: K });
       });
 
       it('finds a deleted last event', async () => {
         const id = finished[2];
         const last = (await store.get(id)).currentSeq;
         await db.tamper(`DELETE FROM match_events WHERE match_id = '${id}' AND seq = ${last}`);
-        expect(await store.verify(id)).toMatchObject({ sound: false, seq: last });
+        expect(await archive.verify(id)).toMatchObject({ sound: false, seq: last });
       });
 
       it('finds two reordered events at the first of them', async () => {
@@ -395,7 +398,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
             `UPDATE match_events SET seq = ${K + 1} WHERE match_id = '${id}' AND seq = -1`,
           ].join(';\n'),
         );
-        expect(await store.verify(id)).toMatchObject({ sound: false, seq: K });
+        expect(await archive.verify(id)).toMatchObject({ sound: false, seq: K });
       });
 
       it('finds a changed play even when the chain is rebuilt over it (re-deciding from the seed)', async () => {
@@ -416,7 +419,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
           prev = hash;
         }
         await db.tamper(rows.join(';\n'));
-        const verdict = await store.verify(id);
+        const verdict = await archive.verify(id);
         expect(verdict).toMatchObject({ sound: false, seq: victim.seq });
       });
     });
@@ -424,10 +427,10 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
     it('exports a finished match as JSON Lines that the offline audit finds sound, and finds a forged one', async () => {
       const id = await startedMatch(store, 'scopa-d-assi', {}, 3);
       await playToEnd(store, id, 77);
-      const jsonl = await store.exportJsonl(id);
+      const jsonl = await archive.exportJsonl(id);
       const lines = jsonl.trim().split('\n');
       const header = JSON.parse(lines[0]);
-      expect(header).toMatchObject({ format: 'scopa-match/1', matchId: id, preset: 'scopa-d-assi', rulesVersion: 'scopa-rules/3', events: lines.length - 1 });
+      expect(header).toMatchObject({ format: 'scopa-match/2', matchId: id, preset: 'scopa-d-assi', rulesVersion: 'scopa-rules/4', events: lines.length - 1 });
       expect(header.seed).toBe(await secretSeed(db, id));
       expect(Object.keys(JSON.parse(lines[1])).sort()).toEqual(['actor', 'hash', 'payload', 'prevHash', 'seq', 'time', 'type']);
       expect(auditJsonl(jsonl)).toMatchObject({ sound: true, matchId: id, events: lines.length - 1 });
@@ -441,7 +444,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       try {
         writeFileSync(path.join(dir, 'ok.jsonl'), jsonl);
         writeFileSync(path.join(dir, 'forged.jsonl'), forged);
-        writeFileSync(path.join(dir, 'ok.scopa'), await store.exportNotation(id));
+        writeFileSync(path.join(dir, 'ok.scopa'), await archive.exportNotation(id));
         const tsx = path.join(process.cwd(), 'node_modules', '.bin', 'tsx');
         const ok = spawnSync(tsx, ['scripts/audit.ts', path.join(dir, 'ok.jsonl'), path.join(dir, 'ok.scopa')], { encoding: 'utf8' });
         expect(ok.stdout).toMatch(/ok\.jsonl: sound/);
@@ -466,11 +469,12 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         player: 'p0', side: 0, result: 'win', ratingBefore: 1500, ratingAfter: 1662.31, rdBefore: 350, rdAfter: 290.32, volatilityBefore: 0.06, volatilityAfter: 0.06,
       };
       const ratingChanges = new Map([[finished[0], [change]]]);
-      const throughDriver = await new MatchStore(db.prisma, { rows: db.rows }).exportMany(ids, ratingChanges);
-      const throughPrisma = await new MatchStore(db.prisma).exportMany(ids, ratingChanges);
+      const written = async (archive: MatchArchive) => new Map([...(await archive.exportWriters(ids, ratingChanges))].map(([id, write]) => [id, write ? write() : null]));
+      const throughDriver = await written(new MatchArchive(db.prisma, { rows: db.rows }));
+      const throughPrisma = await written(new MatchArchive(db.prisma));
       expect([...throughDriver.keys()]).toEqual(ids);
-      expect(throughDriver.get(finished[0])).toBe(await store.exportJsonl(finished[0], [change]));
-      expect(throughDriver.get(finished[1])).toBe(await store.exportJsonl(finished[1]));
+      expect(throughDriver.get(finished[0])).toBe(await archive.exportJsonl(finished[0], [change]));
+      expect(throughDriver.get(finished[1])).toBe(await archive.exportJsonl(finished[1]));
       expect(throughDriver.get(unfinished)).toBeNull();
       expect(throughDriver.get(unknown)).toBeNull();
       expect(throughPrisma).toEqual(throughDriver);
@@ -485,7 +489,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       ] as const) {
         const id = await startedMatch(store, preset, preset === 'scopone' ? { teams: true } : {}, n);
         await playToEnd(store, id, seed);
-        const text = await store.exportNotation(id);
+        const text = await archive.exportNotation(id);
         expect(text).toMatch(/^\[Event "Scopa match"\]/);
         for (const h of ['Preset', 'Options', 'Seats', 'Commitment', 'Seed', 'Result', 'RulesVersion']) expect(text).toContain(`[${h} "`);
         const parsed = parseNotation(text);
@@ -508,11 +512,11 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       await store.execute(id, { type: 'resign', player: 'p1' }, { actor: 'p1' });
       const summary = await store.get(id);
       expect(summary).toMatchObject({ status: 'over', winner: 0 });
-      expect(await store.verify(id)).toMatchObject({ sound: true, checked: 'chain+rules' });
-      const text = await store.exportNotation(id);
+      expect(await archive.verify(id)).toMatchObject({ sound: true, checked: 'chain+rules' });
+      const text = await archive.exportNotation(id);
       expect(text).toContain('resign(1)');
       expect(auditNotation(text)).toMatchObject({ sound: true });
-      expect(auditJsonl(await store.exportJsonl(id))).toMatchObject({ sound: true });
+      expect(auditJsonl(await archive.exportJsonl(id))).toMatchObject({ sound: true });
     });
   });
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/common/app.setup';
+import { configureApp } from '../../src/app.setup';
 import { PrismaService } from '../../src/database/prisma.service';
 import { listenOnLoopback } from './app';
 

@@ -60,3 +60,43 @@ export async function form(url: string, body: Record<string, string | undefined>
   }
   return { status: res.status, body: parsed };
 }
+
+/** A redirect URI for apps registered by tests (a native app: any loopback port). */
+export const TEST_REDIRECT = 'http://127.0.0.1/callback';
+
+/**
+ * The whole authorization code flow of a public app for `user` (a password
+ * session), as a browser and the app would run it: registers a new app
+ * (owned by `owner`, default `user`), authorizes `scope`, approves on the
+ * consent page, exchanges the code. The app's id and the token response.
+ */
+export async function oauthTokens(
+  base: string,
+  user: { token: string },
+  scope: string,
+  owner: { token: string } = user,
+): Promise<{ clientId: string; access_token: string; refresh_token: string; expires_in: number }> {
+  const reg = await fetch(`${base}/v1/oauth/apps`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
+    body: JSON.stringify({ name: 'Test app', redirectUris: [TEST_REDIRECT] }),
+  });
+  if (reg.status !== 201) throw new Error(`register app: ${reg.status} ${await reg.text()}`);
+  const clientId = ((await reg.json()) as { app: { id: string } }).app.id;
+  const { verifier, challenge } = pkce();
+  const jar = new CookieJar();
+  const params = { response_type: 'code', client_id: clientId, redirect_uri: TEST_REDIRECT, scope, state: 's' + Math.random(), code_challenge: challenge, code_challenge_method: 'S256' };
+  const first = await browse(jar, authorizeUrl(base, params));
+  const consent = new URL(first.headers.get('location') ?? '', base);
+  const auth = { authorization: `Bearer ${user.token}` };
+  const details = await browse(jar, `${consent}/request`, { headers: auth });
+  if (details.status !== 200) throw new Error(`consent request: ${details.status} ${await details.text()}`);
+  const decided = await browse(jar, consent.toString(), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ approve: true }) });
+  const { redirectTo } = (await decided.json()) as { redirectTo: string };
+  const back = await browse(jar, redirectTo);
+  const code = new URL(back.headers.get('location') ?? '', base).searchParams.get('code');
+  if (!code) throw new Error(`no code: ${back.status} ${back.headers.get('location')}`);
+  const tokens = await form(`${base}/oauth/token`, { grant_type: 'authorization_code', code, redirect_uri: TEST_REDIRECT, client_id: clientId, code_verifier: verifier });
+  if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
+  return { clientId, ...tokens.body };
+}

@@ -89,3 +89,25 @@ export async function playToEnd(t: Transport, players: Account[], matchId: strin
 }
 
 export { gqlOk };
+
+/**
+ * Plays until each of `players` has played a card of their own (whoever is to
+ * move among them plays its first legal play; bots move by themselves): a
+ * rated match counts only once every side has played (docs/ratings.md).
+ */
+export async function playOneCardEach(app: INestApplication, players: Account[], matchId: string): Promise<void> {
+  const http = () => request(app.getHttpServer());
+  const played = new Set<string>();
+  for (let n = 0; n < 40 && played.size < players.length; n++) {
+    const m = (await http().get(`/v1/matches/${matchId}`).set('authorization', `Bearer ${players[0].token}`)).body;
+    if (m.status !== 'playing') throw new Error(`match ${matchId} is ${m.status}`);
+    const seat = (m.view.seats as { seat: number; player: string | null }[]).find((s) => s.seat === m.view.turn);
+    const who = players.find((p) => p.username === seat?.player);
+    if (!who) throw new Error(`match ${matchId}: seat ${m.view.turn} (${seat?.player}) is not one of the players`);
+    const legal = (await http().get(`/v1/matches/${matchId}/legal-plays`).set('authorization', `Bearer ${who.token}`)).body;
+    const res = await http().post(`/v1/matches/${matchId}/plays`).set('authorization', `Bearer ${who.token}`).send({ ...legal.plays[0], expectedSeq: legal.seq });
+    if (res.status !== 200) throw new Error(`play: ${res.status} ${res.text}`);
+    played.add(who.username);
+  }
+  if (played.size < players.length) throw new Error(`match ${matchId}: not every player could play`);
+}

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { SERVICE_NODE_FLAGS } from '../../src/node-flags';
+import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../../src/node-flags';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -21,11 +21,20 @@ export interface ProcessInstance {
   stop(): Promise<void>;
 }
 
-/** The built service (dist/main.js) as a separate process, started as in production, so a test can SIGKILL it. */
-export async function spawnInstance(env: Record<string, string>, nodeArgs: string[] = []): Promise<ProcessInstance> {
+/**
+ * The built service (dist/main.js) as a separate process, started as in production, so a test can SIGKILL it.
+ * `from` runs another checkout's build (bench:api's --baseline) with that checkout's own service flags
+ * and environment (none for a checkout from before SERVICE_ENVIRONMENT).
+ */
+export async function spawnInstance(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  from: { cwd: string; serviceFlags: readonly string[]; serviceEnv?: Readonly<Record<string, string>> } = { cwd: process.cwd(), serviceFlags: SERVICE_NODE_FLAGS, serviceEnv: SERVICE_ENVIRONMENT },
+): Promise<ProcessInstance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/main.js'], {
-    env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: String(port) },
+  const child = spawn(process.execPath, [...from.serviceFlags, ...nodeArgs, 'dist/main.js'], {
+    cwd: from.cwd,
+    env: { ...from.serviceEnv, ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -3,19 +3,12 @@
  * on, and "Apps": the apps I authorized (revoke access) and the apps I
  * registered.
  */
-import { gql, rest } from './api';
+import type { AuthorizedApp, OAuthApp } from '@scopa/sdk';
+import { client } from './api';
 import { h, mount } from './dom';
 import { attempt } from './widgets';
 
 type Cleanup = (() => void) | void;
-
-interface ConsentRequest {
-  uid: string;
-  app: { id: string; name: string };
-  redirectUri: string;
-  username: string;
-  scopes: { scope: string; description: string }[];
-}
 
 /**
  * The consent page: which app, for which account, which scopes; approve or
@@ -24,14 +17,13 @@ interface ConsentRequest {
  * back through the authorization endpoint to the app.
  */
 export function consentScreen(main: HTMLElement, uid: string): Cleanup {
-  const base = `/oauth/consent/${encodeURIComponent(uid)}`;
   mount(main, h('section', { class: 'panel consent' }, h('h1', null, 'Authorize an app'), h('p', { class: 'muted' }, 'Loading…')));
   void attempt(async () => {
-    const req = await rest<ConsentRequest>(`${base}/request`);
+    const req = await client.consentRequest(uid);
     const decide = async (approve: boolean, button: HTMLButtonElement) => {
       for (const b of main.querySelectorAll<HTMLButtonElement>('.consent button')) b.disabled = true;
       button.textContent = approve ? 'Approving…' : 'Denying…';
-      const outcome = await attempt(() => rest<{ redirectTo: string }>(base, { method: 'POST', body: { approve } }));
+      const outcome = await attempt(() => client.answerConsent(uid, approve));
       if (outcome) location.assign(outcome.redirectTo);
       else for (const b of main.querySelectorAll<HTMLButtonElement>('.consent button')) b.disabled = false;
     };
@@ -49,25 +41,12 @@ export function consentScreen(main: HTMLElement, uid: string): Cleanup {
         req.scopes.length
           ? [h('p', null, 'It asks to:'), h('ul', { id: 'consent-scopes' }, req.scopes.map((s) => h('li', { 'data-scope': s.scope }, s.description, ' ', h('code', { class: 'muted small' }, s.scope))))]
           : h('p', { id: 'consent-scopes', class: 'muted' }, 'It asks for no access beyond knowing it is you.'),
-        h('p', { class: 'muted small' }, 'You will be sent back to ', h('span', { class: 'mono' }, req.redirectUri), '. You can revoke its access at any time under Apps.'),
+        h('p', null, 'You will be sent back to ', h('strong', { id: 'consent-redirect-host', class: 'mono' }, req.redirectHost), '.'),
+        h('p', { class: 'muted small' }, 'Full address: ', h('span', { class: 'mono' }, req.redirectUri), '. You can revoke its access at any time under Apps.'),
         h('p', { class: 'actions' }, approve, ' ', deny),
       ),
     );
   });
-}
-
-interface AuthorizedApp {
-  id: string;
-  app: { id: string; name: string };
-  scopes: string[];
-  createdAt: string;
-}
-interface OAuthApp {
-  id: string;
-  name: string;
-  redirectUris: string[];
-  confidential: boolean;
-  createdAt: string;
 }
 
 /** The apps I authorized, each with "Revoke access"; the apps I registered, with a form to register one. */
@@ -75,18 +54,14 @@ export function appsScreen(main: HTMLElement): Cleanup {
   let alive = true;
   const created = h('div', { id: 'app-created' });
   const load = async () => {
-    const d = await attempt(() =>
-      gql<{ authorizedApps: AuthorizedApp[]; oauthApps: OAuthApp[] }>(
-        '{ authorizedApps { id app { id name } scopes createdAt } oauthApps { id name redirectUris confidential createdAt } }',
-      ),
-    );
-    if (d && alive) render(d.authorizedApps, d.oauthApps);
+    const d = await attempt(() => Promise.all([client.authorizedApps(), client.oauthApps()]));
+    if (d && alive) render(...d);
   };
   const revoke = async (grant: AuthorizedApp) => {
-    if (await attempt(() => gql('mutation($id: ID!) { revokeAuthorizedApp(id: $id) }', { id: grant.id }))) await load();
+    if (await attempt(() => client.revokeAuthorizedApp(grant.id).then(() => true))) await load();
   };
   const remove = async (app: OAuthApp) => {
-    if (await attempt(() => gql('mutation($id: ID!) { deleteOAuthApp(id: $id) }', { id: app.id }))) await load();
+    if (await attempt(() => client.deleteOAuthApp(app.id).then(() => true))) await load();
   };
   const name = h('input', { id: 'app-name', required: true, maxlength: 100 });
   const uris = h('textarea', { id: 'app-redirects', rows: 2, placeholder: 'http://127.0.0.1/callback (one a line)' });
@@ -94,11 +69,9 @@ export function appsScreen(main: HTMLElement): Cleanup {
   const register = async (ev: Event) => {
     ev.preventDefault();
     const input = { name: name.value.trim(), redirectUris: uris.value.split('\n').map((u) => u.trim()).filter(Boolean), confidential: confidential.checked };
-    const d = await attempt(() =>
-      gql<{ registerOAuthApp: { app: OAuthApp; clientSecret: string | null } }>('mutation($i: RegisterOAuthAppInput!) { registerOAuthApp(input: $i) { app { id name } clientSecret } }', { i: input }),
-    );
+    const d = await attempt(() => client.registerOAuthApp(input));
     if (!d) return;
-    const { app, clientSecret } = d.registerOAuthApp;
+    const { app, clientSecret } = d;
     mount(
       created,
       h(

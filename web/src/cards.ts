@@ -1,15 +1,66 @@
 /**
- * Playing cards drawn as SVG of our own making: a numeral in two corners and
- * the Italian suits from simple shapes (denari = coin, coppe = cup, spade =
- * sword, bastoni = baton). Card codes are rank 1..10 then suit D C S B.
+ * Playing cards drawn as SVG of our own making: the printed index in two
+ * corners and the suits from simple shapes. Card codes are rank 1..10 then
+ * suit D C S B (the contract's "Cards"); each game draws and names them with
+ * its own pack (`packOf(preset)`):
+ *
+ * - `italian` (scopa's family, chkop): denari = coin, coppe = cup, spade =
+ *   sword, bastoni = baton; fante, cavallo, re printed 8, 9, 10.
+ * - `spanish` (escoba): oros, copas, espadas, bastos (the same Latin shapes);
+ *   sota, caballo, rey printed 10, 11, 12 (they capture as 8, 9, 10).
+ * - `genoese` (cirulla, acchiappaquindici): French suits quadri (diamonds),
+ *   cuori (hearts), picche (spades), fiori (clubs); rank 8 the jack (fante,
+ *   J), 9 the queen (donna, Q), 10 the king (re, K).
+ * - `tunisian` (chkobba): French suits dinari (diamonds), cœur, pique,
+ *   trèfle; rank 8 the queen (dame, Q), 9 the jack (valet, J), 10 the king
+ *   (roi, K).
  */
 
 export type Suit = 'D' | 'C' | 'S' | 'B';
+export type Pack = 'italian' | 'spanish' | 'genoese' | 'tunisian';
 
-export const SUIT_NAMES: Record<Suit, string> = { D: 'denari', C: 'coppe', S: 'spade', B: 'bastoni' };
-const FIGURES: Record<number, [string, string]> = { 8: ['F', 'Fante'], 9: ['C', 'Cavallo'], 10: ['R', 'Re'] };
-const INK: Record<Suit, string> = { D: '#7a5800', C: '#9b1c1c', S: '#1f3f7a', B: '#1b5e20' };
-const TINT: Record<Suit, string> = { D: '#fff5d6', C: '#fde8e6', S: '#e6eefb', B: '#e7f4e7' };
+/**
+ * Every pack in one table: its suits (D C S B), the word between a card and
+ * its suit, its figures (ranks 8, 9, 10: name and printed index), its suit
+ * shapes, and the games played with it. A figure's big middle letter is its
+ * index in a French pack, its name's initial in a Latin one.
+ */
+const PACKS: Record<Pack, { suits: Record<Suit, string>; of: string; figures: [string, string][]; shapes: 'latin' | 'french'; games: string[] }> = {
+  italian: { suits: { D: 'denari', C: 'coppe', S: 'spade', B: 'bastoni' }, of: 'di', figures: [['Fante', '8'], ['Cavallo', '9'], ['Re', '10']], shapes: 'latin', games: [] },
+  spanish: { suits: { D: 'oros', C: 'copas', S: 'espadas', B: 'bastos' }, of: 'de', figures: [['Sota', '10'], ['Caballo', '11'], ['Rey', '12']], shapes: 'latin', games: ['escoba'] },
+  genoese: { suits: { D: 'quadri', C: 'cuori', S: 'picche', B: 'fiori' }, of: 'di', figures: [['Fante', 'J'], ['Donna', 'Q'], ['Re', 'K']], shapes: 'french', games: ['cirulla', 'acchiappaquindici'] },
+  tunisian: { suits: { D: 'dinari', C: 'cœur', S: 'pique', B: 'trèfle' }, of: 'de', figures: [['Dame', 'Q'], ['Valet', 'J'], ['Roi', 'K']], shapes: 'french', games: ['chkobba'] },
+};
+
+/** How a pack draws and names a card of `rank`: the corners' index, the figure's name and middle letter (none below 8). */
+function face(rank: number, pack: Pack): { index: string; name: string | null; letter: string | null } {
+  const { figures, shapes } = PACKS[pack];
+  const figure = rank >= 8 ? figures[rank - 8] : undefined;
+  if (!figure) return { index: String(rank), name: null, letter: null };
+  const [name, index] = figure;
+  return { index, name, letter: shapes === 'french' ? index : name[0] };
+}
+
+/** The pack a game is played with: escoba Spanish, cirulla (acchiappaquindici) Genoese, chkobba Tunisian, the others Italian. */
+export function packOf(preset: string | null | undefined): Pack {
+  return (Object.keys(PACKS) as Pack[]).find((pack) => preset != null && PACKS[pack].games.includes(preset)) ?? 'italian';
+}
+
+/** A suit's name in a pack (e.g. `D`: denari, oros, quadri, dinari). */
+export function suitName(suit: Suit, pack: Pack = 'italian'): string {
+  return PACKS[pack].suits[suit];
+}
+
+/** What a card's corners print: its rank, but 10/11/12 for a Spanish figure and J/Q/K for a French one. */
+export function printedIndex(code: string, pack: Pack = 'italian'): string {
+  const c = parseCode(code);
+  return c ? face(c.rank, pack).index : code;
+}
+
+const LATIN_INK: Record<Suit, string> = { D: '#7a5800', C: '#9b1c1c', S: '#1f3f7a', B: '#1b5e20' };
+const LATIN_TINT: Record<Suit, string> = { D: '#fff5d6', C: '#fde8e6', S: '#e6eefb', B: '#e7f4e7' };
+const FRENCH_INK: Record<Suit, string> = { D: '#c0282d', C: '#c0282d', S: '#1a1a1a', B: '#1a1a1a' };
+const FRENCH_TINT: Record<Suit, string> = { D: '#fde8e6', C: '#fde8e6', S: '#ececec', B: '#ececec' };
 
 const CODE = /^(10|[1-9])([DCSB])$/;
 
@@ -18,16 +69,30 @@ export function parseCode(code: string): { rank: number; suit: Suit } | null {
   return m ? { rank: Number(m[1]), suit: m[2] as Suit } : null;
 }
 
-export function cardName(code: string): string {
+/** A card's name in a pack: "Fante (8) di denari", "Sota (10) de oros", "Donna (Q) di cuori", "7 de dinari". */
+export function cardName(code: string, pack: Pack = 'italian'): string {
   const c = parseCode(code);
   if (!c) return code;
-  const fig = FIGURES[c.rank];
-  return `${fig ? `${fig[1]} (${c.rank})` : c.rank} di ${SUIT_NAMES[c.suit]}`;
+  const { index, name } = face(c.rank, pack);
+  return `${name ? `${name} (${index})` : index} ${PACKS[pack].of} ${PACKS[pack].suits[c.suit]}`;
 }
 
 /** A suit symbol centred on (0,0), about 24 units wide at scale 1. */
-function suitSymbol(suit: Suit, x: number, y: number, scale: number): string {
+function suitSymbol(suit: Suit, x: number, y: number, scale: number, shapes: 'latin' | 'french'): string {
   const t = `transform="translate(${x} ${y}) scale(${scale})"`;
+  if (shapes === 'french') {
+    const ink = FRENCH_INK[suit];
+    switch (suit) {
+      case 'D': // diamond
+        return `<g ${t}><path d="M0 -12 L8.5 0 L0 12 L-8.5 0Z" fill="${ink}"/></g>`;
+      case 'C': // heart
+        return `<g ${t}><path d="M0 11 C-15 0 -12 -11 -5.5 -11 C-2.5 -11 -0.5 -8.5 0 -6 C0.5 -8.5 2.5 -11 5.5 -11 C12 -11 15 0 0 11Z" fill="${ink}"/></g>`;
+      case 'S': // spade: an upturned heart on a foot
+        return `<g ${t}><path d="M0 -12 C-15 -1 -12 8 -5.5 8 C-3 8 -1.2 6.5 -0.6 5 L-3.5 12 H3.5 L0.6 5 C1.2 6.5 3 8 5.5 8 C12 8 15 -1 0 -12Z" fill="${ink}"/></g>`;
+      case 'B': // club: three leaves on a foot
+        return `<g ${t} fill="${ink}"><circle cy="-6" r="5.2"/><circle cx="-6.2" cy="2.5" r="5.2"/><circle cx="6.2" cy="2.5" r="5.2"/><path d="M-1.4 1 L-3.8 12 H3.8 L1.4 1Z"/></g>`;
+    }
+  }
   switch (suit) {
     case 'D': // coin: a gold disc, a ring and a lozenge
       return `<g ${t}><circle r="11" fill="#e3b324" stroke="#8a6a00" stroke-width="1.6"/><circle r="6.5" fill="none" stroke="#8a6a00" stroke-width="1.3"/><path d="M0 -3.5 L3.5 0 L0 3.5 L-3.5 0Z" fill="#8a6a00"/></g>`;
@@ -50,27 +115,30 @@ const PIPS: Record<number, [number, number][]> = {
   7: [[33, 36], [67, 36], [50, 60], [33, 84], [67, 84], [33, 113], [67, 113]],
 };
 
-/** The SVG markup of one card, face up; `width` in CSS pixels (height is 1.5×). */
-export function cardSvg(code: string, width = 72): string {
+/** The SVG markup of one card, face up, drawn with its pack; `width` in CSS pixels (height is 1.5×). */
+export function cardSvg(code: string, width = 72, pack: Pack = 'italian'): string {
   const c = parseCode(code);
   if (!c) return backSvg(width);
   const { rank, suit } = c;
-  const ink = INK[suit];
-  const fig = FIGURES[rank];
+  const { shapes } = PACKS[pack];
+  const french = shapes === 'french';
+  const ink = (french ? FRENCH_INK : LATIN_INK)[suit];
+  const { index, name, letter } = face(rank, pack);
+  const symbol = (x: number, y: number, scale: number) => suitSymbol(suit, x, y, scale, shapes);
   let middle: string;
-  if (fig) {
+  if (name) {
     middle =
-      `<rect x="22" y="30" width="56" height="90" rx="6" fill="${TINT[suit]}" stroke="${ink}" stroke-width="1.5"/>` +
-      suitSymbol(suit, 50, 55, 1.3) +
-      `<text x="50" y="103" text-anchor="middle" font-family="Georgia, 'DejaVu Serif', serif" font-weight="700" font-size="34" fill="${ink}">${fig[0]}</text>` +
-      `<text x="50" y="116" text-anchor="middle" font-family="sans-serif" font-size="9" fill="${ink}">${fig[1]}</text>`;
+      `<rect x="22" y="30" width="56" height="90" rx="6" fill="${(french ? FRENCH_TINT : LATIN_TINT)[suit]}" stroke="${ink}" stroke-width="1.5"/>` +
+      symbol(50, 55, 1.3) +
+      `<text x="50" y="103" text-anchor="middle" font-family="Georgia, 'DejaVu Serif', serif" font-weight="700" font-size="34" fill="${ink}">${letter}</text>` +
+      `<text x="50" y="116" text-anchor="middle" font-family="sans-serif" font-size="9" fill="${ink}">${name}</text>`;
   } else {
     const scale = rank === 1 ? 2.3 : rank === 7 ? 0.95 : rank === 6 ? 1.05 : 1.2;
-    middle = PIPS[rank].map(([x, y]) => suitSymbol(suit, x, y, scale)).join('');
+    middle = PIPS[rank].map(([x, y]) => symbol(x, y, scale)).join('');
   }
-  const corner = `<text x="11" y="21" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${rank === 10 ? 15 : 18}" fill="${ink}">${rank}</text>${suitSymbol(suit, 11, 32, 0.42)}`;
+  const corner = `<text class="index" x="11" y="21" text-anchor="middle" font-family="sans-serif" font-weight="700" font-size="${index.length > 1 ? 15 : 18}" fill="${ink}">${index}</text>${symbol(11, 32, 0.42)}`;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 150" width="${width}" height="${width * 1.5}" role="img" aria-label="${cardName(code)}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 150" width="${width}" height="${width * 1.5}" role="img" aria-label="${cardName(code, pack)}">` +
     `<rect x="1.5" y="1.5" width="97" height="147" rx="8" fill="#fffdf7" stroke="#555" stroke-width="2"/>` +
     corner +
     `<g transform="rotate(180 50 75)">${corner}</g>` +

@@ -4,7 +4,7 @@
  * after each match), and one marker per rated match whose shape says the
  * result, so that the chart reads without colour.
  */
-import type { RatingPoint } from './api';
+import type { RatingPoint } from '@scopa/sdk';
 
 const SVG = 'http://www.w3.org/2000/svg';
 

@@ -6,49 +6,28 @@
  * seeks may be missing on a server (404): that section says so and the rest
  * works. Refreshed every few seconds while open.
  */
-import { ApiError, api, rest, restSend } from './api';
-import type { Challenge } from './api';
+import { ScopaError } from '@scopa/sdk';
+import type { Challenge, ChallengeInput, CreateSeekInput, LobbyMatch } from '@scopa/sdk';
+import { client } from './api';
+import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
 import { attempt, playerLink, profileName, showError } from './widgets';
 
 type Cleanup = (() => void) | void;
 
-/** One open match as the lobby lists it (read defensively: only the fields shown). */
-interface LobbyEntry {
-  id: string;
-  preset?: string;
-  createdBy?: string;
-  createdAt?: string;
-  rated?: boolean;
-  seats?: { player?: string | null; bot?: string | null; open?: boolean; reservedFor?: string | null; state?: string }[];
-  turnTimeLimit?: string | null;
-  clock?: { turnTimeLimit?: string | null } | null;
-  settings?: { turnTimeLimit?: string | null } | null;
-}
-
 const REFRESH_MS = 3000;
 
 /** A 404: the route is not on this server (the lobby and seeks come with another part of the service). */
 function notFound(err: unknown): boolean {
-  return err instanceof ApiError && (err.details.status === 404 || err.code === 'HTTP_404');
+  return err instanceof ScopaError && err.status === 404;
 }
 
-function entriesOf(body: unknown): LobbyEntry[] {
-  if (Array.isArray(body)) return body as LobbyEntry[];
-  const o = (body ?? {}) as Record<string, unknown>;
-  for (const k of ['matches', 'entries', 'items']) if (Array.isArray(o[k])) return o[k] as LobbyEntry[];
-  return [];
+function clockOf(e: LobbyMatch): string {
+  return e.turnTimeLimit ? `${e.turnTimeLimit} a turn` : 'untimed';
 }
 
-function clockOf(e: LobbyEntry): string {
-  const limit = e.turnTimeLimit ?? e.clock?.turnTimeLimit ?? e.settings?.turnTimeLimit ?? null;
-  return limit ? `${limit} a turn` : 'untimed';
-}
-
-function seatsOf(e: LobbyEntry): string {
-  const seats = e.seats ?? [];
-  const open = seats.filter((s) => s.state === 'open' || s.open === true || (!s.player && !s.bot && !s.reservedFor)).length;
-  return `${seats.length} seats, ${open} open`;
+function seatsOf(e: LobbyMatch): string {
+  return `${e.seats.length} seats, ${e.seats.filter((s) => s.state === 'open').length} open`;
 }
 
 export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Cleanup {
@@ -68,17 +47,17 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
 
   const loadOpen = async () => {
     try {
-      const list = entriesOf(await rest<unknown>('/v1/lobby?limit=50'));
+      const list = (await client.lobby({ limit: 50 })).matches;
       if (!alive) return;
       const rows = list.map((e) =>
         h(
           'tr',
           { 'data-match': e.id },
-          h('td', null, e.preset ?? '?', e.rated ? h('span', { class: 'muted small' }, ' rated') : null),
+          h('td', null, e.preset, e.rated ? h('span', { class: 'muted small' }, ' rated') : null),
           h('td', null, e.createdBy ? playerLink(profileName(e.createdBy)!, { label: e.createdBy }) : '—'),
           h('td', null, seatsOf(e)),
           h('td', null, clockOf(e)),
-          h('td', null, h('button', { class: 'join', onclick: async () => (await attempt(() => api.join(e.id))) && go(`#/match/${e.id}`) }, 'Join')),
+          h('td', null, h('button', { class: 'join', onclick: async () => (await attempt(() => client.joinMatch(e.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${e.id}`) }, 'Join')),
         ),
       );
       mount(
@@ -101,7 +80,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
   };
 
   const loadChallenges = async () => {
-    const mine = await attempt(() => rest<{ in: Challenge[]; out: Challenge[] }>('/v1/challenges'));
+    const mine = await attempt(() => client.myChallenges());
     if (!mine || !alive) return;
     const describe = (c: Challenge) => `${c.preset ?? 'saved ruleset'}, ${c.turnTimeLimit ? `${c.turnTimeLimit} a turn` : 'untimed'}${c.rated ? ', rated' : ''}`;
     mount(
@@ -116,9 +95,9 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
                 { 'data-challenge': c.id, class: 'challenge-in' },
                 h('strong', null, c.challenger),
                 ` challenges you: ${describe(c)} `,
-                h('button', { class: 'primary accept', onclick: () => answer(() => restSend('POST', `/v1/challenges/${c.id}/accept`)) }, 'Accept'),
+                h('button', { class: 'primary accept', onclick: () => answer(() => client.acceptChallenge(c.id)) }, 'Accept'),
                 ' ',
-                h('button', { class: 'decline', onclick: () => answer(() => restSend('POST', `/v1/challenges/${c.id}/decline`, { reason: 'generic' })) }, 'Decline'),
+                h('button', { class: 'decline', onclick: () => answer(() => client.declineChallenge(c.id, 'generic')) }, 'Decline'),
               ),
             ),
           )
@@ -135,7 +114,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
                 'li',
                 { 'data-challenge': c.id, class: 'challenge-out' },
                 `You challenged ${c.destUser}: ${describe(c)} `,
-                h('button', { class: 'cancel', onclick: () => answer(() => restSend('POST', `/v1/challenges/${c.id}/cancel`)) }, 'Cancel'),
+                h('button', { class: 'cancel', onclick: () => answer(() => client.cancelChallenge(c.id)) }, 'Cancel'),
               ),
             ),
           )
@@ -145,7 +124,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
     for (const id of sent) {
       if (mine.out.some((c) => c.id === id)) continue;
       sent.delete(id);
-      const c = await attempt(() => rest<Challenge>(`/v1/challenges/${id}`));
+      const c = await attempt(() => client.getChallenge(id));
       if (!c || !alive) continue;
       answers.prepend(
         h(
@@ -161,10 +140,10 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
 
   const seek = async (ev: Event) => {
     ev.preventDefault();
-    const input: Record<string, unknown> = { preset: seekPreset.value };
+    const input: CreateSeekInput = { preset: seekPreset.value };
     if (seekLimit.value.trim()) input.turnTimeLimit = seekLimit.value.trim();
     try {
-      const s = await restSend<{ id?: string; matchId?: string | null; status?: string }>('POST', '/v1/seeks', input);
+      const s = await client.createSeek(input);
       seekStatus.textContent = s.matchId ? 'Paired: opening the match…' : 'Seeking an opponent: you will be paired with the first compatible seek (see My matches).';
       if (s.matchId) go(`#/match/${s.matchId}`);
     } catch (err) {
@@ -175,9 +154,9 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
 
   const challenge = async (ev: Event) => {
     ev.preventDefault();
-    const input: Record<string, unknown> = { username: who.value.trim(), preset: chPreset.value };
+    const input: ChallengeInput = { username: who.value.trim(), preset: chPreset.value };
     if (chLimit.value.trim()) input.turnTimeLimit = chLimit.value.trim();
-    if (await attempt(() => restSend('POST', '/v1/challenges', input))) {
+    if (await attempt(() => client.challenge(input))) {
       who.value = '';
       void loadChallenges();
     }

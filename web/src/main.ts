@@ -1,9 +1,12 @@
 import './style.css';
-import { api, currentSession, gql, setSession, subscribe } from './api';
+import { ScopaError } from '@scopa/sdk';
+import type { CreateMatchInput, InboxEntry, MatchSummary, Preset, SeatInput } from '@scopa/sdk';
+import { client, currentSession, logIn, setSession, signUp } from './api';
 import { appsScreen, consentScreen } from './apps';
-import type { InboxEntry, MatchSummary, Preset } from './api';
+import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
 import { lobbyScreen } from './lobby';
+import { tournamentScreen, tournamentsScreen } from './tournaments';
 import { profileScreen } from './profile';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
@@ -36,6 +39,7 @@ function renderNav(): void {
           h('a', { href: '#/', id: 'nav-inbox' }, 'My matches'),
           h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
           h('a', { href: '#/lobby', id: 'nav-lobby' }, 'Lobby'),
+          h('a', { href: '#/tournaments', id: 'nav-tournaments' }, 'Tournaments'),
           h('span', { class: 'spacer' }),
           h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, 'My profile'),
           h('a', { href: '#/apps', id: 'nav-apps' }, 'Apps'),
@@ -48,7 +52,7 @@ function renderNav(): void {
 
 /** Ends the session on the server too (its refresh token with it), then here. */
 async function logOut(): Promise<void> {
-  await gql('mutation { logout }').catch(() => undefined);
+  await client.logout().catch(() => undefined);
   setSession(null);
   go('#/login');
 }
@@ -77,6 +81,10 @@ function route(): void {
     cleanup = profileScreen(main, decodeURIComponent(m[1]));
   } else if (path === '/lobby') {
     cleanup = lobbyScreen(main, go);
+  } else if (path === '/tournaments') {
+    cleanup = tournamentsScreen(main, go);
+  } else if ((m = /^\/tournament\/([^/]+)$/.exec(path))) {
+    cleanup = tournamentScreen(main, decodeURIComponent(m[1]));
   } else if (path === '/new') {
     cleanup = createScreen();
   } else {
@@ -93,7 +101,7 @@ function authScreen(): Cleanup {
     const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: mode === 'login' ? 'current-password' : 'new-password', required: true });
     const submit = async (ev: Event) => {
       ev.preventDefault();
-      const s = await attempt(() => (mode === 'login' ? api.login(username.value, password.value) : api.register(username.value, password.value)));
+      const s = await attempt(() => (mode === 'login' ? logIn(username.value, password.value) : signUp(username.value, password.value)));
       if (s) {
         setSession(s);
         // Signed in on the way to an app's consent page: on to it.
@@ -129,7 +137,7 @@ function inboxScreen(): Cleanup {
   const me = currentSession()!.username;
   let alive = true;
   const load = async () => {
-    const both = await attempt(() => Promise.all([api.myMatches(), api.inbox()]));
+    const both = await attempt(() => Promise.all([client.myMatches({ limit: 100 }), client.inbox(100)]));
     if (!both || !alive) return;
     const [list, turns] = both;
     render(list, new Map(turns.map((t) => [t.matchId, t])));
@@ -157,7 +165,7 @@ function inboxScreen(): Cleanup {
         h(
           'td',
           null,
-          invited ? h('button', { onclick: async () => (await attempt(() => api.join(m.id))) && go(`#/match/${m.id}`) }, 'Join') : h('a', { href: `#/match/${m.id}` }, 'Open'),
+          invited ? h('button', { onclick: async () => (await attempt(() => client.joinMatch(m.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${m.id}`) }, 'Join') : h('a', { href: `#/match/${m.id}` }, 'Open'),
           m.status === 'over' ? [' · ', h('a', { href: `#/replay/${m.id}` }, 'Replay')] : null,
         ),
       );
@@ -182,12 +190,37 @@ function inboxScreen(): Cleanup {
   };
   mount(main, h('section', { class: 'panel' }, h('h1', null, 'My matches'), h('p', { class: 'muted' }, 'Loading…')));
   void load();
-  // Refresh when it becomes my turn anywhere.
-  const stop = subscribe('subscription { myTurn { matchId seq seat } }', {}, () => void load(), showError);
+  // Refresh when it becomes my turn anywhere, or a match of mine starts or ends.
+  const stop = new AbortController();
+  void followMyEvents(stop.signal, () => void load());
   return () => {
     alive = false;
-    stop();
+    stop.abort();
   };
+}
+
+/**
+ * My event stream (GET /v1/stream/events) until `signal` aborts: `onChange`
+ * after each yourTurn, matchStarted and matchEnded. The stream ends when the
+ * access token it was opened with does (the session is refreshed meanwhile)
+ * or the connection drops: it is opened again, after a pause that grows while
+ * it keeps failing. A refused session signs out (api.ts).
+ */
+async function followMyEvents(signal: AbortSignal, onChange: () => void): Promise<void> {
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      for await (const line of client.myEvents({ signal })) {
+        failures = 0;
+        if (line.type === 'yourTurn' || line.type === 'matchStarted' || line.type === 'matchEnded') onChange();
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      if (!(err instanceof ScopaError) || !['NETWORK_ERROR', 'UNAUTHENTICATED', 'RATE_LIMITED', 'INTERNAL'].includes(err.code)) return showError(err);
+      failures++;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** failures)));
+  }
 }
 
 // ------------------------------------------------------------------ create a match
@@ -263,23 +296,23 @@ function createScreen(): Cleanup {
         return;
       }
     }
-    const seats: Record<string, unknown>[] = [{ type: 'creator' }];
+    const seats: SeatInput[] = [{ type: 'creator' }];
     for (const row of [...seatsBox.querySelectorAll<HTMLElement>('.seat-spec')].slice(1)) {
-      const type = row.querySelector<HTMLSelectElement>('.seat-type')!.value;
-      if (type === 'bot') seats.push({ type, bot: row.querySelector<HTMLSelectElement>('.seat-bot')!.value });
+      const type = row.querySelector<HTMLSelectElement>('.seat-type')!.value as SeatInput['type'];
+      if (type === 'bot') seats.push({ type, bot: row.querySelector<HTMLSelectElement>('.seat-bot')!.value as SeatInput['bot'] });
       else if (type === 'reserved') seats.push({ type, username: row.querySelector<HTMLInputElement>('.seat-user')!.value.trim() });
       else seats.push({ type });
     }
-    const input: Record<string, unknown> = { preset: p.id, seats };
+    const input: CreateMatchInput = { preset: p.id, seats };
     if (Object.keys(o).length) input.overrides = o;
     if (turnLimit.value.trim()) input.turnTimeLimit = turnLimit.value.trim();
-    let created = await attempt(() => api.createMatch(input));
+    let created = await attempt(() => client.createMatch(input));
     if (!created) return;
     // My client seed, now that the server's seed is committed (a match under scopa-rules/1 takes none).
-    if (created.view.rulesVersion !== 'scopa-rules/1') created = (await attempt(() => api.setClientSeed(created!.id))) ?? created;
+    if (created.view.rulesVersion !== 'scopa-rules/1') created = (await attempt(() => client.setClientSeed(created!.id, freshClientSeed()))) ?? created;
     const ready = created;
     // Every seat already taken (bots only): start at once.
-    if (ready.view.phase === 'open' && ready.view.seats.every((s) => s.player)) await attempt(() => api.start(ready.id, ready.seq));
+    if (ready.view.phase === 'open' && ready.view.seats.every((s) => s.player)) await attempt(() => client.startMatch(ready.id));
     go(`#/match/${created.id}`);
   };
   presetSel.addEventListener('change', presetChanged);
@@ -288,7 +321,7 @@ function createScreen(): Cleanup {
   form.addEventListener('submit', submit);
   mount(main, h('section', { class: 'panel' }, h('h1', null, 'New match'), h('p', { class: 'muted' }, 'Loading presets…')));
   void attempt(async () => {
-    presets = await api.rulesets();
+    presets = await client.rulesets();
     presetSel.replaceChildren(...presets.map((p) => h('option', { value: p.id }, p.id)));
     presetChanged();
     mount(form, [

@@ -4,8 +4,9 @@
  * record against the signed-in user, and the player's finished matches, each
  * opening in the replay viewer.
  */
-import { ApiError, api, currentSession } from './api';
-import type { Crosstable, LeaderboardEntry, PoolRating, RatingPoint, UserMatch, UserProfile } from './api';
+import { ScopaError } from '@scopa/sdk';
+import type { ArchivedMatch, Crosstable, LeaderboardEntry, PoolRating, RatingPoint, UserProfile } from '@scopa/sdk';
+import { client, currentSession } from './api';
 import { chartSummary, ratingChart } from './chart';
 import { h, mount } from './dom';
 import type { Child } from './dom';
@@ -30,12 +31,17 @@ function replayLink(matchId: string, text = 'Replay'): HTMLElement {
   return h('a', { href: `#/replay/${encodeURIComponent(matchId)}`, class: 'replay-link' }, text);
 }
 
-/** How a match ended for `who`: won, lost, a draw; the reason and the points. */
-function outcome(m: UserMatch, who: string): string {
+/**
+ * How a match ended for `who`: won, lost, a draw; the reason and the points,
+ * `who`'s side first ("lost 8–11"), then the other sides in their order.
+ */
+function outcome(m: ArchivedMatch, who: string): string {
   if (!m.result) return 'no result';
   const mine = new Set(m.players.filter((p) => profileName(p.player) === who).map((p) => p.side));
   const verdict = m.result.winner === null ? 'draw' : mine.size === 0 ? `side ${m.result.winner} won` : mine.has(m.result.winner) ? 'won' : 'lost';
-  return `${verdict} (${m.result.reason}), ${m.result.totals.join('–')}`;
+  const sides = m.result.totals.map((_t, side) => side);
+  const order = [...sides.filter((side) => mine.has(side)), ...sides.filter((side) => !mine.has(side))];
+  return `${verdict} (${m.result.reason}), ${order.map((side) => m.result!.totals[side]).join('–')}`;
 }
 
 export function profileScreen(root: HTMLElement, requested: string): () => void {
@@ -159,7 +165,7 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
     mount(chartBox, h('p', { class: 'muted' }, 'Loading the chart…'));
     mount(leaderboardBox, h('p', { class: 'muted' }, 'Loading the leaderboard…'));
     void (async () => {
-      const both = await attempt(() => Promise.all([api.ratingHistory(profile!.username, next), api.leaderboard(next, LEADERBOARD_SIZE)]));
+      const both = await attempt(() => Promise.all([client.ratingHistory(profile!.username, next), client.leaderboard(next, LEADERBOARD_SIZE)]));
       if (!alive || token !== poolToken || !both) return;
       renderChart(both[0]);
       renderLeaderboard(both[1]);
@@ -214,11 +220,11 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
 
   // ---------------------------------------------------------------- match list
 
-  let matches: UserMatch[] = [];
+  let matches: ArchivedMatch[] = [];
   let next: string | null = null;
   let loadingMore = false;
 
-  const matchRow = (m: UserMatch, who: string) =>
+  const matchRow = (m: ArchivedMatch, who: string) =>
     h(
       'tr',
       {
@@ -265,7 +271,7 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
     loadingMore = true;
     if (!first) renderMatches();
     try {
-      const page = await api.userMatches(profile!.username, MATCH_PAGE, first ? null : next);
+      const page = await client.userMatches(profile!.username, first || !next ? { max: MATCH_PAGE } : { max: MATCH_PAGE, after: next });
       if (!alive) return;
       matches = [...matches, ...page.matches];
       next = page.next;
@@ -273,7 +279,7 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
       if (!alive) return;
       if (first) {
         // The archive endpoint may be missing or refuse: the rest of the page still works.
-        const e = err instanceof ApiError ? err : new ApiError('CLIENT', String(err));
+        const e = err instanceof ScopaError ? err : new ScopaError({ code: 'CLIENT', message: String(err), status: 0 });
         loadingMore = false;
         return mount(matchesBox, h('p', { class: 'notice', id: 'matches-unavailable', role: 'status' }, 'Match list unavailable: ', h('span', { class: 'mono' }, e.code), ` ${e.message}`));
       }
@@ -330,7 +336,7 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
       mount(h2hBox, h('p', { class: 'muted', id: 'h2h-self' }, "This is your profile: open another player's to see your record against them."));
     } else {
       mount(h2hBox, h('p', { class: 'muted' }, 'Loading…'));
-      void attempt(() => api.crosstable(me, p.username)).then((t) => alive && t && renderH2h(t));
+      void attempt(() => client.crosstable(me, p.username)).then((t) => alive && t && renderH2h(t));
     }
     mount(matchesBox, h('p', { class: 'muted' }, 'Loading the matches…'));
     void loadMatches();
@@ -338,7 +344,7 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
 
   mount(root, h('section', { class: 'panel' }, h('h1', null, requested), h('p', { class: 'muted' }, 'Loading the profile…')));
   void (async () => {
-    const p = await attempt(() => api.user(requested));
+    const p = await attempt(() => client.user(requested));
     if (!alive) return;
     if (!p) return mount(root, h('section', { class: 'panel' }, h('h1', null, requested), h('p', { id: 'profile-missing' }, `No profile for ${requested}.`)));
     profile = p;

@@ -1,9 +1,12 @@
-import { api, currentSession } from './api';
-import type { Audit, Match, MatchEvent } from './api';
+import { scoredRounds } from '@scopa/sdk';
+import type { Analysis, Audit, Match, MatchEvent, MatchView } from '@scopa/sdk';
+import { client, currentSession } from './api';
+import { analysisPanel } from './analysis';
 import { h, mount } from './dom';
 import { canVerify, checkFairness, commitmentOf } from './fairness';
 import type { FairnessReport } from './fairness';
-import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatLabel, seatNameEl, sideLabel } from './widgets';
+import { packOf } from './cards';
+import { attempt, breakdownTable, captureValuesOf, cardEl, cardRow, describeEvent, resultText, roundBonuses, seatHand, seatLabel, seatNameEl, sideLabel } from './widgets';
 
 /** The seeds box: each seat's client seed, and once over what this browser re-derived from them. */
 function seedsBox(final: Match, fair: FairnessReport | null, me: string | null): HTMLElement {
@@ -61,6 +64,16 @@ function seedsBox(final: Match, fair: FairnessReport | null, me: string | null):
   );
 }
 
+/** The whole event log of a match, 100 events a request. */
+async function allEvents(id: string): Promise<MatchEvent[]> {
+  const all: MatchEvent[] = [];
+  for (;;) {
+    const page = await client.events(id, all.length + 1, 100);
+    all.push(...page);
+    if (page.length < 100) return all;
+  }
+}
+
 /**
  * The replay viewer: step or scrub through the event log of a match; once it
  * is over every seat's cards are revealed at every step, and the audit
@@ -77,10 +90,31 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
   let step = 1;
   const cache = new Map<number, Match>();
   let alive = true;
+  // The post-game analysis (docs/analysis.md): null until asked for; polled while its job runs. Not read on
+  // load: a match nobody asked about answers 404, which the browser logs as an error on every replay. Asking is
+  // idempotent and answers a done analysis at once, so the button shows one that exists.
+  let analysis: Analysis | null = null;
+
+  const pollAnalysis = async () => {
+    while (alive && analysis && (analysis.status === 'queued' || analysis.status === 'running')) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const next = await attempt(() => client.analysis(id));
+      if (!alive || !next) return;
+      analysis = next;
+      render();
+    }
+  };
+  const askAnalysis = async () => {
+    const asked = await attempt(() => client.requestAnalysis(id));
+    if (!alive || !asked) return;
+    analysis = asked;
+    render();
+    await pollAnalysis();
+  };
 
   const fetchStep = async (n: number): Promise<Match | undefined> => {
     if (cache.has(n)) return cache.get(n);
-    const m = await attempt(() => api.match(id, n));
+    const m = await attempt(() => client.getMatch(id, n));
     if (m) cache.set(n, m);
     return m;
   };
@@ -114,10 +148,12 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
     const event = events[step - 1];
     const slider = h('input', { type: 'range', id: 'scrub', min: 1, max: n, value: step, 'aria-label': 'event' });
     slider.addEventListener('input', () => void goTo(Number(slider.value)));
-    const v = at?.view;
+    const v: MatchView | undefined = at?.view;
     const reveal = at?.reveal;
     const over = final.status === 'over';
     const commitment = final.view.seedCommitment;
+    const pack = packOf(final.view.preset);
+    const values = v ? captureValuesOf(v) : {};
 
     const auditBox = h(
       'div',
@@ -155,7 +191,9 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
             'div',
             { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
             h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null, h('span', { class: 'muted small' }, ` seat ${s.seat} · side ${s.side}`)),
-            hand ? h('div', { class: 'cards revealed' }, hand.length ? hand.map((c) => cardEl(c, { width: 52 })) : h('span', { class: 'muted' }, 'no cards')) : backs(s.handSize, 34),
+            hand
+              ? h('div', { class: 'cards revealed' }, hand.length ? hand.map((c) => cardEl(c, { width: 52, pack, value: values[c], cls: s.declared?.includes(c) ? 'declared' : '' })) : h('span', { class: 'muted' }, 'no cards'))
+              : seatHand(v, s, 34),
           );
         })
       : [];
@@ -187,7 +225,7 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
           { class: 'current-event', id: 'current-event' },
           event ? [h('strong', null, `#${event.seq} ${event.type}`), ' — ', describeEvent(event, final.view), event.actor ? h('span', { class: 'muted' }, ` (by ${event.actor})`) : null] : null,
           event?.type === 'CardPlayed'
-            ? h('div', { class: 'played' }, cardEl(String(event.payload.card), { width: 56 }), (event.payload.capture as string[]).length ? [' ⟶ ', cardRow(event.payload.capture as string[], 44)] : null)
+            ? h('div', { class: 'played' }, cardEl(String(event.payload.card), { width: 56, pack }), (event.payload.capture as string[]).length ? [' ⟶ ', cardRow(event.payload.capture as string[], 44, pack)] : null)
             : null,
           event ? h('div', { class: 'mono small muted' }, `hash ${event.hash}`) : null,
         ),
@@ -197,7 +235,7 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
               { class: 'replay-board' },
               h('div', { class: 'muted' }, `round ${v.round} · deck ${v.deckSize} · phase ${v.phase}`),
               h('div', { class: 'seats-grid' }, seats),
-              h('div', { class: 'felt', id: 'replay-table' }, v.table.length ? v.table.map((c) => cardEl(c, { width: 60 })) : h('span', { class: 'muted' }, 'The table is empty.')),
+              h('div', { class: 'felt', id: 'replay-table' }, v.table.length ? v.table.map((c) => cardEl(c, { width: 60, pack, value: values[c] })) : h('span', { class: 'muted' }, 'The table is empty.')),
               h(
                 'div',
                 { class: 'sides' },
@@ -208,13 +246,32 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
                     h('div', { class: 'side-name' }, sideLabel(v, s.side, me)),
                     h('div', { class: 'score' }, h('span', { class: 'big' }, String(s.score)), ' points'),
                     h('div', null, `captured ${s.capturedCount} · scope ${s.scope}`),
-                    cardRow(s.captured, 24),
+                    cardRow(s.captured, 24, pack),
                   ),
                 ),
               ),
-              event?.type === 'RoundScored' && v.rounds.length ? breakdownTable(v, v.rounds.length - 1, me) : null,
+              event?.type === 'RoundScored' && scoredRounds(v).length
+                ? [breakdownTable(v, scoredRounds(v).length - 1, me), roundBonuses(v, events.slice(0, step), scoredRounds(v)[scoredRounds(v).length - 1].round, me)]
+                : null,
             )
           : h('p', { class: 'muted' }, 'Loading this step…'),
+        over && v
+          ? analysisPanel({
+              analysis,
+              onAsk: () => void askAnalysis(),
+              events: n,
+              sides: final.view.sides.length,
+              currentSeq: event?.seq ?? 0,
+              seatName: (seat) => {
+                const s = final!.view.seats[seat];
+                return s ? `${seatLabel(s)} (seat ${seat})` : `seat ${seat}`;
+              },
+              onMark: (d) => {
+                const at = events.findIndex((e) => e.seq === d.seq);
+                if (at >= 0) void goTo(at + 1);
+              },
+            })
+          : null,
         auditBox,
       ),
     );
@@ -222,7 +279,7 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
 
   render();
   void (async () => {
-    const [m, evs, a] = await Promise.all([attempt(() => api.match(id)), attempt(() => api.events(id)), attempt(() => api.audit(id))]);
+    const [m, evs, a] = await Promise.all([attempt(() => client.getMatch(id)), attempt(() => allEvents(id)), attempt(() => client.audit(id))]);
     if (!alive || !m || !evs) return;
     final = m;
     events = evs;

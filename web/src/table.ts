@@ -1,20 +1,43 @@
-import { api, currentSession } from './api';
-import type { Match, MatchEvent, Play } from './api';
+import { scoredRounds } from '@scopa/sdk';
+import type { Declaration, LegalPlay, LegalPlays, LiveMatchEvent, Match, MatchEvent, MatchView } from '@scopa/sdk';
+import { client, currentSession } from './api';
+import { cardName, packOf } from './cards';
+import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
-import { attempt, backs, breakdownTable, cardEl, cardRow, describeEvent, resultText, seatLabel, seatNameEl, showError, sideLabel } from './widgets';
+import {
+  attempt,
+  bonusEvents,
+  breakdownTable,
+  captureValuesOf,
+  cardEl,
+  cardRow,
+  describeEvent,
+  hasBonusScope,
+  resultText,
+  roundBonuses,
+  seatHand,
+  seatLabel,
+  seatNameEl,
+  showError,
+  sideLabel,
+} from './widgets';
 
 /** The table: my hand, the table cards, the other seats, scores; live over graphql-ws. */
 export function tableScreen(root: HTMLElement, id: string): () => void {
   const me = currentSession()?.username ?? null;
   let match: Match | null = null;
-  let legal: { seq: number; plays: Play[] } | null = null;
+  let legal: LegalPlays | null = null;
   let deadline: string | null = null;
   let choosing: string | null = null;
+  /** The hand declarations offered as a choice (several: the matta's value to name). */
+  let declaring = false;
   let busy = false;
   let seenRounds = -1;
   let summaryRound: number | null = null;
   let log: MatchEvent[] = [];
-  let stop: (() => void) | null = null;
+  /** RoundDealt, InitialTableCaptured and HandDeclared of the whole log: what the round summaries show of bonus scope. */
+  let bonuses: MatchEvent[] = [];
+  const stop = new AbortController();
   let alive = true;
 
   const update = (m: Match) => {
@@ -25,6 +48,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     seenRounds = m.view.rounds.length;
     if (changed) {
       choosing = null;
+      declaring = false;
       void refreshLegal();
     }
     render();
@@ -40,13 +64,13 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     const seq = match.seq;
     if (match.view.settings.turnTimeLimit) {
       // The turn clock's deadline: the inbox lists it for each match where it is my turn.
-      const entries = await attempt(() => api.inbox());
+      const entries = await attempt(() => client.inbox());
       deadline = entries?.find((e) => e.matchId === id && e.seq === seq)?.deadline ?? null;
     }
-    const l = await attempt(() => api.legalPlays(id));
+    const l = await attempt(() => client.legalPlays(id));
     if (!l || !alive || !match) return;
     if (l.seq > match.seq) {
-      const m = await attempt(() => api.match(id));
+      const m = await attempt(() => client.getMatch(id));
       if (m) update(m);
       return;
     }
@@ -65,7 +89,20 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     else render();
   };
 
-  const play = (p: Play) => send(() => api.play(id, p.card, p.capture, match!.seq));
+  const play = (p: LegalPlay) => send(() => client.play(id, p, { expectedSeq: match!.seq }));
+
+  /** A hand declaration, as legalPlays lists it (its mattaValue when the hand holds the matta). */
+  const declare = (d: Declaration) => send(() => client.declareHand(id, d, { expectedSeq: match!.seq }));
+
+  const onDeclare = () => {
+    const open = legal && match && legal.seq === match.seq ? (legal.declarations ?? []) : [];
+    if (busy || open.length === 0) return;
+    if (open.length === 1 && open[0].mattaValue === null) void declare(open[0]);
+    else {
+      declaring = !declaring;
+      render();
+    }
+  };
 
   const onCard = (code: string) => {
     if (!match || busy) return;
@@ -85,7 +122,11 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
   const render = () => {
     if (!alive) return;
     if (!match) return mount(root, h('section', { class: 'panel' }, h('p', { class: 'muted' }, 'Loading the match…')));
-    const v = match.view;
+    const v: MatchView = match.view;
+    const rounds = scoredRounds(v);
+    const pack = packOf(v.preset);
+    const values = captureValuesOf(v);
+    const matta = v.options?.matta ?? null;
     // Once over, everyone gets the same full view (viewer null): find my seat by name.
     const mySeat = v.viewer ?? v.seats.find((s) => me && s.player === me)?.seat ?? null;
     const seatsTaken = v.seats.every((s) => s.player);
@@ -95,6 +136,8 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     const capturing = new Set(legal && legal.seq === match.seq ? legal.plays.filter((p) => p.capture.length).map((p) => p.card) : []);
     const choice = choosing ? legal?.plays.filter((p) => p.card === choosing) ?? [] : [];
     const highlight = new Set(choice.flatMap((p) => p.capture));
+    const declarations = myTurn() && legal && legal.seq === match.seq ? (legal.declarations ?? []) : [];
+    const myDeclared = new Set(mySeat !== null ? (v.seats[mySeat]?.declared ?? []) : []);
     const turnName = v.turn >= 0 && v.seats[v.turn] ? seatLabel(v.seats[v.turn]) : null;
 
     const status =
@@ -111,7 +154,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                   : 'Waiting for players to join.',
               // A seat without a client seed (joined from elsewhere, or the seed was lost): give one here.
               mySeat !== null && v.rulesVersion !== 'scopa-rules/1' && v.clientSeeds[mySeat] === null
-                ? h('button', { id: 'give-seed', onclick: () => send(() => api.setClientSeed(id)) }, 'Give my seed')
+                ? h('button', { id: 'give-seed', onclick: () => send(() => client.setClientSeed(id, freshClientSeed())) }, 'Give my seed')
                 : null,
             )
           : h('div', { class: `status ${myTurn() ? 'mine' : ''}`, id: 'turn-status' }, myTurn() ? [busy ? 'Playing…' : 'Your turn: pick a card.', deadline ? h('span', { class: 'deadline', id: 'turn-deadline' }, ` Deadline ${new Date(deadline).toLocaleTimeString()}`) : null] : `Waiting for ${turnName}…`);
@@ -124,7 +167,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
         h('div', { class: 'side-name' }, sideLabel(v, s.side, me)),
         h('div', { class: 'score' }, h('span', { class: 'big' }, String(s.score)), ` / ${v.options?.target ?? '?'} points`),
         h('div', null, `captured ${s.capturedCount} · scope ${s.scope}`),
-        h('details', null, h('summary', null, 'captured cards'), cardRow(s.captured, 26)),
+        h('details', null, h('summary', null, 'captured cards'), cardRow(s.captured, 26, pack)),
       ),
     );
 
@@ -137,11 +180,17 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
           'header',
           { class: 'match-head' },
           h('h1', null, `${v.preset ?? 'match'} `, h('span', { class: 'muted small' }, id.slice(0, 8))),
-          h('span', { class: 'muted' }, `round ${v.round} · to ${v.options?.target ?? '?'} · seq ${match.seq} · deck ${v.deckSize}`, v.settings.turnTimeLimit ? ` · turn limit ${v.settings.turnTimeLimit}` : ''),
-          canJoin ? h('button', { class: 'primary', id: 'join', onclick: () => send(() => api.join(id)) }, 'Join') : null,
-          canStart ? h('button', { class: 'primary', id: 'start', onclick: () => send(() => api.start(id, match!.seq)) }, 'Start') : null,
+          h(
+            'span',
+            { class: 'muted' },
+            `round ${v.round} · to ${v.options?.target ?? '?'} · seq ${match.seq} · deck ${v.deckSize}`,
+            v.settings.turnTimeLimit ? ` · turn limit ${v.settings.turnTimeLimit}` : '',
+            pack !== 'italian' ? h('span', { id: 'pack' }, ` · ${pack} cards`) : null,
+          ),
+          canJoin ? h('button', { class: 'primary', id: 'join', onclick: () => send(() => client.joinMatch(id, { clientSeed: freshClientSeed() })) }, 'Join') : null,
+          canStart ? h('button', { class: 'primary', id: 'start', onclick: () => send(() => client.startMatch(id)) }, 'Start') : null,
           v.phase === 'playing' && mySeat !== null
-            ? h('button', { class: 'link danger', id: 'resign', onclick: () => confirm('Resign this match?') && send(() => api.resign(id, match!.seq)) }, 'Resign')
+            ? h('button', { class: 'link danger', id: 'resign', onclick: () => confirm('Resign this match?') && send(() => client.resign(id)) }, 'Resign')
             : null,
         ),
         status,
@@ -154,15 +203,45 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
               { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
               h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null),
               h('div', { class: 'muted small' }, `seat ${s.seat} · side ${s.side} · ${s.handSize} in hand`),
-              backs(s.handSize),
+              seatHand(v, s),
             ),
           ),
         ),
         h(
           'div',
           { class: 'felt', id: 'table-cards' },
-          v.table.length ? v.table.map((c) => cardEl(c, { cls: highlight.has(c) ? 'target' : '' })) : h('span', { class: 'muted' }, 'The table is empty.'),
+          v.table.length ? v.table.map((c) => cardEl(c, { cls: highlight.has(c) ? 'target' : '', pack, value: values[c] })) : h('span', { class: 'muted' }, 'The table is empty.'),
         ),
+        matta && values[matta] !== undefined
+          ? h('p', { class: 'capture-values', id: 'capture-values' }, `The matta, ${cardName(matta, pack)}, captures as ${values[matta]} until the round ends.`)
+          : null,
+        declarations.length
+          ? h(
+              'div',
+              { class: 'declare', id: 'declarations' },
+              h(
+                'button',
+                { class: 'primary', id: 'declare', onclick: onDeclare, disabled: busy, 'aria-expanded': declarations.length > 1 || declarations[0].mattaValue !== null ? String(declaring) : undefined },
+                `Declare your hand (up to ${Math.max(...declarations.map((d) => d.points))} scope)`,
+              ),
+              h('span', { class: 'muted small' }, ' before you play: its cards are shown to everyone until played.'),
+              declaring
+                ? h(
+                    'div',
+                    { class: 'choice', id: 'declaration-choice' },
+                    h('p', null, matta ? `Which value does your matta, ${cardName(matta, pack)}, take? It captures as that until the round ends.` : 'Declare:'),
+                    declarations.map((d) =>
+                      h(
+                        'button',
+                        { class: 'declaration', 'data-matta-value': d.mattaValue ?? undefined, 'data-points': d.points, onclick: () => declare(d), disabled: busy },
+                        d.mattaValue === null ? `${d.points} scope` : [h('strong', null, `as ${d.mattaValue}`), `: ${d.points} scope`],
+                      ),
+                    ),
+                    h('button', { class: 'link', onclick: () => ((declaring = false), render()) }, 'cancel'),
+                  )
+                : null,
+            )
+          : null,
         choice.length
           ? h(
               'div',
@@ -172,7 +251,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                 h(
                   'button',
                   { class: 'capture-choice', 'data-capture': p.capture.join('+'), onclick: () => play(p), disabled: busy },
-                  cardRow(p.capture, 40),
+                  cardRow(p.capture, 40, pack),
                   p.scopa ? h('span', { class: 'badge scopa' }, 'scopa!') : null,
                 ),
               ),
@@ -183,14 +262,22 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
           ? h(
               'div',
               { class: `hand ${myTurn() ? 'active' : ''}`, id: 'my-hand' },
-              h('div', { class: 'seat-name' }, `Your hand (seat ${mySeat})`, v.dealer === mySeat ? h('span', { class: 'badge' }, 'dealer') : null),
+              h(
+                'div',
+                { class: 'seat-name' },
+                `Your hand (seat ${mySeat})`,
+                v.dealer === mySeat ? h('span', { class: 'badge' }, 'dealer') : null,
+                myDeclared.size ? h('span', { class: 'badge declared', id: 'my-declared' }, 'declared: shown to everyone') : null,
+              ),
               h(
                 'div',
                 { class: 'cards' },
                 v.hand.map((c) =>
                   cardEl(c, {
                     width: 84,
-                    cls: [legalCards.has(c) ? 'legal' : myTurn() ? 'illegal' : '', capturing.has(c) ? 'captures' : '', choosing === c ? 'chosen' : ''].join(' '),
+                    cls: [legalCards.has(c) ? 'legal' : myTurn() ? 'illegal' : '', capturing.has(c) ? 'captures' : '', choosing === c ? 'chosen' : '', myDeclared.has(c) ? 'declared' : ''].join(' '),
+                    pack,
+                    value: values[c],
                     onClick: () => onCard(c),
                     title: legalCards.has(c) ? (capturing.has(c) ? 'captures' : 'lay it on the table') : undefined,
                   }),
@@ -199,48 +286,86 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
             )
           : h('p', { class: 'muted' }, 'You are watching (no seat).'),
         h('div', { class: 'sides' }, sides),
-        summaryRound !== null && v.rounds[summaryRound]
+        summaryRound !== null && rounds[summaryRound]
           ? h(
               'div',
               { class: 'overlay' },
               h(
                 'div',
                 { class: 'panel round-summary', id: 'round-summary' },
-                h('h2', null, `Round ${v.rounds[summaryRound].round} scored`),
+                h('h2', null, `Round ${rounds[summaryRound].round} scored`),
                 breakdownTable(v, summaryRound, me),
+                roundBonuses(v, bonuses, rounds[summaryRound].round, me),
                 v.phase === 'over' ? h('p', { class: 'result-line' }, resultText(v, me)) : null,
                 h('button', { class: 'primary', id: 'continue', onclick: () => ((summaryRound = null), render()) }, v.phase === 'over' ? 'See the result' : 'Next round'),
               ),
             )
           : null,
-        v.rounds.length
-          ? h('details', { class: 'rounds', open: v.phase === 'over' }, h('summary', null, `Scored rounds (${v.rounds.length})`), v.rounds.map((_r, i) => breakdownTable(v, i, me)))
+        rounds.length
+          ? h('details', { class: 'rounds', open: v.phase === 'over' }, h('summary', null, `Scored rounds (${rounds.length})`), rounds.map((r, i) => [breakdownTable(v, i, me), roundBonuses(v, bonuses, r.round, me)]))
           : null,
         h('div', { class: 'log' }, h('h3', null, 'Latest events'), h('ol', null, log.slice(-12).reverse().map((e) => h('li', null, h('span', { class: 'muted' }, `#${e.seq} `), describeEvent(e, v))))),
       ),
     );
   };
 
+  /** The seq the live events have reached: the match is read again until it is there (one read at a time). */
+  let reached = 0;
+  let reading = false;
+  const catchUp = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      while (alive && match && match.seq < reached) {
+        const before = match.seq;
+        const m = await attempt(() => client.getMatch(id));
+        if (!m) return;
+        update(m);
+        if (m.seq <= before) return;
+      }
+    } finally {
+      reading = false;
+    }
+  };
+
+  const onEvent = (event: LiveMatchEvent['event']) => {
+    const received: MatchEvent = { ...event, matchId: id, payload: event.payload as MatchEvent['payload'] };
+    log = [...log.filter((e) => e.seq !== event.seq), received].sort((a, b) => a.seq - b.seq).slice(-50);
+    bonuses = bonusEvents(bonuses, [received]);
+    reached = Math.max(reached, event.seq);
+    if (match && event.seq <= match.seq) render();
+    else void catchUp();
+  };
+
+  /** The bonus events of the log so far, 100 events a request. */
+  const loadBonuses = async () => {
+    for (let from = 1; alive; ) {
+      const page = await attempt(() => client.events(id, from, 100));
+      if (!page) return;
+      bonuses = bonusEvents(bonuses, page);
+      if (page.length < 100) break;
+      from = page[page.length - 1].seq + 1;
+    }
+    render();
+  };
+
   render();
   void (async () => {
-    const m = await attempt(() => api.match(id));
+    const m = await attempt(() => client.getMatch(id));
     if (!m || !alive) return;
     update(m);
-    // Live: the last few events (for the log), then every new one, each with my view after it.
-    stop = api.follow(
-      id,
-      Math.max(1, m.seq - 9),
-      ({ event, match: after }) => {
-        log = [...log.filter((e) => e.seq !== event.seq), event].sort((a, b) => a.seq - b.seq).slice(-50);
-        if (match && after.seq <= match.seq) render();
-        else update(after);
-      },
-      showError,
-    );
+    // Escoba and cirulla score bonus scope (the first table, declarations): the round summaries name them from the log.
+    if (hasBonusScope(m.view)) void loadBonuses();
+    // Live: the last few events (for the log), then every new one; my view after it is read over REST.
+    try {
+      for await (const { event } of client.follow(id, Math.max(1, m.seq - 9), { signal: stop.signal })) onEvent(event);
+    } catch (err) {
+      if (alive) showError(err);
+    }
   })();
 
   return () => {
     alive = false;
-    stop?.();
+    stop.abort();
   };
 }

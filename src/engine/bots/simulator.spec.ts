@@ -1,19 +1,22 @@
 import fc from 'fast-check';
 import { DECK_SIZE, cardCode, cardCodes } from '../cards';
 import type { Card } from '../cards';
-import { decide, evolve } from '../decider';
-import { PRESETS, PRESET_IDS } from '../options';
+import { mattaCard } from '../bonuses';
+import { captureValuesOf, decide, evolve } from '../decider';
+import { PRESETS, PRESET_IDS, hasDeclarations } from '../options';
 import { legalPlaysOf } from '../plays';
 import { playRandomly, seedFrom, startedMatch } from '../testing';
 import type { MatchEvent, MatchState } from '../types';
-import { applyPlay, legalPlays } from './ismcts';
+import { declarationsInView, seatView } from '../views';
+import { applyDeclaration, applyPlay, legalDeclarations, legalPlays } from './ismcts';
 import type { Sim } from './ismcts';
 import { mulberry32 } from './rng';
 
 // The ismcts bot searches with its own fast round simulator; this holds it to
 // the rules: from seeded states of every preset, the same plays through the
 // simulator and through decide/evolve leave the same hands, table, captures,
-// scope and turn, up to the round's end.
+// scope and turn, up to the round's end. Hand declarations (cirulla) too: the
+// same declarations are open to both, and they score the same.
 
 const CONFIGS = PRESET_IDS.flatMap((preset) => PRESETS[preset].players.map((players) => ({ preset, overrides: { players } as Record<string, unknown> })));
 
@@ -42,6 +45,10 @@ function simOf(state: MatchState): Sim {
     turn: state.turn,
     cardsInHands: state.hands.reduce((n, h) => n + h.length, 0),
     over: false,
+    values: captureValuesOf(state),
+    matta: mattaCard(options),
+    declarable: hasDeclarations(options),
+    declared: state.declared.map((d, seat) => d.length > 0 && state.hands[seat].length === handSize),
   };
 }
 
@@ -75,6 +82,7 @@ function engineStep(state: MatchState, card: Card, capture: readonly Card[]): { 
 
 describe('the ismcts round simulator', () => {
   it('agrees with decide/evolve on every play to the end of the round', () => {
+    let declarations = 0;
     fc.assert(
       fc.property(fc.constantFrom(...CONFIGS), fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 80 }), ({ preset, overrides }, n, before) => {
         const rng = mulberry32(n);
@@ -85,8 +93,20 @@ describe('the ismcts round simulator', () => {
         const sim = simOf(state);
         const round = state.round;
         for (;;) {
+          const open = declarationsInView(seatView(state, state.turn));
+          expect(legalDeclarations(sim)).toEqual(open);
+          if (open.length > 0 && rng() < 0.5) {
+            const d = open[Math.floor(rng() * open.length)];
+            const declared = decide({ type: 'declareHand', player: state.seats[state.turn].player!, mattaValue: d.mattaValue }, state);
+            if (!declared.ok) throw new Error(`refused: ${declared.rejection.message}`);
+            for (const e of declared.events) state = evolve(state, e);
+            applyDeclaration(sim, d);
+            declarations++;
+            expect(observed(sim, false)).toEqual(observed({ ...state, lastCapturer: state.lastCapturer ?? -1 }, false));
+            expect(legalDeclarations(sim)).toEqual([]);
+          }
           const lastPlay = state.deckPos === DECK_SIZE && state.hands.reduce((k, h) => k + h.length, 0) === 1;
-          const engineLegal = legalPlaysOf(state.options!, state.hands[state.turn], state.table, lastPlay);
+          const engineLegal = legalPlaysOf(state.options!, state.hands[state.turn], state.table, lastPlay, captureValuesOf(state));
           const simLegal = legalPlays(sim);
           expect(simLegal.map((p) => [p.card, sorted(p.capture), p.scopa])).toEqual(engineLegal.map((p) => [p.card, sorted(p.capture), p.scopa]));
           const play = simLegal[Math.floor(rng() * simLegal.length)];
@@ -103,5 +123,6 @@ describe('the ismcts round simulator', () => {
       }),
       { numRuns: 150 },
     );
+    expect(declarations).toBeGreaterThan(0); // the cirulla runs declared some hands
   });
 });

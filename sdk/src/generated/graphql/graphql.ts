@@ -32,7 +32,7 @@ export type CreateMatchInput = {
 
 /** A username and a password. */
 export type CredentialsInput = {
-  /** The password (8 to 200 characters). */
+  /** At registration 8 to 200 characters; login takes any string (a wrong one is UNAUTHENTICATED). */
   password: string;
   /** 3 to 32 of a-z 0-9 _ . - ; case-insensitive. */
   username: string;

@@ -1,0 +1,99 @@
+/**
+ * The analysis jobs on pg-boss (a PostgreSQL job queue): the queue
+ * `analysis` in schema `pgboss` of the service's own database, embedded or
+ * PostgreSQL (./job-database.ts). A job is durable (a row), fetched by one
+ * worker at a time (`FOR UPDATE SKIP LOCKED`), retried with exponential
+ * back-off when its handler fails or when it stays active past its expiry
+ * (a worker killed mid-job: pg-boss's maintenance, run by whichever process
+ * gets to it first, fails it by timeout and the retry runs elsewhere).
+ */
+import PgBoss from 'pg-boss';
+import type { JobDatabase } from './job-database';
+
+export const ANALYSIS_QUEUE = 'analysis';
+
+export interface AnalysisQueueOptions {
+  /** Retries after the first run (ANALYSIS_RETRY_LIMIT). */
+  retryLimit: number;
+  /** First retry delay, seconds; doubled (with jitter) at each retry (ANALYSIS_RETRY_DELAY_SECONDS). */
+  retryDelaySeconds: number;
+  /** A job still active after this is failed by timeout and retried (ANALYSIS_JOB_TIMEOUT_SECONDS). */
+  expireSeconds: number;
+  /** How often an idle worker looks for a job (ANALYSIS_POLL_SECONDS). */
+  pollingSeconds: number;
+  /** How often expired jobs are looked for (ANALYSIS_MAINTENANCE_SECONDS). */
+  maintenanceSeconds: number;
+}
+
+export interface AnalysisJob {
+  id: string;
+  data: { analysisId: string };
+  retryCount: number;
+  retryLimit: number;
+}
+
+export class AnalysisQueue {
+  private readonly boss: PgBoss;
+  private readonly workers: string[] = [];
+  private started = false;
+
+  constructor(
+    db: JobDatabase,
+    private readonly options: AnalysisQueueOptions,
+    onError: (err: unknown) => void = () => undefined,
+  ) {
+    // No cron (schedule: false); maintenance (supervise) on every process: pg-boss lets one run it per interval.
+    this.boss = new PgBoss({
+      db,
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceSeconds,
+    } as PgBoss.ConstructorOptions);
+    this.boss.on('error', onError);
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    // The queue exists (migration); its options follow this process's configuration.
+    await this.boss.updateQueue(ANALYSIS_QUEUE, {
+      name: ANALYSIS_QUEUE,
+      policy: 'standard',
+      retryLimit: this.options.retryLimit,
+      retryDelay: this.options.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: this.options.expireSeconds,
+    } as PgBoss.Queue);
+  }
+
+  /** Queues the job of an analysis; the same job id again is a no-op while that job exists (pg-boss: ON CONFLICT DO NOTHING). */
+  async send(jobId: string, analysisId: string): Promise<void> {
+    await this.boss.send(ANALYSIS_QUEUE, { analysisId }, { id: jobId } as PgBoss.SendOptions);
+    for (const id of this.workers) this.boss.notifyWorker(id);
+  }
+
+  /** `concurrency` workers in this process, each running one job at a time. */
+  async work(concurrency: number, handler: (job: AnalysisJob) => Promise<void>): Promise<void> {
+    for (let i = 0; i < concurrency; i++) {
+      const id = await this.boss.work<{ analysisId: string }>(
+        ANALYSIS_QUEUE,
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingSeconds },
+        async ([job]) => handler(job as unknown as AnalysisJob),
+      );
+      this.workers.push(id);
+    }
+  }
+
+  /** The job's state (created, retry, active, completed, cancelled, failed), or null when pg-boss no longer has it. */
+  async jobState(jobId: string): Promise<string | null> {
+    const job = await this.boss.getJobById(ANALYSIS_QUEUE, jobId);
+    return job?.state ?? null;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    // Not graceful: a running analysis is abandoned (its handler sees the stop) and its job retried after its expiry.
+    await this.boss.stop({ graceful: false, close: false, wait: true, timeout: 5000 } as PgBoss.StopOptions);
+  }
+}

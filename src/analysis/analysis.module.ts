@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { StoreModule } from '../events/store.module';
+import { AnalysisController } from './analysis.controller';
+import { AnalysisResolver } from './analysis.resolver';
+import { AnalysisService } from './analysis.service';
+
+/** Post-game analysis: the requests and reads, the job queue, and this instance's workers (docs/analysis.md). */
+@Module({
+  imports: [StoreModule],
+  controllers: [AnalysisController],
+  providers: [AnalysisService, AnalysisResolver],
+})
+export class AnalysisModule {}

@@ -1,0 +1,241 @@
+/**
+ * Post-game analysis (docs/analysis.md): asking for one queues a job on the
+ * PostgreSQL job queue (./analysis-queue.ts), reading one gives its status or
+ * its result, and its progress is published as it runs. Who may: anyone for
+ * a public match, its players for a private one; only once it is over
+ * (imported matches too).
+ *
+ * One analysis per match and analyzer key (the unique row in
+ * match_analyses): asking again returns the same job or result. Bounded:
+ * at most ANALYSIS_QUEUE_PER_ACCOUNT queued or running per account and
+ * ANALYSIS_QUEUE_MAX in all, counted in the statement that queues one;
+ * beyond them ANALYSIS_QUEUE_FULL.
+ *
+ * This instance also runs ANALYSIS_WORKERS of the jobs (0: none; the jobs
+ * then wait for another instance or `npm run worker`).
+ */
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import type { Principal } from '../auth/principal';
+import { AppConfig } from '../config/config';
+import { DomainError } from '../common/domain-error';
+import { PrismaService } from '../database/prisma.service';
+import { MatchStore } from '../events/match-store';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import { analyzerInfo } from './analyzer';
+import type { AnalyzerInfo, MatchAnalysis } from './analyzer';
+import { AnalysisQueue } from './analysis-queue';
+import { analysisQueueOptions } from './analysis-config';
+import { AnalysisRunner } from './analysis-runner';
+import { analysisChannel, progressOf } from './analysis-progress';
+import type { AnalysisProgressMessage, AnalysisStatus } from './analysis-progress';
+import { jobDatabase } from './job-database';
+
+interface Row {
+  id: string;
+  match_id: string;
+  analyzer: string;
+  requested_by: string;
+  status: AnalysisStatus;
+  job_id: string;
+  done: number;
+  total: number;
+  attempts: number;
+  result: MatchAnalysis | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+  how?: 'inserted' | 'requeued' | 'existing';
+}
+
+export interface AnalysisView {
+  matchId: string;
+  analyzer: string;
+  status: AnalysisStatus;
+  done: number;
+  total: number;
+  share: number;
+  attempts: number;
+  error: string | null;
+  requestedAt: Date;
+  finishedAt: Date | null;
+  result: MatchAnalysis | null;
+}
+
+const COLUMNS = `id::text, match_id::text, analyzer, requested_by, status, job_id::text, done, total, attempts, result, error, created_at, finished_at`;
+
+// One statement: the existing analysis, or a new one (or a failed one queued again) if the caller's and the total
+// queue allow it. Two requests racing for one match: one inserts, the other finds nothing and reads it again.
+const REQUEST_SQL = `
+WITH existing AS (
+  SELECT ${COLUMNS} FROM match_analyses WHERE match_id = $2::uuid AND analyzer = $3
+), live AS (
+  SELECT count(*) FILTER (WHERE requested_by = $4) AS mine, count(*) AS total FROM match_analyses WHERE status IN ('queued', 'running')
+), inserted AS (
+  INSERT INTO match_analyses (id, match_id, analyzer, requested_by, job_id)
+  SELECT $1::uuid, $2::uuid, $3, $4, $7::uuid FROM live
+  WHERE NOT EXISTS (SELECT 1 FROM existing) AND live.mine < $5 AND live.total < $6
+  ON CONFLICT (match_id, analyzer) DO NOTHING
+  RETURNING ${COLUMNS}
+), requeued AS (
+  UPDATE match_analyses a SET status = 'queued', job_id = $7::uuid, requested_by = $4, error = NULL, done = 0, total = 0, updated_at = now()
+  FROM live WHERE a.match_id = $2::uuid AND a.analyzer = $3 AND a.status = 'failed' AND live.mine < $5 AND live.total < $6
+  RETURNING a.id::text, a.match_id::text, a.analyzer, a.requested_by, a.status, a.job_id::text, a.done, a.total, a.attempts, a.result, a.error, a.created_at, a.finished_at
+)
+SELECT *, 'inserted' AS how FROM inserted
+UNION ALL SELECT *, 'requeued' AS how FROM requeued
+UNION ALL SELECT *, 'existing' AS how FROM existing WHERE NOT EXISTS (SELECT 1 FROM requeued)`;
+
+@Injectable()
+export class AnalysisService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly analyzer: AnalyzerInfo;
+  private readonly queue: AnalysisQueue;
+  private readonly runner: AnalysisRunner;
+  private readonly logger = new Logger('Analysis');
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly store: MatchStore,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly config: AppConfig,
+  ) {
+    this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
+    this.queue = new AnalysisQueue(jobDatabase(prisma.database), analysisQueueOptions(config), (err) => this.logger.warn(`job queue: ${(err as Error)?.message ?? err}`));
+    this.runner = new AnalysisRunner(prisma, store, pubsub, (line) => this.logger.log(line));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.queue.start();
+    if (this.config.ANALYSIS_WORKERS > 0) await this.queue.work(this.config.ANALYSIS_WORKERS, (job) => this.runner.run(job));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.runner.stop();
+    await this.queue.stop();
+  }
+
+  /** POST /v1/matches/{id}/analysis, requestAnalysis: the analysis as it stands (queued now, or as asked before). */
+  async request(caller: Principal, matchId: string): Promise<AnalysisView> {
+    await this.mayRead(caller, matchId);
+    const key = this.analyzer.key;
+    const args = [randomUUID(), matchId, key, caller.username, this.config.ANALYSIS_QUEUE_PER_ACCOUNT, this.config.ANALYSIS_QUEUE_MAX, randomUUID()];
+    let row = (await this.prisma.$queryRawUnsafe<Row[]>(REQUEST_SQL, ...args))[0] ?? (await this.row(matchId));
+    if (!row) {
+      const [live] = await this.prisma.$queryRawUnsafe<{ mine: number; total: number }[]>(
+        `SELECT count(*) FILTER (WHERE requested_by = $1)::int AS mine, count(*)::int AS total FROM match_analyses WHERE status IN ('queued', 'running')`,
+        caller.username,
+      );
+      const mine = live.mine >= this.config.ANALYSIS_QUEUE_PER_ACCOUNT;
+      throw new DomainError(
+        'ANALYSIS_QUEUE_FULL',
+        mine
+          ? `at most ${this.config.ANALYSIS_QUEUE_PER_ACCOUNT} analyses of yours may wait or run at once (ANALYSIS_QUEUE_PER_ACCOUNT): ask again when one is done`
+          : `the analysis queue is full (${this.config.ANALYSIS_QUEUE_MAX} waiting or running): ask again later`,
+        { scope: mine ? 'account' : 'total', limit: mine ? this.config.ANALYSIS_QUEUE_PER_ACCOUNT : this.config.ANALYSIS_QUEUE_MAX, live: mine ? live.mine : live.total },
+      );
+    }
+    if (row.how === 'inserted' || row.how === 'requeued' || row.status === 'queued') {
+      // Also for a row found queued: its job may never have been sent (a crash in between); the same job id is a no-op.
+      await this.queue.send(row.job_id, row.id);
+      if (row.how !== 'existing') await this.pubsub.publish(analysisChannel(matchId), progressOf({ matchId, analyzer: key, status: 'queued', done: 0, total: 0 })).catch(() => undefined);
+    } else if (row.status === 'running' && (await this.queue.jobState(row.job_id)) === 'failed') {
+      // Its worker died on the last attempt: the job failed by timeout, the row never heard of it.
+      row = (await this.markFailed(row.id, 'the job timed out on its last attempt')) ?? row;
+    }
+    return view(row);
+  }
+
+  /** GET /v1/matches/{id}/analysis, analysis(matchId): status or result; NOT_FOUND when none was asked for. */
+  async get(caller: Principal, matchId: string): Promise<AnalysisView> {
+    await this.mayRead(caller, matchId);
+    const row = await this.row(matchId);
+    if (!row) throw new DomainError('NOT_FOUND', 'no analysis of this match was asked for: POST /v1/matches/{id}/analysis (requestAnalysis) queues one');
+    return view(row);
+  }
+
+  /** analysisProgress(matchId): where the analysis stands now (if asked for), then each change until done or failed. */
+  async progress(caller: Principal, matchId: string): Promise<AsyncIterableIterator<AnalysisProgressMessage>> {
+    await this.mayRead(caller, matchId);
+    const key = this.analyzer.key;
+    const source = this.pubsub.asyncIterableIterator<AnalysisProgressMessage>(analysisChannel(matchId));
+    const current = await this.row(matchId);
+    let first: AnalysisProgressMessage | null = current ? progressOf({ matchId, analyzer: key, status: current.status, done: current.done, total: current.total }) : null;
+    let ended = false;
+    const finished = { done: true, value: undefined } as IteratorResult<AnalysisProgressMessage>;
+    const terminal = (m: AnalysisProgressMessage) => m.status === 'done' || m.status === 'failed';
+    const iterator: AsyncIterableIterator<AnalysisProgressMessage> = {
+      async next() {
+        if (ended) return finished;
+        if (first) {
+          const value = first;
+          first = null;
+          if (terminal(value)) ended = true;
+          return { done: false, value };
+        }
+        for (;;) {
+          const r = await source.next();
+          if (r.done) return finished;
+          if (r.value.analyzer !== key) continue;
+          if (terminal(r.value)) ended = true;
+          return { done: false, value: r.value };
+        }
+      },
+      async return() {
+        ended = true;
+        await source.return?.();
+        return finished;
+      },
+      async throw(err?: unknown) {
+        await source.return?.();
+        throw err;
+      },
+      [Symbol.asyncIterator]() {
+        return iterator;
+      },
+    };
+    return iterator;
+  }
+
+  private async row(matchId: string): Promise<Row | null> {
+    const rows = await this.prisma.$queryRawUnsafe<Row[]>(`SELECT ${COLUMNS} FROM match_analyses WHERE match_id = $1::uuid AND analyzer = $2`, matchId, this.analyzer.key);
+    return rows[0] ?? null;
+  }
+
+  private async markFailed(id: string, error: string): Promise<Row | null> {
+    const rows = await this.prisma.$queryRawUnsafe<Row[]>(
+      `UPDATE match_analyses SET status = 'failed', error = $2, updated_at = now() WHERE id = $1::uuid AND status = 'running' RETURNING ${COLUMNS}`,
+      id,
+      error,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Over, and public or played by the caller (NOT_FOUND, CONFLICT, FORBIDDEN otherwise). */
+  private async mayRead(caller: Principal, matchId: string): Promise<void> {
+    const summary = await this.store.get(matchId);
+    if (summary.status !== 'over') throw new DomainError('CONFLICT', 'a match is analysed once it is over', { status: summary.status });
+    const seats = (summary.seats ?? []) as { player?: string | null }[];
+    if (seats.some((s) => s?.player === caller.username)) return;
+    const row = await this.store.lobbyRow(matchId);
+    if (row?.visibility === 'private') throw new DomainError('FORBIDDEN', 'the analysis of a private match is for its players');
+  }
+}
+
+function view(row: Row): AnalysisView {
+  const { share } = progressOf({ matchId: row.match_id, analyzer: row.analyzer, status: row.status, done: row.done, total: row.total });
+  return {
+    matchId: row.match_id,
+    analyzer: row.analyzer,
+    status: row.status,
+    done: row.done,
+    total: row.total,
+    share,
+    attempts: row.attempts,
+    error: row.error,
+    requestedAt: new Date(row.created_at),
+    finishedAt: row.finished_at ? new Date(row.finished_at) : null,
+    result: row.status === 'done' ? row.result : null,
+  };
+}

@@ -1,0 +1,19 @@
+import { jest } from '@jest/globals';
+import { applyEmbeddedHeapSettings, SERVICE_NODE_FLAGS } from './node-flags';
+
+// A V8 flag set here would hold for every suite this jest worker runs next,
+// so the flag setter is a mock.
+describe('the heap settings of the embedded default', () => {
+  it('leave PostgreSQL mode with the service flags', () => {
+    const setFlags = jest.fn<(flags: string) => void>();
+    expect(applyEmbeddedHeapSettings({ DATABASE_URL: 'postgresql://x@127.0.0.1/db', PGLITE_HEAP_GROWING_PERCENT: 10 }, setFlags)).toBeNull();
+    expect(setFlags).not.toHaveBeenCalled();
+    expect(SERVICE_NODE_FLAGS).toContain('--heap-growing-percent=200');
+  });
+
+  it('set the heap growing factor of PGLITE_HEAP_GROWING_PERCENT without a DATABASE_URL', () => {
+    const setFlags = jest.fn<(flags: string) => void>();
+    expect(applyEmbeddedHeapSettings({ DATABASE_URL: undefined, PGLITE_HEAP_GROWING_PERCENT: 10 }, setFlags)).toBe('--heap-growing-percent=10');
+    expect(setFlags).toHaveBeenCalledWith('--heap-growing-percent=10');
+  });
+});

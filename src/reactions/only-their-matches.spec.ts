@@ -1,0 +1,74 @@
+/**
+ * The steps that concern some matches only return at once, with no read,
+ * for the others: the lobby (public matches that are or were open) and the
+ * ratings (rated matches).
+ */
+import { LobbyService } from '../lobby/lobby.service';
+import { RatingsRecorder } from '../ratings/ratings-recorder.service';
+import type { CommandResult } from '../events/match-store';
+
+const seat = (player: string | null) => ({ player, reservedFor: null, bot: null });
+const snapshot = (seq: number, started: boolean, seats: ReturnType<typeof seat>[], rated = false) => ({
+  seq,
+  state: { deckSeed: started ? new Uint8Array(32) : null, seats, settings: { rated } },
+});
+const result = (seq: number, ...types: string[]): CommandResult =>
+  ({ matchId: 'm', seq, replayed: false, events: types.map((type, i) => ({ matchId: 'm', seq: seq - types.length + 1 + i, type, actor: 'a', payload: {}, time: new Date() })) }) as unknown as CommandResult;
+
+function lobby(snap: unknown) {
+  const reads: string[] = [];
+  const store = { peek: () => snap, lobbyRow: async () => (reads.push('read'), null) };
+  return { service: new LobbyService(store as never, { publish: async () => undefined } as never), reads };
+}
+
+describe('lobby step', () => {
+  it('reads nothing for a match created started (pairing, challenges, rematches)', async () => {
+    const { service, reads } = lobby(snapshot(4, true, [seat('a'), seat('b')]));
+    await service.publishChange(result(4, 'MatchCreated', 'SeatTaken', 'MatchStarted', 'RoundDealt'));
+    expect(reads).toEqual([]);
+  });
+
+  it('reads nothing for a match created with no seat to take', async () => {
+    const { service, reads } = lobby(snapshot(3, false, [seat('a'), seat('b')]));
+    await service.publishChange(result(3, 'MatchCreated', 'SeatTaken', 'SeatTaken'));
+    expect(reads).toEqual([]);
+  });
+
+  it('reads nothing for the end of a match that was in play', async () => {
+    const { service, reads } = lobby(snapshot(40, true, [seat('a'), seat('b')]));
+    await service.publishChange(result(40, 'CardPlayed', 'MatchEnded'));
+    expect(reads).toEqual([]);
+  });
+
+  it('reads the match for an open one (a seat taken), and for the start that takes it out of the lobby', async () => {
+    const open = lobby(snapshot(2, false, [seat('a'), seat('b')]));
+    await open.service.publishChange(result(2, 'SeatTaken'));
+    expect(open.reads).toEqual(['read']);
+    const started = lobby(snapshot(5, true, [seat('a'), seat('b')]));
+    await started.service.publishChange(result(5, 'MatchStarted', 'RoundDealt'));
+    expect(started.reads).toEqual(['read']);
+  });
+});
+
+describe('ratings step', () => {
+  function recorder(snap: unknown) {
+    const calls: string[] = [];
+    const store = { peek: () => snap, atLeast: async () => (calls.push('atLeast'), snap) };
+    const ratings = { record: async () => (calls.push('record'), 'rated') };
+    return { r: new RatingsRecorder(store as never, ratings as never), calls };
+  }
+
+  it('queues nothing for the end of an unrated match', async () => {
+    const { r, calls } = recorder(snapshot(40, true, [seat('a'), seat('b')], false));
+    r.appended(result(40, 'MatchEnded'));
+    await r.idle();
+    expect(calls).toEqual([]);
+  });
+
+  it('records the end of a rated match', async () => {
+    const { r, calls } = recorder(snapshot(40, true, [seat('a'), seat('b')], true));
+    r.appended(result(40, 'MatchEnded'));
+    await r.idle();
+    expect(calls).toEqual(['atLeast', 'record']);
+  });
+});

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ClocksModule } from '../clocks/clocks.module';
+import { StoreModule } from '../events/store.module';
+import { InboxModule } from '../inbox/inbox.module';
+import { LobbyModule } from '../lobby/lobby.module';
+import { RatingsModule } from '../ratings/ratings.module';
+import { BotsModule } from '../bots/bots.module';
+import { TournamentsModule } from '../tournaments/tournaments.module';
+import { AfterAppend } from './after-append';
+
+/** The one pipeline of reactions that follows every append (./after-append.ts). */
+@Module({
+  imports: [StoreModule, InboxModule, LobbyModule, RatingsModule, ClocksModule, BotsModule, TournamentsModule],
+  providers: [AfterAppend],
+})
+export class ReactionsModule {}

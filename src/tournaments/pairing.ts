@@ -1,0 +1,255 @@
+/**
+ * Tournament pairing: pure and deterministic, so that the audit recomputes
+ * every round from the log (docs/tournaments.md "Pairing").
+ *
+ * Why not the npm package `tournament-pairings`: its Swiss function shuffles
+ * the players with Math.random before matching (two runs over the same
+ * standings pair differently, so no audit could recompute a round), it is
+ * GPL-3.0, and it only weighs against a second bye instead of forbidding it.
+ *
+ * Swiss (pairSwiss), for one round:
+ * 1. rank the active players: match points (descending), then rating
+ *    (descending, rated events only), then join order;
+ * 2. quick path (topDown): the highest unpaired player meets the nearest
+ *    player below who is not a previous opponent and does not share a
+ *    non-zero first-seat balance with them (so both stay within one); a dead
+ *    end undoes the last choice; with an odd count the bye is a phantom
+ *    ranked last that only players without a bye may meet. This finds the
+ *    round at once almost always; it gives up after TOP_DOWN_BUDGET steps;
+ * 3. otherwise a maximum-weight matching among those that seat everybody
+ *    (Edmonds' blossom algorithm, npm `edmonds-blossom-fixed`, a port of Van
+ *    Rantwijk's mwmatching; deterministic, O(n³)) over the graph of possible
+ *    tables (players who have not met; the phantom bye joined to those
+ *    without a bye), whole-number weights ordered lexicographically: first,
+ *    tables whose seats stay within one; then the smallest score
+ *    differences; then the smallest rank distances; the bye edge weighs more
+ *    the lower the player's score and rank. The matching is first taken over
+ *    players at most NEAR_WINDOW places apart (a sparse graph: faster), and
+ *    over the whole field when that leaves somebody out or seats somebody two
+ *    away from balance. No perfect matching (a rematch or a second bye would
+ *    be needed): no pairing (null), and the service ends the tournament;
+ * 4. seats: the player with the lower balance (first seats minus second
+ *    seats) sits first; at equal balance the one who sat second in their last
+ *    game; then the higher-ranked player when the round number plus the
+ *    table's index (from 0) is odd, the lower when even (tables alternate,
+ *    as boards do in chess, so that a score group holds both balances).
+ * With n players (n+1 when odd: the bye is a phantom opponent) and at most
+ * n/2 rounds, every player has at least n/2 possible opponents left, so a
+ * rematch-free pairing exists (Dirac's theorem gives a Hamiltonian cycle of
+ * the "not yet met" graph); maxSwissRounds caps a tournament's rounds at
+ * that and at ⌈log₂ n⌉, within which a pairing with seats within one has
+ * been found in every random event of 2 to 40 players that the property
+ * test (pairing.spec.ts) plays.
+ *
+ * Round robin (roundRobinSchedule): the circle method (Berger tables) for up
+ * to ROUND_ROBIN_MAX players; an odd count adds a bye slot.
+ */
+import blossom from 'edmonds-blossom-fixed';
+
+export const ROUND_ROBIN_MAX = 16;
+
+export interface PairingPlayer {
+  id: string;
+  /** Match points so far. */
+  score: number;
+  /** Join order (0 = first to join): the last tie-break of the ranking. */
+  order: number;
+  /** Rating at the start (rated events), else null. */
+  rating: number | null;
+  /** Ids of the players already met (forfeits included). */
+  opponents: readonly string[];
+  /** Byes received. */
+  byes: number;
+  /** First seats minus second seats over the games played. */
+  balance: number;
+  /** Seat of the last game played (0 first, 1 second), or null. */
+  lastSeat: 0 | 1 | null;
+}
+
+export interface RoundPairing {
+  /** [first seat, second seat] per table, in table order (ranked). */
+  tables: [string, string][];
+  bye: string | null;
+}
+
+/**
+ * The most Swiss rounds a field of `players` plays: ⌈log₂ n⌉ (enough rounds
+ * for a single leader by score), and never more than n/2 (n+1 when odd),
+ * within which a rematch-free pairing always exists (the header). Past
+ * ⌈log₂ n⌉ a pairing that also keeps seats within one stops existing in some
+ * events (8 players in a 4th round, about one event in eight).
+ */
+export function maxSwissRounds(players: number): number {
+  const even = players + (players % 2);
+  return Math.max(1, Math.min(Math.floor(even / 2), Math.ceil(Math.log2(Math.max(2, players)))));
+}
+
+export function rankForPairing(players: readonly PairingPlayer[]): PairingPlayer[] {
+  return [...players].sort(
+    (a, b) => b.score - a.score || (b.rating ?? 0) - (a.rating ?? 0) || a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/** One Swiss round (round numbers from 1), or null when no pairing avoids a rematch (or a second bye). */
+export function pairSwiss(players: readonly PairingPlayer[], round: number): RoundPairing | null {
+  const ranked = rankForPairing(players);
+  if (ranked.length < 2) return null;
+  const n = ranked.length;
+  const odd = n % 2 === 1;
+  const met = ranked.map((p) => new Set(p.opponents));
+  // Weights, lexicographic (each term outweighs the sum of all the lower ones over a whole round):
+  // seats within one, then score distance, then rank distance. Whole numbers: the matching is exact.
+  const scoreUnits = (p: PairingPlayer): number => Math.round(p.score * 2);
+  const maxScore = Math.max(1, ...ranked.map(scoreUnits));
+  const rankW = 1;
+  const scoreW = rankW * (n + 1) * (n + 1);
+  const seatW = scoreW * (maxScore + 2) * (n + 1);
+  const match = (window: number): { tables: [PairingPlayer, PairingPlayer][]; bye: string | null; clashes: number } | null => {
+    const edges: [number, number, number][] = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n && j - i <= window; j++) {
+        if (met[i].has(ranked[j].id)) continue;
+        const a = ranked[i];
+        const b = ranked[j];
+        const seatsOk = a.balance === 0 || a.balance !== b.balance ? 1 : 0;
+        edges.push([i, j, seatW * seatsOk + scoreW * (maxScore + 1 - Math.abs(scoreUnits(a) - scoreUnits(b))) + rankW * (n - (j - i))]);
+      }
+      // The bye: a phantom vertex n, met only by players without a bye; the lower the score and rank, the heavier.
+      if (odd && ranked[i].byes === 0 && n - i <= window) edges.push([i, n, seatW + scoreW * (maxScore + 1 - scoreUnits(ranked[i])) + rankW * i]);
+    }
+    if (edges.length === 0) return null;
+    const mate = blossom(edges, true);
+    const tables: [PairingPlayer, PairingPlayer][] = [];
+    let bye: string | null = null;
+    let clashes = 0;
+    for (let i = 0; i < n; i++) {
+      const j = mate[i] ?? -1;
+      if (j === -1) return null; // someone is left without an opponent or a bye
+      if (j === n) bye = ranked[i].id;
+      else if (j > i) {
+        tables.push([ranked[i], ranked[j]]);
+        if (ranked[i].balance !== 0 && ranked[i].balance === ranked[j].balance) clashes++;
+      }
+    }
+    if (odd && bye === null) return null;
+    return { tables, bye, clashes };
+  };
+  // First among near neighbours in the ranking (fast: a sparse graph); the whole field when that seats
+  // somebody two away from balance or leaves somebody out.
+  const quick = topDown(ranked, met);
+  if (quick) return { tables: seat(quick.tables, round), bye: quick.bye };
+  let best = n > NEAR_WINDOW ? match(NEAR_WINDOW) : null;
+  if (!best || best.clashes > 0) best = match(n);
+  if (!best) return null;
+  return { tables: seat(best.tables, round), bye: best.bye };
+}
+
+
+/** Steps of the top-down search before it gives the round to the matching. */
+export const TOP_DOWN_BUDGET = 20_000;
+
+/**
+ * The quick path: top-down with backtracking. The highest unpaired player
+ * meets the nearest player below who is not a previous opponent and does not
+ * share a non-zero balance with them; the last choice is undone at a dead
+ * end. The bye is a phantom ranked last (only players without a bye may meet
+ * it). Gives up (null) after TOP_DOWN_BUDGET steps.
+ */
+function topDown(ranked: PairingPlayer[], met: Set<string>[]): { tables: [PairingPlayer, PairingPlayer][]; bye: string | null } | null {
+  const n = ranked.length;
+  const size = n + (n % 2);
+  const used = new Array<boolean>(size).fill(false);
+  const pairs: [number, number][] = [];
+  let budget = TOP_DOWN_BUDGET;
+  const fits = (i: number, j: number): boolean => {
+    if (j === n) return ranked[i].byes === 0;
+    const a = ranked[i];
+    const b = ranked[j];
+    return !met[i].has(b.id) && (a.balance === 0 || a.balance !== b.balance);
+  };
+  const step = (): boolean => {
+    if (--budget < 0) return false;
+    const i = used.indexOf(false);
+    if (i < 0) return true;
+    used[i] = true;
+    for (let j = i + 1; j < size; j++) {
+      if (used[j] || !fits(i, j)) continue;
+      used[j] = true;
+      pairs.push([i, j]);
+      if (step()) return true;
+      pairs.pop();
+      used[j] = false;
+      if (budget < 0) break;
+    }
+    used[i] = false;
+    return false;
+  };
+  if (!step()) return null;
+  const tables: [PairingPlayer, PairingPlayer][] = [];
+  let bye: string | null = null;
+  for (const [i, j] of pairs) {
+    if (j === n) bye = ranked[i].id;
+    else tables.push([ranked[i], ranked[j]]);
+  }
+  return { tables, bye };
+}
+
+/** Rank distance of the first, sparse matching attempt. */
+export const NEAR_WINDOW = 24;
+
+function seat(pairs: [PairingPlayer, PairingPlayer][], round: number): [string, string][] {
+  return pairs.map(([hi, lo], table) => {
+    const hiFirst = firstOf(hi, lo, round + table);
+    return hiFirst ? [hi.id, lo.id] : [lo.id, hi.id];
+  });
+}
+
+/** Whether `hi` (the higher-ranked) sits first against `lo` (step 4 of the header); `parity` = round + table index. */
+function firstOf(hi: Pick<PairingPlayer, 'balance' | 'lastSeat'>, lo: Pick<PairingPlayer, 'balance' | 'lastSeat'>, parity: number): boolean {
+  if (hi.balance !== lo.balance) return hi.balance < lo.balance;
+  if (hi.lastSeat !== lo.lastSeat && hi.lastSeat !== null && lo.lastSeat !== null) return hi.lastSeat === 1;
+  return parity % 2 === 1;
+}
+
+/**
+ * Round robin by the circle method: players in join order fill slots 0..m-1
+ * (m = n, or n+1 with a bye slot, null, last); round r (from 1) seats the
+ * fixed last slot against ring slot r-1, and ring slots (r-1+k) and
+ * (r-1-k) mod (m-1) against each other for k = 1 .. m/2-1. Seats: between
+ * ring slots i and j, i sits first when (j - i) mod (m-1) is in 1 .. (m-2)/2
+ * (each ring player sits first in exactly half of its ring games); against
+ * the fixed slot, ring slot i sits second when i < (m-1)/2. So every
+ * player's first seats are within one of their second seats.
+ */
+export function roundRobinSchedule(ids: readonly string[]): RoundPairing[] {
+  if (ids.length < 2 || ids.length > ROUND_ROBIN_MAX) throw new RangeError(`a round robin has 2 to ${ROUND_ROBIN_MAX} players`);
+  const slots: (string | null)[] = [...ids];
+  if (slots.length % 2 === 1) slots.push(null);
+  const m = slots.length;
+  const ring = m - 1;
+  const fixed = slots[m - 1];
+  const rounds: RoundPairing[] = [];
+  for (let r = 0; r < ring; r++) {
+    const pairs: [number, number | 'fixed'][] = [[r, 'fixed']];
+    for (let k = 1; k < m / 2; k++) pairs.push([(r + k) % ring, (r - k + ring) % ring]);
+    const tables: [string, string][] = [];
+    let bye: string | null = null;
+    for (const [i, j] of pairs) {
+      const a = slots[i];
+      const b = j === 'fixed' ? fixed : slots[j];
+      if (a === null || b === null) {
+        bye = a ?? b;
+        continue;
+      }
+      const aFirst = j === 'fixed' ? i >= (m - 1) / 2 : (((j - i) % ring) + ring) % ring <= (m - 2) / 2;
+      tables.push(aFirst ? [a, b] : [b, a]);
+    }
+    rounds.push({ tables, bye });
+  }
+  return rounds;
+}
+
+/** Rounds of a round robin of `players`. */
+export function roundRobinRounds(players: number): number {
+  return players % 2 === 0 ? players - 1 : players;
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { StoreModule } from '../events/store.module';
+import { MatchMakerModule } from '../matches/match-maker.module';
+import { RulesetsModule } from '../rulesets/rulesets.module';
+import { TournamentsController } from './tournaments.controller';
+import { TournamentFieldsResolver, TournamentsResolver } from './tournaments.resolver';
+import { TournamentsService } from './tournaments.service';
+import { TournamentSchedulerService } from './tournament-scheduler.service';
+
+/** Tournaments (docs/tournaments.md): the service, its scheduler, and two thin transports. Results come through src/reactions/after-append.ts. */
+@Module({
+  imports: [AuthModule, StoreModule, MatchMakerModule, RulesetsModule],
+  controllers: [TournamentsController],
+  providers: [TournamentsService, TournamentSchedulerService, TournamentsResolver, TournamentFieldsResolver],
+  exports: [TournamentsService, TournamentSchedulerService],
+})
+export class TournamentsModule {}

@@ -1,0 +1,631 @@
+/**
+ * Tournaments (docs/tournaments.md): Swiss and round robin, event-sourced.
+ *
+ * Every transition (create, join, withdraw, start, cancel, a recorded
+ * result, a round's end and the next pairing, the end) is one transaction
+ * that locks the tournament's row and appends to its log
+ * (./tournament-store.ts), so each happens exactly once whichever instance
+ * runs it. A round's matches are made in that same transaction by the one
+ * match maker (src/matches/match-maker.ts, `makeInTransaction`), started at
+ * once or once the players' client seeds are in (CLIENT_SEED_WINDOW), as
+ * every match; after the commit they are published (announcements,
+ * reactions) with `tournamentRoundPaired` to each player.
+ *
+ * Results come from the after-append pipeline (src/reactions/after-append.ts,
+ * step `tournaments`: `matchEnded`), which returns at once for any append that
+ * does not end a match. So that a crash between a match's end and its
+ * recording loses nothing, the scheduler (./tournament-scheduler.service.ts)
+ * also sweeps the open tables of running rounds, and starts tournaments whose
+ * `startsAt` has come.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { normalizeClientSeed, resolveRuleset, turnTimeLimitProblem } from '../engine';
+import { DomainError } from '../common/domain-error';
+import type { Principal } from '../auth/principal';
+import { PrismaService } from '../database/prisma.service';
+import { MatchStore } from '../events/match-store';
+import type { CommandResult, StoreTransaction } from '../events/match-store';
+import { MatchMaker } from '../matches/match-maker';
+import type { MadeInTransaction } from '../matches/match-maker';
+import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
+import { PUB_SUB } from '../realtime/realtime.module';
+import type { PubSubEngine } from '../realtime/realtime.module';
+import { playerChannel } from '../realtime/channels';
+import type { TournamentRoundPairedEvent } from '../inbox/player-events';
+import { enqueueWebhooks } from '../webhooks/outbox';
+import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
+import { ROUND_ROBIN_MAX } from './pairing';
+import { currentRound, nextPairing, resultOfMatchEnd, roundComplete, roundsToPlay, seatedInOrder, standingsOf, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from './tournament-log';
+import type { ChainedTournamentEvent, TournamentEvent, TournamentFormat, TournamentSettings, TournamentState, TournamentStatus } from './tournament-log';
+import type { StandingRow } from './standings';
+import { TournamentLogStore } from './tournament-store';
+import type { Folded, Sql } from './tournament-store';
+
+export const TOURNAMENT_MAX_PLAYERS = 256;
+export const TOURNAMENT_MAX_ROUNDS = 20;
+export const TOURNAMENT_NAME_MAX = 80;
+export const TOURNAMENT_INVITED_MAX = 256;
+
+/** The channel of a tournament's updates (GraphQL tournamentUpdated). */
+export const tournamentChannel = (id: string): string => `tournament:${id}`;
+
+export interface TournamentUpdate {
+  tournamentId: string;
+  /** joined | withdrew | started | paired | result | roundEnded | ended | cancelled */
+  kind: string;
+  seq: number;
+  round: number | null;
+  status: TournamentStatus;
+}
+
+export interface CreateTournamentRequest {
+  name: string;
+  format: string;
+  preset?: string | null;
+  rulesetId?: string | null;
+  overrides?: Record<string, unknown> | null;
+  rounds?: number | null;
+  maxPlayers?: number | null;
+  startsAt?: string | Date | null;
+  turnTimeLimit?: string | null;
+  onExpiry?: string | null;
+  rated?: boolean | null;
+  duplicate?: boolean | null;
+  visibility?: string | null;
+  invited?: string[] | null;
+}
+
+export interface TournamentPlayerView {
+  player: string;
+  withdrawn: boolean;
+}
+
+export interface TournamentView extends Omit<TournamentSettings, 'startsAt'> {
+  id: string;
+  createdBy: string;
+  status: TournamentStatus;
+  startsAt: Date | null;
+  /** Rounds to play (fixed at the start; before it, as asked). */
+  roundsToPlay: number;
+  /** The round paired last (0 before the first). */
+  currentRound: number;
+  players: TournamentPlayerView[];
+  seq: number;
+  /** Duplicate events: the commitment to the master seed. */
+  seedCommitment: string | null;
+  endReason: string | null;
+}
+
+export interface RoundTableView {
+  table: number;
+  players: string[];
+  matchId: string | null;
+  /** first | second | draw, once recorded. */
+  outcome: string | null;
+  points: number[] | null;
+  forfeit: boolean;
+  reason: string | null;
+}
+
+export interface RoundView {
+  round: number;
+  tables: RoundTableView[];
+  bye: string | null;
+  ended: boolean;
+  seedCommitment: string | null;
+  /** Revealed when the round ends (duplicate events). */
+  seed: string | null;
+}
+
+export interface TournamentPage {
+  items: TournamentView[];
+  /** Pass as `after` for the next page; null at the end. */
+  nextCursor: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TX = { maxWait: 15_000, timeout: 30_000 };
+
+interface Outcome {
+  folded: Folded;
+  made: MadeInTransaction[];
+  announced: { player: string; event: TournamentRoundPairedEvent }[];
+  kinds: string[];
+  round: number | null;
+  /** Matches to resign (a withdrawal mid-round): [matchId, player]. */
+  resign: [string, string][];
+}
+
+@Injectable()
+export class TournamentsService {
+  private readonly logger = new Logger('Tournaments');
+  readonly log = new TournamentLogStore();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly maker: MatchMaker,
+    private readonly store: MatchStore,
+    private readonly rulesets: CustomRulesetsService,
+    @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+  ) {}
+
+  // ------------------------------------------------------------ commands
+
+  async create(caller: Principal, req: CreateTournamentRequest): Promise<TournamentView> {
+    const settings = await this.settingsOf(req);
+    if (settings.rated) await this.maker.assertMayPlayRated([caller.username]);
+    const id = randomUUID();
+    const master = settings.duplicate ? randomBytes(32).toString('hex') : null;
+    const created: TournamentEvent = { type: 'TournamentCreated', createdBy: caller.username, seedCommitment: master ? seedCommitment(master) : null, ...settings };
+    const folded = await this.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO tournaments (id, name, format, created_by, visibility, settings, starts_at, last_hash, master_seed)
+         VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7::timestamptz, $8, $9)`,
+        id,
+        settings.name,
+        settings.format,
+        caller.username,
+        settings.visibility,
+        JSON.stringify(settings),
+        settings.startsAt,
+        '0'.repeat(64),
+        master,
+      );
+      const empty = await this.log.load(tx, id);
+      return this.log.append(tx, empty, [created], caller.username);
+    }, TX);
+    this.log.remember(id, folded);
+    return this.view(folded);
+  }
+
+  async join(caller: Principal, id: string, clientSeed?: string | null): Promise<TournamentView> {
+    const seed = clientSeed === undefined || clientSeed === null ? null : normalizeClientSeed(clientSeed);
+    if (clientSeed !== undefined && clientSeed !== null && seed === null) throw new DomainError('INVALID_CLIENT_SEED', 'clientSeed: 1 to 64 bytes as hex');
+    const out = await this.transition(id, caller.username, async (tx, f) => {
+      const s = f.state;
+      this.mustBeOpen(s);
+      if (s.players.some((p) => p.id === caller.username)) throw new DomainError('ALREADY_IN_TOURNAMENT', 'you have joined this tournament already');
+      if (s.settings.visibility === 'private' && caller.username !== s.createdBy && !s.settings.invited.includes(caller.username)) {
+        throw new DomainError('NOT_INVITED', 'this private tournament is for the players it invites');
+      }
+      if (s.players.length >= s.settings.maxPlayers) throw new DomainError('TOURNAMENT_FULL', `the tournament has its ${s.settings.maxPlayers} players`, { maxPlayers: s.settings.maxPlayers });
+      if (s.settings.rated) await this.maker.assertMayPlayRated([caller.username]);
+      const rating = s.settings.rated ? await this.ratingOf(tx, caller.username, s.settings) : null;
+      await tx.$executeRawUnsafe(`INSERT INTO tournament_players (tournament_id, player) VALUES ($1::uuid, $2)`, id, caller.username);
+      return { events: [{ type: 'PlayerJoined', player: caller.username, rating, clientSeed: seed }], kinds: ['joined'] };
+    });
+    return this.view(out.folded);
+  }
+
+  async withdraw(caller: Principal, id: string): Promise<TournamentView> {
+    const out = await this.transition(id, caller.username, async (tx, f) => {
+      const s = f.state;
+      if (s.status === 'finished' || s.status === 'cancelled') throw new DomainError('TOURNAMENT_OVER', `the tournament is ${s.status}`);
+      const me = s.players.find((p) => p.id === caller.username);
+      if (!me || me.withdrawn) throw new DomainError('NOT_IN_TOURNAMENT', 'you are not a player of this tournament');
+      if (s.status === 'created') {
+        await tx.$executeRawUnsafe(`DELETE FROM tournament_players WHERE tournament_id = $1::uuid AND player = $2`, id, caller.username);
+        return { events: [{ type: 'PlayerWithdrew', player: caller.username, round: null }], kinds: ['withdrew'] };
+      }
+      await tx.$executeRawUnsafe(`UPDATE tournament_players SET withdrawn = true WHERE tournament_id = $1::uuid AND player = $2`, id, caller.username);
+      // Mid-event: the game of this round not yet recorded is forfeited now; later rounds do not pair the player.
+      const round = currentRound(s);
+      const events: TournamentEvent[] = [{ type: 'PlayerWithdrew', player: caller.username, round: round?.round ?? null }];
+      const resign: [string, string][] = [];
+      if (round && !round.ended) {
+        for (const t of round.tables) {
+          const seat = t.players.indexOf(caller.username);
+          if (seat < 0 || round.results.has(t.table)) continue;
+          events.push({ type: 'MatchResultRecorded', round: round.round, table: t.table, matchId: t.matchId, outcome: seat === 0 ? 'second' : 'first', points: [0, 0], forfeit: true, reason: 'withdrawn' });
+          await tx.$executeRawUnsafe(`UPDATE tournament_tables SET recorded = true WHERE tournament_id = $1::uuid AND round = $2::int AND table_no = $3::int`, id, round.round, t.table);
+          if (t.matchId) resign.push([t.matchId, caller.username]);
+        }
+      }
+      return { events, kinds: ['withdrew'], resign, advance: true };
+    });
+    return this.view(out.folded);
+  }
+
+  async start(caller: Principal, id: string): Promise<TournamentView> {
+    const out = await this.transition(id, caller.username, async (_tx, f) => {
+      if (f.state.createdBy !== caller.username) throw new DomainError('FORBIDDEN', 'only the creator of a tournament starts it (or its startsAt)');
+      return this.startEvents(f.state);
+    });
+    return this.view(out.folded);
+  }
+
+  async cancel(caller: Principal, id: string): Promise<TournamentView> {
+    const out = await this.transition(id, caller.username, async (tx, f) => {
+      if (f.state.createdBy !== caller.username) throw new DomainError('FORBIDDEN', 'only the creator of a tournament cancels it');
+      this.mustBeOpen(f.state);
+      await tx.$executeRawUnsafe(`UPDATE tournaments SET starts_at = NULL WHERE id = $1::uuid`, id);
+      return { events: [{ type: 'TournamentCancelled' }], kinds: ['cancelled'] };
+    });
+    return this.view(out.folded);
+  }
+
+  /** The scheduler's start at startsAt (exactly once: the start is a transition; a tournament already started is left alone). */
+  async startDue(id: string): Promise<void> {
+    await this.transition(id, null, async (tx, f) => {
+      if (f.state.status !== 'created') return { events: [], kinds: [] };
+      await tx.$executeRawUnsafe(`UPDATE tournaments SET starts_at = NULL WHERE id = $1::uuid`, id);
+      // Fewer than two players at startsAt: nothing to play.
+      if (f.state.players.length < 2) return { events: [{ type: 'TournamentCancelled' }], kinds: ['cancelled'] };
+      return this.startEvents(f.state);
+    });
+  }
+
+  private startEvents(s: TournamentState): { events: TournamentEvent[]; kinds: string[]; advance: boolean } {
+    this.mustBeOpen(s);
+    if (s.players.length < 2) throw new DomainError('NOT_ENOUGH_PLAYERS', 'a tournament starts with two players or more');
+    if (s.settings.format === 'roundRobin' && s.players.length > ROUND_ROBIN_MAX) throw new DomainError('VALIDATION_FAILED', `a round robin has at most ${ROUND_ROBIN_MAX} players`);
+    const players = s.players.map((p) => p.id);
+    return { events: [{ type: 'TournamentStarted', players, rounds: roundsToPlay(s.settings, players.length) }], kinds: ['started'], advance: true };
+  }
+
+  /**
+   * A match ended (the after-append pipeline, or the sweep): records its
+   * result if it is a tournament table not recorded yet, and advances the
+   * tournament when that completes the round. Costs one indexed lookup.
+   */
+  async matchEnded(matchId: string, end: { winner: number | null; totals: number[]; reason: string }): Promise<void> {
+    const rows = await this.prisma.$queryRawUnsafe<{ tournament_id: string; round: number; table_no: number; recorded: boolean }[]>(
+      `SELECT tournament_id::text AS tournament_id, round, table_no, recorded FROM tournament_tables WHERE match_id = $1::uuid`,
+      matchId,
+    );
+    const row = rows[0];
+    if (!row || row.recorded) return;
+    await this.transition(row.tournament_id, null, async (tx, f) => {
+      const claimed = await tx.$executeRawUnsafe(
+        `UPDATE tournament_tables SET recorded = true WHERE tournament_id = $1::uuid AND round = $2::int AND table_no = $3::int AND NOT recorded`,
+        row.tournament_id,
+        row.round,
+        row.table_no,
+      );
+      if (claimed === 0) return { events: [], kinds: [] }; // recorded meanwhile (another instance, a withdrawal)
+      const round = f.state.paired.find((r) => r.round === row.round);
+      if (!round || round.results.has(row.table_no)) return { events: [], kinds: [] };
+      const r = resultOfMatchEnd(end);
+      return {
+        events: [{ type: 'MatchResultRecorded', round: row.round, table: row.table_no, matchId, outcome: r.outcome, points: r.points, forfeit: false, reason: r.reason }],
+        kinds: ['result'],
+        advance: true,
+      };
+    });
+  }
+
+  /**
+   * The transition machinery: lock, fold, decide, append; then (advance)
+   * end the round when complete and pair the next one (or end the
+   * tournament), all in the same transaction; after the commit, publish.
+   */
+  private async transition(
+    id: string,
+    actor: string | null,
+    decide: (tx: StoreTransaction, folded: Folded) => Promise<{ events: TournamentEvent[]; kinds: string[]; advance?: boolean; resign?: [string, string][] }>,
+  ): Promise<Outcome> {
+    if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such tournament');
+    const out = await this.prisma.$transaction(async (tx) => {
+      const locked = await this.log.lock(tx, id);
+      if (!locked) throw new DomainError('NOT_FOUND', 'no such tournament');
+      let folded = await this.log.load(tx, id);
+      const decided = await decide(tx, folded);
+      folded = await this.log.append(tx, folded, decided.events, actor);
+      const outcome: Outcome = { folded, made: [], announced: [], kinds: decided.kinds, round: null, resign: decided.resign ?? [] };
+      if (decided.advance) await this.advance(tx, outcome, locked.masterSeed);
+      return outcome;
+    }, TX);
+    this.log.remember(id, out.folded);
+    await this.published(out);
+    return out;
+  }
+
+  /** Ends the current round when all its tables have results, then pairs the next (or ends the tournament); repeats while a round completes at once. */
+  private async advance(tx: StoreTransaction, out: Outcome, master: string | null): Promise<void> {
+    for (;;) {
+      const s = out.folded.state;
+      if (s.status !== 'started') return;
+      const round = currentRound(s);
+      if (round && !round.ended) {
+        if (!roundComplete(round)) return;
+        out.folded = await this.log.append(tx, out.folded, [{ type: 'RoundEnded', round: round.round, seed: master ? roundSeed(master, round.round) : null }], null);
+        await tx.$executeRawUnsafe(`UPDATE tournament_tables SET round_ended = true WHERE tournament_id = $1::uuid AND round = $2::int`, s.id, round.round);
+        out.kinds.push('roundEnded');
+        out.round = round.round;
+        continue;
+      }
+      const next = nextPairing(s);
+      if ('done' in next) {
+        out.folded = await this.log.append(tx, out.folded, [{ type: 'TournamentEnded', reason: next.done, masterSeed: master }], null);
+        out.kinds.push('ended');
+        return;
+      }
+      await this.pair(tx, out, next, master);
+    }
+  }
+
+  private async pair(tx: StoreTransaction, out: Outcome, next: Exclude<ReturnType<typeof nextPairing>, { done: unknown }>, master: string | null): Promise<void> {
+    const s = out.folded.state;
+    const settings = s.settings;
+    const forfeited = new Map(next.forfeits.map((f) => [f.table, f.winner]));
+    const rSeed = master ? roundSeed(master, next.round) : null;
+    const seedsOf = new Map(s.players.map((p) => [p.id, p.clientSeed]));
+    const played = next.pairing.tables.filter((_, i) => !forfeited.has(i + 1));
+    const dSeed = rSeed ? Buffer.from(tableSeed(rSeed, seatedInOrder(played.map((players) => ({ players }))).map((p) => seedsOf.get(p) ?? null)), 'hex') : null;
+    const tables: { table: number; players: [string, string]; matchId: string | null }[] = [];
+    for (let i = 0; i < next.pairing.tables.length; i++) {
+      const players = next.pairing.tables[i];
+      const table = i + 1;
+      if (forfeited.has(table)) {
+        tables.push({ table, players, matchId: null });
+        continue;
+      }
+      const made = await this.maker.makeInTransaction(tx, {
+        rules: { preset: settings.preset, overrides: settings.overrides, ruleset: settings.rulesetId ? { id: settings.rulesetId, preset: settings.preset, overrides: settings.overrides } : null },
+        seats: [{ player: players[0] }, { player: players[1] }],
+        createdBy: s.createdBy,
+        settings: { turnTimeLimit: settings.turnTimeLimit, onExpiry: (settings.onExpiry ?? 'autoPlay') as 'autoPlay' | 'forfeit', ...(settings.rated ? { rated: true } : {}) },
+        visibility: 'private',
+        startBy: players[0],
+        ...(dSeed ? { seed: dSeed } : {}),
+      });
+      out.made.push(made);
+      tables.push({ table, players, matchId: made.result.matchId });
+    }
+    const events: TournamentEvent[] = [{ type: 'RoundPaired', round: next.round, tables, bye: next.pairing.bye, seedCommitment: rSeed ? seedCommitment(rSeed) : null }];
+    for (const t of tables) {
+      if (t.matchId !== null) continue;
+      const winner = forfeited.get(t.table) ?? null;
+      events.push({ type: 'MatchResultRecorded', round: next.round, table: t.table, matchId: null, outcome: winner === 0 ? 'first' : winner === 1 ? 'second' : 'draw', points: [0, 0], forfeit: true, reason: 'withdrawn' });
+    }
+    await tx.$executeRawUnsafe(
+      `INSERT INTO tournament_tables (tournament_id, round, table_no, match_id, players, recorded, duplicate)
+       SELECT $1::uuid, $2::int, t.table_no, t.match_id::uuid, t.players, t.match_id IS NULL, $4::boolean
+       FROM jsonb_to_recordset($3::jsonb) AS t(table_no int, match_id text, players text[])`,
+      s.id,
+      next.round,
+      JSON.stringify(tables.map((t) => ({ table_no: t.table, match_id: t.matchId, players: t.players }))),
+      settings.duplicate,
+    );
+    out.folded = await this.log.append(tx, out.folded, events, null);
+    out.kinds.push('paired');
+    out.round = next.round;
+    const announced: { player: string; event: TournamentRoundPairedEvent }[] = [];
+    for (const t of tables) {
+      t.players.forEach((player, seat) =>
+        announced.push({ player, event: { type: 'tournamentRoundPaired', tournamentId: s.id, round: next.round, matchId: t.matchId, seat: t.matchId ? seat : null, players: t.players } }),
+      );
+    }
+    if (next.pairing.bye) announced.push({ player: next.pairing.bye, event: { type: 'tournamentRoundPaired', tournamentId: s.id, round: next.round, matchId: null, seat: null, players: [next.pairing.bye] } });
+    await enqueueWebhooks(tx, announced);
+    out.announced.push(...announced);
+  }
+
+  /** After the commit: the new matches (announcements, reactions), the players' notices, the tournament's update, and resignations of a withdrawal. */
+  private async published(out: Outcome): Promise<void> {
+    const s = out.folded.state;
+    for (const kind of out.kinds) {
+      const update: TournamentUpdate = { tournamentId: s.id, kind, seq: out.folded.seq, round: out.round, status: s.status };
+      await this.pubsub.publish(tournamentChannel(s.id), update).catch(() => undefined);
+    }
+    await Promise.all(out.announced.map((a) => this.pubsub.publish(playerChannel(a.player), a.event).catch(() => undefined)));
+    for (const made of out.made) {
+      try {
+        await made.publish();
+      } catch (err) {
+        this.logger.warn(`publishing tournament match ${made.result.matchId}: ${(err as Error).message}`);
+      }
+    }
+    for (const [matchId, player] of out.resign) await this.leave(matchId, player);
+  }
+
+  /** A withdrawn player's match: resigned (or aborted before its start); its result is already in the tournament log. */
+  private async leave(matchId: string, player: string): Promise<void> {
+    for (const type of ['resign', 'abort'] as const) {
+      try {
+        const result: CommandResult = await this.store.execute(matchId, { type, player }, { actor: player });
+        await this.store.settled(result);
+        return;
+      } catch (err) {
+        if (!(err instanceof DomainError)) this.logger.warn(`withdrawal from ${matchId}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ sweeps (the scheduler)
+
+  /** Tournaments whose startsAt has come. */
+  async dueStarts(limit = 20): Promise<string[]> {
+    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text AS id FROM tournaments WHERE status = 'created' AND starts_at <= now() ORDER BY starts_at LIMIT $1::int`,
+      limit,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The tables of running rounds whose match has ended without its result recorded (a crash after the end): recorded now. */
+  async sweepResults(limit = 50): Promise<number> {
+    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string }[]>(
+      `SELECT match_id::text AS match_id FROM tournament_tables WHERE NOT recorded AND match_id IS NOT NULL LIMIT $1::int`,
+      limit,
+    );
+    let recorded = 0;
+    for (const r of rows) {
+      const state = await this.store.state(r.match_id).catch(() => null);
+      if (!state || state.phase !== 'over' || !state.result) continue;
+      await this.matchEnded(r.match_id, { winner: state.result.winner, totals: [...state.scores], reason: state.result.reason });
+      recorded++;
+    }
+    return recorded;
+  }
+
+  // ------------------------------------------------------------ reads
+
+  async get(id: string): Promise<TournamentView> {
+    return this.view(await this.folded(id));
+  }
+
+  async list(filter: { status?: string | null; format?: string | null }, first: number, after: string | null, caller: string | null): Promise<TournamentPage> {
+    if (filter.status && !(TOURNAMENT_STATUSES as readonly string[]).includes(filter.status)) throw new DomainError('VALIDATION_FAILED', `status: one of ${TOURNAMENT_STATUSES.join(', ')}`);
+    if (filter.format && !(TOURNAMENT_FORMATS as readonly string[]).includes(filter.format)) throw new DomainError('VALIDATION_FAILED', `format: one of ${TOURNAMENT_FORMATS.join(', ')}`);
+    const limit = Math.max(1, Math.min(100, first));
+    let cursor: { t: string; id: string } | null = null;
+    if (after) {
+      try {
+        const [t, cid] = Buffer.from(after, 'base64url').toString('utf8').split('|');
+        if (!t || !cid || !UUID.test(cid) || Number.isNaN(Date.parse(t))) throw new Error('bad');
+        cursor = { t, id: cid };
+      } catch {
+        throw new DomainError('VALIDATION_FAILED', 'after: a cursor from an earlier page');
+      }
+    }
+    const rows = await this.prisma.$queryRawUnsafe<{ id: string; created_at: Date }[]>(
+      `SELECT id::text AS id, created_at FROM tournaments
+       WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR format = $2)
+         AND (visibility = 'public' OR created_by = $3 OR EXISTS (SELECT 1 FROM tournament_players p WHERE p.tournament_id = tournaments.id AND p.player = $3))
+         AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
+       ORDER BY created_at DESC, id DESC LIMIT $6::int`,
+      filter.status ?? null,
+      filter.format ?? null,
+      caller ?? '',
+      cursor?.t ?? null,
+      cursor?.id ?? null,
+      limit + 1,
+    );
+    const page = rows.slice(0, limit);
+    const items = await Promise.all(page.map((r) => this.get(r.id)));
+    const last = page[page.length - 1];
+    return { items, nextCursor: rows.length > limit && last ? Buffer.from(`${new Date(last.created_at).toISOString()}|${last.id}`).toString('base64url') : null };
+  }
+
+  async standings(id: string): Promise<StandingRow[]> {
+    const f = await this.folded(id);
+    if (!f.state.settings) throw new DomainError('NOT_FOUND', 'no such tournament');
+    return standingsOf(f.state);
+  }
+
+  async round(id: string, n: number): Promise<RoundView> {
+    const f = await this.folded(id);
+    const round = f.state.paired.find((r) => r.round === n);
+    if (!round) throw new DomainError('NOT_FOUND', `round ${n} has not been paired`);
+    return {
+      round: round.round,
+      tables: round.tables.map((t) => {
+        const res = round.results.get(t.table);
+        return { table: t.table, players: t.players, matchId: t.matchId, outcome: res?.outcome ?? null, points: res?.points ?? null, forfeit: res?.forfeit ?? false, reason: res?.reason ?? null };
+      }),
+      bye: round.bye,
+      ended: round.ended,
+      seedCommitment: round.seedCommitment,
+      seed: round.seed,
+    };
+  }
+
+  /** Every round's tables, in order (GET .../matches). */
+  async tables(id: string): Promise<(RoundTableView & { round: number })[]> {
+    const f = await this.folded(id);
+    const out: (RoundTableView & { round: number })[] = [];
+    for (const r of f.state.paired) {
+      const view = await this.round(id, r.round);
+      for (const t of view.tables) out.push({ round: r.round, ...t });
+    }
+    return out;
+  }
+
+  /** The tournament's updates from now on (NOT_FOUND for no such tournament). */
+  async follow(id: string): Promise<AsyncIterableIterator<TournamentUpdate>> {
+    await this.folded(id);
+    return this.pubsub.asyncIterableIterator<TournamentUpdate>(tournamentChannel(id));
+  }
+
+  async export(id: string): Promise<ChainedTournamentEvent[]> {
+    await this.folded(id);
+    return this.log.events(this.prisma, id);
+  }
+
+  private async folded(id: string): Promise<Folded> {
+    if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such tournament');
+    const f = await this.log.load(this.prisma, id);
+    if (f.seq === 0) throw new DomainError('NOT_FOUND', 'no such tournament');
+    return f;
+  }
+
+  private view(f: Folded): TournamentView {
+    const s = f.state;
+    return {
+      ...s.settings,
+      id: s.id,
+      createdBy: s.createdBy,
+      status: s.status,
+      // when it starts by itself: only while it waits to start
+      startsAt: s.status === 'created' && s.settings.startsAt ? new Date(s.settings.startsAt) : null,
+      roundsToPlay: s.status === 'created' ? (s.settings.format === 'roundRobin' ? roundsToPlay(s.settings, Math.max(2, s.players.length)) : s.settings.rounds) : s.rounds,
+      currentRound: s.paired.length,
+      players: s.players.map((p) => ({ player: p.id, withdrawn: p.withdrawn })),
+      seq: f.seq,
+      seedCommitment: s.seedCommitment,
+      endReason: s.endReason,
+    };
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  private mustBeOpen(s: TournamentState): void {
+    if (s.status === 'started') throw new DomainError('TOURNAMENT_STARTED', 'the tournament has started');
+    if (s.status !== 'created') throw new DomainError('TOURNAMENT_OVER', `the tournament is ${s.status}`);
+  }
+
+  /** The player's rating in the tournament's pool (the ruleset id, else the preset), 1500 without one. */
+  private async ratingOf(tx: Sql, player: string, settings: TournamentSettings): Promise<number> {
+    const rows = await tx.$queryRawUnsafe<{ rating: number }[]>(`SELECT rating FROM ratings WHERE pool = $1 AND player = $2`, settings.rulesetId ?? settings.preset, player);
+    return Math.round(rows[0]?.rating ?? 1500);
+  }
+
+  private async settingsOf(req: CreateTournamentRequest): Promise<TournamentSettings> {
+    const name = String(req.name ?? '').trim();
+    if (name.length < 1 || name.length > TOURNAMENT_NAME_MAX) throw new DomainError('VALIDATION_FAILED', `name: 1 to ${TOURNAMENT_NAME_MAX} characters`);
+    if (!(TOURNAMENT_FORMATS as readonly string[]).includes(req.format)) throw new DomainError('VALIDATION_FAILED', `format: one of ${TOURNAMENT_FORMATS.join(', ')}`);
+    const format = req.format as TournamentFormat;
+    const rated = req.rated === true;
+    const duplicate = req.duplicate === true;
+    if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
+    if (rated && req.overrides && Object.keys(req.overrides).length > 0) throw new DomainError('VALIDATION_FAILED', 'a rated tournament takes no overrides: save them as a ruleset and rate that');
+    let preset = req.preset ?? null;
+    let overrides: Record<string, unknown> = req.overrides ?? {};
+    let rulesetId: string | null = null;
+    if (req.rulesetId) {
+      const saved = await this.rulesets.freeze(req.rulesetId);
+      if (preset && preset !== saved.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${saved.preset}, not ${preset}`);
+      if (Object.keys(overrides).length > 0) throw new DomainError('VALIDATION_FAILED', 'a saved ruleset is played as saved: give no overrides with a rulesetId');
+      preset = saved.preset;
+      overrides = saved.overrides;
+      rulesetId = saved.id;
+    }
+    const resolved = resolveRuleset(preset as string, overrides);
+    if (!resolved.ok) throw new DomainError('INVALID_RULESET', resolved.error.message, { option: resolved.error.option });
+    if (resolved.ruleset.options.players !== 2) throw new DomainError('VALIDATION_FAILED', 'a tournament plays two-player matches: choose a two-player ruleset');
+    const maxPlayers = req.maxPlayers ?? (format === 'roundRobin' ? ROUND_ROBIN_MAX : 64);
+    const cap = format === 'roundRobin' ? ROUND_ROBIN_MAX : TOURNAMENT_MAX_PLAYERS;
+    if (!Number.isInteger(maxPlayers) || maxPlayers < 2 || maxPlayers > cap) throw new DomainError('VALIDATION_FAILED', `maxPlayers: 2 to ${cap} for ${format}`);
+    const rounds = req.rounds ?? 3;
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > TOURNAMENT_MAX_ROUNDS) throw new DomainError('VALIDATION_FAILED', `rounds: 1 to ${TOURNAMENT_MAX_ROUNDS}`);
+    let startsAt: string | null = null;
+    if (req.startsAt !== undefined && req.startsAt !== null) {
+      const t = new Date(req.startsAt);
+      if (Number.isNaN(t.getTime())) throw new DomainError('VALIDATION_FAILED', 'startsAt: an ISO 8601 time');
+      if (t.getTime() < Date.now() - 60_000) throw new DomainError('VALIDATION_FAILED', 'startsAt: a time to come');
+      startsAt = t.toISOString();
+    }
+    const turnTimeLimit = req.turnTimeLimit ?? null;
+    const limitProblem = turnTimeLimitProblem(turnTimeLimit);
+    if (limitProblem) throw new DomainError('VALIDATION_FAILED', limitProblem);
+    const onExpiry = req.onExpiry ?? 'autoPlay';
+    if (onExpiry !== 'autoPlay' && onExpiry !== 'forfeit') throw new DomainError('VALIDATION_FAILED', 'onExpiry: autoPlay or forfeit');
+    const visibility = req.visibility ?? 'public';
+    if (visibility !== 'public' && visibility !== 'private') throw new DomainError('VALIDATION_FAILED', 'visibility: public or private');
+    const invited = [...new Set((req.invited ?? []).map((u) => String(u).toLowerCase()))];
+    if (invited.length > TOURNAMENT_INVITED_MAX) throw new DomainError('VALIDATION_FAILED', `invited: at most ${TOURNAMENT_INVITED_MAX} usernames`);
+    return { name, format, preset: preset as string, overrides, rulesetId, rulesetVersion: null, rounds, maxPlayers, startsAt, turnTimeLimit, onExpiry, rated, duplicate, visibility, invited };
+  }
+}
