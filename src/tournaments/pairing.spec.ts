@@ -85,6 +85,13 @@ describe('Swiss pairing', () => {
     );
   });
 
+  it('keeps seats within one when greedy seats would corner a later round (10 players, the second seat always wins)', () => {
+    // Found by CI: without the lookahead round 4 had to seat two players at +1 together.
+    const { players } = simulateSwiss(10, maxSwissRounds(10), [1]);
+    expect(maxSwissRounds(10)).toBe(4);
+    for (const p of players) expect(Math.abs(p.firsts - p.seconds)).toBeLessThanOrEqual(1);
+  });
+
   it('is a pure function of its input: the same standings pair the same way', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 16 }), fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 1, maxLength: 32 }), (n, results) => {
