@@ -12,7 +12,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
+import { EMBEDDED_NODE_FLAGS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
+import type { ServiceLaunch } from '../test/support/process-instance';
+export type { ServiceLaunch };
 
 export interface SideBySideArgs {
   baseline: string | null;
@@ -124,21 +126,21 @@ export async function compareLastLines(
   console.log(`${keys.map((k) => `${k}=${med('current', k)}`).join(' ')} vs_baseline=${keys.map((k) => `${k}:${ratio(med('current', k), med('baseline', k))}`).join(',')}`);
 }
 
-/** How a checkout's built service is launched: its Node flags and environment (src/node-flags.ts), as spawnInstance takes them. */
-export interface ServiceLaunch {
-  cwd: string;
-  serviceFlags: readonly string[];
-  serviceEnv: Readonly<Record<string, string>>;
-}
-
 /** This checkout's service. */
-export const CURRENT_SERVICE: ServiceLaunch = { cwd: process.cwd(), serviceFlags: SERVICE_NODE_FLAGS, serviceEnv: SERVICE_ENVIRONMENT };
+export const CURRENT_SERVICE: ServiceLaunch = { cwd: process.cwd(), serviceFlags: SERVICE_NODE_FLAGS, embeddedFlags: EMBEDDED_NODE_FLAGS, serviceEnv: SERVICE_ENVIRONMENT };
+
+/** What a checkout's src/node-flags.ts exports, where it has the file (older checkouts have less or none). */
+interface NodeFlagsModule {
+  SERVICE_NODE_FLAGS?: readonly string[];
+  EMBEDDED_NODE_FLAGS?: readonly string[];
+  SERVICE_ENVIRONMENT?: Readonly<Record<string, string>>;
+}
 
 /** A baseline checkout's service, with the flags and environment of its own src/node-flags.ts (none where it has none). */
 export async function serviceOf(dir: string): Promise<ServiceLaunch> {
   const launch = await import(pathToFileURL(join(dir, 'src/node-flags.ts')).href).then(
-    (m: { SERVICE_NODE_FLAGS?: readonly string[]; SERVICE_ENVIRONMENT?: Readonly<Record<string, string>> }) => m,
-    () => ({}) as { SERVICE_NODE_FLAGS?: readonly string[]; SERVICE_ENVIRONMENT?: Readonly<Record<string, string>> },
+    (m: NodeFlagsModule) => m,
+    () => ({}) as NodeFlagsModule,
   );
-  return { cwd: dir, serviceFlags: launch.SERVICE_NODE_FLAGS ?? [], serviceEnv: launch.SERVICE_ENVIRONMENT ?? {} };
+  return { cwd: dir, serviceFlags: launch.SERVICE_NODE_FLAGS ?? [], embeddedFlags: launch.EMBEDDED_NODE_FLAGS ?? [], serviceEnv: launch.SERVICE_ENVIRONMENT ?? {} };
 }

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { applyEmbeddedHeapSettings, SERVICE_NODE_FLAGS } from './node-flags';
+import { applyEmbeddedHeapSettings, EMBEDDED_NODE_FLAGS, SERVICE_NODE_FLAGS, serviceNodeFlags } from './node-flags';
 
 // A V8 flag set here would hold for every suite this jest worker runs next,
 // so the flag setter is a mock.
@@ -15,5 +15,14 @@ describe('the heap settings of the embedded default', () => {
     const setFlags = jest.fn<(flags: string) => void>();
     expect(applyEmbeddedHeapSettings({ DATABASE_URL: undefined, PGLITE_HEAP_GROWING_PERCENT: 10 }, setFlags)).toBe('--heap-growing-percent=10');
     expect(setFlags).toHaveBeenCalledWith('--heap-growing-percent=10');
+  });
+});
+
+describe('the Node flags a service process starts with', () => {
+  it('add the embedded default flags only where DATABASE_URL is unset or blank', () => {
+    expect(EMBEDDED_NODE_FLAGS).toContain('--max-semi-space-size=2');
+    expect(serviceNodeFlags({})).toEqual([...SERVICE_NODE_FLAGS, ...EMBEDDED_NODE_FLAGS]);
+    expect(serviceNodeFlags({ DATABASE_URL: '  ' })).toEqual([...SERVICE_NODE_FLAGS, ...EMBEDDED_NODE_FLAGS]);
+    expect(serviceNodeFlags({ DATABASE_URL: 'postgresql://x@127.0.0.1/db' })).toEqual([...SERVICE_NODE_FLAGS]);
   });
 });

@@ -17,6 +17,28 @@ import { setFlagsFromString } from 'node:v8';
 export const SERVICE_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=200'];
 
 /**
+ * Flags the embedded default (no DATABASE_URL) starts with besides those
+ * above: `npm start` (scripts/start.sh), the process tests and the benches
+ * add them when DATABASE_URL is unset or blank. The Docker image runs the
+ * compose file's PostgreSQL replicas and does not.
+ *
+ * --max-semi-space-size=2: V8 doubles each of the young generation's two
+ * semi-spaces whenever a scavenge finds it busy, up to 16 MB, and keeps
+ * them; the service's start alone grows them there (32 MB of new space at
+ * ready). On PGlite the database shares the process, so that is 30 MB more
+ * resident for nothing the embedded instance's throughput needs.
+ * bench:embedded's peak fell by some 50 MB (bench/README.md, "Fourth
+ * pass"). V8 sizes the semi-spaces once, when the heap is set up, so this
+ * cannot be set from the configuration module as the heap factor below is.
+ */
+export const EMBEDDED_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
+
+/** The Node flags of a service process started with `env`: the embedded default's added where DATABASE_URL is unset or blank. */
+export function serviceNodeFlags(env: Readonly<Record<string, string | undefined>>, flags = SERVICE_NODE_FLAGS, embedded = EMBEDDED_NODE_FLAGS): string[] {
+  return env.DATABASE_URL?.trim() ? [...flags] : [...flags, ...embedded];
+}
+
+/**
  * Environment the service's process starts with, wherever it is launched
  * (the same launchers as the flags above; the same test checks them).
  *

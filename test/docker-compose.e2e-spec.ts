@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
+import { EMBEDDED_NODE_FLAGS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
 
 // No Docker engine runs on the CI machines: check the file's topology instead.
 const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -44,12 +46,31 @@ describe('docker-compose.yml', () => {
     expect(services.lb.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
   });
 
-  it("starts the replicas' image with the service's Node flags and environment, as npm start does", () => {
+  it("starts the replicas' image (PostgreSQL) with the service's Node flags and environment, as npm start does", () => {
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8'))?.[1];
     expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...SERVICE_NODE_FLAGS, 'dist/main.js']);
-    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const environment = Object.entries(SERVICE_ENVIRONMENT);
-    expect(pkg.scripts.start).toBe([...environment.map(([name, value]) => `${name}=\${${name}:-${value}}`), 'node', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
     for (const [name, value] of environment) expect(readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8')).toMatch(new RegExp(`^ENV ${name}=${value}$`, 'm'));
+  });
+
+  it('npm start runs scripts/start.sh, which adds the embedded flags only without a DATABASE_URL', () => {
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe('bash scripts/start.sh');
+    // A stand-in `node` first on PATH prints what the script would start the service with.
+    const bin = mkdtempSync(join(tmpdir(), 'scopa-start-'));
+    writeFileSync(join(bin, 'node'), '#!/usr/bin/env bash\necho "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX $*"\n', { mode: 0o755 });
+    const started = (env: Record<string, string>) => {
+      const base: Record<string, string> = { PATH: `${bin}:${process.env.PATH ?? ''}` };
+      return execFileSync('bash', ['scripts/start.sh'], { env: { ...base, ...env }, encoding: 'utf8' }).trim();
+    };
+    const arena = `MALLOC_ARENA_MAX=${SERVICE_ENVIRONMENT.MALLOC_ARENA_MAX}`;
+    try {
+      expect(started({})).toBe([arena, ...SERVICE_NODE_FLAGS, ...EMBEDDED_NODE_FLAGS, 'dist/main.js'].join(' '));
+      expect(started({ DATABASE_URL: ' ' })).toBe([arena, ...SERVICE_NODE_FLAGS, ...EMBEDDED_NODE_FLAGS, 'dist/main.js'].join(' '));
+      expect(started({ DATABASE_URL: 'postgresql://scopa@127.0.0.1/scopa' })).toBe([arena, ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
+      expect(started({ MALLOC_ARENA_MAX: '4', DATABASE_URL: 'postgresql://scopa@127.0.0.1/scopa' })).toBe(['MALLOC_ARENA_MAX=4', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

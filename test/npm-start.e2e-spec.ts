@@ -16,6 +16,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { EMBEDDED_NODE_FLAGS, SERVICE_NODE_FLAGS } from '../src/node-flags';
 import { freePort } from './support/process-instance';
 
 jest.setTimeout(300_000);
@@ -84,7 +85,7 @@ describe('npm start', () => {
     const port = await freePort();
     npm = spawn('npm', ['start', '--ignore-scripts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), DATA_DIR: 'memory', LOG_LEVEL: 'info', NODE_ENV: 'development', JWT_SECRET: 'npm-start-test' },
+      env: { ...process.env, DATABASE_URL: '', PORT: String(port), DATA_DIR: 'memory', LOG_LEVEL: 'info', NODE_ENV: 'development', JWT_SECRET: 'npm-start-test' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     npm.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -102,6 +103,8 @@ describe('npm start', () => {
     started = descendants(npm.pid!);
     const service = started.filter((pid) => /(^|\/)node$/.test(cmdline(pid).split(' ')[0]) && cmdline(pid).includes('dist/main.js'));
     expect(service).toHaveLength(1);
+    // the embedded default's flags besides the service's (src/node-flags.ts)
+    for (const flag of [...SERVICE_NODE_FLAGS, ...EMBEDDED_NODE_FLAGS]) expect(cmdline(service[0]).split(' ')).toContain(flag);
 
     // where it serves, once; Nest's line per route and module only at debug
     await new Promise((r) => setTimeout(r, 200));

@@ -1,7 +1,17 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../../src/node-flags';
+import { EMBEDDED_NODE_FLAGS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS, serviceNodeFlags } from '../../src/node-flags';
+
+/** How a checkout's built service is launched: its Node flags (the embedded default's apart) and environment (src/node-flags.ts). */
+export interface ServiceLaunch {
+  cwd: string;
+  serviceFlags: readonly string[];
+  /** Added where DATABASE_URL is unset or blank; none for a checkout from before EMBEDDED_NODE_FLAGS. */
+  embeddedFlags?: readonly string[];
+  /** None for a checkout from before SERVICE_ENVIRONMENT. */
+  serviceEnv?: Readonly<Record<string, string>>;
+}
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -29,12 +39,14 @@ export interface ProcessInstance {
 export async function spawnInstance(
   env: Record<string, string>,
   nodeArgs: string[] = [],
-  from: { cwd: string; serviceFlags: readonly string[]; serviceEnv?: Readonly<Record<string, string>> } = { cwd: process.cwd(), serviceFlags: SERVICE_NODE_FLAGS, serviceEnv: SERVICE_ENVIRONMENT },
+  from: ServiceLaunch = { cwd: process.cwd(), serviceFlags: SERVICE_NODE_FLAGS, embeddedFlags: EMBEDDED_NODE_FLAGS, serviceEnv: SERVICE_ENVIRONMENT },
 ): Promise<ProcessInstance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...from.serviceFlags, ...nodeArgs, 'dist/main.js'], {
+  const childEnv = { ...from.serviceEnv, ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: String(port) };
+  const flags = serviceNodeFlags(childEnv, from.serviceFlags, from.embeddedFlags ?? []);
+  const child = spawn(process.execPath, [...flags, ...nodeArgs, 'dist/main.js'], {
     cwd: from.cwd,
-    env: { ...from.serviceEnv, ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: String(port) },
+    env: childEnv,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
