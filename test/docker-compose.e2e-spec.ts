@@ -60,8 +60,8 @@ describe('docker-compose.yml', () => {
     const bin = mkdtempSync(join(tmpdir(), 'scopa-start-'));
     writeFileSync(join(bin, 'node'), '#!/usr/bin/env bash\necho "MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX $*"\n', { mode: 0o755 });
     const started = (env: Record<string, string>) => {
-      const base: Record<string, string> = { PATH: `${bin}:${process.env.PATH ?? ''}` };
-      return execFileSync('bash', ['scripts/start.sh'], { env: { ...base, ...env }, encoding: 'utf8' }).trim();
+      // Nothing else of this process's environment: bash and the stand-in need only the system folders.
+      return execFileSync('bash', ['scripts/start.sh'], { env: { PATH: `${bin}:/usr/bin:/bin`, ...env }, encoding: 'utf8' }).trim();
     };
     const arena = `MALLOC_ARENA_MAX=${SERVICE_ENVIRONMENT.MALLOC_ARENA_MAX}`;
     try {
