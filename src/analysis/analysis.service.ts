@@ -20,6 +20,7 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
 import { DomainError } from '../common/domain-error';
+import { subscriptionIterator } from '../common/subscription-iterator';
 import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import { PUB_SUB } from '../realtime/realtime.module';
@@ -161,41 +162,11 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     const key = this.analyzer.key;
     const source = this.pubsub.asyncIterableIterator<AnalysisProgressMessage>(analysisChannel(matchId));
     const current = await this.row(matchId);
-    let first: AnalysisProgressMessage | null = current ? progressOf({ matchId, analyzer: key, status: current.status, done: current.done, total: current.total }) : null;
-    let ended = false;
-    const finished = { done: true, value: undefined } as IteratorResult<AnalysisProgressMessage>;
-    const terminal = (m: AnalysisProgressMessage) => m.status === 'done' || m.status === 'failed';
-    const iterator: AsyncIterableIterator<AnalysisProgressMessage> = {
-      async next() {
-        if (ended) return finished;
-        if (first) {
-          const value = first;
-          first = null;
-          if (terminal(value)) ended = true;
-          return { done: false, value };
-        }
-        for (;;) {
-          const r = await source.next();
-          if (r.done) return finished;
-          if (r.value.analyzer !== key) continue;
-          if (terminal(r.value)) ended = true;
-          return { done: false, value: r.value };
-        }
-      },
-      async return() {
-        ended = true;
-        await source.return?.();
-        return finished;
-      },
-      async throw(err?: unknown) {
-        await source.return?.();
-        throw err;
-      },
-      [Symbol.asyncIterator]() {
-        return iterator;
-      },
-    };
-    return iterator;
+    const first: AnalysisProgressMessage | null = current ? progressOf({ matchId, analyzer: key, status: current.status, done: current.done, total: current.total }) : null;
+    return subscriptionIterator(source, (m) => (m.analyzer === key ? m : null), {
+      first,
+      endsAfter: (m) => m.status === 'done' || m.status === 'failed',
+    });
   }
 
   private async row(matchId: string): Promise<Row | null> {

@@ -9,6 +9,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { durationSeconds } from '../engine';
 import { DomainError } from '../common/domain-error';
+import { subscriptionIterator } from '../common/subscription-iterator';
 import { MatchStore } from '../events/match-store';
 import type { ClockKind, CommandResult, LobbyFilter, LobbyRow } from '../events/match-store';
 import { lobbyChannel } from '../realtime/channels';
@@ -92,31 +93,7 @@ export class LobbyService {
    * pub/sub subscription at once, even while it waits for a message.
    */
   changes(caller: string, filter: LobbyFilter): AsyncIterableIterator<LobbyChange> {
-    const source = this.pubsub.asyncIterableIterator<LobbyChange>(lobbyChannel());
-    const seen = this.seenBy(caller, filter);
-    const done = { done: true, value: undefined } as IteratorResult<LobbyChange>;
-    const iterator: AsyncIterableIterator<LobbyChange> = {
-      async next() {
-        for (;;) {
-          const r = await source.next();
-          if (r.done) return done;
-          const out = seen(r.value);
-          if (out) return { done: false, value: out };
-        }
-      },
-      async return() {
-        await source.return?.();
-        return done;
-      },
-      async throw(err?: unknown) {
-        await source.return?.();
-        throw err;
-      },
-      [Symbol.asyncIterator]() {
-        return iterator;
-      },
-    };
-    return iterator;
+    return subscriptionIterator(this.pubsub.asyncIterableIterator<LobbyChange>(lobbyChannel()), this.seenBy(caller, filter));
   }
 
   /**
