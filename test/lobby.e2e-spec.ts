@@ -9,6 +9,7 @@ import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
+import { PrismaService } from '../src/database/prisma.service';
 import { MatchArchive } from '../src/events/match-archive';
 import { MatchStore, seatEntropy } from '../src/events/match-store';
 import { seatOrder } from '../src/lobby/pairing';
@@ -173,6 +174,11 @@ describe('lobby and seeks (e2e)', () => {
     expect(ids).toContain(pub);
     expect(ids).toContain(reservedElsewhere); // reserved for this caller
     expect(ids).not.toContain(priv);
+    // another instance, which never saw them, learns each one's visibility with its log (the lobby and tournament steps skip on it)
+    const elsewhere = new MatchStore(app.get(PrismaService));
+    await elsewhere.current(priv);
+    await elsewhere.current(pub);
+    expect([elsewhere.peek(priv)?.visibility, elsewhere.peek(pub)?.visibility]).toEqual(['private', 'public']);
     const entry = (await lobbyPage(other, { preset: 're-bello' })).matches.find((m) => m.id === pub);
     expect(entry).toMatchObject({ preset: 're-bello', players: 2, createdBy: owner.username, rated: false, turnTimeLimit: null });
     expect(entry.seats.map((s: any) => s.state)).toEqual(['taken', 'open']);

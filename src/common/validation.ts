@@ -2,6 +2,7 @@ import { ValidationPipe } from '@nestjs/common';
 import type { ArgumentMetadata } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
 import { DomainError } from './domain-error';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 export interface FieldError {
   field: string;
@@ -61,6 +62,7 @@ class InputValidationPipe extends ValidationPipe {
 
 /** class-validator failures become VALIDATION_FAILED with one entry per field. */
 export function validationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new InputValidationPipe({
     transform: true,
     whitelist: true,

@@ -70,6 +70,7 @@ export interface MatchLog {
   seed: string;
   revealedSeed: string | null;
   rulesetId: string | null;
+  visibility: 'public' | 'private';
   currentSeq: number;
   events: StoredEvent[];
 }
@@ -224,7 +225,7 @@ const HASH_AT_SQL = prepared('SELECT hash FROM match_events WHERE match_id = $1:
 const EVENTS_SQL = prepared(
   `SELECT ${EVENT_COLUMNS} FROM match_events WHERE match_id = $1::uuid AND seq >= $2::int AND ($4::int IS NULL OR seq <= $4::int) ORDER BY seq LIMIT $3::int`,
 );
-const LOAD_LOG_SQL = prepared(`SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.ruleset_id::text AS m_ruleset, m.current_seq AS m_seq,
+const LOAD_LOG_SQL = prepared(`SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.ruleset_id::text AS m_ruleset, m.visibility AS m_visibility, m.current_seq AS m_seq,
   e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
   FROM matches m LEFT JOIN match_events e ON e.match_id = m.id AND e.seq > $2::int AND ($3::int IS NULL OR e.seq <= $3::int)
   WHERE m.id = $1::uuid ORDER BY e.seq`);
@@ -561,7 +562,7 @@ export class EventStore {
    * (so the seq and the events agree). Null when there is no such match.
    */
   async loadLog(matchId: string, afterSeq = 0, toSeq?: number): Promise<MatchLog | null> {
-    const rows = await this.prisma.$queryRawUnsafe<(EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_seq: number })[]>(
+    const rows = await this.prisma.$queryRawUnsafe<(EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_visibility: string; m_seq: number })[]>(
       LOAD_LOG_SQL,
       matchId,
       afterSeq,
@@ -574,6 +575,7 @@ export class EventStore {
       seed: first.m_seed,
       revealedSeed: first.m_revealed,
       rulesetId: first.m_ruleset,
+      visibility: first.m_visibility === 'private' ? 'private' : 'public',
       currentSeq: first.m_seq,
       events: rows.filter((r) => r.seq !== null).map(toStored),
     };

@@ -427,7 +427,7 @@ export class MatchStore {
     const last = stored[stored.length - 1];
     return {
       result: { matchId: id, seq: last.seq, events: stored, replayed: false },
-      snapshot: { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null },
+      snapshot: { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null, visibility: input.visibility ?? 'public' },
     };
   }
 
@@ -476,7 +476,7 @@ export class MatchStore {
           projection: projectionOf(state, decision.events),
         });
         const last = stored[stored.length - 1];
-        this.cache.put(matchId, { seq: last.seq, hash: last.hash, state, rulesetId: snap.rulesetId });
+        this.cache.put(matchId, { ...snap, seq: last.seq, hash: last.hash, state });
         return this.appended({ matchId, seq: last.seq, events: stored, replayed: false });
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
@@ -529,13 +529,13 @@ export class MatchStore {
     });
     if (!log) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
     if (from && log.currentSeq < from.seq) from = null; // cannot happen on an append-only log; fold again to be safe
-    let snap: Snapshot = from ?? { seq: 0, hash: GENESIS_HASH, state: initialState(seedFromHex(log.seed)), rulesetId: log.rulesetId };
+    let snap: Snapshot = from ?? { seq: 0, hash: GENESIS_HASH, state: initialState(seedFromHex(log.seed)), rulesetId: log.rulesetId, visibility: log.visibility };
     if (!from && log.events.length === 0) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
     let state = snap.state;
     for (const e of log.events) state = evolve(state, joinEvent(e));
     if (log.events.length) {
       const last = log.events[log.events.length - 1];
-      snap = { seq: last.seq, hash: last.hash, state, rulesetId: log.rulesetId };
+      snap = { ...snap, seq: last.seq, hash: last.hash, state };
     }
     this.cache.put(matchId, snap);
     return snap;
@@ -565,7 +565,7 @@ export class MatchStore {
       seq = e.seq;
       hash = e.hash;
     }
-    this.cache.put(matchId, { seq, hash, state, rulesetId: snap.rulesetId });
+    this.cache.put(matchId, { ...snap, seq, hash, state });
   }
 
   /**

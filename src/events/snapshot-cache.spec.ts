@@ -2,7 +2,7 @@ import type { MatchState } from '../engine';
 import { SnapshotCache } from './snapshot-cache';
 import type { Snapshot } from './snapshot-cache';
 
-const snap = (seq: number): Snapshot => ({ seq, hash: `h${seq}`, state: {} as MatchState, rulesetId: null });
+const snap = (seq: number): Snapshot => ({ seq, hash: `h${seq}`, state: {} as MatchState, rulesetId: null, visibility: 'public' });
 
 describe('SnapshotCache', () => {
   it('never holds more snapshots than its capacity, however many matches pass through it', () => {

@@ -17,6 +17,8 @@ export interface Snapshot {
   state: MatchState;
   /** The saved ruleset the match was created from (it never changes). */
   rulesetId: string | null;
+  /** Whether the lobby lists the match while a seat is open (it never changes): what lets the reactions to an append skip a private or a public match without a read. */
+  visibility: 'public' | 'private';
 }
 
 export class SnapshotCache {

@@ -52,6 +52,8 @@ export interface LobbyPage {
 
 /** Events after which a match may enter, change in or leave the lobby. */
 const LOBBY_EVENTS = new Set(['MatchCreated', 'SeatTaken', 'MatchStarted', 'MatchEnded', 'MatchAborted']);
+/** The events after which a match is no longer open: whatever it was, it is not listed any more. */
+const LEAVES_THE_LOBBY = new Set(['MatchStarted', 'MatchEnded', 'MatchAborted']);
 
 export const LOBBY_MAX_LIMIT = 100;
 
@@ -119,12 +121,19 @@ export class LobbyService {
    */
   async publishChange(result: CommandResult): Promise<void> {
     if (!result.events.some((e) => LOBBY_EVENTS.has(e.type))) return;
+    const snap = this.store.peek(result.matchId);
+    if (snap?.visibility === 'private') return; // never listed
     if (!this.mayBeListed(result)) return;
+    const created = result.events[0]?.type === 'MatchCreated';
     try {
+      // A public match that this append starts or ends leaves the lobby: its removal needs no row.
+      if (snap && !created && result.events.some((e) => LEAVES_THE_LOBBY.has(e.type))) {
+        await this.pubsub.publish(lobbyChannel(), { type: 'removed', matchId: result.matchId } satisfies LobbyChange);
+        return;
+      }
       const row = await this.store.lobbyRow(result.matchId);
       if (!row || row.visibility !== 'public') return;
       const entry = toEntry(row);
-      const created = result.events[0]?.type === 'MatchCreated';
       const listed = row.status === 'open' && entry.seats.some((s) => s.state === 'open' || s.state === 'reserved');
       let change: LobbyChange | null = null;
       if (listed) change = { type: created ? 'added' : 'updated', matchId: entry.id, match: toJson(entry) };

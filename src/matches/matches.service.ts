@@ -263,9 +263,7 @@ export class MatchesService {
   /** The match as the caller may see it now, or at `atSeq` (replay). */
   async present(caller: Principal | null, matchId: string, atSeq?: number): Promise<MatchPresentation> {
     const summary = await this.store.get(matchId);
-    // A player of this match reads it always; anyone else is asked about a running duplicate round (one indexed lookup).
-    const seated = caller !== null && Array.isArray(summary.seats) && (summary.seats as { player?: string | null }[]).some((seat) => seat?.player === caller.username);
-    if (!seated) await this.tables.assertMayRead(caller?.username ?? null, matchId);
+    await this.assertMayRead(caller?.username ?? null, summary);
     if (atSeq !== undefined && atSeq !== null) {
       if (!Number.isSafeInteger(atSeq) || atSeq < 1 || atSeq > summary.currentSeq) {
         throw new DomainError('VALIDATION_FAILED', `atSeq: an integer in 1..${summary.currentSeq}`, { currentSeq: summary.currentSeq });
@@ -281,6 +279,12 @@ export class MatchesService {
     presented.rematchOf = await this.rematches.rematchOf(matchId);
     await this.withPresence(presented);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
+  }
+
+  /** A player of this match reads it always; anyone else is asked about a running duplicate round (one indexed lookup). */
+  private async assertMayRead(reader: string | null, summary: MatchSummary): Promise<void> {
+    const seated = reader !== null && Array.isArray(summary.seats) && (summary.seats as { player?: string | null }[]).some((seat) => seat?.player === reader);
+    if (!seated) await this.tables.assertMayRead(reader, summary.id);
   }
 
   /**
@@ -380,7 +384,7 @@ export class MatchesService {
   /** The events of a match from `fromSeq`, logged then live (./live-feed.ts), each with the match as the caller may see it after it. */
   async follow(caller: Principal, matchId: string, fromSeq: number): Promise<AsyncIterableIterator<LiveEvent>> {
     const summary = await this.store.get(matchId); // NOT_FOUND at subscribe time
-    await this.tables.assertMayRead(caller.username, matchId);
+    await this.assertMayRead(caller.username, summary);
     // Over, and fromSeq past its last event: nothing will ever come (the feed ends after the last one).
     if (summary.status === 'over' && fromSeq > summary.currentSeq) return ended<LiveEvent>();
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.

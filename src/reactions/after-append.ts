@@ -13,7 +13,7 @@
  *    trigger `matches_async_play` on `matches` runs
  *    `scopa_async_play_after_append()`, defined in
  *    prisma/migrations/20261122210326_async_play/migration.sql and last
- *    replaced in prisma/migrations/20261126120000_webhook_outbox_writer/migration.sql;
+ *    replaced in prisma/migrations/20261127020000_match_finished_only_for_subscribers/migration.sql;
  *    it writes the match_clocks row of the seat to move (or drops a pending
  *    start once the match starts) and, through the outbox's one writer
  *    `scopa_enqueue_webhook` (src/webhooks/outbox.ts), the `your_turn` and
@@ -24,13 +24,15 @@
  * 2. `turnNotices`: the match's notice and "your turn" (src/inbox/turn-notifier.ts);
  * 3. `lifecycleNotices`: `matchStarted` / `matchEnded` to each human seat (src/inbox/lifecycle-notifier.ts);
  * 4. `lobby`: the lobby change of a public match that is or was open (src/lobby/lobby.service.ts);
- *    returns at once, with no read, for a match created full or started, or already in play;
+ *    returns at once, with no read, for a private match, a match created full or started, or one
+ *    already in play; the start or end of an open public match is its removal, with no read either;
  * 5. `ratings`: a rated match's end queued for the ratings (src/ratings/ratings-recorder.service.ts);
  *    returns at once for any other append;
  * 6. `tournaments`: a tournament match's end recorded in its tournament's log, and the round
  *    advanced when that was its last result (src/tournaments/tournaments.service.ts matchEnded);
- *    returns at once, with no read, for an append that does not end a match (an ending match
- *    costs one indexed lookup: tournament_tables.match_id);
+ *    returns at once, with no read, for an append that does not end a match, and for the end of a
+ *    public match (every table is private); a private match's end costs one indexed lookup
+ *    (tournament_tables.match_id);
  * 7. `pendingStart`: the last client seed starts a pending start (src/clocks/pending-starts.ts;
  *    the start's own append comes back through here);
  * 8. `botTurns`: when a bot is to move, start its chain (src/bots/bot-seats.service.ts: it plays off the request
@@ -66,7 +68,7 @@ export const SQL_STEP = {
   trigger: 'matches_async_play',
   function: 'scopa_async_play_after_append',
   definedIn: 'prisma/migrations/20261122210326_async_play/migration.sql',
-  lastReplacedIn: 'prisma/migrations/20261126120000_webhook_outbox_writer/migration.sql',
+  lastReplacedIn: 'prisma/migrations/20261127020000_match_finished_only_for_subscribers/migration.sql',
 } as const;
 
 @Injectable()
@@ -120,7 +122,9 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
   async react(result: CommandResult): Promise<void> {
     for (const [name, step] of this.steps) {
       try {
-        await step(result);
+        // Most steps return at once for most appends (no promise): nothing to wait for then.
+        const pending = step(result);
+        if (pending) await pending;
       } catch (err) {
         this.logger.warn(`${name} after ${result.matchId}@${result.seq}: ${(err as Error).message}`);
       }

@@ -1,15 +1,18 @@
 /**
  * The steps that concern some matches only return at once, with no read,
- * for the others: the lobby (public matches that are or were open) and the
- * ratings (rated matches).
+ * for the others: the lobby (public matches that are or were open), the
+ * ratings (rated matches) and the tournaments (private matches: every table
+ * is private).
  */
 import { LobbyService } from '../lobby/lobby.service';
 import { RatingsRecorder } from '../ratings/ratings-recorder.service';
+import { TournamentsService } from '../tournaments/tournaments.service';
 import type { CommandResult } from '../events/match-store';
 
 const seat = (player: string | null) => ({ player, reservedFor: null, bot: null });
-const snapshot = (seq: number, started: boolean, seats: ReturnType<typeof seat>[], rated = false) => ({
+const snapshot = (seq: number, started: boolean, seats: ReturnType<typeof seat>[], rated = false, visibility: 'public' | 'private' = 'public') => ({
   seq,
+  visibility,
   state: { deckSeed: started ? new Uint8Array(32) : null, seats, settings: { rated } },
 });
 const result = (seq: number, ...types: string[]): CommandResult =>
@@ -17,8 +20,9 @@ const result = (seq: number, ...types: string[]): CommandResult =>
 
 function lobby(snap: unknown) {
   const reads: string[] = [];
+  const published: unknown[] = [];
   const store = { peek: () => snap, lobbyRow: async () => (reads.push('read'), null) };
-  return { service: new LobbyService(store as never, { publish: async () => undefined } as never), reads };
+  return { service: new LobbyService(store as never, { publish: async (_channel: string, change: unknown) => void published.push(change) } as never), reads, published };
 }
 
 describe('lobby step', () => {
@@ -40,13 +44,59 @@ describe('lobby step', () => {
     expect(reads).toEqual([]);
   });
 
-  it('reads the match for an open one (a seat taken), and for the start that takes it out of the lobby', async () => {
-    const open = lobby(snapshot(2, false, [seat('a'), seat('b')]));
+  it('reads the match for an open one (a seat taken)', async () => {
+    const open = lobby(snapshot(2, false, [seat('a'), seat(null)]));
     await open.service.publishChange(result(2, 'SeatTaken'));
     expect(open.reads).toEqual(['read']);
+  });
+
+  it('takes a public match out of the lobby at its start without reading it', async () => {
     const started = lobby(snapshot(5, true, [seat('a'), seat('b')]));
     await started.service.publishChange(result(5, 'MatchStarted', 'RoundDealt'));
-    expect(started.reads).toEqual(['read']);
+    expect(started.reads).toEqual([]);
+    expect(started.published).toEqual([{ type: 'removed', matchId: 'm' }]);
+  });
+
+  it('publishes nothing and reads nothing for a private match, open or starting', async () => {
+    for (const [snap, r] of [
+      [snapshot(2, false, [seat('a'), seat(null)], false, 'private'), result(2, 'SeatTaken')],
+      [snapshot(5, true, [seat('a'), seat('b')], false, 'private'), result(5, 'MatchStarted', 'RoundDealt')],
+    ] as const) {
+      const { service, reads, published } = lobby(snap);
+      await service.publishChange(r);
+      expect(reads).toEqual([]);
+      expect(published).toEqual([]);
+    }
+  });
+
+  it('reads the match when this instance has no snapshot of it', async () => {
+    const { service, reads } = lobby(undefined);
+    await service.publishChange(result(5, 'MatchStarted', 'RoundDealt'));
+    expect(reads).toEqual(['read']);
+  });
+});
+
+describe('tournaments step', () => {
+  function tournaments(snap: unknown) {
+    const reads: string[] = [];
+    const prisma = { $queryRawUnsafe: async () => (reads.push('read'), []) };
+    const store = { peek: () => snap };
+    return { service: new TournamentsService(prisma as never, {} as never, store as never, {} as never, {} as never), reads };
+  }
+  const end = { winner: 0, totals: [11, 4], reason: 'target' };
+
+  it('reads nothing at the end of a public match (no table is public)', async () => {
+    const { service, reads } = tournaments(snapshot(40, true, [seat('a'), seat('b')]));
+    await service.matchEnded('m', end);
+    expect(reads).toEqual([]);
+  });
+
+  it('looks a private match up (it may be a table), and one this instance has no snapshot of', async () => {
+    for (const snap of [snapshot(40, true, [seat('a'), seat('b')], false, 'private'), undefined]) {
+      const { service, reads } = tournaments(snap);
+      await service.matchEnded('m', end);
+      expect(reads).toEqual(['read']);
+    }
   });
 });
 

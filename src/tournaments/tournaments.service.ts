@@ -270,6 +270,8 @@ export class TournamentsService {
    * tournament when that completes the round. Costs one indexed lookup.
    */
   async matchEnded(matchId: string, end: { winner: number | null; totals: number[]; reason: string }): Promise<void> {
+    // Every table is made private (`pair`, below): the end of a public match, as the snapshot tells it, is no table's result and costs no read.
+    if (this.store.peek(matchId)?.visibility === 'public') return;
     const rows = await this.prisma.$queryRawUnsafe<{ tournament_id: string; round: number; table_no: number; recorded: boolean }[]>(
       `SELECT tournament_id::text AS tournament_id, round, table_no, recorded FROM tournament_tables WHERE match_id = $1::uuid`,
       matchId,
@@ -366,6 +368,7 @@ export class TournamentsService {
         seats: [{ player: players[0] }, { player: players[1] }],
         createdBy: s.createdBy,
         settings: { turnTimeLimit: settings.turnTimeLimit, onExpiry: (settings.onExpiry ?? 'autoPlay') as 'autoPlay' | 'forfeit', ...(settings.rated ? { rated: true } : {}) },
+        // private: not in the lobby, and what lets matchEnded skip every public match without a read
         visibility: 'private',
         startBy: players[0],
         ...(dSeed ? { seed: dSeed } : {}),

@@ -1,0 +1,45 @@
+-- Written by hand (Prisma does not manage functions): the append's trigger
+-- function of 20261126120000_webhook_outbox_writer, unchanged but for one
+-- guard. A match's end called scopa_enqueue_webhook once per player, whether
+-- or not anyone had a webhook (about 0.26 ms of PostgreSQL per ended match,
+-- issue 27); like `your_turn` above it, `match_finished` is now enqueued only
+-- when a player of the match has a webhook subscribed to it, so a match whose
+-- players have none costs one indexed lookup.
+CREATE OR REPLACE FUNCTION "scopa_async_play_after_append"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  turn_deadline timestamptz := NULL;
+BEGIN
+  IF TG_OP = 'UPDATE' AND NEW.current_seq = OLD.current_seq THEN
+    RETURN NULL;
+  END IF;
+  IF NEW.status = 'playing' AND NEW.turn_seat IS NOT NULL AND NEW.turn_time_limit IS NOT NULL THEN
+    turn_deadline := now() + NEW.turn_time_limit::interval;
+    INSERT INTO match_clocks (match_id, seat, seq, deadline, on_expiry, claimed_until, attempts, kind, start_by, command_key)
+    VALUES (NEW.id, NEW.turn_seat, NEW.current_seq, turn_deadline, COALESCE(NEW.on_expiry, 'autoPlay'), NULL, 0, 'turn', NULL, NULL)
+    ON CONFLICT (match_id) DO UPDATE SET seat = EXCLUDED.seat, seq = EXCLUDED.seq, deadline = EXCLUDED.deadline,
+      on_expiry = EXCLUDED.on_expiry, claimed_until = NULL, attempts = 0, kind = 'turn', start_by = NULL, command_key = NULL;
+  ELSIF NEW.status = 'open' THEN
+    -- before the start the only row is a pending start: it stays
+    NULL;
+  ELSIF NEW.turn_time_limit IS NOT NULL OR TG_OP = 'UPDATE' AND OLD.status IS DISTINCT FROM NEW.status THEN
+    -- a timed match with nobody to move, or any match that just started or left play: no clock
+    DELETE FROM match_clocks WHERE match_id = NEW.id;
+  END IF;
+
+  IF NEW.status = 'playing' AND NEW.turn_player IS NOT NULL
+     AND EXISTS (SELECT 1 FROM webhooks w WHERE w.username = NEW.turn_player AND 'your_turn' = ANY (w.events)) THEN
+    PERFORM scopa_enqueue_webhook(NEW.turn_player, 'your_turn', jsonb_build_object(
+      'matchId', NEW.id, 'seq', NEW.current_seq, 'seat', NEW.turn_seat, 'player', NEW.turn_player,
+      'deadline', to_char(turn_deadline AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')));
+  END IF;
+
+  IF NEW.status = 'over' AND (TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM 'over')
+     AND EXISTS (SELECT 1 FROM match_players mp JOIN webhooks w ON w.username = mp.player_id
+                 WHERE mp.match_id = NEW.id AND 'match_finished' = ANY (w.events)) THEN
+    PERFORM scopa_enqueue_webhook(p.player_id, 'match_finished', jsonb_build_object(
+      'matchId', NEW.id, 'seq', NEW.current_seq, 'player', p.player_id, 'winner', NEW.winner, 'seat', p.seat))
+    FROM (SELECT DISTINCT ON (mp.player_id) mp.player_id, mp.seat FROM match_players mp WHERE mp.match_id = NEW.id ORDER BY mp.player_id, mp.seat) p;
+  END IF;
+  RETURN NULL;
+END;
+$$;
