@@ -21,8 +21,10 @@ import type { TurnNotice } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { appConfig } from '../config/config';
+import { prepared } from '../database/prepared-statements';
 
-const CLOCK_LOW_SQL = `
+// Polled: prepared, so that a connection plans it once rather than on every poll (about 1.5 ms a plan).
+const CLOCK_LOW_SQL = prepared(`
 WITH due AS (
   SELECT c.match_id, c.seq, c.seat, c.deadline, m.turn_player AS player
   FROM match_clocks c JOIN matches m ON m.id = c.match_id
@@ -38,7 +40,7 @@ WITH due AS (
   RETURNING match_id, seq
 )
 SELECT d.match_id::text AS match_id, d.seq, d.seat, d.player, d.deadline
-FROM sent s JOIN due d ON d.match_id = s.match_id AND d.seq = s.seq`;
+FROM sent s JOIN due d ON d.match_id = s.match_id AND d.seq = s.seq`);
 
 interface LowRow {
   match_id: string;

@@ -22,6 +22,7 @@
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
 import type { CommandResult, MatchStore } from '../events/match-store';
+import { prepared } from '../database/prepared-statements';
 
 export interface ClaimedClock {
   matchId: string;
@@ -55,7 +56,8 @@ const STALE_START = new Set(['MATCH_ALREADY_STARTED', 'MATCH_OVER', 'NOT_SEATED'
 
 const RETURNED = `c.match_id::text AS match_id, c.kind, c.seat, c.seq, c.on_expiry, c.attempts, c.start_by, c.command_key`;
 
-const CLAIM_SQL = `
+// Polled: prepared (planned once per connection).
+const CLAIM_SQL = prepared(`
 UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), attempts = c.attempts + 1
 FROM (
   SELECT match_id FROM match_clocks
@@ -65,7 +67,7 @@ FROM (
   FOR UPDATE SKIP LOCKED
 ) due
 WHERE c.match_id = due.match_id
-RETURNING ${RETURNED}`;
+RETURNING ${RETURNED}`);
 
 /** Claims one match's pending start now, whatever its deadline (the last client seed came in). */
 const CLAIM_START_SQL = `

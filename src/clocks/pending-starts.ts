@@ -19,6 +19,10 @@ import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
 import { appConfig } from '../config/config';
+import { prepared } from '../database/prepared-statements';
+
+// Read with every open match a client reads (its startsAt).
+const STARTS_AT_SQL = prepared(`SELECT deadline FROM match_clocks WHERE match_id = $1::uuid AND kind = 'start'`);
 
 /** The pending start of an open match ($1 id, $2 seq, $3 window ms, $4 asker, $5 key); the first asker's row stays. */
 export const PENDING_START_SQL = `INSERT INTO match_clocks (match_id, kind, seat, seq, deadline, on_expiry, start_by, command_key)
@@ -53,10 +57,7 @@ export class PendingStarts {
 
   /** When the pending start of a match deals at the latest; null when none is pending. */
   async startsAt(matchId: string): Promise<Date | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ deadline: Date }[]>(
-      `SELECT deadline FROM match_clocks WHERE match_id = $1::uuid AND kind = 'start'`,
-      matchId,
-    );
+    const rows = await this.prisma.$queryRawUnsafe<{ deadline: Date }[]>(STARTS_AT_SQL, matchId);
     return rows.length > 0 ? new Date(rows[0].deadline) : null;
   }
 

@@ -8,6 +8,7 @@
  * Archives, exports and the ratings' reads are in ./match-archive.ts.
  */
 import type { SqlRunner } from './event-store';
+import { prepared } from '../database/prepared-statements';
 
 /** untimed: no turn clock; live: a turn time limit under a day; correspondence: a day or more. */
 export type ClockKind = 'untimed' | 'live' | 'correspondence';
@@ -80,7 +81,8 @@ WHERE m.status = 'open' AND m.visibility = 'public' AND m.imported = false
 ORDER BY m.created_at DESC, m.id DESC
 LIMIT $6::int`;
 
-const LOBBY_ROW_SQL = `SELECT ${ENTRY_COLUMNS} FROM matches m JOIN match_events e ON e.match_id = m.id AND e.seq = 1 WHERE m.id = $1::uuid`;
+// Per match (its lobby changes while open): prepared, as the texts below that every match or connection reads.
+const LOBBY_ROW_SQL = prepared(`SELECT ${ENTRY_COLUMNS} FROM matches m JOIN match_events e ON e.match_id = m.id AND e.seq = 1 WHERE m.id = $1::uuid`);
 
 // Live matches created by the account whose every seat is a bot's.
 const LIVE_BOT_MATCHES_SQL = `
@@ -90,13 +92,13 @@ WHERE created_by = $1 AND status IN ('open', 'playing')
 
 const IDLE_BOT_TURNS_SQL = `SELECT id::text AS id FROM matches WHERE status = 'playing' AND turn_player LIKE 'bot:%' AND updated_at < now() - make_interval(secs => $2::double precision / 1000) ORDER BY updated_at LIMIT $1::int`;
 
-const PLAYING_SEATS_SQL = `SELECT mp.match_id::text AS match_id, mp.seat FROM match_players mp JOIN matches m ON m.id = mp.match_id
-       WHERE mp.player_id = $1 AND m.status = 'playing'`;
+const PLAYING_SEATS_SQL = prepared(`SELECT mp.match_id::text AS match_id, mp.seat FROM match_players mp JOIN matches m ON m.id = mp.match_id
+       WHERE mp.player_id = $1 AND m.status = 'playing'`);
 
 // The turn clock row is the one the append wrote for this seq (the async-play trigger).
-const TURN_SQL = `SELECT m.current_seq, m.turn_seat, m.turn_player, c.deadline
+const TURN_SQL = prepared(`SELECT m.current_seq, m.turn_seat, m.turn_player, c.deadline
        FROM matches m LEFT JOIN match_clocks c ON c.match_id = m.id AND c.seq = m.current_seq
-       WHERE m.id = $1::uuid AND m.status = 'playing'`;
+       WHERE m.id = $1::uuid AND m.status = 'playing'`);
 
 const MY_TURN_SQL = `SELECT m.id::text AS match_id, m.preset, m.current_seq, m.turn_seat, c.deadline, m.updated_at,
          c.deadline - now() <= m.turn_time_limit::interval * $3::double precision AS clock_low

@@ -29,6 +29,7 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchMaker } from './match-maker';
 import { appConfig } from '../config/config';
+import { prepared } from '../database/prepared-statements';
 
 export interface RematchOffer {
   /** The finished match. */
@@ -64,6 +65,8 @@ const ASK_SQL = `INSERT INTO rematch_offers (match_id, asked, status, expires_at
   WHERE rematch_offers.status <> 'accepted'
   RETURNING asked, status, declined_by, new_match_id::text AS new_match_id, expires_at`;
 
+// Read with every match a client reads (its rematchOf).
+const REMATCH_OF_SQL = prepared(`SELECT match_id::text AS match_id FROM rematch_offers WHERE new_match_id = $1::uuid`);
 const READ_SQL = `SELECT asked, status, declined_by, new_match_id::text AS new_match_id, expires_at FROM rematch_offers WHERE match_id = $1::uuid`;
 
 @Injectable()
@@ -80,7 +83,7 @@ export class RematchesService {
 
   /** The match this one is a rematch of (null: none). */
   async rematchOf(matchId: string): Promise<string | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string }[]>(`SELECT match_id::text AS match_id FROM rematch_offers WHERE new_match_id = $1::uuid`, matchId);
+    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string }[]>(REMATCH_OF_SQL, matchId);
     return rows[0]?.match_id ?? null;
   }
 

@@ -22,6 +22,7 @@ import { signatureHeader, SIGNATURE_HEADER } from './signature';
 import { RefusedTargetError, targetPolicyFromEnv, WebhookTargetPolicy } from './target-policy';
 import { appConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
+import { prepared } from '../database/prepared-statements';
 
 export interface WebhookWorkerOptions {
   batch?: number;
@@ -64,7 +65,8 @@ export interface ClaimedDelivery {
   secret: string;
 }
 
-const CLAIM_SQL = `
+// Polled: prepared (planned once per connection).
+const CLAIM_SQL = prepared(`
 UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
 FROM (
   SELECT id FROM webhook_deliveries
@@ -74,7 +76,7 @@ FROM (
   FOR UPDATE SKIP LOCKED
 ) due, webhooks w
 WHERE d.id = due.id AND w.id = d.webhook_id
-RETURNING d.id::text AS id, d.webhook_id::text AS webhook_id, d.event, d.payload, d.attempts, d.created_at, w.url, w.secret`;
+RETURNING d.id::text AS id, d.webhook_id::text AS webhook_id, d.event, d.payload, d.attempts, d.created_at, w.url, w.secret`);
 
 /** The body sent for a delivery (stable across retries). */
 export function deliveryBody(d: Pick<ClaimedDelivery, 'id' | 'event' | 'payload' | 'createdAt'>): string {
