@@ -39,11 +39,14 @@ export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy 
    * After an append that is not a bot's own: starts the match's bot chain
    * when a bot may be due, and resolves once the replies a response should
    * show are played (up to the next human turn; none without a human seat).
-   * The snapshot just cached answers both questions without a read.
+   * The snapshot just cached answers both questions without a read; so does
+   * a later one (the match moved on meanwhile: if a bot was due after this
+   * append, it is the bot that moved, and the later append has its own
+   * reaction). Only a missing or older snapshot sends the chain to the log.
    */
   replyTo(result: Pick<CommandResult, 'matchId' | 'seq'>): Promise<void> {
     const snap = this.store.peek(result.matchId);
-    if (!snap || snap.seq !== result.seq) return this.seats.replies(result.matchId);
+    if (!snap || snap.seq < result.seq) return this.seats.replies(result.matchId);
     const s = snap.state;
     if (s.phase !== 'playing' || s.turn < 0 || !s.seats[s.turn]?.bot) return Promise.resolve();
     if (s.seats.every((seat) => seat.bot)) {

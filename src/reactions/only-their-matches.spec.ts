@@ -1,12 +1,15 @@
 /**
  * The steps that concern some matches only return at once, with no read,
  * for the others: the lobby (public matches that are or were open), the
- * ratings (rated matches) and the tournaments (private matches: every table
- * is private).
+ * ratings (rated matches), the tournaments (private matches: every table
+ * is private) and the bot turns (a bot to move, by the snapshot at or past
+ * the append).
  */
 import { LobbyService } from '../lobby/lobby.service';
 import { RatingsRecorder } from '../ratings/ratings-recorder.service';
 import { TournamentsService } from '../tournaments/tournaments.service';
+import { BotSeatsService } from '../bots/bot-seats.service';
+import type { AppConfig } from '../config/config';
 import type { CommandResult } from '../events/match-store';
 
 const seat = (player: string | null) => ({ player, reservedFor: null, bot: null });
@@ -96,6 +99,34 @@ describe('tournaments step', () => {
       const { service, reads } = tournaments(snap);
       await service.matchEnded('m', end);
       expect(reads).toEqual(['read']);
+    }
+  });
+});
+
+describe('bot turns step', () => {
+  function bots(snap: unknown) {
+    const reads: string[] = [];
+    const humanToMove = { phase: 'playing', turn: 0, seats: [seat('a'), seat('b')] };
+    const store = { peek: () => snap, current: async () => (reads.push('read'), { seq: 9, state: humanToMove }), atLeast: async () => (reads.push('read'), { seq: 9, state: humanToMove }) };
+    return { service: new BotSeatsService(store as never, { BOT_SWEEP_MS: 0, BOT_ISMCTS_MS: 50 } as AppConfig), reads };
+  }
+  const humans = (seq: number) => ({ seq, visibility: 'public', state: { phase: 'playing', turn: 1, seats: [seat('a'), seat('b')] } });
+
+  it('reads nothing when the snapshot is at this append, or past it (the match moved on meanwhile), and no bot is to move', async () => {
+    for (const snap of [humans(8), humans(9)]) {
+      const { service, reads } = bots(snap);
+      await service.replyTo({ matchId: 'm', seq: 8 });
+      expect(reads).toEqual([]);
+      await service.onModuleDestroy();
+    }
+  });
+
+  it('reads the log when this instance has no snapshot, or an older one', async () => {
+    for (const snap of [undefined, humans(7)]) {
+      const { service, reads } = bots(snap);
+      await service.replyTo({ matchId: 'm', seq: 8 });
+      expect(reads).toEqual(['read']);
+      await service.onModuleDestroy();
     }
   });
 });
