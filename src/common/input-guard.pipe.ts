@@ -17,28 +17,34 @@ export class InputGuardPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     // Client input only: REST body, query and path; GraphQL arguments (type 'args'). Not the caller, context or info.
     if (!CLIENT_INPUT.has(metadata.type)) return value;
-    const problem = inspect(value, 0, '');
-    if (problem) throw new DomainError('VALIDATION_FAILED', problem);
+    const problem = inspect(value, 0);
+    if (problem) throw new DomainError('VALIDATION_FAILED', `${problem.path.join('') || 'input'}: ${problem.message}`);
     return value;
   }
 }
 
-function inspect(value: unknown, depth: number, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? `${path || 'input'}: contains a NUL character` : null;
+interface Problem {
+  /** Where, from the top: `key`, `.key` and `[i]` segments, added on the way back up (nothing is built for sound input). */
+  path: string[];
+  message: string;
+}
+
+function inspect(value: unknown, depth: number): Problem | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? { path: [], message: 'contains a NUL character' } : null;
   if (value === null || typeof value !== 'object') return null;
-  if (depth >= MAX_INPUT_DEPTH) return `${path || 'input'}: nested deeper than ${MAX_INPUT_DEPTH} levels`;
+  if (depth >= MAX_INPUT_DEPTH) return { path: [], message: `nested deeper than ${MAX_INPUT_DEPTH} levels` };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const problem = inspect(value[i], depth + 1, `${path}[${i}]`);
-      if (problem) return problem;
+      const problem = inspect(value[i], depth + 1);
+      if (problem) return (problem.path.unshift(`[${i}]`), problem);
     }
     return null;
   }
-  for (const [key, item] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return `${path || 'input'}: a key contains a NUL character`;
-    const problem = inspect(item, depth + 1, at);
-    if (problem) return problem;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (key.includes('\u0000')) return { path: [], message: 'a key contains a NUL character' };
+    const problem = inspect((value as Record<string, unknown>)[key], depth + 1);
+    if (problem) return (problem.path.unshift(depth === 0 ? key : `.${key}`), problem);
   }
   return null;
 }
