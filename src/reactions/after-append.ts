@@ -122,7 +122,7 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
   async react(result: CommandResult): Promise<void> {
     for (const [name, step] of this.steps) {
       try {
-        // Most steps return at once for most appends (no promise): nothing to wait for then.
+        // A step with nothing to do for this append may return nothing (ratings, tournaments, a bot's own append): no wait then.
         const pending = step(result);
         if (pending) await pending;
       } catch (err) {
