@@ -8,6 +8,7 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY } from '../src/auth/principal';
 import { ERROR_CODES } from '../src/common/domain-error';
@@ -46,7 +47,8 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
     doc = openApiDocument(app) as Json;
     for (const item of Object.values(doc.paths as Json)) for (const op of Object.values(item as Json)) ops.set((op as Json).operationId, op as Json);
     alice = await register(app, 'oas');
-    ajv = new Ajv({ strict: false, allErrors: true });
+    // with the formats (date-time, uri...): without them ajv ignores every `format` of the document
+    ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
   });
   afterAll(async () => {
     await app?.close();
