@@ -12,6 +12,7 @@ import { DomainError } from '../common/domain-error';
 import { subscriptionIterator } from '../common/subscription-iterator';
 import { MatchStore } from '../events/match-store';
 import type { ClockKind, CommandResult, LobbyFilter, LobbyRow } from '../events/match-store';
+import type { Snapshot } from '../events/snapshot-cache';
 import { lobbyChannel } from '../realtime/channels';
 import type { LobbyChange } from '../realtime/channels';
 import { PUB_SUB } from '../realtime/realtime.module';
@@ -79,8 +80,7 @@ export class LobbyService {
    * phase. A match created full or started, or one already in play, never is.
    * Without the snapshot in this process's cache: read and see.
    */
-  private mayBeListed(result: CommandResult): boolean {
-    const snap = this.store.peek(result.matchId);
+  private mayBeListed(result: CommandResult, snap: Snapshot | undefined): boolean {
     if (!snap || snap.seq < result.seq) return true;
     const created = result.events[0]?.type === 'MatchCreated';
     // created with no seat to take (every one a player's or a bot's): never listed
@@ -123,7 +123,7 @@ export class LobbyService {
     if (!result.events.some((e) => LOBBY_EVENTS.has(e.type))) return;
     const snap = this.store.peek(result.matchId);
     if (snap?.visibility === 'private') return; // never listed
-    if (!this.mayBeListed(result)) return;
+    if (!this.mayBeListed(result, snap)) return;
     const created = result.events[0]?.type === 'MatchCreated';
     try {
       // A public match that this append starts or ends leaves the lobby: its removal needs no row.
