@@ -26,6 +26,8 @@ class FakeLog implements FeedLog {
   upTo: number;
   reads: number[] = [];
   absorbed: number[][] = [];
+  /** This instance's snapshot, as the store's cache holds it (none by default). */
+  snapshot: { seq: number; hash: string; state: MatchState } | undefined;
 
   constructor(
     readonly all: StoredEvent[],
@@ -46,6 +48,10 @@ class FakeLog implements FeedLog {
 
   absorb(_matchId: string, events: readonly StoredEvent[]): void {
     this.absorbed.push(events.map((e) => e.seq));
+  }
+
+  peek(): { seq: number; hash: string; state: MatchState } | undefined {
+    return this.snapshot;
   }
 }
 
@@ -153,6 +159,26 @@ describe('LiveFeed', () => {
     await got.until(started + 2);
     await settle();
     expect(got.items.map((x) => x.seq)).toEqual(Array.from({ length: started + 2 }, (_, i) => i + 1));
+    expect(log.reads).toEqual([1, started + 1]);
+  });
+
+  it("takes the state from the instance's snapshot when it is at that very event, and folds it otherwise", async () => {
+    const got = collect(open(1));
+    await got.until(started);
+    await settle();
+    const [next] = append(started + 1);
+    const shared = await log.state(MATCH, started + 1);
+    log.snapshot = { seq: next.seq, hash: next.hash, state: shared };
+    await pubsub.publish(CHANNEL, notice([next]));
+    const [, , snapshotItem] = (await got.until(started + 1)).slice(started - 2);
+    expect(snapshotItem.state).toBe(shared); // the snapshot itself: no fold of its own
+    // A snapshot at the same seq but another chain (not this log's event) is never taken.
+    const [after] = append(started + 2);
+    log.snapshot = { seq: after.seq, hash: 'f'.repeat(64), state: shared };
+    await pubsub.publish(CHANNEL, notice([after]));
+    const last = (await got.until(started + 2))[started + 1];
+    expect(last.state).not.toBe(shared);
+    expect(last.state).toEqual(await log.state(MATCH, started + 2));
     expect(log.reads).toEqual([1, started + 1]);
   });
 

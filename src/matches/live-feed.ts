@@ -22,6 +22,8 @@ export interface FeedLog {
   eventsFrom(matchId: string, fromSeq: number, limit: number): Promise<StoredEvent[]>;
   /** Told of the events a notice brought (they keep this instance's snapshot current). */
   absorb(matchId: string, events: readonly StoredEvent[]): void;
+  /** SECRET: this instance's snapshot of the match, if it holds one (no read). */
+  peek(matchId: string): { seq: number; hash: string; state: MatchState } | undefined;
 }
 
 /** Log reads after a gap go this many events at a time. */
@@ -84,8 +86,11 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
     let state: MatchState | null = null;
     const ended = { yes: false };
     const next = async (e: StoredEvent): Promise<T> => {
-      // The state follows the events one by one, from the log folded up to the first one.
-      state = state ? evolve(state, joinEvent(e)) : await this.log.state(matchId, e.seq);
+      // The state follows the events one by one, from the log folded up to the first one; the
+      // instance's snapshot when it is at this very event (every subscriber here shares it).
+      const snap = this.log.peek(matchId);
+      if (snap && snap.seq === e.seq && snap.hash === e.hash) state = snap.state;
+      else state = state ? evolve(state, joinEvent(e)) : await this.log.state(matchId, e.seq);
       last = e.seq;
       ended.yes = state.phase === 'over';
       return this.toItem(e, state);
