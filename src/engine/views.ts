@@ -78,6 +78,10 @@ export interface MatchReveal extends MatchView {
   captured: CardCode[][];
 }
 
+// Shared by every view with nothing there: a live feed builds a view per subscriber per event, and views are never changed once built.
+const NO_CARDS = Object.freeze([]) as unknown as CardCode[];
+const NO_CAPTURE_VALUES = Object.freeze({}) as Record<CardCode, number>;
+
 function baseView(state: MatchState, viewer: number | null, hand: readonly Card[]): MatchView {
   const options = state.options;
   const sides = options ? sideCount(options) : 0;
@@ -96,7 +100,7 @@ function baseView(state: MatchState, viewer: number | null, hand: readonly Card[
     lastCapturer: state.lastCapturer,
     hand: cardCodes(hand),
     table: cardCodes(state.table),
-    captureValues: state.mattaValue !== null && options?.matta ? { [options.matta]: state.mattaValue } : {},
+    captureValues: state.mattaValue !== null && options?.matta ? { [options.matta]: state.mattaValue } : NO_CAPTURE_VALUES,
     deckSize: state.deck ? state.deck.length - state.deckPos : 0,
     seats: state.seats.map((s, seat) => ({
       seat,
@@ -105,7 +109,7 @@ function baseView(state: MatchState, viewer: number | null, hand: readonly Card[
       reservedFor: s.reservedFor,
       bot: s.bot,
       handSize: state.hands[seat]?.length ?? 0,
-      declared: cardCodes(state.declared[seat] ?? []),
+      declared: state.declared[seat]?.length ? cardCodes(state.declared[seat]) : NO_CARDS,
     })),
     sides: Array.from({ length: sides }, (_, side) => ({
       side,
