@@ -41,9 +41,14 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null &
 
 /** The ValidationPipe, but the @AsSent fields skip class-transformer and Nest's key stripping (their other checks still run). */
 class InputValidationPipe extends ValidationPipe {
-  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  // Not async itself: most arguments have no @AsSent field, and every argument of every operation comes through here.
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const fields = metadata.metatype ? (Reflect.getMetadata(AS_SENT, metadata.metatype.prototype as object) as string[] | undefined) : undefined;
     if (!fields || !isPlainObject(value)) return super.transform(value, metadata);
+    return this.transformAsSent(value, fields, metadata);
+  }
+
+  private async transformAsSent(value: Record<string, unknown>, fields: string[], metadata: ArgumentMetadata): Promise<unknown> {
     const copy: Record<string, unknown> = { ...value };
     const held: [string, Record<string, unknown>][] = [];
     for (const f of fields) {
