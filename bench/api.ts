@@ -41,6 +41,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { http } from './http';
+import { LIVE } from './live-query';
 import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -62,10 +63,6 @@ type Transport = 'rest' | 'ws';
 const TRANSPORTS: Transport[] = process.env.BENCH_TRANSPORT === 'ws' ? ['ws'] : process.env.BENCH_TRANSPORT === 'rest' ? ['rest'] : ['rest', 'ws'];
 const PLAY = `mutation($id: ID!, $input: PlayInput!) { play(matchId: $id, input: $input) { seq } }`;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-// What a bot needs after each event; the match's options never change, so they come once, with the match.
-const LIVE = `subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) {
-  event { seq type }
-  match { seq status view { viewer phase turn hand table deckSize seats { handSize } } } } }`;
 
 interface Result {
   transport: Transport;

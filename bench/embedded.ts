@@ -25,6 +25,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { http } from './http';
+import { LIVE } from './live-query';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
@@ -42,9 +43,6 @@ const CONCURRENCY = Number(process.env.BENCH_EMBEDDED_CONCURRENCY ?? 20);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
 const TARGET = Number(process.env.BENCH_TARGET ?? 1);
 const TARGET_PEAK_MB = 400;
-const LIVE = `subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) {
-  event { seq type }
-  match { seq status view { viewer phase turn hand table deckSize seats { handSize } } } } }`;
 
 interface Result {
   readyRssMb: number;
