@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/profile-top.ts <dir or .cpuprofile files> [--top N] [--match REGEX]
+ * npx tsx bench/profile-top.ts <dir, .cpuprofile or .heapprofile files> [--top N] [--match REGEX]
  *
  * Sums V8 CPU profiles (`node --cpu-prof`, e.g. bench:api's instances with
  * BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof") and prints, as
@@ -11,6 +11,11 @@
  *    it recurses), for the functions matching --match if given.
  * Idle samples and the start (everything under the entry point's first run:
  * loading modules, building the app) are left out.
+ *
+ * Sampling heap profiles (`.heapprofile`, e.g. from bench/heap-sample.cjs,
+ * which counts what the collector has already taken too) are read the same
+ * way with bytes allocated in place of samples: where the allocations that
+ * keep the collector busy come from.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +34,24 @@ interface ProfileNode {
 interface Profile {
   nodes: ProfileNode[];
 }
+interface HeapNode {
+  callFrame: CallFrame;
+  selfSize: number;
+  children?: HeapNode[];
+}
+
+/** A sampling heap profile's tree as a CPU profile's nodes, each node's "hits" the bytes allocated there. */
+function fromHeapProfile(head: HeapNode): Profile {
+  const nodes: ProfileNode[] = [];
+  const add = (h: HeapNode): number => {
+    const node: ProfileNode = { id: nodes.length + 1, callFrame: h.callFrame, hitCount: h.selfSize, children: [] };
+    nodes.push(node);
+    for (const c of h.children ?? []) node.children!.push(add(c));
+    return node.id;
+  };
+  add(head);
+  return { nodes };
+}
 
 process.stdout.on('error', () => process.exit(0)); // piped into head
 const args = process.argv.slice(2);
@@ -38,8 +61,11 @@ const opt = (name: string): string | undefined => {
 };
 const top = Number(opt('--top') ?? 25);
 const match = opt('--match');
-const files = args.flatMap((a) => (statSync(a).isDirectory() ? readdirSync(a).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(a, f)) : [a]));
-if (files.length === 0) throw new Error('usage: profile-top.ts <dir or .cpuprofile files> [--top N] [--match REGEX]');
+const isProfile = (f: string) => f.endsWith('.cpuprofile') || f.endsWith('.heapprofile');
+const files = args.flatMap((a) => (statSync(a).isDirectory() ? readdirSync(a).filter(isProfile).map((f) => join(a, f)) : [a]));
+if (files.length === 0) throw new Error('usage: profile-top.ts <dir, .cpuprofile or .heapprofile files> [--top N] [--match REGEX]');
+const heap = files.every((f) => f.endsWith('.heapprofile'));
+if (!heap && files.some((f) => f.endsWith('.heapprofile'))) throw new Error('profile-top.ts: CPU and heap profiles do not add up; give one kind');
 
 const fnKey = (f: CallFrame): string => {
   const file = f.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '~/').replace(/^.*\/dist\//, 'dist/');
@@ -64,7 +90,8 @@ let skipped = 0;
 const re = match ? new RegExp(match) : null;
 
 for (const file of files) {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const read = JSON.parse(readFileSync(file, 'utf8')) as Profile | { head: HeapNode };
+  const profile = 'head' in read ? fromHeapProfile(read.head) : read;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -101,7 +128,9 @@ const print = (title: string, m: Map<string, number>, n = top) => {
   console.log(`\n${title}`);
   for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`${pct(v).padStart(6)}  ${k}`);
 };
-console.log(`${files.length} profile(s), ${total} busy samples after the start (shares below are of these; ${skipped} idle or start-up samples left out)`);
-print('self time by function', self);
-print('self time by place (package, dist file, native)', places);
-print(`inclusive time by function${match ? ` matching /${match}/` : ''}`, inclusive);
+const what = heap ? 'allocation' : 'time';
+if (heap) console.log(`${files.length} heap profile(s), ${(total / 1e6).toFixed(1)} MB allocated after the start (shares below are of these; ${(skipped / 1e6).toFixed(1)} MB at start-up left out)`);
+else console.log(`${files.length} profile(s), ${total} busy samples after the start (shares below are of these; ${skipped} idle or start-up samples left out)`);
+print(`self ${what} by function`, self);
+print(`self ${what} by place (package, dist file, native)`, places);
+print(`inclusive ${what} by function${match ? ` matching /${match}/` : ''}`, inclusive);
