@@ -170,7 +170,8 @@ describe('LiveFeed', () => {
     const shared = await log.state(MATCH, started + 1);
     log.snapshot = { seq: next.seq, hash: next.hash, state: shared };
     await pubsub.publish(CHANNEL, notice([next]));
-    const [, , snapshotItem] = (await got.until(started + 1)).slice(started - 2);
+    const snapshotItem = (await got.until(started + 1))[started];
+    expect(snapshotItem.seq).toBe(started + 1);
     expect(snapshotItem.state).toBe(shared); // the snapshot itself: no fold of its own
     // A snapshot at the same seq but another chain (not this log's event) is never taken.
     const [after] = append(started + 2);
