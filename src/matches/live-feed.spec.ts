@@ -6,7 +6,7 @@ import { GENESIS_HASH, chainEvents, joinEvent } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import type { MatchNotice } from '../realtime/channels';
 import { LiveFeed } from './live-feed';
-import type { FeedLog } from './live-feed';
+import type { FeedLog, FeedSnapshot } from './live-feed';
 
 const MATCH = 'feed-match';
 const CHANNEL = `match:${MATCH}`;
@@ -27,7 +27,7 @@ class FakeLog implements FeedLog {
   reads: number[] = [];
   absorbed: number[][] = [];
   /** This instance's snapshot, as the store's cache holds it (none by default). */
-  snapshot: { seq: number; hash: string; state: MatchState } | undefined;
+  snapshot: FeedSnapshot | undefined;
 
   constructor(
     readonly all: StoredEvent[],
@@ -50,7 +50,7 @@ class FakeLog implements FeedLog {
     this.absorbed.push(events.map((e) => e.seq));
   }
 
-  peek(): { seq: number; hash: string; state: MatchState } | undefined {
+  peek(): FeedSnapshot | undefined {
     return this.snapshot;
   }
 }

@@ -13,6 +13,7 @@ import { evolve } from '../engine';
 import type { MatchState } from '../engine';
 import { joinEvent } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
+import type { Snapshot } from '../events/snapshot-cache';
 import type { MatchNotice, PresenceChange } from '../realtime/channels';
 
 /** What the feed reads: the match store, in the service. */
@@ -23,8 +24,11 @@ export interface FeedLog {
   /** Told of the events a notice brought (they keep this instance's snapshot current). */
   absorb(matchId: string, events: readonly StoredEvent[]): void;
   /** SECRET: this instance's snapshot of the match, if it holds one (no read). */
-  peek(matchId: string): { seq: number; hash: string; state: MatchState } | undefined;
+  peek(matchId: string): FeedSnapshot | undefined;
 }
+
+/** What the feed needs of the instance's snapshot: where it is, and its state there. */
+export type FeedSnapshot = Pick<Snapshot, 'seq' | 'hash' | 'state'>;
 
 /** Log reads after a gap go this many events at a time. */
 const PAGE = 200;
