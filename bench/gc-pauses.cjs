@@ -2,6 +2,7 @@
 // garbage collection's pause (perf_hooks 'gc' entries) and writes their count, total, largest and how many took over
 // 10 and 50 ms, by kind, to QDIR/gc-<pid>.json when the process ends. See bench/README.md (2026-11-26, evening).
 const fs = require('fs');
+const writeAtExit = require('./write-at-exit.cjs');
 const { PerformanceObserver, constants } = require('perf_hooks');
 const kinds = { [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb' };
 const stats = {};
@@ -16,11 +17,4 @@ new PerformanceObserver((list) => {
     if (e.duration > 50) s.over50ms++;
   }
 }).observe({ entryTypes: ['gc'] });
-let written = false;
-const dump = () => {
-  if (written) return;
-  written = true;
-  fs.writeFileSync(`${process.env.QDIR}/gc-${process.pid}.json`, JSON.stringify(stats, null, 1));
-};
-process.on('exit', dump);
-process.on('SIGTERM', dump);
+writeAtExit(() => fs.writeFileSync(`${process.env.QDIR}/gc-${process.pid}.json`, JSON.stringify(stats, null, 1)));

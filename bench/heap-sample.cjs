@@ -3,6 +3,7 @@
 // ones), from HEAP_SAMPLE_AFTER_MS (default 8000: after the start) until the process ends, to QDIR/heap-<pid>.heapprofile.
 // What each function allocates is what keeps the collector busy: `npx tsx bench/profile-top.ts <QDIR>` sums it.
 const fs = require('fs');
+const writeAtExit = require('./write-at-exit.cjs');
 const inspector = require('inspector');
 const session = new inspector.Session();
 session.connect();
@@ -15,15 +16,11 @@ setTimeout(() => {
     else sampling = true;
   });
 }, Number(process.env.HEAP_SAMPLE_AFTER_MS ?? 8000)).unref();
-let written = false;
-const dump = () => {
-  if (written || !sampling) return;
-  written = true;
+writeAtExit(() => {
+  if (!sampling) return;
   // An in-process session answers synchronously: the file is written before the process goes.
   session.post('HeapProfiler.stopSampling', (err, result) => {
     if (err) return console.error('heap-sample:', err.message);
     fs.writeFileSync(`${process.env.QDIR}/heap-${process.pid}.heapprofile`, JSON.stringify(result.profile));
   });
-};
-process.on('exit', dump);
-process.on('SIGTERM', dump);
+});

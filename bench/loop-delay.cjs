@@ -4,6 +4,7 @@
 // start (loading modules, building the app) is in it too, so keep the stalls of the pass by their times.
 // See bench/README.md (2026-11-27, second session: the paced spikes).
 const fs = require('fs');
+const writeAtExit = require('./write-at-exit.cjs');
 const { monitorEventLoopDelay, performance } = require('perf_hooks');
 const TICK_MS = 20;
 const histogram = monitorEventLoopDelay({ resolution: 10 });
@@ -16,12 +17,7 @@ setInterval(() => {
   if (lateMs >= 50) stalls.push({ at: Math.round(performance.timeOrigin + now), lateMs: Math.round(lateMs) });
   last = now;
 }, TICK_MS).unref();
-let written = false;
-const dump = () => {
-  if (written) return;
-  written = true;
+writeAtExit(() => {
   const out = { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, endedAt: Date.now(), stalls };
   fs.writeFileSync(`${process.env.QDIR}/loop-delay-${process.pid}.json`, JSON.stringify(out, null, 1));
-};
-process.on('exit', dump);
-process.on('SIGTERM', dump);
+});
