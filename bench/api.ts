@@ -16,8 +16,10 @@
  * Each case starts with an unmeasured pass of BENCH_WARMUP (200) matches on
  * the fresh instances (after 50, the JIT was still compiling: 15% of the
  * instances' CPU). A pass begins once every seat's subscription has delivered
- * the log so far; in paced mode the starts go through the pacer with the
- * plays. CPU per play: the whole machine's CPU time (instances, PostgreSQL,
+ * the log so far. At saturation it begins with every match's start at once.
+ * Paced, the matches are started before it (through the pacer), and it
+ * begins by releasing every first move: the pass is plays alone, at the rate
+ * (start p99: the starts' round trip, in either mode). CPU per play: the whole machine's CPU time (instances, PostgreSQL,
  * Redis, this generator) over the pass, per acknowledged play; own CPU per
  * play: only this case's instances and the PostgreSQL backends of its scratch
  * database (what other users of a shared machine do is not in it), the
@@ -63,6 +65,8 @@ type Transport = 'rest' | 'ws';
 const TRANSPORTS: Transport[] = process.env.BENCH_TRANSPORT === 'ws' ? ['ws'] : process.env.BENCH_TRANSPORT === 'rest' ? ['rest'] : ['rest', 'ws'];
 const PLAY = `mutation($id: ID!, $input: PlayInput!) { play(matchId: $id, input: $input) { seq } }`;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+// BENCH_SLOW_MS=<ms>: print when the measured pass's plays of at least that latency came (wall clock), to set them beside other logs.
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0);
 
 interface Result {
   transport: Transport;
@@ -74,6 +78,8 @@ interface Result {
   p50: number;
   p95: number;
   p99: number;
+  /** The match starts' round trip (paced: before the pass, through the pacer; saturation: all at once, in the pass). */
+  startP99: number;
   deliveryP99: number;
   /** CPU time of the whole machine (service, PostgreSQL, Redis, load generator) per acknowledged play. */
   cpuMsPerPlay: number;
@@ -99,6 +105,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // Whatever happens to the bench, its service instances must not outlive it.
 const running: ProcessInstance[] = [];
 process.on('exit', () => running.forEach((i) => i.child.kill('SIGKILL')));
+
+/** Slow plays in bursts (ends less than a second apart): when each burst began and ended, its plays and its slowest. */
+function printSlowPlays(slow: { endedAt: number; ms: number; first: boolean }[], passStartedAt: number): void {
+  const bursts: { from: number; to: number; plays: number; firsts: number; maxMs: number }[] = [];
+  for (const p of [...slow].sort((a, b) => a.endedAt - b.endedAt)) {
+    const last = bursts[bursts.length - 1];
+    if (last && p.endedAt - last.to < 1000) {
+      last.to = p.endedAt;
+      last.plays++;
+      if (p.first) last.firsts++;
+      last.maxMs = Math.max(last.maxMs, p.ms);
+    } else bursts.push({ from: p.endedAt - p.ms, to: p.endedAt, plays: 1, firsts: p.first ? 1 : 0, maxMs: p.ms });
+  }
+  const time = (at: number) => new Date(at).toISOString().slice(11, 23);
+  console.error(`plays of ${SLOW_MS} ms or more: ${slow.length} (pass from ${time(passStartedAt)})`);
+  for (const b of bursts) console.error(`  ${time(b.from)} to ${time(b.to)}: ${b.plays} plays (${b.firsts} a match's first), slowest ${b.maxMs.toFixed(0)} ms`);
+}
 
 /** The play mutation over a graphql-ws socket, its outcome in HTTP terms (412 for a stale seq). */
 function wsPlay(client: Client, matchId: string, input: Record<string, unknown>): Promise<{ status: number }> {
@@ -221,6 +244,10 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       };
 
       const playLatencies: number[] = [];
+      const slowPlays: { endedAt: number; ms: number; first: boolean }[] = [];
+      const playedOnce = new Set<string>(); // matches with an acknowledged play
+      const startLatencies: number[] = [];
+      let lastStartAckedAt = 0;
       const deliveries: number[] = [];
       const ackAt = new Map<string, number>(); // matchId/seq -> acknowledged at
       const earlyArrivals = new Map<string, number>(); // matchId/seq -> subscribers that saw it before the ack
@@ -257,20 +284,28 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       let caughtUp = 0;
       let allCaughtUp!: () => void;
       const subscribed = new Promise<void>((r) => (allCaughtUp = r));
+      // Paced mode deals every match before the pass and holds each first move until the pass begins (see below).
+      const held = { now: mode === 'paced' };
+      const heldSeats: (() => void)[] = [];
+      let dealtSeats = 0;
+      let allDealt!: () => void;
+      const dealt = new Promise<void>((r) => (allDealt = r));
       for (const [m, match] of matches.entries()) {
         let over = false;
         for (const [seatIndex, account] of match.seats.entries()) {
           const inst = (m + seatIndex) % count;
           // Events of one command arrive back to back: act on the latest view once they settle.
-          const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null, caughtUp: false };
+          const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null, caughtUp: false, dealt: false };
           const settle = () => {
             seat.timer = null;
+            if (held.now) return;
             const live = seat.latest;
             const view = live.match.view;
             if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
             seat.acted = live.match.seq;
             act(view, live.match.seq, account, inst).catch(() => errors++);
           };
+          heldSeats.push(() => seat.latest && settle());
           socket(account, inst).subscribe(
             { query: LIVE, variables: { id: match.id, from: 1 } },
             {
@@ -284,6 +319,10 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
                 if (live.match.status === 'over' && !over && seatIndex === 0) {
                   over = true;
                   if (++finished === matches.length) allDone();
+                }
+                if (!seat.dealt && live.match.status !== 'open') {
+                  seat.dealt = true;
+                  if (++dealtSeats === 2 * matches.length) allDealt();
                 }
                 if (!seat.caughtUp && live.event.seq >= 2) {
                   seat.caughtUp = true;
@@ -319,6 +358,8 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
             return;
           }
           playLatencies.push(now - sent);
+          if (SLOW_MS > 0 && now - sent >= SLOW_MS) slowPlays.push({ endedAt: Date.now(), ms: now - sent, first: !playedOnce.has(match.id) });
+          playedOnce.add(match.id);
           plays++;
           const key = `${match.id}/${seq + 1}`;
           ackAt.set(key, now);
@@ -326,20 +367,38 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         };
         started++;
       }
-      // Once every seat's subscription is live, start every match (at once in saturation, through the pacer in paced mode): the first mover of each acts on its subscription.
+      // Once every seat's subscription is live, start every match: the first mover of each acts on its subscription.
       await Promise.race([subscribed, sleep(60_000)]);
+      const startAll = () =>
+        Promise.all(
+          matches.map(async (match, m) => {
+            await slot();
+            const sent = performance.now();
+            await http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {});
+            const now = performance.now();
+            startLatencies.push(now - sent);
+            lastStartAckedAt = Math.max(lastStartAckedAt, now);
+          }),
+        );
+      // Paced: a start costs the service about twice a play, and 200 of them at the paced rate are more than one
+      // instance can take: they would open the pass with a second of backlog that sets the play p99 (bench/README.md,
+      // 2026-11-27, third session). So the matches are dealt first, and the pass is the plays alone, at the rate.
+      if (mode === 'paced') {
+        await startAll();
+        await Promise.race([dealt, sleep(60_000)]);
+      }
       await sleep(200);
       t0.at = performance.now();
+      // CLOCK_MONOTONIC in µs, the clock of the instances' --cpu-prof profiles: to cut their samples to this pass
+      if (SLOW_MS > 0) console.error(`pass starts at monotonic ${process.hrtime.bigint() / 1000n} µs`);
       const cpuAtStart = machineCpuMs();
       const database = new URL(db.url).pathname.slice(1);
       const pids = instances.map((i) => i.child.pid!);
       const ownAtStart = ownTicks(pids, database);
-      await Promise.all(
-        matches.map(async (match, m) => {
-          await slot();
-          await http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {});
-        }),
-      );
+      if (held.now) {
+        held.now = false;
+        for (const release of heldSeats) release();
+      } else await startAll();
       const limit = setTimeout(allDone, 180_000);
       await done;
       clearTimeout(limit);
@@ -348,6 +407,10 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       const ownAtEnd = ownTicks(pids, database);
       const ownMs = ownCpuMsBetween(ownAtStart, ownAtEnd);
       const pgMs = ownCpuMsBetween(ownAtStart, ownAtEnd, (pid) => !pids.includes(Number(pid)));
+      if (SLOW_MS > 0) {
+        printSlowPlays(slowPlays, Date.now() - seconds * 1000);
+        console.error(`  starts: p50 ${pct(startLatencies, 50).toFixed(1)} ms, slowest ${pct(startLatencies, 100).toFixed(1)} ms, last acknowledged ${(lastStartAckedAt - t0.at).toFixed(0)} ms from the pass's beginning`);
+      }
       return {
         transport,
         mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
@@ -358,6 +421,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         p50: pct(playLatencies, 50),
         p95: pct(playLatencies, 95),
         p99: pct(playLatencies, 99),
+        startP99: pct(startLatencies, 99),
         deliveryP99: pct(deliveries, 99),
         cpuMsPerPlay: cpuMs / plays,
         ownCpuMsPerPlay: ownMs / plays,
@@ -415,9 +479,9 @@ async function runCases(build: Build, label = ''): Promise<Result[]> {
   return results;
 }
 
-const HEADER = '| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play (of which PostgreSQL) | RSS MB per instance | stale (412) | errors |';
+const HEADER = '| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play (of which PostgreSQL) | RSS MB per instance | stale (412) | errors |';
 const row = (r: Result, prefix = '') =>
-  `| ${prefix}${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.ownCpuMsPerPlay.toFixed(2)} (${r.pgCpuMsPerPlay.toFixed(2)}) | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`;
+  `| ${prefix}${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.startP99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.ownCpuMsPerPlay.toFixed(2)} (${r.pgCpuMsPerPlay.toFixed(2)}) | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`;
 
 /** The saturation and paced results of the last line's mode: graphql-ws when it ran (a subscribed client's own socket), else REST; two instances. */
 function headline(results: Result[]): { sat2: Result; paced2: Result } {
@@ -439,8 +503,8 @@ async function sideBySide(ref: string, rounds: number): Promise<void> {
   for (const r of runs) for (const res of r.result) console.log(row(res, `${r.round} ${r.side} `));
   console.log('');
   console.log('Medians over the rounds, baseline → now (ratio now / baseline):');
-  console.log('| plays via | mode | instances | plays/s | play p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play | of which PostgreSQL | RSS MB per instance (larger) |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| plays via | mode | instances | plays/s | play p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play | of which PostgreSQL | RSS MB per instance (larger) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const med = (side: Side, i: number, pick: (r: Result) => number) => median(runs.filter((r) => r.side === side).map((r) => pick(r.result[i])));
   const cell = (i: number, pick: (r: Result) => number, digits: number) => {
     const b = med('baseline', i, pick);
@@ -451,7 +515,7 @@ async function sideBySide(ref: string, rounds: number): Promise<void> {
   const template = current[0].result;
   template.forEach((r, i) => {
     const rss = (x: Result) => Math.max(...x.rssMb);
-    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${cell(i, (x) => x.playsPerS, 0)} | ${cell(i, (x) => x.p99, 1)} | ${cell(i, (x) => x.deliveryP99, 1)} | ${cell(i, (x) => x.cpuMsPerPlay, 2)} | ${cell(i, (x) => x.ownCpuMsPerPlay, 2)} | ${cell(i, (x) => x.pgCpuMsPerPlay, 2)} | ${cell(i, rss, 0)} |`);
+    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${cell(i, (x) => x.playsPerS, 0)} | ${cell(i, (x) => x.p99, 1)} | ${cell(i, (x) => x.startP99, 1)} | ${cell(i, (x) => x.deliveryP99, 1)} | ${cell(i, (x) => x.cpuMsPerPlay, 2)} | ${cell(i, (x) => x.ownCpuMsPerPlay, 2)} | ${cell(i, (x) => x.pgCpuMsPerPlay, 2)} | ${cell(i, rss, 0)} |`);
   });
   const { sat2, paced2 } = headline(template);
   // BENCH_ONLY ran one case: the table is all there is (the last line needs both two-instance cases).
