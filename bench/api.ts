@@ -92,6 +92,8 @@ interface Result {
   /** Of which the PostgreSQL backends of its scratch database. */
   pgCpuMsPerPlay: number;
   rssMb: number[];
+  /** CPU ms a second that the hypervisor took from this machine during the pass: a noisy round's sign. */
+  stealMsPerS: number;
   errors: number;
   stale: number;
 }
@@ -161,6 +163,12 @@ function machineCpuMs(): number {
 }
 
 /** CPU ticks of a process so far (utime + stime, its threads included), or null once it is gone. */
+/** CPU time the hypervisor gave to other guests while this machine wanted it (/proc/stat steal, all cores). */
+function stealMs(): number {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+  return (Number(cpu[8]) * 1000) / CLOCK_TICKS;
+}
+
 function ticksOf(pid: string): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -392,6 +400,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       // CLOCK_MONOTONIC in µs, the clock of the instances' --cpu-prof profiles: to cut their samples to this pass
       if (SLOW_MS > 0) console.error(`pass starts at monotonic ${process.hrtime.bigint() / 1000n} µs`);
       const cpuAtStart = machineCpuMs();
+      const stealAtStart = stealMs();
       const database = new URL(db.url).pathname.slice(1);
       const pids = instances.map((i) => i.child.pid!);
       const ownAtStart = ownTicks(pids, database);
@@ -404,6 +413,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       clearTimeout(limit);
       const seconds = (performance.now() - t0.at) / 1000;
       const cpuMs = machineCpuMs() - cpuAtStart;
+      const stolenMs = stealMs() - stealAtStart;
       const ownAtEnd = ownTicks(pids, database);
       const ownMs = ownCpuMsBetween(ownAtStart, ownAtEnd);
       const pgMs = ownCpuMsBetween(ownAtStart, ownAtEnd, (pid) => !pids.includes(Number(pid)));
@@ -427,6 +437,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         ownCpuMsPerPlay: ownMs / plays,
         pgCpuMsPerPlay: pgMs / plays,
         rssMb: instances.map((i) => rssMb(i.child.pid!)),
+        stealMsPerS: stolenMs / seconds,
         errors: errors + (started - matches.length),
         stale,
       };
@@ -474,14 +485,14 @@ async function runCases(build: Build, label = ''): Promise<Result[]> {
   for (const { transport, mode, count } of cases()) {
     const r = await runMode(transport, mode, count, build);
     results.push(r);
-    console.error(`${label}${transport}, ${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s, p99 ${r.p99.toFixed(1)} ms, ${r.cpuMsPerPlay.toFixed(2)} machine / ${r.ownCpuMsPerPlay.toFixed(2)} own (PostgreSQL ${r.pgCpuMsPerPlay.toFixed(2)}) CPU ms/play`);
+    console.error(`${label}${transport}, ${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s, p99 ${r.p99.toFixed(1)} ms, ${r.cpuMsPerPlay.toFixed(2)} machine / ${r.ownCpuMsPerPlay.toFixed(2)} own (PostgreSQL ${r.pgCpuMsPerPlay.toFixed(2)}) CPU ms/play, steal ${r.stealMsPerS.toFixed(0)} ms/s`);
   }
   return results;
 }
 
-const HEADER = '| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play (of which PostgreSQL) | RSS MB per instance | stale (412) | errors |';
+const HEADER = '| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play (of which PostgreSQL) | RSS MB per instance | steal ms/s | stale (412) | errors |';
 const row = (r: Result, prefix = '') =>
-  `| ${prefix}${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.startP99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.ownCpuMsPerPlay.toFixed(2)} (${r.pgCpuMsPerPlay.toFixed(2)}) | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stale} | ${r.errors} |`;
+  `| ${prefix}${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.startP99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.ownCpuMsPerPlay.toFixed(2)} (${r.pgCpuMsPerPlay.toFixed(2)}) | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stealMsPerS.toFixed(0)} | ${r.stale} | ${r.errors} |`;
 
 /** The saturation and paced results of the last line's mode: graphql-ws when it ran (a subscribed client's own socket), else REST; two instances. */
 function headline(results: Result[]): { sat2: Result; paced2: Result } {
