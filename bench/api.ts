@@ -19,8 +19,9 @@
  * the log so far. At saturation it begins with every match's start at once.
  * Paced, the matches are started before it (through the pacer), and it
  * begins by releasing every first move: the pass is plays alone, at the rate
- * (start p99: the starts' round trip, in either mode). CPU per play: the whole machine's CPU time (instances, PostgreSQL,
- * Redis, this generator) over the pass, per acknowledged play; own CPU per
+ * (start p99: the starts' round trip, in either mode). CPU per play: the
+ * whole machine's CPU time (instances, PostgreSQL, Redis, this generator)
+ * over the pass, per acknowledged play; own CPU per
  * play: only this case's instances and the PostgreSQL backends of its scratch
  * database (what other users of a shared machine do is not in it), the
  * backends' part also shown alone. Also runs
@@ -162,13 +163,13 @@ function machineCpuMs(): number {
   return (ticks * 1000) / CLOCK_TICKS;
 }
 
-/** CPU ticks of a process so far (utime + stime, its threads included), or null once it is gone. */
 /** CPU time the hypervisor gave to other guests while this machine wanted it (/proc/stat steal, all cores). */
 function stealMs(): number {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
   return (Number(cpu[8]) * 1000) / CLOCK_TICKS;
 }
 
+/** CPU ticks of a process so far (utime + stime, its threads included), or null once it is gone. */
 function ticksOf(pid: string): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
