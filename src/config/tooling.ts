@@ -23,6 +23,7 @@ export const TOOLING_VARIABLES = {
   BENCH_RATE: { default: '500', readBy: 'bench:api' },
   BENCH_TRANSPORT: { default: null, readBy: 'bench:api' },
   BENCH_ONLY: { default: null, readBy: 'bench:api' },
+  BENCH_SLOW_MS: { default: null, readBy: 'bench:api' },
   BENCH_NODE_ARGS: { default: null, readBy: 'bench:api, bench:export, bench:embedded' },
   BENCH_EMBEDDED_MATCHES: { default: '200', readBy: 'bench:embedded' },
   BENCH_EMBEDDED_CONCURRENCY: { default: '20', readBy: 'bench:embedded' },
