@@ -109,6 +109,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const running: ProcessInstance[] = [];
 process.on('exit', () => running.forEach((i) => i.child.kill('SIGKILL')));
 
+/** A promise (`reached`) kept once `count()` has been called n times, or at once by `reach()` (a time limit). */
+function countdown(n: number): { reached: Promise<void>; count: () => void; reach: () => void } {
+  let left = n;
+  let reach!: () => void;
+  const reached = new Promise<void>((r) => (reach = r));
+  const count = () => {
+    if (--left === 0) reach();
+  };
+  return { reached, count, reach };
+}
+
 /** Slow plays in bursts (ends less than a second apart): when each burst began and ended, its plays and its slowest. */
 function printSlowPlays(slow: { endedAt: number; ms: number; first: boolean }[], passStartedAt: number): void {
   const bursts: { from: number; to: number; plays: number; firsts: number; maxMs: number }[] = [];
@@ -272,9 +283,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         nextSlot = at + 1000 / RATE;
         if (at > now) await sleep(at - now);
       };
-      let finished = 0;
-      let allDone!: () => void;
-      const done = new Promise<void>((r) => (allDone = r));
+      const finished = countdown(matchCount); // matches seen over by their first seat
 
       const matches: { id: string; seats: number[]; options: RulesetOptions }[] = [];
       for (let m = 0; m < matchCount; m++) {
@@ -290,15 +299,11 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       let started = 0;
       const t0 = { at: 0 };
       // Seats whose subscription has delivered the log so far (the join, seq 2): the run starts when all have.
-      let caughtUp = 0;
-      let allCaughtUp!: () => void;
-      const subscribed = new Promise<void>((r) => (allCaughtUp = r));
+      const caughtUp = countdown(2 * matches.length);
       // Paced mode deals every match before the pass and holds each first move until the pass begins (see below).
-      const held = { now: mode === 'paced' };
+      let held = mode === 'paced';
       const heldSeats: (() => void)[] = [];
-      let dealtSeats = 0;
-      let allDealt!: () => void;
-      const dealt = new Promise<void>((r) => (allDealt = r));
+      const dealt = countdown(2 * matches.length); // seats that have seen their deal
       for (const [m, match] of matches.entries()) {
         let over = false;
         for (const [seatIndex, account] of match.seats.entries()) {
@@ -307,7 +312,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
           const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null, caughtUp: false, dealt: false };
           const settle = () => {
             seat.timer = null;
-            if (held.now) return;
+            if (held) return;
             const live = seat.latest;
             const view = live.match.view;
             if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
@@ -327,15 +332,15 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
                 else if (t0.at > 0) earlyArrivals.set(key, (earlyArrivals.get(key) ?? 0) + 1);
                 if (live.match.status === 'over' && !over && seatIndex === 0) {
                   over = true;
-                  if (++finished === matches.length) allDone();
+                  finished.count();
                 }
                 if (!seat.dealt && live.match.status !== 'open') {
                   seat.dealt = true;
-                  if (++dealtSeats === 2 * matches.length) allDealt();
+                  dealt.count();
                 }
                 if (!seat.caughtUp && live.event.seq >= 2) {
                   seat.caughtUp = true;
-                  if (++caughtUp === 2 * matches.length) allCaughtUp();
+                  caughtUp.count();
                 }
                 seat.latest = live;
                 if (!seat.timer) seat.timer = setTimeout(settle, 2);
@@ -377,7 +382,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
         started++;
       }
       // Once every seat's subscription is live, start every match: the first mover of each acts on its subscription.
-      await Promise.race([subscribed, sleep(60_000)]);
+      await Promise.race([caughtUp.reached, sleep(60_000)]);
       const startAll = () =>
         Promise.all(
           matches.map(async (match, m) => {
@@ -394,7 +399,7 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       // 2026-11-27, third session). So the matches are dealt first, and the pass is the plays alone, at the rate.
       if (mode === 'paced') {
         await startAll();
-        await Promise.race([dealt, sleep(60_000)]);
+        await Promise.race([dealt.reached, sleep(60_000)]);
       }
       await sleep(200);
       t0.at = performance.now();
@@ -405,12 +410,12 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
       const database = new URL(db.url).pathname.slice(1);
       const pids = instances.map((i) => i.child.pid!);
       const ownAtStart = ownTicks(pids, database);
-      if (held.now) {
-        held.now = false;
+      if (held) {
+        held = false;
         for (const release of heldSeats) release();
       } else await startAll();
-      const limit = setTimeout(allDone, 180_000);
-      await done;
+      const limit = setTimeout(finished.reach, 180_000);
+      await finished.reached;
       clearTimeout(limit);
       const seconds = (performance.now() - t0.at) / 1000;
       const cpuMs = machineCpuMs() - cpuAtStart;
