@@ -14,4 +14,4 @@ ENV NODE_ENV=production PORT=3000
 ENV MALLOC_ARENA_MAX=2
 EXPOSE 3000
 # the flags of src/node-flags.ts
-CMD ["node", "--heap-growing-percent=200", "dist/main.js"]
+CMD ["node", "--heap-growing-percent=200", "--v8-pool-size=0", "dist/main.js"]

@@ -4,7 +4,7 @@
 # exec: no shell stays between npm and the service, so the SIGTERM npm
 # forwards reaches the service (test/npm-start.e2e-spec.ts).
 set -euo pipefail
-flags=(--heap-growing-percent=200)
+flags=(--heap-growing-percent=200 --v8-pool-size=0)
 # The embedded default (no DATABASE_URL): EMBEDDED_NODE_FLAGS.
 url="${DATABASE_URL:-}"
 if [ -z "${url// /}" ]; then flags+=(--max-semi-space-size=2); fi

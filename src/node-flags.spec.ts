@@ -9,6 +9,7 @@ describe('the heap settings of the embedded default', () => {
     expect(applyEmbeddedHeapSettings({ DATABASE_URL: 'postgresql://x@127.0.0.1/db', PGLITE_HEAP_GROWING_PERCENT: 10 }, setFlags)).toBeNull();
     expect(setFlags).not.toHaveBeenCalled();
     expect(SERVICE_NODE_FLAGS).toContain('--heap-growing-percent=200');
+    expect(SERVICE_NODE_FLAGS).toContain('--v8-pool-size=0');
   });
 
   it('set the heap growing factor of PGLITE_HEAP_GROWING_PERCENT without a DATABASE_URL', () => {

@@ -13,8 +13,19 @@ import { setFlagsFromString } from 'node:v8';
  * core, left a burst of delayed plays behind it: the largest part of the
  * play p99 at 500 plays/s on two cores (bench:api). The price is memory: the
  * heap peaks near 200 MB instead of about 100.
+ *
+ * --v8-pool-size=0: as many V8 background threads as the machine has cores
+ * less one (at least one), instead of Node's fixed four. Those threads mark
+ * the old generation while JavaScript runs; four of them on two cores took
+ * both for 100 to 200 ms at each full collection (a scheduler trace: the
+ * event loop thread got 6 to 8 ms of every 25 and waited up to 9 ms for a
+ * core each time it woke), and the plays of that window were the bursts that
+ * set the paced p99. With one, a core stays for the event loop: graphql-ws
+ * at 500 plays/s on one instance went from 5 to 78 plays of 50 ms or more
+ * per pass to 0 or 1, at the same CPU per play (bench/README.md, 2026-11-27,
+ * fourth session). It is read when the process starts, so it is a flag.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=200'];
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=200', '--v8-pool-size=0'];
 
 /**
  * Flags the embedded default (no DATABASE_URL) starts with besides those
