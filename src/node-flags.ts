@@ -23,7 +23,7 @@ import { setFlagsFromString } from 'node:v8';
  * set the paced p99. With one, a core stays for the event loop: graphql-ws
  * at 500 plays/s on one instance went from 5 to 78 plays of 50 ms or more
  * per pass to 0 or 1, at the same CPU per play (bench/README.md, 2026-11-27,
- * fourth session). The embedded default's peak fell by 35 to 40 MB with it,
+ * fourth session). The embedded default's peak fell by 35 to 41 MB with it,
  * likely from fewer compiler threads at start. It is read when the process
  * starts, so it is a flag.
  */
