@@ -2,6 +2,9 @@
  * On PostgreSQL the store's hot statements are prepared once per connection
  * (src/database/prepared-statements.ts): after a few plays, the connection
  * holds the append as a named statement, and Prisma's own queries stay unnamed.
+ * The service's store sends them straight through the driver
+ * (Database.statements), a store over a bare client through Prisma's adapter:
+ * on one connection the two share the statement by its name.
  */
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
@@ -25,8 +28,12 @@ describe('prepared statements on PostgreSQL', () => {
     await fresh?.drop();
   });
 
-  it('prepares the append once per connection and plays through it', async () => {
-    const store = new MatchStore(db.prisma);
+  it.each([
+    ['straight through the driver, as the service', () => new MatchStore(db.prisma, { statements: db.statements })],
+    ['through Prisma, as a store over a bare client', () => new MatchStore(db.prisma)],
+  ])('prepares the append once per connection and plays through it: %s', async (_, storeOf) => {
+    expect(db.statements).toBeDefined();
+    const store = storeOf();
     const { matchId } = await store.create({ preset: 'scopa', seats: players(2), createdBy: 'p0' });
     await store.execute(matchId, { type: 'start', player: 'p0' }, { actor: 'p0' });
     const rng = mulberry32(5);

@@ -60,6 +60,20 @@ export interface RowReader {
   readonly chunkRows?: number;
 }
 
+/**
+ * The hot path's single statements (appends, log reads) straight through pg's
+ * pool, beside Prisma, each registered text prepared once per connection as
+ * the adapter does (prepared-statements.ts). Prisma's raw-query path costs
+ * some 180 µs of CPU a statement more than the driver alone (its query plan,
+ * interpreter, and argument and result conversions): at 500 plays/s that was
+ * a tenth of an instance's CPU per play (bench/README.md, 2026-11-27, sixth
+ * session). Rows come as the driver types them, as RowReader's. Outside any
+ * transaction only. PGlite has none: there a statement made inside an open
+ * transaction would wait forever, and the embedded default is not where
+ * throughput counts, so its statements stay on Prisma.
+ */
+export type StatementRunner = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
 /** The same reads through Prisma, for a store built over a bare client (tests, tools). */
 export function prismaRowReader(prisma: Pick<Prisma, '$queryRawUnsafe'>): RowReader {
   return <T>(sql: string, params: readonly unknown[]) => prisma.$queryRawUnsafe<T[]>(sql, ...params);
@@ -89,6 +103,8 @@ export interface Database {
   /** Present for pg. */
   pool?: pg.Pool;
   rows: RowReader;
+  /** Present for pg. */
+  statements?: StatementRunner;
   migrations: MigrationReport;
   close(): Promise<void>;
 }
@@ -110,6 +126,8 @@ export interface PreparedDatabase {
   pglite?: PGlite;
   pool?: pg.Pool;
   rows: RowReader;
+  /** Present for pg. */
+  statements?: StatementRunner;
   ready(): Promise<MigrationReport>;
   close(): Promise<void>;
 }
@@ -133,6 +151,7 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
       adapter: new PrismaPg(pool, { statementNameGenerator: (query) => preparedStatementName(query.sql) as string }),
       pool,
       rows: async <T>(sql: string, params: readonly unknown[]) => (await pool.query(sql, [...params])).rows as T[],
+      statements: async <T>(sql: string, params: readonly unknown[]) => (await pool.query({ text: sql, values: [...params], name: preparedStatementName(sql) })).rows as T[],
       ready: () => (options.migrate === false ? Promise.resolve(noMigrations) : pgMigrate(url, options.migrations)),
       close: async () => {
         if (ended) return;
@@ -190,6 +209,7 @@ export async function openDatabase(options: DatabaseOptions = databaseOptionsFro
     pglite: prepared.pglite,
     pool: prepared.pool,
     rows: prepared.rows,
+    statements: prepared.statements,
     migrations,
     close: async () => {
       await prisma.$disconnect();

@@ -9,7 +9,7 @@
 import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { prismaRowReader } from '../database/database';
-import type { Prisma, RowReader } from '../database/database';
+import type { Prisma, RowReader, StatementRunner } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
@@ -289,17 +289,21 @@ export interface EventStoreOptions {
   maxAppendBatch?: number;
   /** Bulk reads (the rows and events of many matches) straight through the driver; through Prisma when not given. */
   rows?: RowReader;
+  /** The appends and the reads of one match straight through the driver (Database.statements); through Prisma when not given. */
+  statements?: StatementRunner;
 }
 
 export class EventStore {
   private readonly batcher: AppendBatcher<PendingAppend, StoredEvent[]>;
   private readonly rows: RowReader;
+  private readonly statement: StatementRunner;
 
   constructor(
     private readonly prisma: Prisma,
     options: EventStoreOptions = {},
   ) {
     this.rows = options.rows ?? prismaRowReader(prisma);
+    this.statement = options.statements ?? prismaRowReader(prisma);
     this.batcher = new AppendBatcher<PendingAppend, StoredEvent[]>({
       runOne: (a) => this.appendOne(a),
       runBatch: (appends) => this.appendMany(appends),
@@ -412,13 +416,12 @@ export class EventStore {
       ];
       const seatsChanged = p.players.length > 0 || (p.seats !== undefined && p.seats !== null);
       rows = seatsChanged
-        ? await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(
-            APPEND_SQL_WITH_PLAYERS,
+        ? await this.statement<{ seq: number; created_at: Date }>(APPEND_SQL_WITH_PLAYERS, [
             ...params,
             JSON.stringify(p.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
             p.seats === undefined || p.seats === null ? null : JSON.stringify(p.seats),
-          )
-        : await this.prisma.$queryRawUnsafe<{ seq: number; created_at: Date }[]>(APPEND_SQL, ...params);
+          ])
+        : await this.statement<{ seq: number; created_at: Date }>(APPEND_SQL, params);
     } catch (err) {
       throw appendError(err, a);
     }
@@ -441,7 +444,7 @@ export class EventStore {
       })),
     );
     const rows = JSON.stringify(appends.flatMap((a) => this.rowsOf(a.chained, a.commandKey, a.commandHash).map((r) => ({ match_id: a.matchId, ...r }))));
-    const written = await this.prisma.$queryRawUnsafe<{ match_id: string; seq: number; created_at: Date }[]>(APPEND_MANY_SQL, matches, rows);
+    const written = await this.statement<{ match_id: string; seq: number; created_at: Date }>(APPEND_MANY_SQL, [matches, rows]);
     const byMatch = new Map<string, { seq: number; created_at: Date }[]>();
     for (const r of written) {
       const list = byMatch.get(r.match_id) ?? [];
@@ -465,26 +468,20 @@ export class EventStore {
   }
 
   async currentSeq(matchId: string): Promise<number | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ current_seq: number }[]>(CURRENT_SEQ_SQL, matchId);
+    const rows = await this.statement<{ current_seq: number }>(CURRENT_SEQ_SQL, [matchId]);
     return rows[0]?.current_seq ?? null;
   }
 
   async hashAt(matchId: string, seq: number): Promise<string> {
     if (seq === 0) return GENESIS_HASH;
-    const rows = await this.prisma.$queryRawUnsafe<{ hash: string }[]>(HASH_AT_SQL, matchId, seq);
+    const rows = await this.statement<{ hash: string }>(HASH_AT_SQL, [matchId, seq]);
     if (!rows[0]) throw new DomainError('NOT_FOUND', `no event ${seq} in match ${matchId}`);
     return rows[0].hash;
   }
 
   /** Events with seq in [fromSeq, fromSeq + limit), in order. */
   async events(matchId: string, fromSeq = 1, limit = 1_000_000, toSeq?: number): Promise<StoredEvent[]> {
-    const rows = await this.prisma.$queryRawUnsafe<EventRow[]>(
-      EVENTS_SQL,
-      matchId,
-      fromSeq,
-      limit,
-      toSeq ?? null,
-    );
+    const rows = await this.statement<EventRow>(EVENTS_SQL, [matchId, fromSeq, limit, toSeq ?? null]);
     return rows.map(toStored);
   }
 
@@ -562,12 +559,11 @@ export class EventStore {
    * (so the seq and the events agree). Null when there is no such match.
    */
   async loadLog(matchId: string, afterSeq = 0, toSeq?: number): Promise<MatchLog | null> {
-    const rows = await this.prisma.$queryRawUnsafe<(EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_visibility: string; m_seq: number })[]>(
-      LOAD_LOG_SQL,
+    const rows = await this.statement<EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_visibility: string; m_seq: number }>(LOAD_LOG_SQL, [
       matchId,
       afterSeq,
       toSeq ?? null,
-    );
+    ]);
     if (rows.length === 0) return null;
     const first = rows[0];
     return {
@@ -583,11 +579,7 @@ export class EventStore {
 
   /** The command that used this key, and the events of its batch. */
   async findCommand(matchId: string, commandKey: string): Promise<CommandRecord | null> {
-    const head = await this.prisma.$queryRawUnsafe<{ seq: number; command_hash: string | null }[]>(
-      FIND_COMMAND_SQL,
-      matchId,
-      commandKey,
-    );
+    const head = await this.statement<{ seq: number; command_hash: string | null }>(FIND_COMMAND_SQL, [matchId, commandKey]);
     if (!head[0]) return null;
     const after = await this.events(matchId, head[0].seq, 64);
     const batch: StoredEvent[] = [];

@@ -22,7 +22,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
 import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { Prisma } from '../database/database';
+import type { Prisma, StatementRunner } from '../database/database';
 import { canonicalJson, joinEvent, sha256Hex, GENESIS_HASH } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
 import { EventStore } from '../events/event-store';
@@ -151,6 +151,8 @@ export interface MatchStoreOptions {
   maxRetries?: number;
   /** Append statements under way at once; more appends wait and share the next statement (see EventStore). */
   appendsInFlight?: number;
+  /** The appends and the log reads straight through the driver (Database.statements); through Prisma when not given. */
+  statements?: StatementRunner;
 }
 
 const SUMMARY_SELECT = {
@@ -233,7 +235,7 @@ export class MatchStore {
     private readonly prisma: Prisma,
     options: MatchStoreOptions = {},
   ) {
-    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight });
+    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight, statements: options.statements });
     this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
     this.maxRetries = options.maxRetries ?? 8;
     this.reads = new MatchReads(prisma);

@@ -7,13 +7,14 @@ import { MatchStore } from './match-store';
 
 /**
  * The match store and the match archive (plain classes) over the global DatabaseModule's PrismaService: one store
- * per process, so one snapshot cache; the archive's bulk reads go straight through the driver (Database.rows).
+ * per process, so one snapshot cache. The store's appends and log reads (Database.statements, PostgreSQL only) and the
+ * archive's bulk reads (Database.rows) go straight through the driver.
  * The archive signs exports with the service's key (ExportKeys, also published at /.well-known/scopa-keys.json)
  * and checks imports against it and the trusted issuers' keys.
  */
 @Module({
   providers: [
-    { provide: MatchStore, useFactory: (prisma: PrismaService, config: AppConfig) => new MatchStore(prisma, { cacheSize: config.SNAPSHOT_CACHE_SIZE }), inject: [PrismaService, AppConfig] },
+    { provide: MatchStore, useFactory: (prisma: PrismaService, config: AppConfig) => new MatchStore(prisma, { cacheSize: config.SNAPSHOT_CACHE_SIZE, statements: prisma.database.statements }), inject: [PrismaService, AppConfig] },
     { provide: ExportKeys, useFactory: (config: AppConfig) => ExportKeys.fromConfig(config), inject: [AppConfig] },
     { provide: TrustedIssuers, useFactory: (config: AppConfig) => new TrustedIssuers(config.IMPORT_TRUSTED_ISSUERS), inject: [AppConfig] },
     {

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { PRESETS, PRESET_IDS, cardCode, randomPlay, seatView } from '../../src/engine';
 import type { Command, MatchState, Rng } from '../../src/engine';
 import { openDatabase } from '../../src/database/database';
-import type { Prisma, RowReader } from '../../src/database/database';
+import type { Prisma, RowReader, StatementRunner } from '../../src/database/database';
 import { pgliteTemplate } from '../../src/database/template';
 
 export interface TestDatabase {
@@ -14,6 +14,8 @@ export interface TestDatabase {
   prisma: Prisma;
   /** Reads straight through the driver, as the service's store does (Database.rows). */
   rows: RowReader;
+  /** The store's appends and log reads straight through the driver, as the service's (Database.statements: PostgreSQL only). */
+  statements?: StatementRunner;
   /** Runs SQL as a superuser with triggers off (session_replication_role = replica): what a tamperer could do. */
   tamper(sql: string): Promise<void>;
   /** Runs a script as the superuser. */
@@ -92,6 +94,7 @@ export const pgFactory: DatabaseFactory = async () => {
     playsPerMatch: Infinity,
     prisma: db.prisma,
     rows: db.rows,
+    statements: db.statements,
     exec: run,
     tamper: (sql) => run(`BEGIN; SET LOCAL session_replication_role = replica; ${sql}; COMMIT;`),
     close: async () => {

@@ -17,7 +17,7 @@ import type { ExportRatingChange } from '../../src/events/export';
 import { auditNotation, parseNotation } from '../../src/events/notation';
 import { MatchArchive } from '../../src/events/match-archive';
 import { MatchStore } from '../../src/events/match-store';
-import type { CommandKey } from '../../src/events/match-store';
+import type { CommandKey, MatchStoreOptions } from '../../src/events/match-store';
 import { viewFor } from '../support/views';
 import { CONFIGS, players, randomCommand } from './helpers';
 import type { DatabaseFactory, TestDatabase } from './helpers';
@@ -66,12 +66,14 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
     let store: MatchStore;
     let archive: MatchArchive;
 
+    // A store as the service builds it: on PostgreSQL its appends and log reads go straight through the driver.
+    const storeOn = (options: MatchStoreOptions = {}) => new MatchStore(db.prisma, { statements: db.statements, ...options });
     // What a viewer may see now, chosen by the one view policy (src/matches/match-views.ts).
     const viewOf = async (matchId: string, viewer: string | null) => viewFor(viewer, await store.state(matchId));
 
     beforeAll(async () => {
       db = await factory();
-      store = new MatchStore(db.prisma);
+      store = storeOn();
       archive = new MatchArchive(db.prisma);
     }, 60_000);
     afterAll(async () => {
@@ -130,8 +132,8 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const matchId = await startedMatch(store);
       for (let round = 0; round < 5; round++) {
         // two "processes": separate stores, separate caches
-        const a = new MatchStore(db.prisma);
-        const b = new MatchStore(db.prisma);
+        const a = storeOn();
+        const b = storeOn();
         const state = await a.state(matchId);
         await b.state(matchId);
         const seq = (await a.get(matchId)).currentSeq;
@@ -144,7 +146,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         expect(results.sort()).toEqual(['OK', 'VERSION_CONFLICT']);
       }
       // the raw store: many appends at the same seq, one wins
-      const events = new EventStore(db.prisma);
+      const events = new EventStore(db.prisma, { statements: db.statements });
       const log = await store.eventsFrom(matchId, 1, 10_000);
       const last = log[log.length - 1];
       const projection = { status: 'playing' as const, turnSeat: 0, turnPlayer: 'p0', winner: null, revealedSeed: null, players: [] };
@@ -174,8 +176,17 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
           return Reflect.get(target, prop, receiver);
         },
       });
-      const batched = new MatchStore(counting, { appendsInFlight: 1 });
-      const other = new MatchStore(db.prisma);
+      const statements = db.statements;
+      const batched = statements
+        ? storeOn({
+            appendsInFlight: 1,
+            statements: <T,>(sql: string, params: readonly unknown[]) => {
+              if (sql.includes('AS i(match_id uuid')) manyStatements++;
+              return statements<T>(sql, params);
+            },
+          })
+        : new MatchStore(counting, { appendsInFlight: 1 });
+      const other = storeOn();
       const ids = await Promise.all(Array.from({ length: 10 }, () => startedMatch(store)));
       const states = await Promise.all(ids.map((id) => batched.state(id)));
       const seqs = await Promise.all(ids.map(async (id) => (await batched.get(id)).currentSeq));
@@ -216,8 +227,8 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
 
     it('moves a snapshot on with events appended elsewhere when they link onto it, and ignores them otherwise', async () => {
       const matchId = await startedMatch(store);
-      const here = new MatchStore(db.prisma);
-      const elsewhere = new MatchStore(db.prisma);
+      const here = storeOn();
+      const elsewhere = storeOn();
       await here.state(matchId);
       const before = here.peek(matchId)!;
       const cmd = randomCommand(await elsewhere.state(matchId), mulberry32(3));
@@ -230,7 +241,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const moved = here.peek(matchId)!;
       expect(moved.seq).toBe(played.seq);
       expect(moved.hash).toBe(played.events[played.events.length - 1].hash);
-      expect(moved.state).toEqual(await new MatchStore(db.prisma).state(matchId));
+      expect(moved.state).toEqual(await storeOn().state(matchId));
       // a play decided on the moved snapshot is accepted at the next seq
       const next = randomCommand(moved.state, mulberry32(4));
       const result = await here.execute(matchId, next, { actor: (next as { player: string }).player, expectedSeq: played.seq });
@@ -240,11 +251,11 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
 
     it('re-decides after a lost race when the client gave no expected seq', async () => {
       const { matchId } = await store.create({ preset: 'scopa', overrides: { players: 4 }, seats: [{ player: 'p0' }], createdBy: 'p0' });
-      const stores = [1, 2, 3].map(() => new MatchStore(db.prisma));
+      const stores = [1, 2, 3].map(() => storeOn());
       await Promise.all(stores.map((s) => s.state(matchId))); // all cached at seq 1
       const joined = await Promise.all(stores.map((s, i) => s.execute(matchId, { type: 'join', player: `q${i}` }, { actor: `q${i}` })));
       expect(joined.map((r) => r.seq).sort()).toEqual([2, 3, 4]);
-      const state = await new MatchStore(db.prisma).state(matchId);
+      const state = await storeOn().state(matchId);
       expect(state.seats.map((s) => s.player).sort()).toEqual(['p0', 'q0', 'q1', 'q2']);
     });
 
@@ -260,7 +271,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       expect(again.seq).toBe(first.seq);
       expect(again.events.map((e) => e.hash)).toEqual(first.events.map((e) => e.hash));
       // from another process (cold cache), and with the expected seq the client first sent
-      const cold = new MatchStore(db.prisma);
+      const cold = storeOn();
       const third = await cold.execute(matchId, cmd, { actor, commandKey: K1, expectedSeq: first.events[0].seq - 1 });
       expect(third.replayed).toBe(true);
       expect(third.events.map((e) => e.hash)).toEqual(first.events.map((e) => e.hash));
@@ -309,7 +320,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         const log = await store.eventsFrom(matchId, 1, 100_000);
         const final = replay(log.map(joinEvent), seedFromHex(await secretSeed(db, matchId)));
         expect(await store.state(matchId)).toEqual(final);
-        expect(await new MatchStore(db.prisma).state(matchId)).toEqual(final); // cold: folded from the log
+        expect(await storeOn().state(matchId)).toEqual(final); // cold: folded from the log
         const summary = await store.get(matchId);
         expect(summary.currentSeq).toBe(log.length);
         if (final.phase === 'over') {
