@@ -8,6 +8,8 @@
  * Archives, exports and the ratings' reads are in ./match-archive.ts.
  */
 import type { SqlRunner } from './event-store';
+import { prismaRowReader } from '../database/database';
+import type { StatementRunner } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 
 /** untimed: no turn clock; live: a turn time limit under a day; correspondence: a day or more. */
@@ -119,7 +121,15 @@ const PLAYED_TOGETHER_SQL = `SELECT 1 FROM match_players x JOIN match_players y 
 
 /** The statements behind MatchStore's read methods (see there). */
 export class MatchReads {
-  constructor(private readonly db: SqlRunner) {}
+  private readonly statement: StatementRunner;
+
+  /** `statements`: the reads of every play (who moves next in a timed match) straight through the driver (Database.statements). */
+  constructor(
+    private readonly db: SqlRunner,
+    statements?: StatementRunner,
+  ) {
+    this.statement = statements ?? prismaRowReader(db);
+  }
 
   lobbyPage(caller: string, filter: LobbyFilter, cursor: { createdAt: Date | string; id: string } | null, limit: number): Promise<LobbyRow[]> {
     return this.db.$queryRawUnsafe<LobbyRow[]>(
@@ -154,7 +164,7 @@ export class MatchReads {
   }
 
   async turn(matchId: string): Promise<TurnRow | null> {
-    const rows = await this.db.$queryRawUnsafe<TurnRow[]>(TURN_SQL, matchId);
+    const rows = await this.statement<TurnRow>(TURN_SQL, [matchId]);
     return rows[0] ?? null;
   }
 

@@ -151,7 +151,7 @@ export interface MatchStoreOptions {
   maxRetries?: number;
   /** Append statements under way at once; more appends wait and share the next statement (see EventStore). */
   appendsInFlight?: number;
-  /** The appends and the log reads straight through the driver (Database.statements); through Prisma when not given. */
+  /** The appends, the log reads and who is to move straight through the driver (Database.statements); through Prisma when not given. */
   statements?: StatementRunner;
 }
 
@@ -238,7 +238,7 @@ export class MatchStore {
     this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight, statements: options.statements });
     this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
     this.maxRetries = options.maxRetries ?? 8;
-    this.reads = new MatchReads(prisma);
+    this.reads = new MatchReads(prisma, options.statements);
   }
 
   /**

@@ -225,6 +225,26 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       }
     });
 
+    it('tells who is to move and until when: the clock row of a timed turn, no deadline untimed, null once over', async () => {
+      const { matchId: timed } = await store.create({ preset: 'scopa', seats: players(2), createdBy: 'p0', settings: { turnTimeLimit: 'PT1H', onExpiry: 'forfeit' } });
+      await store.execute(timed, { type: 'start', player: 'p0' }, { actor: 'p0' });
+      const before = Date.now();
+      const cmd = randomCommand(await store.state(timed), mulberry32(11));
+      const played = await store.execute(timed, cmd, { actor: (cmd as { player: string }).player });
+      const state = await store.state(timed);
+      const turn = await store.turn(timed);
+      expect(turn).toMatchObject({ current_seq: played.seq, turn_seat: state.turn, turn_player: state.seats[state.turn].player });
+      // the deadline the append's trigger wrote for this turn: an hour from the play, as a Date on either driver
+      expect(turn!.deadline).toBeInstanceOf(Date);
+      expect(turn!.deadline!.getTime()).toBeGreaterThan(before + 3_590_000);
+      expect(turn!.deadline!.getTime()).toBeLessThan(Date.now() + 3_610_000);
+
+      const untimed = await startedMatch(store);
+      expect((await store.turn(untimed))?.deadline).toBeNull();
+      await store.execute(untimed, { type: 'resign', player: 'p0' }, { actor: 'p0' });
+      expect(await store.turn(untimed)).toBeNull();
+    });
+
     it('moves a snapshot on with events appended elsewhere when they link onto it, and ignores them otherwise', async () => {
       const matchId = await startedMatch(store);
       const here = storeOn();
