@@ -8,7 +8,6 @@
  * Archives, exports and the ratings' reads are in ./match-archive.ts.
  */
 import type { SqlRunner } from './event-store';
-import { prismaRowReader } from '../database/database';
 import type { StatementRunner } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 
@@ -121,15 +120,11 @@ const PLAYED_TOGETHER_SQL = `SELECT 1 FROM match_players x JOIN match_players y 
 
 /** The statements behind MatchStore's read methods (see there). */
 export class MatchReads {
-  private readonly statement: StatementRunner;
-
-  /** `statements`: the reads of every play (who moves next in a timed match) straight through the driver (Database.statements). */
+  /** `statement`: the store's seam for the reads of every play (who moves next in a timed match), see MatchStoreOptions.statements. */
   constructor(
     private readonly db: SqlRunner,
-    statements?: StatementRunner,
-  ) {
-    this.statement = statements ?? prismaRowReader(db);
-  }
+    private readonly statement: StatementRunner,
+  ) {}
 
   lobbyPage(caller: string, filter: LobbyFilter, cursor: { createdAt: Date | string; id: string } | null, limit: number): Promise<LobbyRow[]> {
     return this.db.$queryRawUnsafe<LobbyRow[]>(

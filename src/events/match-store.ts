@@ -22,6 +22,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
 import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
+import { prismaRowReader } from '../database/database';
 import type { Prisma, StatementRunner } from '../database/database';
 import { canonicalJson, joinEvent, sha256Hex, GENESIS_HASH } from '../events/chain';
 import type { StoredEvent } from '../events/chain';
@@ -235,10 +236,11 @@ export class MatchStore {
     private readonly prisma: Prisma,
     options: MatchStoreOptions = {},
   ) {
-    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight, statements: options.statements });
+    const statements = options.statements ?? prismaRowReader(prisma);
+    this.events = new EventStore(prisma, { appendsInFlight: options.appendsInFlight, statements });
     this.cache = new SnapshotCache(options.cacheSize ?? 10_000);
     this.maxRetries = options.maxRetries ?? 8;
-    this.reads = new MatchReads(prisma, options.statements);
+    this.reads = new MatchReads(prisma, statements);
   }
 
   /**

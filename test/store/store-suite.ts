@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { allCards, cardCode, mulberry32, replay, seedFromHex } from '../../src/engine';
 import type { MatchState } from '../../src/engine';
 import { DomainError } from '../../src/common/domain-error';
+import { prismaRowReader } from '../../src/database/database';
 import { readMigrations } from '../../src/database/migrator';
 import { eventHash, joinEvent } from '../../src/events/chain';
 import { EventStore } from '../../src/events/event-store';
@@ -164,28 +165,16 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
 
     it('appends plays of many matches in shared statements, each acknowledged or refused on its own', async () => {
       let manyStatements = 0;
-      // counts the multi-match append statements, to show the plays did share them
-      const counting = new Proxy(db.prisma, {
-        get(target, prop, receiver) {
-          if (prop === '$queryRawUnsafe') {
-            return (sql: string, ...args: unknown[]) => {
-              if (sql.includes('AS i(match_id uuid')) manyStatements++;
-              return target.$queryRawUnsafe(sql, ...args);
-            };
-          }
-          return Reflect.get(target, prop, receiver);
+      // counts the multi-match append statements, to show the plays did share them: the store's one statement seam,
+      // the driver's on PostgreSQL, Prisma's (what a store uses without one) on PGlite
+      const through = db.statements ?? prismaRowReader(db.prisma);
+      const batched = storeOn({
+        appendsInFlight: 1,
+        statements: <T,>(sql: string, params: readonly unknown[]) => {
+          if (sql.includes('AS i(match_id uuid')) manyStatements++;
+          return through<T>(sql, params);
         },
       });
-      const statements = db.statements;
-      const batched = statements
-        ? storeOn({
-            appendsInFlight: 1,
-            statements: <T,>(sql: string, params: readonly unknown[]) => {
-              if (sql.includes('AS i(match_id uuid')) manyStatements++;
-              return statements<T>(sql, params);
-            },
-          })
-        : new MatchStore(counting, { appendsInFlight: 1 });
       const other = storeOn();
       const ids = await Promise.all(Array.from({ length: 10 }, () => startedMatch(store)));
       const states = await Promise.all(ids.map((id) => batched.state(id)));
