@@ -21,19 +21,21 @@ import type { TurnNotice } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { appConfig } from '../config/config';
-import { prepared } from '../database/prepared-statements';
+import { prepared, sqlNumber } from '../database/prepared-statements';
 
-// Polled: prepared, so that a connection plans it once rather than on every poll (about 1.5 ms a plan).
-const CLOCK_LOW_SQL = prepared(`
+// Polled: prepared, its fraction and batch written in (see sqlNumber), so that a connection plans it
+// once rather than on every poll (about 1.5 ms a plan).
+const clockLowSql = (fraction: number, batch: number): string =>
+  prepared(`
 WITH due AS (
   SELECT c.match_id, c.seq, c.seat, c.deadline, m.turn_player AS player
   FROM match_clocks c JOIN matches m ON m.id = c.match_id
   WHERE c.kind = 'turn' AND m.status = 'playing' AND m.current_seq = c.seq AND m.turn_time_limit IS NOT NULL
     AND m.turn_player IS NOT NULL AND m.turn_player NOT LIKE 'bot:%'
-    AND c.deadline > now() AND c.deadline - now() <= m.turn_time_limit::interval * $1::double precision
+    AND c.deadline > now() AND c.deadline - now() <= m.turn_time_limit::interval * ${sqlNumber(fraction)}::double precision
     AND NOT EXISTS (SELECT 1 FROM clock_low_notices n WHERE n.match_id = c.match_id AND n.seq = c.seq)
   ORDER BY c.deadline
-  LIMIT $2::int
+  LIMIT ${sqlNumber(batch)}::int
 ), sent AS (
   INSERT INTO clock_low_notices (match_id, seq) SELECT match_id, seq FROM due
   ON CONFLICT (match_id) DO UPDATE SET seq = EXCLUDED.seq, sent_at = now() WHERE clock_low_notices.seq <> EXCLUDED.seq
@@ -51,19 +53,23 @@ interface LowRow {
 }
 
 export class ClockLowNotifier {
+  private readonly sql: string;
+
   constructor(
     private readonly prisma: Prisma,
     private readonly pubsub: PubSubEngine,
     /** CLOCK_LOW_FRACTION. */
     readonly fraction = appConfig().CLOCK_LOW_FRACTION,
-    private readonly batch = 100,
-  ) {}
+    batch = 100,
+  ) {
+    this.sql = clockLowSql(fraction, batch);
+  }
 
   /** Sends the notices of the turns whose clock became low since the last tick (of any instance); returns how many. */
   async tick(): Promise<number> {
     const event = (r: LowRow): PlayerEvent => ({ type: 'clockLow', matchId: r.match_id, seq: r.seq, seat: r.seat, deadline: new Date(r.deadline).toISOString() });
     const rows = await this.prisma.$transaction(async (tx) => {
-      const low = await tx.$queryRawUnsafe<LowRow[]>(CLOCK_LOW_SQL, this.fraction, this.batch);
+      const low = await tx.$queryRawUnsafe<LowRow[]>(this.sql);
       await enqueueWebhooks(tx, low.map((r) => ({ player: r.player, event: event(r) })));
       return low;
     });

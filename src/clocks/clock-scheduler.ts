@@ -3,7 +3,7 @@
  * row per timed match), written by the async-play trigger on matches in the
  * very statement that appends (so it can never disagree with the log).
  *
- * A tick claims due rows in a transaction (SELECT ... FOR UPDATE SKIP LOCKED,
+ * A tick claims due rows in one statement (SELECT ... FOR UPDATE SKIP LOCKED,
  * then a lease: claimed_until), so that instances polling the same database
  * take different rows; then executes `clockExpired {seat}` through the match
  * store with the row's seq as expectedSeq: only one append can ever succeed
@@ -22,7 +22,7 @@
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
 import type { CommandResult, MatchStore } from '../events/match-store';
-import { prepared } from '../database/prepared-statements';
+import { prepared, sqlNumber } from '../database/prepared-statements';
 
 export interface ClaimedClock {
   matchId: string;
@@ -56,14 +56,18 @@ const STALE_START = new Set(['MATCH_ALREADY_STARTED', 'MATCH_OVER', 'NOT_SEATED'
 
 const RETURNED = `c.match_id::text AS match_id, c.kind, c.seat, c.seq, c.on_expiry, c.attempts, c.start_by, c.command_key`;
 
-// Polled: prepared (planned once per connection).
-const CLAIM_SQL = prepared(`
-UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), attempts = c.attempts + 1
+/**
+ * The poll's claim, its batch and lease written in (see sqlNumber): planned once per connection. One
+ * statement, so atomic without a transaction around it.
+ */
+const claimSql = (batch: number, leaseMs: number): string =>
+  prepared(`
+UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => ${sqlNumber(leaseMs / 1000)}::double precision), attempts = c.attempts + 1
 FROM (
   SELECT match_id FROM match_clocks
   WHERE deadline <= now() AND (claimed_until IS NULL OR claimed_until < now())
   ORDER BY deadline
-  LIMIT $1::int
+  LIMIT ${sqlNumber(batch)}::int
   FOR UPDATE SKIP LOCKED
 ) due
 WHERE c.match_id = due.match_id
@@ -105,6 +109,7 @@ const claimed = (r: ClockRow): ClaimedClock => ({
 export class ClockScheduler {
   private readonly batch: number;
   private readonly leaseMs: number;
+  private readonly claimSql: string;
 
   constructor(
     private readonly prisma: Prisma,
@@ -113,17 +118,18 @@ export class ClockScheduler {
   ) {
     this.batch = options.batch ?? 20;
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.claimSql = claimSql(this.batch, this.leaseMs);
   }
 
   /** Claims the due deadlines (rows locked by another transaction are skipped). */
   async claim(): Promise<ClaimedClock[]> {
-    const rows = await this.prisma.$transaction(async (tx) => tx.$queryRawUnsafe<ClockRow[]>(CLAIM_SQL, this.batch, this.leaseMs));
+    const rows = await this.prisma.$queryRawUnsafe<ClockRow[]>(this.claimSql);
     return rows.map(claimed);
   }
 
   /** Claims the pending start of one match now (none, or held by another claim: null). */
   async claimStart(matchId: string): Promise<ClaimedClock | null> {
-    const rows = await this.prisma.$transaction(async (tx) => tx.$queryRawUnsafe<ClockRow[]>(CLAIM_START_SQL, matchId, this.leaseMs));
+    const rows = await this.prisma.$queryRawUnsafe<ClockRow[]>(CLAIM_START_SQL, matchId, this.leaseMs);
     return rows.length > 0 ? claimed(rows[0]) : null;
   }
 

@@ -20,3 +20,17 @@ export function prepared(sql: string): string {
 export function preparedStatementName(sql: string): string | undefined {
   return names.get(sql);
 }
+
+/**
+ * A number from the process's configuration (a batch size, a lease), written
+ * into a polled statement's text instead of passed as a parameter. With
+ * parameters, PostgreSQL plans a prepared statement again on each of a
+ * connection's first five runs, and a poll spread over a pool's 20
+ * connections seldom gets past five on any of them; with none, a connection
+ * plans it once, at its first run. Refuses anything but a finite number
+ * that is not negative, so the text can only ever hold a numeric literal.
+ */
+export function sqlNumber(value: number): string {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`not a finite, non-negative number: ${value}`);
+  return String(value);
+}

@@ -34,6 +34,7 @@ import type { PubSubEngine } from '../realtime/realtime.module';
 import { playerChannel } from '../realtime/channels';
 import type { TournamentRoundPairedEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
+import { prepared } from '../database/prepared-statements';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
 import { ROUND_ROBIN_MAX } from './pairing';
 import { currentRound, nextPairing, resultOfMatchEnd, roundComplete, roundsToPlay, seatedInOrder, standingsOf, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from './tournament-log';
@@ -126,6 +127,13 @@ export interface TournamentPage {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TX = { maxWait: 15_000, timeout: 30_000 };
+
+/** Tournaments started per scheduler tick, at most (the rest on the next). */
+const DUE_STARTS_BATCH = 20;
+// Polled every tick: prepared, with no parameters, so a connection plans it once.
+const DUE_STARTS_SQL = prepared(
+  `SELECT id::text AS id FROM tournaments WHERE status = 'created' AND starts_at <= now() ORDER BY starts_at LIMIT ${DUE_STARTS_BATCH}`,
+);
 
 interface Outcome {
   folded: Folded;
@@ -438,12 +446,9 @@ export class TournamentsService {
 
   // ------------------------------------------------------------ sweeps (the scheduler)
 
-  /** Tournaments whose startsAt has come. */
-  async dueStarts(limit = 20): Promise<string[]> {
-    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id::text AS id FROM tournaments WHERE status = 'created' AND starts_at <= now() ORDER BY starts_at LIMIT $1::int`,
-      limit,
-    );
+  /** Tournaments whose startsAt has come (at most DUE_STARTS_BATCH a tick). */
+  async dueStarts(): Promise<string[]> {
+    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(DUE_STARTS_SQL);
     return rows.map((r) => r.id);
   }
 

@@ -22,7 +22,7 @@ import { signatureHeader, SIGNATURE_HEADER } from './signature';
 import { RefusedTargetError, targetPolicyFromEnv, WebhookTargetPolicy } from './target-policy';
 import { appConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
-import { prepared } from '../database/prepared-statements';
+import { prepared, sqlNumber } from '../database/prepared-statements';
 
 export interface WebhookWorkerOptions {
   batch?: number;
@@ -65,14 +65,16 @@ export interface ClaimedDelivery {
   secret: string;
 }
 
-// Polled: prepared (planned once per connection).
-const CLAIM_SQL = prepared(`
-UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+// Polled: prepared, its batch and lease written in (see sqlNumber), so planned once per connection.
+// One statement, so atomic without a transaction around it.
+const claimSql = (batch: number, leaseMs: number): string =>
+  prepared(`
+UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${sqlNumber(leaseMs / 1000)}::double precision)
 FROM (
   SELECT id FROM webhook_deliveries
   WHERE status = 'pending' AND next_attempt_at <= now()
   ORDER BY next_attempt_at
-  LIMIT $1::int
+  LIMIT ${sqlNumber(batch)}::int
   FOR UPDATE SKIP LOCKED
 ) due, webhooks w
 WHERE d.id = due.id AND w.id = d.webhook_id
@@ -127,6 +129,7 @@ export function postOnce(url: string, headers: Record<string, string>, body: str
 
 export class WebhookWorker {
   private readonly o: Required<Omit<WebhookWorkerOptions, 'onOutcome'>>;
+  private readonly claimSql: string;
 
   constructor(
     private readonly prisma: Prisma,
@@ -141,6 +144,7 @@ export class WebhookWorker {
       timeoutMs: options.timeoutMs ?? 10_000,
       policy: options.policy ?? new WebhookTargetPolicy(),
     };
+    this.claimSql = claimSql(this.o.batch, Math.max(this.o.leaseMs, this.o.timeoutMs + 1000));
   }
 
   /** Delay before attempt n + 1, after n failed attempts. */
@@ -149,13 +153,9 @@ export class WebhookWorker {
   }
 
   async claim(): Promise<ClaimedDelivery[]> {
-    const rows = await this.prisma.$transaction(async (tx) =>
-      tx.$queryRawUnsafe<{ id: string; webhook_id: string; event: string; payload: Record<string, unknown>; attempts: number; created_at: Date; url: string; secret: string }[]>(
-        CLAIM_SQL,
-        this.o.batch,
-        Math.max(this.o.leaseMs, this.o.timeoutMs + 1000),
-      ),
-    );
+    const rows = await this.prisma.$queryRawUnsafe<
+      { id: string; webhook_id: string; event: string; payload: Record<string, unknown>; attempts: number; created_at: Date; url: string; secret: string }[]
+    >(this.claimSql);
     return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, event: r.event, payload: r.payload, attempts: r.attempts, createdAt: r.created_at, url: r.url, secret: r.secret }));
   }
 
