@@ -25,9 +25,9 @@ export function preparedStatementName(sql: string): string | undefined {
  * A number from the process's configuration (a batch size, a lease), written
  * into a polled statement's text instead of passed as a parameter. With
  * parameters, PostgreSQL plans a prepared statement again on each of a
- * connection's first five runs, and a poll spread over a pool's 20
- * connections seldom gets past five on any of them; with none, a connection
- * plans it once, at its first run. Refuses anything but a finite number
+ * connection's first five runs, and a poll spread over the pool's
+ * connections (PG_POOL_SIZE each instance) seldom gets past five on any of
+ * them under load; with none, a connection plans it once, at its first run. Refuses anything but a finite number
  * that is not negative, so the text can only ever hold a numeric literal.
  */
 export function sqlNumber(value: number): string {
