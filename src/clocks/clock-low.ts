@@ -59,7 +59,7 @@ export class ClockLowNotifier {
     private readonly prisma: Prisma,
     private readonly pubsub: PubSubEngine,
     /** CLOCK_LOW_FRACTION. */
-    readonly fraction = appConfig().CLOCK_LOW_FRACTION,
+    fraction = appConfig().CLOCK_LOW_FRACTION,
     batch = 100,
   ) {
     this.sql = clockLowSql(fraction, batch);

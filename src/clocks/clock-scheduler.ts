@@ -107,7 +107,6 @@ const claimed = (r: ClockRow): ClaimedClock => ({
 });
 
 export class ClockScheduler {
-  private readonly batch: number;
   private readonly leaseMs: number;
   private readonly claimSql: string;
 
@@ -116,9 +115,8 @@ export class ClockScheduler {
     private readonly store: MatchStore,
     private readonly options: ClockSchedulerOptions = {},
   ) {
-    this.batch = options.batch ?? 20;
     this.leaseMs = options.leaseMs ?? 30_000;
-    this.claimSql = claimSql(this.batch, this.leaseMs);
+    this.claimSql = claimSql(options.batch ?? 20, this.leaseMs);
   }
 
   /** Claims the due deadlines (rows locked by another transaction are skipped). */

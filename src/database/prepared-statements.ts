@@ -27,8 +27,9 @@ export function preparedStatementName(sql: string): string | undefined {
  * parameters, PostgreSQL plans a prepared statement again on each of a
  * connection's first five runs, and a poll spread over the pool's
  * connections (PG_POOL_SIZE each instance) seldom gets past five on any of
- * them under load; with none, a connection plans it once, at its first run. Refuses anything but a finite number
- * that is not negative, so the text can only ever hold a numeric literal.
+ * them under load; with none, a connection plans it once, at its first run.
+ * Refuses anything but a finite number that is not negative, so the text can
+ * only ever hold a numeric literal.
  */
 export function sqlNumber(value: number): string {
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`not a finite, non-negative number: ${value}`);
