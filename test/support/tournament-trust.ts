@@ -110,15 +110,16 @@ export async function duplicateRevealWaits(c: Cluster): Promise<void> {
   const [first, second] = t1.players.map((p) => who.get(p)!);
   const m = t1.matchId!;
 
-  // Live feeds opened while the table plays: the match stream and both players' event streams.
+  // Live feeds opened while the table plays: the match stream and both players' event streams (on the instance that
+  // takes the resignation: without Redis, live notices stay on the instance that appended).
   const matchStream = await openNdjson(`${c.base(0)}/v1/matches/${m}/stream`, first.token);
-  const events1 = await openNdjson(`${c.base(1)}/v1/stream/events`, first.token);
+  const events1 = await openNdjson(`${c.base(0)}/v1/stream/events`, first.token);
   const events2 = await openNdjson(`${c.base(0)}/v1/stream/events`, second.token);
   const texts: [string, string][] = [];
   try {
     expect(matchStream.status).toBe(200);
     await matchStream.waitFor((l) => typeof l.event?.seq === 'number', 10_000, 'the match stream');
-    const resigned = await ok(c.via(1).post(`/v1/matches/${m}/resign`).set('authorization', second.auth).send({}));
+    const resigned = await ok(c.via(0).post(`/v1/matches/${m}/resign`).set('authorization', second.auth).send({}));
     expect(resigned.status).toBe('over');
     expect(resigned.reveal).toBeNull();
     texts.push(['the resignation', JSON.stringify(resigned)]);
