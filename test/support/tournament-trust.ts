@@ -48,7 +48,7 @@ interface Table {
 
 async function ok(res: Promise<request.Response> | request.Response, status = 200): Promise<any> {
   const r = await res;
-  if (r.status !== status) throw new Error(`${r.req?.path ?? ''}: ${r.status} ${r.text}`);
+  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.text}`);
   return r.body;
 }
 
