@@ -225,7 +225,8 @@ export class MatchesService {
    */
   async abort(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
     const command: Command = { type: 'abort', player: caller.username };
-    if (!(await this.tables.isTable(matchId))) return this.command(caller, matchId, command, meta);
+    // Every table is private: a public match's abort costs no read.
+    if (this.store.peek(matchId)?.visibility === 'public' || !(await this.tables.isTable(matchId))) return this.command(caller, matchId, command, meta);
     for (let attempt = 0; ; attempt++) {
       const { seq, state } = await this.store.current(matchId);
       if (state.phase === 'playing') {
