@@ -6,7 +6,9 @@
  *                                                  its chain, every pairing and the standings recomputed
  *                                                  (src/tournaments/tournament-audit.ts); with the exports of
  *                                                  its matches, also that every duplicate table was dealt from
- *                                                  the revealed round seed and that every result is its match's end
+ *                                                  the revealed round seed, that every table's players and seats
+ *                                                  are its match's, and that every result is its match's end; with
+ *                                                  --keys, also its header's signature (as a match export's)
  *   npm run audit -- match.scopa                   the notation
  *   npm run audit -- --keys keys.json match.jsonl  also check the signature against a key set (a file)
  *   npm run audit -- --keys https://scopa.example/.well-known/scopa-keys.json match.jsonl
@@ -23,20 +25,21 @@ import type { ExportKeySet } from '../src/events/export';
 import { parseKeySet, readKeySet } from '../src/events/export-keys';
 import { auditNotation } from '../src/events/notation';
 import { auditTournament } from '../src/tournaments/tournament-audit';
+import { isTournamentHeader, verifyTournamentSignature } from '../src/tournaments/tournament-export';
 
-/** Whether a file is a tournament export: its first line is an event of a tournament log. */
+/** Whether a file is a tournament export: its first line is a tournament export's header, or (scopa-tournament/1) an event of a tournament log. */
 export function isTournamentExport(text: string): boolean {
   const first = text.trimStart().split('\n', 1)[0];
   try {
     const line = JSON.parse(first) as { tournamentId?: unknown; type?: unknown };
-    return typeof line.tournamentId === 'string' && line.type === 'TournamentCreated';
+    return isTournamentHeader(line) || (typeof line.tournamentId === 'string' && line.type === 'TournamentCreated');
   } catch {
     return false;
   }
 }
 
-/** A tournament export audited with the match exports given beside it (keyed by their match id). */
-export function auditTournamentText(text: string, matchTexts: readonly string[]): { sound: boolean; line: string } {
+/** A tournament export audited with the match exports given beside it (keyed by their match id); with keys, its signature too. */
+export function auditTournamentText(text: string, matchTexts: readonly string[], keys?: AuditKeys | null): { sound: boolean; line: string } {
   const matches = new Map<string, string>();
   for (const m of matchTexts) {
     try {
@@ -50,7 +53,19 @@ export function auditTournamentText(text: string, matchTexts: readonly string[])
   const head = `tournament ${r.tournamentId ?? '?'}, ${r.events} events, ${r.rounds} rounds, status ${r.status ?? '?'}`;
   if (r.problems.length > 0) return { sound: false, line: `UNSOUND: ${head}: ${r.problems.join('; ')}` };
   const top = r.standings.slice(0, 3).map((s) => `${s.rank}. ${s.player} ${s.matchPoints}`).join(', ');
-  return { sound: true, line: `sound: ${head}; every pairing recomputed; duplicate seeds checked at ${r.seedsChecked} tables; standings ${top}${r.standings.length > 3 ? ', ...' : ''}` };
+  const line = `sound: ${head}; every pairing recomputed; duplicate seeds checked at ${r.seedsChecked} tables; standings ${top}${r.standings.length > 3 ? ', ...' : ''}`;
+  if (!keys) {
+    const said = !r.header ? 'UNSIGNED (scopa-tournament/1)' : r.header.signature ? `signed by ${String(r.header.issuer)} (key ${String(r.header.keyId)}), signature NOT CHECKED (give --keys)` : 'UNSIGNED';
+    return { sound: true, line: `${line}; ${said}` };
+  }
+  const s = r.header ? verifyTournamentSignature(r.header, keys.keys) : ({ status: 'unsigned' } as const);
+  if (s.status === 'unsigned') return { sound: false, line: `${line}; UNSIGNED: the export carries no signature (nothing proves who recorded it)` };
+  if (s.status === 'unknown-key') return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: no key ${s.keyId} in the key set given` };
+  if (s.status === 'invalid') return { sound: false, line: `${line}; SIGNATURE FAILS: the export was edited after it was signed, or key ${s.keyId} did not sign it` };
+  if (keys.origin !== null && new URL(s.issuer).origin !== keys.origin) {
+    return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: signed by ${s.issuer}, but the keys are ${keys.origin}'s` };
+  }
+  return { sound: true, line: `${line}; signature valid: signed by ${s.issuer} (key ${s.keyId})` };
 }
 
 /** The keys an audit checks signatures against, and where they came from. */
@@ -121,7 +136,7 @@ async function main(): Promise<void> {
   }
   const matchTexts = [...texts.values()].filter((t) => !isTournamentExport(t));
   for (const [file, text] of texts) {
-    const r = isTournamentExport(text) ? auditTournamentText(text, matchTexts) : auditText(text, keys);
+    const r = isTournamentExport(text) ? auditTournamentText(text, matchTexts, keys) : auditText(text, keys);
     console.log(`${file}: ${r.line}`);
     ok &&= r.sound;
   }

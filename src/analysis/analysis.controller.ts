@@ -16,7 +16,7 @@ export class AnalysisController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/analysis')
   @HttpCode(200)
-  @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'ANALYSIS_QUEUE_FULL')
+  @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'TOURNAMENT_TABLE_HIDDEN', 'ANALYSIS_QUEUE_FULL')
   @ApiOperation({
     operationId: 'requestAnalysis',
     summary: 'Ask for the post-game analysis of a finished match (public, or one I played): 202 with its job status, 200 with the result once done; asking again returns the same job or result',
@@ -30,7 +30,7 @@ export class AnalysisController {
   }
 
   @Get(':id/analysis')
-  @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN')
+  @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'TOURNAMENT_TABLE_HIDDEN')
   @ApiOperation({ operationId: 'getAnalysis', summary: 'The post-game analysis of a finished match: its job status, or its result once done (NOT_FOUND when nobody asked for it)' })
   @ApiOkResponse({ type: AnalysisModel })
   async get(@Caller() caller: Principal, @Param('id') id: string): Promise<AnalysisModel> {

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { StoreModule } from '../events/store.module';
+import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
 import { AnalysisController } from './analysis.controller';
 import { AnalysisResolver } from './analysis.resolver';
 import { AnalysisService } from './analysis.service';
 
 /** Post-game analysis: the requests and reads, the job queue, and this instance's workers (docs/analysis.md). */
 @Module({
-  imports: [StoreModule],
+  imports: [StoreModule, TournamentTablesModule],
   controllers: [AnalysisController],
   providers: [AnalysisService, AnalysisResolver],
 })

@@ -20,6 +20,7 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/config';
 import { DomainError } from '../common/domain-error';
+import { TournamentTables } from '../tournament-tables/tournament-tables';
 import { subscriptionIterator } from '../common/subscription-iterator';
 import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
@@ -101,6 +102,7 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly config: AppConfig,
+    private readonly tables: TournamentTables,
   ) {
     this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
     this.queue = new AnalysisQueue(jobDatabase(prisma.database), analysisQueueOptions(config), (err) => this.logger.warn(`job queue: ${(err as Error)?.message ?? err}`));
@@ -187,6 +189,8 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
   private async mayRead(caller: Principal, matchId: string): Promise<void> {
     const summary = await this.store.get(matchId);
     if (summary.status !== 'over') throw new DomainError('CONFLICT', 'a match is analysed once it is over', { status: summary.status });
+    // Every hand of the match, from each seat's view: at a table whose duplicate round runs, not before the round's end (src/tournament-tables).
+    await this.tables.assertDisclosed(matchId);
     const seats = (summary.seats ?? []) as { player?: string | null }[];
     if (seats.some((s) => s?.player === caller.username)) return;
     const row = await this.store.lobbyRow(matchId);

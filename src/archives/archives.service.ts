@@ -1,7 +1,7 @@
 /** User archives (finished matches, newest first), batch export and import, over the match archive. */
 import { Injectable } from '@nestjs/common';
 import { PAGE_DEFAULT, PAGE_MAX } from '../common/archive-limits';
-import { TournamentTables } from '../tournament-tables/tournament-tables';
+import { REVEAL_WAITS, TournamentTables } from '../tournament-tables/tournament-tables';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { MatchArchive } from '../events/match-archive';
@@ -115,7 +115,9 @@ export class ArchivesService {
    */
   private async *withExports(matches: readonly ArchivedMatch[]): AsyncGenerator<ArchiveExportLine> {
     for (let i = 0; i < matches.length; i += EXPORT_CHUNK) {
-      const chunk = matches.slice(i, i + EXPORT_CHUNK);
+      // A table whose duplicate round runs has no export yet, for its players too (src/tournament-tables): its entry comes once the round ends.
+      const waits = await this.tables.undisclosed(matches.slice(i, i + EXPORT_CHUNK).map((m) => m.id));
+      const chunk = matches.slice(i, i + EXPORT_CHUNK).filter((m) => !waits.has(m.id));
       const writers = await this.exportWriters(chunk.map((m) => m.id), new Set(chunk.filter((m) => m.rated).map((m) => m.id)));
       for (const match of chunk) {
         const write = writers.get(match.id);
@@ -138,8 +140,10 @@ export class ArchivesService {
     const writers = await this.exportWriters(unique, rated);
     const exists = await this.archive.existing(unique);
     const hidden = await this.tables.hiddenFrom(viewer, unique.filter((id) => /^[0-9a-f-]{36}$/.test(id)));
+    const waits = await this.tables.undisclosed(unique);
     return unique.map((id): BatchExportLine => {
       if (hidden.has(id)) return { id, error: { code: 'TOURNAMENT_TABLE_HIDDEN', message: 'this table of a duplicate tournament round is hidden until the round ends' } };
+      if (waits.has(id)) return { id, error: { code: 'TOURNAMENT_TABLE_HIDDEN', message: REVEAL_WAITS } };
       const text = writers.get(id)?.();
       if (text) return { id, export: text };
       return exists.has(id)

@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'CLIENT_SEED_ALREADY_GIVEN',
   /** An abort after the first play (resign instead). */
   'ABORT_TOO_LATE',
+  /** An abort of a tournament table once it is dealt (docs/tournaments.md): resign or withdraw instead. */
+  'ABORT_NOT_ALLOWED',
   /** A hand declaration the rules do not allow now (`reason` says why). */
   'DECLARATION_NOT_ALLOWED',
   // application errors

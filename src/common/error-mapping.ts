@@ -42,6 +42,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'NOT_YOUR_TURN':
     case 'CLIENT_SEED_ALREADY_GIVEN':
     case 'ABORT_TOO_LATE':
+    case 'ABORT_NOT_ALLOWED':
     case 'CONFLICT':
     case 'IDEMPOTENCY_KEY_REUSED':
     case 'LIMIT_REACHED':

@@ -328,6 +328,8 @@ export const VARIABLES = {
 
   // lobby, challenges, rematches, presence
   SEEKS_PER_ACCOUNT: integer(10, { min: 1 }),
+  /** Open (created or started) tournaments one account may have created (docs/tournaments.md). */
+  TOURNAMENT_LIMIT: integer(10, { min: 1 }),
   SEEK_IDLE_EXPIRY: integer(60, { min: 1 }),
   SEEK_SWEEP_MS: integer(5000, { min: 0 }),
   CHALLENGE_TTL: duration('P1D'),

@@ -158,13 +158,14 @@ export type SignatureVerdict =
  * Checks a header's signature against a key set (the issuer's published
  * keys): `unsigned` without a signature, `unknown-key` when no key of the set
  * has its keyId, `invalid` when the signature does not verify (an edited
- * header, event or time: lastHash chains them all).
+ * header, event or time: lastHash chains them all). `format`: the signed
+ * format the header must say (a tournament export's: src/tournaments/tournament-export.ts).
  */
-export function verifyHeaderSignature(header: ExportHeader, keys: ExportKeySet): SignatureVerdict {
+export function verifyHeaderSignature(header: ExportHeader, keys: ExportKeySet, format: string = EXPORT_FORMAT): SignatureVerdict {
   if (header.signature === undefined && header.issuer === undefined && header.keyId === undefined) return { status: 'unsigned' };
   const issuer = String(header.issuer ?? '');
   const keyId = String(header.keyId ?? '');
-  if (typeof header.signature !== 'string' || header.format !== EXPORT_FORMAT) return { status: 'invalid', issuer, keyId };
+  if (typeof header.signature !== 'string' || header.format !== format) return { status: 'invalid', issuer, keyId };
   const jwk = (Array.isArray(keys?.keys) ? keys.keys : []).find((k) => k && k.kid === keyId && k.kty === 'OKP' && k.crv === 'Ed25519');
   if (!jwk) return { status: 'unknown-key', issuer, keyId };
   try {

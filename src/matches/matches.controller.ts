@@ -133,8 +133,8 @@ export class MatchesController {
   @Post(':id/abort')
   @HttpCode(200)
   @SeqETag()
-  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_OVER', 'NOT_SEATED', 'ABORT_TOO_LATE')
-  @ApiOperation({ operationId: 'abort', summary: 'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)' })
+  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_OVER', 'NOT_SEATED', 'ABORT_TOO_LATE', 'ABORT_NOT_ALLOWED')
+  @ApiOperation({ operationId: 'abort', summary: 'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after; 409 ABORT_NOT_ALLOWED at a tournament table once dealt)' })
   @ApiOkResponse({ type: MatchModel })
   abort(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
     return this.api.abort(caller, id, { ...body, expectedSeq });

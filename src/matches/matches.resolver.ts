@@ -116,7 +116,7 @@ export class MatchesResolver {
   }
 
   @RequireScope(MATCH_PLAY)
-  @Mutation(() => MatchModel, { description: 'Abort the match: any seated player, before the first play. It ends with no result (reason aborted) and is never rated; ABORT_TOO_LATE after the first play.' })
+  @Mutation(() => MatchModel, { description: 'Abort the match: any seated player, before the first play. It ends with no result (reason aborted) and is never rated; ABORT_TOO_LATE after the first play; ABORT_NOT_ALLOWED at a tournament table once dealt.' })
   abort(
     @Caller() caller: Principal,
     @Args('matchId', { type: () => ID }) matchId: string,

@@ -218,9 +218,28 @@ export class MatchesService {
     return this.command(caller, matchId, { type: 'resign', player: caller.username }, meta);
   }
 
-  /** Calls the match off before its first play (any seated player): no result, unrated (`scopa-rules/3`; ABORT_TOO_LATE after). */
-  abort(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
-    return this.command(caller, matchId, { type: 'abort', player: caller.username }, meta);
+  /**
+   * Calls the match off before its first play (any seated player): no result, unrated (`scopa-rules/3`; ABORT_TOO_LATE after).
+   * A tournament table once dealt is ABORT_NOT_ALLOWED (docs/tournaments.md): the abort would end it at once, a draw for
+   * its players after seeing the deal (and, at a duplicate table, the deal of every table of the round).
+   */
+  async abort(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
+    const command: Command = { type: 'abort', player: caller.username };
+    // Every table is private: a public match's abort costs no read.
+    if (this.store.peek(matchId)?.visibility === 'public' || !(await this.tables.isTable(matchId))) return this.command(caller, matchId, command, meta);
+    for (let attempt = 0; ; attempt++) {
+      const { seq, state } = await this.store.current(matchId);
+      if (state.phase === 'playing') {
+        throw new DomainError('ABORT_NOT_ALLOWED', 'a tournament table cannot be aborted once dealt: resign, or withdraw from the tournament', { matchId });
+      }
+      // Not dealt yet (waiting for client seeds), or over (the engine answers MATCH_OVER): the abort holds only at this seq,
+      // so a deal in between makes it a VERSION_CONFLICT, and the next look sees the deal.
+      try {
+        return await this.command(caller, matchId, command, { ...meta, expectedSeq: meta.expectedSeq ?? seq });
+      } catch (err) {
+        if (meta.expectedSeq !== undefined || attempt >= 2 || !(err instanceof DomainError) || err.code !== 'VERSION_CONFLICT') throw err;
+      }
+    }
   }
 
   private async command(caller: Principal, matchId: string, command: Command, meta: CommandMeta): Promise<MatchPresentation> {
@@ -235,10 +254,9 @@ export class MatchesService {
     await this.store.settled(result);
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
-    return this.withStartsAt(
-      this.seen(caller.username, this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state))),
-      snap.state,
-    );
+    const presented = this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state));
+    if (snap.state.phase === 'over' && (await this.withheld(matchId))) presented.reveal = null;
+    return this.withStartsAt(this.seen(caller.username, presented), snap.state);
   }
 
   /** The command key is scoped to the caller, so that one player's key never answers another's command (nor a system command). */
@@ -269,16 +287,28 @@ export class MatchesService {
         throw new DomainError('VALIDATION_FAILED', `atSeq: an integer in 1..${summary.currentSeq}`, { currentSeq: summary.currentSeq });
       }
       const state = await this.store.state(matchId, atSeq);
-      const over = summary.status === 'over';
+      // A table whose duplicate round runs replays as a match in play: no hands, no seed (src/tournament-tables).
+      const over = summary.status === 'over' && !(await this.withheld(matchId));
       // A replay shows no pending start: that is a fact of now, not of atSeq.
       const replayed = { ...this.seen(caller?.username ?? null, this.presentation(summary, atSeq, ...replayViews(state, over))), startsAt: null };
       return this.withRatings(replayed, over && state.settings.rated === true);
     }
     const { seq, state } = await this.store.current(matchId);
-    const presented = await this.withStartsAt(this.seen(caller?.username ?? null, this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state))), state);
+    const shown = this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state));
+    if (state.phase === 'over' && (await this.withheld(matchId))) shown.reveal = null;
+    const presented = await this.withStartsAt(this.seen(caller?.username ?? null, shown), state);
     presented.rematchOf = await this.rematches.rematchOf(matchId);
     await this.withPresence(presented);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
+  }
+
+  /**
+   * Over, at a table of a duplicate tournament round that still runs: its reveal (seed, hands, deck) waits for the
+   * round's end, for its players too (src/tournament-tables). Every table is private: a public match costs no read.
+   */
+  private async withheld(matchId: string): Promise<boolean> {
+    if (this.store.peek(matchId)?.visibility === 'public') return false;
+    return (await this.tables.undisclosed([matchId])).size > 0;
   }
 
   /** A player of this match reads it always; anyone else is asked about a running duplicate round (one indexed lookup). */
@@ -356,7 +386,8 @@ export class MatchesService {
   /** `viewer`: who reads (null: anonymous); a table of a running duplicate round is hidden from all but its players (src/tournament-tables). */
   async events(matchId: string, fromSeq = 1, limit = 100, viewer: string | null = null): Promise<EventMessage[]> {
     await this.tables.assertMayRead(viewer, matchId);
-    return (await this.store.eventsFrom(matchId, fromSeq, limit)).map(toMessage);
+    const events = (await this.store.eventsFrom(matchId, fromSeq, limit)).map(toMessage);
+    return events.some((e) => e.type === 'MatchEnded') && (await this.withheld(matchId)) ? events.map(sealed) : events;
   }
 
   async verify(matchId: string, viewer: string | null = null): Promise<VerifyReport> {
@@ -367,16 +398,21 @@ export class MatchesService {
   /** The JSON Lines export, with the rating changes of a rated match in its header. */
   async exportJsonl(matchId: string, viewer: string | null = null): Promise<string> {
     await this.tables.assertMayRead(viewer, matchId);
+    await this.tables.assertDisclosed(matchId);
     return this.archive.exportJsonl(matchId, await this.ratings.changesFor(matchId));
   }
 
   async exportNotation(matchId: string, viewer: string | null = null): Promise<string> {
     await this.tables.assertMayRead(viewer, matchId);
+    await this.tables.assertDisclosed(matchId);
     return this.archive.exportNotation(matchId);
   }
 
-  myMatches(caller: Principal, q: ListOptions): Promise<MatchSummary[]> {
-    return this.store.listMatches(caller.username, { status: q.status ?? undefined, myTurn: q.myTurn ?? undefined, limit: q.limit ?? undefined, offset: q.offset ?? undefined });
+  async myMatches(caller: Principal, q: ListOptions): Promise<MatchSummary[]> {
+    const listed = await this.store.listMatches(caller.username, { status: q.status ?? undefined, myTurn: q.myTurn ?? undefined, limit: q.limit ?? undefined, offset: q.offset ?? undefined });
+    // A table whose duplicate round runs shows no seed yet (src/tournament-tables): one lookup for the page's finished matches.
+    const waits = await this.tables.undisclosed(listed.filter((m) => m.revealedSeed !== null).map((m) => m.id));
+    return waits.size === 0 ? listed : listed.map((m) => (waits.has(m.id) ? { ...m, revealedSeed: null } : m));
   }
 
   // ------------------------------------------------------------------ live
@@ -387,6 +423,10 @@ export class MatchesService {
     await this.assertMayRead(caller.username, summary);
     // Over, and fromSeq past its last event: nothing will ever come (the feed ends after the last one).
     if (summary.status === 'over' && fromSeq > summary.currentSeq) return ended<LiveEvent>();
+    // A table of a duplicate round that runs now: nothing this feed sends reveals its seed or hands, even once it ends
+    // (src/tournament-tables); read the match again after the round's end.
+    const waits = await this.withheld(matchId);
+    const shown = (p: MatchPresentation): MatchPresentation => (waits ? { ...p, reveal: null } : p);
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
     return new LiveFeed(
@@ -395,13 +435,13 @@ export class MatchesService {
       fromSeq,
       notices,
       (e, state) => ({
-        event: toMessage(e),
-        match: this.seen(caller.username, this.presentation(summary, e.seq, ...viewsFor(caller.username, state))),
+        event: waits ? sealed(toMessage(e)) : toMessage(e),
+        match: shown(this.seen(caller.username, this.presentation(summary, e.seq, ...viewsFor(caller.username, state)))),
       }),
       // opponentGone / opponentBack: no log event (hash empty, the seq of the last event), the match as it is at that seq.
       (change, seq, state) => ({
         event: { matchId, seq, type: change.type, payload: { player: change.player, seat: change.seat }, actor: null, time: new Date(change.at), hash: '' },
-        match: this.seen(caller.username, this.presentation(summary, seq, ...viewsFor(caller.username, state))),
+        match: shown(this.seen(caller.username, this.presentation(summary, seq, ...viewsFor(caller.username, state)))),
       }),
     );
   }
@@ -417,6 +457,11 @@ function ended<T>(): AsyncIterableIterator<T> {
   return (async function* (): AsyncGenerator<T, undefined> {
     return undefined;
   })();
+}
+
+/** MatchEnded without its seed (`seed: null`): the reveal of a table whose duplicate round runs waits for the round's end. */
+function sealed(e: EventMessage): EventMessage {
+  return e.type === 'MatchEnded' ? { ...e, payload: { ...e.payload, seed: null } } : e;
 }
 
 function toMessage(e: StoredEvent): EventMessage {

@@ -7,12 +7,24 @@
  * every match read path (matches, archives, streams), which is why it lives
  * in a folder of its own that imports none of them: one indexed lookup
  * (tournament_tables.match_id is unique) per read of one match.
+ *
+ * Its own players are not told more before the round ends either: a table
+ * that is over while its round runs keeps its reveal (the seed, every hand,
+ * the deck: the view's `reveal`, MatchEnded's `seed` in the events and live
+ * feeds, the export, the notation, the analysis, the summaries'
+ * `revealedSeed`) until the round's end (`undisclosed`), since every other
+ * table of the round holds those same cards.
  */
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 
 const HIDDEN_SQL = `SELECT match_id::text AS match_id, players FROM tournament_tables WHERE match_id = ANY($1::uuid[]) AND duplicate AND NOT round_ended`;
+const TABLE_SQL = `SELECT 1 AS one FROM tournament_tables WHERE match_id = $1::uuid`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The message of a reveal that waits for its round's end. */
+export const REVEAL_WAITS = 'this table of a duplicate tournament round keeps its reveal (seed, hands, export, analysis) until the round ends';
 
 @Injectable()
 export class TournamentTables {
@@ -23,6 +35,25 @@ export class TournamentTables {
     if (matchIds.length === 0) return new Set();
     const rows = await this.prisma.$queryRawUnsafe<{ match_id: string; players: string[] }[]>(HIDDEN_SQL, matchIds);
     return new Set(rows.filter((r) => viewer === null || !r.players.includes(viewer)).map((r) => r.match_id));
+  }
+
+  /** Whether the match is a table of a tournament (any round, any format). */
+  async isTable(matchId: string): Promise<boolean> {
+    if (!UUID.test(matchId)) return false;
+    return (await this.prisma.$queryRawUnsafe<{ one: number }[]>(TABLE_SQL, matchId)).length > 0;
+  }
+
+  /** The matches among `matchIds` whose reveal waits, for everyone (their players too): tables of a duplicate round that runs. */
+  async undisclosed(matchIds: readonly string[]): Promise<Set<string>> {
+    const ids = matchIds.filter((id) => UUID.test(id));
+    if (ids.length === 0) return new Set();
+    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string; players: string[] }[]>(HIDDEN_SQL, ids);
+    return new Set(rows.map((r) => r.match_id));
+  }
+
+  /** TOURNAMENT_TABLE_HIDDEN, for anyone, when the match's reveal waits for its round's end (an export, an analysis). */
+  async assertDisclosed(matchId: string): Promise<void> {
+    if ((await this.undisclosed([matchId])).size > 0) throw new DomainError('TOURNAMENT_TABLE_HIDDEN', REVEAL_WAITS, { matchId });
   }
 
   /** TOURNAMENT_TABLE_HIDDEN when `viewer` may not read this match now. */

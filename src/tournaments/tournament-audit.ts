@@ -14,7 +14,15 @@
  *    seed equals the table seed derived from the round seed and the players'
  *    client seeds (docs/fairness.md "Duplicate tournaments"), so every table
  *    was dealt the same cards; and each recorded result equals its match's end;
- * 4. the standings, recomputed from the log (returned for comparison).
+ * 4. the standings, recomputed from the log (returned for comparison);
+ * 5. with the match exports, every table's players and seats are its match's
+ *    (the export header's seats, in order): a player renamed throughout the
+ *    log, the chain re-hashed, does not pass;
+ * 6. a `scopa-tournament/2` export's header (./tournament-export.ts) against
+ *    the log: the tournament, creator, status, players, event count and last
+ *    hash. Its signature needs the issuer's keys: verifyTournamentSignature
+ *    (`npm run audit -- --keys`). A headerless export (`scopa-tournament/1`)
+ *    is audited as before.
  */
 import { createHash } from 'node:crypto';
 import { GENESIS_HASH } from '../events/chain';
@@ -22,6 +30,8 @@ import { roundSeed, tableSeed } from './duplicate-seed';
 import { evolveTournament, initialTournamentState, joinTournamentEvent, nextPairing, standingsOf, tournamentEventHash } from './tournament-log';
 import type { TournamentEvent, TournamentState } from './tournament-log';
 import type { StandingRow } from './standings';
+import { headerProblems, isTournamentHeader } from './tournament-export';
+import type { TournamentExportHeader } from './tournament-export';
 
 export interface TournamentAudit {
   tournamentId: string | null;
@@ -32,6 +42,8 @@ export interface TournamentAudit {
   problems: string[];
   standings: StandingRow[];
   status: string | null;
+  /** The export's header (`scopa-tournament/2`); null for a headerless export. */
+  header: TournamentExportHeader | null;
 }
 
 const sha256 = (hex: string): string => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
@@ -46,12 +58,26 @@ function matchEnd(jsonl: string): { seed: string; winner: number | null; totals:
   return null;
 }
 
+/** A match export's seats, in order (its header's players); null when it has none. */
+function matchSeats(jsonl: string): (string | null)[] | null {
+  const first = jsonl.trimStart().split('\n', 1)[0];
+  try {
+    const header = JSON.parse(first) as { seats?: { player?: string | null }[] };
+    return Array.isArray(header.seats) ? header.seats.map((s) => s?.player ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string, string> = new Map()): TournamentAudit {
   const problems: string[] = [];
-  const lines = jsonl
+  const parsed = jsonl
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as { tournamentId: string; seq: number; type: string; payload: Record<string, unknown>; actor: string | null; time: string; prevHash: string; hash: string });
+    .map((l) => JSON.parse(l) as unknown);
+  const header = isTournamentHeader(parsed[0]) ? parsed[0] : null;
+  const lines = (header ? parsed.slice(1) : parsed) as { tournamentId: string; seq: number; type: string; payload: Record<string, unknown>; actor: string | null; time: string; prevHash: string; hash: string }[];
+  if (header) problems.push(...headerProblems(header, lines));
   const id = lines[0]?.tournamentId ?? null;
   let state: TournamentState = initialTournamentState(id ?? '');
   let prev = GENESIS_HASH;
@@ -71,6 +97,12 @@ export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string,
         const logged = { round: event.round, tables: event.tables.map((t) => t.players), bye: event.bye };
         const recomputed = { round: expected.round, tables: expected.pairing.tables, bye: expected.pairing.bye };
         if (JSON.stringify(logged) !== JSON.stringify(recomputed)) problems.push(`${at}: pairing ${JSON.stringify(logged)} is not the one the log implies, ${JSON.stringify(recomputed)}`);
+        for (const t of event.tables) {
+          const exported = t.matchId ? matchExports.get(t.matchId) : undefined;
+          if (!exported) continue;
+          const seats = matchSeats(exported);
+          if (JSON.stringify(seats) !== JSON.stringify(t.players)) problems.push(`${at}: table ${t.table}'s players ${JSON.stringify(t.players)} are not the seats of match ${t.matchId}, ${JSON.stringify(seats)}`);
+        }
         const noMatch = event.tables.filter((t) => t.matchId === null).map((t) => t.table);
         if (JSON.stringify(noMatch) !== JSON.stringify(expected.forfeits.map((f) => f.table))) problems.push(`${at}: tables decided without play ${JSON.stringify(noMatch)} are not the withdrawn players' tables`);
       }
@@ -120,5 +152,6 @@ export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string,
     problems,
     standings: state.settings ? standingsOf(state) : [],
     status: state.settings ? state.status : null,
+    header,
   };
 }

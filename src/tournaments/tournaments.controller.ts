@@ -20,7 +20,7 @@ export class TournamentsController {
   @Post()
   @ApiOperation({ operationId: 'createTournament', summary: 'Create a tournament (Swiss or round robin; duplicate deals optional): players join until it starts' })
   @ApiCreatedResponse({ type: TournamentModel })
-  @ApiErrors('INVALID_RULESET', 'NOT_FOUND', 'RATED_PLAY_SUSPENDED')
+  @ApiErrors('INVALID_RULESET', 'NOT_FOUND', 'RATED_PLAY_SUSPENDED', 'LIMIT_REACHED')
   create(@Caller() caller: Principal, @Body() body: CreateTournamentInput): Promise<TournamentModel> {
     return this.tournaments.create(caller, body);
   }
@@ -47,7 +47,7 @@ export class TournamentsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'joinTournament', summary: 'Join a tournament before it starts (optionally with my client seed)' })
   @ApiOkResponse({ type: TournamentModel })
-  @ApiErrors('NOT_FOUND', 'TOURNAMENT_FULL', 'TOURNAMENT_STARTED', 'TOURNAMENT_OVER', 'ALREADY_IN_TOURNAMENT', 'NOT_INVITED', 'INVALID_CLIENT_SEED', 'RATED_PLAY_SUSPENDED')
+  @ApiErrors('NOT_FOUND', 'TOURNAMENT_FULL', 'TOURNAMENT_STARTED', 'TOURNAMENT_OVER', 'ALREADY_IN_TOURNAMENT', 'NOT_INVITED', 'INVALID_CLIENT_SEED', 'RATED_PLAY_SUSPENDED', 'LIMIT_REACHED')
   join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinTournamentInput): Promise<TournamentModel> {
     return this.tournaments.join(caller, id, body?.clientSeed ?? null);
   }
@@ -113,12 +113,16 @@ export class TournamentsController {
   @Public()
   @Get(':id/export')
   @ApiProduces('application/x-ndjson')
-  @ApiOperation({ operationId: 'exportTournament', summary: 'The tournament log as JSON Lines, hash-chained (`npm run audit` recomputes its pairings, standings and seeds)' })
-  @ApiOkResponse({ description: 'One event per line: {tournamentId, seq, type, payload, actor, time, prevHash, hash}.', schema: { type: 'string' } })
+  @ApiOperation({ operationId: 'exportTournament', summary: 'The tournament log as JSON Lines, hash-chained and signed (`npm run audit` recomputes its pairings, standings and seeds; `--keys` checks the signature)' })
+  @ApiOkResponse({
+    description:
+      'A signed header {format: "scopa-tournament/2", tournamentId, createdBy, status, players, events, lastHash, issuer, keyId, signature} (the keys at /.well-known/scopa-keys.json), then one event per line: {tournamentId, seq, type, payload, actor, time, prevHash, hash}.',
+    schema: { type: 'string' },
+  })
   @ApiErrors('NOT_FOUND')
   async export(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<string> {
-    const lines = await this.tournaments.export(id);
+    const text = await this.tournaments.exportJsonl(id);
     res.setHeader('content-type', 'application/x-ndjson');
-    return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    return text;
   }
 }

@@ -19,7 +19,7 @@
  * `startsAt` has come.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { normalizeClientSeed, resolveRuleset, turnTimeLimitProblem } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../auth/principal';
@@ -35,18 +35,27 @@ import { playerChannel } from '../realtime/channels';
 import type { TournamentRoundPairedEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { prepared } from '../database/prepared-statements';
+import { appConfig } from '../config/config';
+import { ExportKeys } from '../events/export-keys';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
 import { ROUND_ROBIN_MAX } from './pairing';
 import { currentRound, nextPairing, resultOfMatchEnd, roundComplete, roundsToPlay, seatedInOrder, standingsOf, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentFormat, TournamentSettings, TournamentState, TournamentStatus } from './tournament-log';
 import type { StandingRow } from './standings';
 import { TournamentLogStore } from './tournament-store';
+import { writeTournamentExport } from './tournament-export';
 import type { Folded, Sql } from './tournament-store';
 
 export const TOURNAMENT_MAX_PLAYERS = 256;
 export const TOURNAMENT_MAX_ROUNDS = 20;
 export const TOURNAMENT_NAME_MAX = 80;
 export const TOURNAMENT_INVITED_MAX = 256;
+/**
+ * Joins one player may make to one tournament before its start, at most: so
+ * join and withdraw cannot flap without end (each is an event of the log).
+ * One more join is 409 LIMIT_REACHED (docs/tournaments.md, "Lifecycle").
+ */
+export const TOURNAMENT_JOINS_PER_PLAYER = 3;
 
 /** The channel of a tournament's updates (GraphQL tournamentUpdated). */
 export const tournamentChannel = (id: string): string => `tournament:${id}`;
@@ -135,6 +144,11 @@ const DUE_STARTS_SQL = prepared(
   `SELECT id::text AS id FROM tournaments WHERE status = 'created' AND starts_at <= now() ORDER BY starts_at LIMIT ${DUE_STARTS_BATCH}`,
 );
 
+// A transaction-scoped advisory lock on one key (as the seeks' owner lock, src/lobby/seeks.service.ts).
+const CREATOR_LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`;
+const OPEN_CREATED_SQL = `SELECT count(*)::int AS n FROM tournaments WHERE created_by = $1 AND status IN ('created', 'started')`;
+const JOINS_OF_PLAYER_SQL = `SELECT count(*)::int AS n FROM tournament_events WHERE tournament_id = $1::uuid AND type = 'PlayerJoined' AND payload->>'player' = $2`;
+
 interface Outcome {
   folded: Folded;
   made: MadeInTransaction[];
@@ -156,7 +170,12 @@ export class TournamentsService {
     private readonly store: MatchStore,
     private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    /** What signs the exports (the match exports' key, published at /.well-known/scopa-keys.json); without it, unsigned. */
+    @Optional() private readonly keys?: ExportKeys,
   ) {}
+
+  /** Open (created or started) tournaments one account may have created (TOURNAMENT_LIMIT). */
+  readonly openPerAccount = appConfig().TOURNAMENT_LIMIT;
 
   // ------------------------------------------------------------ commands
 
@@ -166,7 +185,15 @@ export class TournamentsService {
     const id = randomUUID();
     const master = settings.duplicate ? randomBytes(32).toString('hex') : null;
     const created: TournamentEvent = { type: 'TournamentCreated', createdBy: caller.username, seedCommitment: master ? seedCommitment(master) : null, ...settings };
+    const limit = this.openPerAccount;
     const folded = await this.prisma.$transaction(async (tx) => {
+      // One creation per account at a time, on every instance (the lock is the transaction's): the count and the insert are exact.
+      await tx.$queryRawUnsafe(CREATOR_LOCK_SQL, `tournament-creator:${caller.username}`);
+      const open = await tx.$queryRawUnsafe<{ n: number }[]>(OPEN_CREATED_SQL, caller.username);
+      const live = open[0]?.n ?? 0;
+      if (live >= limit) {
+        throw new DomainError('LIMIT_REACHED', `at most ${limit} open tournaments (created or started) per account (TOURNAMENT_LIMIT): cancel or finish one first`, { limit, live });
+      }
       await tx.$executeRawUnsafe(
         `INSERT INTO tournaments (id, name, format, created_by, visibility, settings, starts_at, last_hash, master_seed)
          VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7::timestamptz, $8, $9)`,
@@ -198,6 +225,12 @@ export class TournamentsService {
         throw new DomainError('NOT_INVITED', 'this private tournament is for the players it invites');
       }
       if (s.players.length >= s.settings.maxPlayers) throw new DomainError('TOURNAMENT_FULL', `the tournament has its ${s.settings.maxPlayers} players`, { maxPlayers: s.settings.maxPlayers });
+      // Under the tournament's row lock: the count and this join are one step.
+      const joined = await tx.$queryRawUnsafe<{ n: number }[]>(JOINS_OF_PLAYER_SQL, id, caller.username);
+      const joins = joined[0]?.n ?? 0;
+      if (joins >= TOURNAMENT_JOINS_PER_PLAYER) {
+        throw new DomainError('LIMIT_REACHED', `at most ${TOURNAMENT_JOINS_PER_PLAYER} joins per player and tournament: you have withdrawn from this one too often`, { limit: TOURNAMENT_JOINS_PER_PLAYER, live: joins });
+      }
       if (s.settings.rated) await this.maker.assertMayPlayRated([caller.username]);
       const rating = s.settings.rated ? await this.ratingOf(tx, caller.username, s.settings) : null;
       await tx.$executeRawUnsafe(`INSERT INTO tournament_players (tournament_id, player) VALUES ($1::uuid, $2)`, id, caller.username);
@@ -547,9 +580,15 @@ export class TournamentsService {
     return this.pubsub.asyncIterableIterator<TournamentUpdate>(tournamentChannel(id));
   }
 
+  /** The log's events, in order. */
   async export(id: string): Promise<ChainedTournamentEvent[]> {
     await this.folded(id);
     return this.log.events(this.prisma, id);
+  }
+
+  /** GET .../export (./tournament-export.ts): the signed header, then the log's events, one JSON line each. */
+  async exportJsonl(id: string): Promise<string> {
+    return writeTournamentExport(await this.export(id), this.keys?.signer ?? null);
   }
 
   private async folded(id: string): Promise<Folded> {
