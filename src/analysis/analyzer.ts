@@ -210,6 +210,11 @@ export function decisionPoints(events: readonly LoggedEvent[]): Point[] {
   return points;
 }
 
+/** The decisions an analysis of this finished log evaluates (its `total`): what ANALYSIS_MAX_DECISIONS bounds. */
+export function decisionCount(events: readonly LoggedEvent[]): number {
+  return decisionPoints(events).length;
+}
+
 /**
  * The decision point of the seat to move in `state` choosing `chosen` (a play,
  * or for the declaration window a declaration or `noDeclaration`): for tests
