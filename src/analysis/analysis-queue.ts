@@ -39,15 +39,20 @@ export class AnalysisQueue {
   private readonly boss: PgBoss;
   private readonly workers: { queue: AnalysisQueueName; id: string }[] = [];
   private started = false;
+  private stopped = false;
 
   constructor(
     db: JobDatabase,
     private readonly options: AnalysisQueueOptions,
     onError: (err: unknown) => void = () => undefined,
   ) {
+    // pg-boss completes or fails a job without awaiting it: a handler that ends after the stop (its job already given
+    // back by the stop) would write to a database that may be closed by then, an unhandled rejection. After the stop
+    // those late writes are dropped.
+    const guarded: JobDatabase = { executeSql: (text, values) => (this.stopped ? Promise.resolve({ rows: [] }) : db.executeSql(text, values)) };
     // No cron (schedule: false); maintenance (supervise) on every process: pg-boss lets one run it per interval.
     this.boss = new PgBoss({
-      db,
+      db: guarded,
       schedule: false,
       supervise: true,
       maintenanceIntervalSeconds: options.maintenanceSeconds,
@@ -103,5 +108,6 @@ export class AnalysisQueue {
     this.started = false;
     // Not graceful: a running analysis is abandoned (its handler sees the stop) and its job retried after its expiry.
     await this.boss.stop({ graceful: false, close: false, wait: true, timeout: 5000 } as PgBoss.StopOptions);
+    this.stopped = true;
   }
 }
