@@ -2528,7 +2528,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE";
+            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "ANALYSIS_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE";
             /** @description VERSION_CONFLICT: the current seq of the match; VALIDATION_FAILED of atSeq: the last seq. */
             currentSeq?: number;
             /**
@@ -5471,6 +5471,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Analysis too large: ANALYSIS_TOO_LARGE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "ANALYSIS_TOO_LARGE";
                     };
                 };
             };
