@@ -107,7 +107,7 @@ describe('analysis bounds (e2e, PGlite)', () => {
         ANALYSIS_LARGE_WORKERS: '1',
         ANALYSIS_LARGE_DECISIONS: '100',
         ANALYSIS_MAX_DECISIONS: '250',
-        ANALYSIS_ITERATIONS: '3000',
+        ANALYSIS_ITERATIONS: '1500',
         ANALYSIS_POLL_SECONDS: '0.5',
       });
       store = app.get(MatchStore);
