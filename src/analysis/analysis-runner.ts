@@ -11,7 +11,7 @@
  * whose analysis is already done returns at once.
  */
 import { hostname } from 'node:os';
-import type { PubSubEngine } from 'graphql-subscriptions';
+import type { NoticePublisher } from '../realtime/pg-notices';
 import type { Prisma } from '../database/database';
 import { joinEvent } from '../events/chain';
 import type { MatchStore } from '../events/match-store';
@@ -25,7 +25,7 @@ import { analysisChannel, progressOf } from './analysis-progress';
 import type { AnalysisProgressMessage } from './analysis-progress';
 
 /** A log holds at most this many events (a long cirulla match has about a thousand). */
-const MAX_EVENTS = 20_000;
+export const MAX_EVENTS = 20_000;
 /** How often a running analysis writes its progress to its row and publishes it. */
 const PROGRESS_EVERY_MS = 500;
 
@@ -44,7 +44,7 @@ export class AnalysisRunner {
   constructor(
     private readonly prisma: Prisma,
     private readonly store: MatchStore,
-    private readonly pubsub: PubSubEngine,
+    private readonly pubsub: NoticePublisher,
     private readonly log: (line: string) => void = () => undefined,
   ) {}
 

@@ -16,7 +16,7 @@ export class AnalysisController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/analysis')
   @HttpCode(200)
-  @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'TOURNAMENT_TABLE_HIDDEN', 'ANALYSIS_QUEUE_FULL')
+  @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'TOURNAMENT_TABLE_HIDDEN', 'ANALYSIS_QUEUE_FULL', 'ANALYSIS_TOO_LARGE')
   @ApiOperation({
     operationId: 'requestAnalysis',
     summary: 'Ask for the post-game analysis of a finished match (public, or one I played): 202 with its job status, 200 with the result once done; asking again returns the same job or result',

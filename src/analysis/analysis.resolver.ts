@@ -10,7 +10,7 @@ export class AnalysisResolver {
 
   @RequireScope(MATCH_PLAY)
   @Mutation(() => AnalysisModel, {
-    description: 'Ask for the post-game analysis of a finished match (public, or one I played): its job status, or its result once done. Asking again returns the same job or result. ANALYSIS_QUEUE_FULL beyond the queue limits.',
+    description: 'Ask for the post-game analysis of a finished match (public, or one I played): its job status, or its result once done. Asking again returns the same job or result. ANALYSIS_QUEUE_FULL beyond the queue limits; ANALYSIS_TOO_LARGE beyond ANALYSIS_MAX_DECISIONS decisions (nothing queued).',
   })
   async requestAnalysis(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<AnalysisModel> {
     return (await this.analyses.request(caller, matchId)) as AnalysisModel;

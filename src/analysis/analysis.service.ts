@@ -8,11 +8,19 @@
  * One analysis per match and analyzer key (the unique row in
  * match_analyses): asking again returns the same job or result. Bounded:
  * at most ANALYSIS_QUEUE_PER_ACCOUNT queued or running per account and
- * ANALYSIS_QUEUE_MAX in all, counted in the statement that queues one;
- * beyond them ANALYSIS_QUEUE_FULL.
+ * ANALYSIS_QUEUE_MAX in all, counted by the statement that queues one in a
+ * transaction that holds the queue's advisory lock (so that racing requests
+ * on any number of instances count one after the other); beyond them
+ * ANALYSIS_QUEUE_FULL. At most ANALYSIS_MAX_DECISIONS decisions, counted
+ * from the log before anything is queued (ANALYSIS_TOO_LARGE beyond); above
+ * ANALYSIS_LARGE_DECISIONS the job goes to the queue of large ones, which
+ * has workers of its own (ANALYSIS_LARGE_WORKERS).
  *
- * This instance also runs ANALYSIS_WORKERS of the jobs (0: none; the jobs
- * then wait for another instance or `npm run worker`).
+ * This instance also runs ANALYSIS_WORKERS of the jobs and
+ * ANALYSIS_LARGE_WORKERS of the large ones (ANALYSIS_WORKERS=0: none; the
+ * jobs then wait for another instance or `npm run worker`). On PostgreSQL
+ * without Redis it LISTENs for the progress of workers elsewhere
+ * (./analysis-notices.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -26,11 +34,15 @@ import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import { analyzerInfo } from './analyzer';
+import { joinEvent } from '../events/chain';
+import { analyzerInfo, decisionCount } from './analyzer';
 import type { AnalyzerInfo, MatchAnalysis } from './analyzer';
-import { AnalysisQueue } from './analysis-queue';
+import { ANALYSIS_LARGE_QUEUE, ANALYSIS_QUEUE, AnalysisQueue } from './analysis-queue';
+import type { AnalysisQueueName } from './analysis-queue';
+import { analysisNotices } from './analysis-notices';
+import type { AnalysisNotices } from './analysis-notices';
 import { analysisQueueOptions } from './analysis-config';
-import { AnalysisRunner } from './analysis-runner';
+import { AnalysisRunner, MAX_EVENTS } from './analysis-runner';
 import { analysisChannel, progressOf } from './analysis-progress';
 import type { AnalysisProgressMessage, AnalysisStatus } from './analysis-progress';
 import { jobDatabase } from './job-database';
@@ -90,11 +102,18 @@ SELECT *, 'inserted' AS how FROM inserted
 UNION ALL SELECT *, 'requeued' AS how FROM requeued
 UNION ALL SELECT *, 'existing' AS how FROM existing WHERE NOT EXISTS (SELECT 1 FROM requeued)`;
 
+// Taken in the transaction of REQUEST_SQL, before it: every instance's requests queue one at a time, and each counts
+// with a snapshot taken after the previous one committed (one statement alone would count from a snapshot taken
+// before the lock, and racing requests on several connections would each see room). One lock for both bounds: the
+// total one is shared by every account.
+const QUEUE_LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended('scopa:analysis-queue', 0))) l`;
+
 @Injectable()
 export class AnalysisService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly analyzer: AnalyzerInfo;
   private readonly queue: AnalysisQueue;
   private readonly runner: AnalysisRunner;
+  private readonly notices: AnalysisNotices;
   private readonly logger = new Logger('Analysis');
 
   constructor(
@@ -106,25 +125,42 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
   ) {
     this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
     this.queue = new AnalysisQueue(jobDatabase(prisma.database), analysisQueueOptions(config), (err) => this.logger.warn(`job queue: ${(err as Error)?.message ?? err}`));
-    this.runner = new AnalysisRunner(prisma, store, pubsub, (line) => this.logger.log(line));
+    this.notices = analysisNotices(prisma.database, config.REDIS_URL, pubsub, true, (err) => this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`));
+    this.runner = new AnalysisRunner(prisma, store, this.notices.publisher, (line) => this.logger.log(line));
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.notices.listener?.start();
     await this.queue.start();
-    if (this.config.ANALYSIS_WORKERS > 0) await this.queue.work(this.config.ANALYSIS_WORKERS, (job) => this.runner.run(job));
+    if (this.config.ANALYSIS_WORKERS > 0) {
+      await this.queue.work(this.config.ANALYSIS_WORKERS, (job) => this.runner.run(job), ANALYSIS_QUEUE);
+      await this.queue.work(this.config.ANALYSIS_LARGE_WORKERS, (job) => this.runner.run(job), ANALYSIS_LARGE_QUEUE);
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.runner.stop();
     await this.queue.stop();
+    await this.notices.listener?.stop();
   }
 
   /** POST /v1/matches/{id}/analysis, requestAnalysis: the analysis as it stands (queued now, or as asked before). */
   async request(caller: Principal, matchId: string): Promise<AnalysisView> {
     await this.mayRead(caller, matchId);
     const key = this.analyzer.key;
+    const before = await this.row(matchId);
+    // Its size, from the log (nothing is queued beyond the bound); a done or running analysis is what it is.
+    const decisions = !before || before.status === 'failed' || before.status === 'queued' ? await this.decisions(matchId, before?.status !== 'queued') : 0;
     const args = [randomUUID(), matchId, key, caller.username, this.config.ANALYSIS_QUEUE_PER_ACCOUNT, this.config.ANALYSIS_QUEUE_MAX, randomUUID()];
-    let row = (await this.prisma.$queryRawUnsafe<Row[]>(REQUEST_SQL, ...args))[0] ?? (await this.row(matchId));
+    const queued = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(QUEUE_LOCK_SQL);
+        return tx.$queryRawUnsafe<Row[]>(REQUEST_SQL, ...args);
+      },
+      // A burst of requests waits its turn for the lock rather than failing after Prisma's 2 s.
+      { maxWait: 15_000, timeout: 15_000 },
+    );
+    let row = queued[0] ?? (await this.row(matchId));
     if (!row) {
       const [live] = await this.prisma.$queryRawUnsafe<{ mine: number; total: number }[]>(
         `SELECT count(*) FILTER (WHERE requested_by = $1)::int AS mine, count(*)::int AS total FROM match_analyses WHERE status IN ('queued', 'running')`,
@@ -141,8 +177,8 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     }
     if (row.how === 'inserted' || row.how === 'requeued' || row.status === 'queued') {
       // Also for a row found queued: its job may never have been sent (a crash in between); the same job id is a no-op.
-      await this.queue.send(row.job_id, row.id);
-      if (row.how !== 'existing') await this.pubsub.publish(analysisChannel(matchId), progressOf({ matchId, analyzer: key, status: 'queued', done: 0, total: 0 })).catch(() => undefined);
+      await this.queue.send(row.job_id, row.id, this.queueFor(decisions));
+      if (row.how !== 'existing') await this.notices.publisher.publish(analysisChannel(matchId), progressOf({ matchId, analyzer: key, status: 'queued', done: 0, total: 0 })).catch(() => undefined);
     } else if (row.status === 'running' && (await this.queue.jobState(row.job_id)) === 'failed') {
       // Its worker died on the last attempt: the job failed by timeout, the row never heard of it.
       row = (await this.markFailed(row.id, 'the job timed out on its last attempt')) ?? row;
@@ -169,6 +205,32 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
       first,
       endsAfter: (m) => m.status === 'done' || m.status === 'failed',
     });
+  }
+
+  /**
+   * The decisions the analyzer would evaluate in the match's log (`refuse`: ANALYSIS_TOO_LARGE beyond
+   * ANALYSIS_MAX_DECISIONS). Every play is a decision: a log with more plays than the bound is refused before any replay.
+   */
+  private async decisions(matchId: string, refuse: boolean): Promise<number> {
+    const limit = this.config.ANALYSIS_MAX_DECISIONS;
+    const tooLarge = (decisions: number) =>
+      new DomainError('ANALYSIS_TOO_LARGE', `an analysis takes at most ${limit} decisions (ANALYSIS_MAX_DECISIONS); this match has ${decisions}`, { decisions, limit });
+    const stored = await this.store.eventsFrom(matchId, 1, MAX_EVENTS);
+    if (refuse && stored.length >= MAX_EVENTS) throw tooLarge(stored.filter((e) => e.type === 'CardPlayed').length);
+    const plays = stored.reduce((n, e) => n + (e.type === 'CardPlayed' ? 1 : 0), 0);
+    if (refuse && plays > limit) throw tooLarge(plays);
+    let n: number;
+    try {
+      n = decisionCount(stored.map((e) => ({ seq: e.seq, event: joinEvent(e) })));
+    } catch {
+      n = plays; // a log the analyzer cannot replay: its job fails as it always did (the analysis reads `failed`)
+    }
+    if (refuse && n > limit) throw tooLarge(n);
+    return n;
+  }
+
+  private queueFor(decisions: number): AnalysisQueueName {
+    return decisions > this.config.ANALYSIS_LARGE_DECISIONS ? ANALYSIS_LARGE_QUEUE : ANALYSIS_QUEUE;
   }
 
   private async row(matchId: string): Promise<Row | null> {

@@ -20,7 +20,7 @@
 import { cardCode, cardCodes } from '../engine/cards';
 import type { CardCode } from '../engine/cards';
 import { evolve, initialState } from '../engine/decider';
-import { sideOf } from '../engine/options';
+import { hasDeclarations, sideOf } from '../engine/options';
 import { seedFromHex } from '../engine/shuffle';
 import type { MatchEvent, MatchState } from '../engine/types';
 import { declarationsInView, legalPlaysInView, seatView } from '../engine/views';
@@ -208,6 +208,19 @@ export function decisionPoints(events: readonly LoggedEvent[]): Point[] {
     state = evolve(state, event);
   }
   return points;
+}
+
+/**
+ * The decisions an analysis of this finished log evaluates (its `total`): what ANALYSIS_MAX_DECISIONS bounds.
+ * Without hand declarations in the rules there is one decision per play and no window to find: counted without a
+ * replay (a replay of a 6-player match to 100 takes half a second of the event loop).
+ */
+export function decisionCount(events: readonly LoggedEvent[]): number {
+  const created = events.find((e) => e.event.type === 'MatchCreated')?.event;
+  if (created?.type === 'MatchCreated' && !hasDeclarations(created.options) && events[events.length - 1]?.event.type === 'MatchEnded') {
+    return events.reduce((n, e) => n + (e.event.type === 'CardPlayed' ? 1 : 0), 0);
+  }
+  return decisionPoints(events).length;
 }
 
 /**

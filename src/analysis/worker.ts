@@ -3,9 +3,11 @@
  * same queue and the same job code as the service's own workers
  * (ANALYSIS_WORKERS), on its own DATABASE_URL: any number of these, on any
  * machines, share the queue with the service instances (pg-boss hands each
- * job to one of them). It serves no HTTP. With REDIS_URL its progress
- * reaches the subscribers of every instance; without, the instances read it
- * from the analysis row.
+ * job to one of them). It serves no HTTP. Its progress and analysisReady
+ * reach the subscribers of every instance: through Redis with REDIS_URL,
+ * through PostgreSQL's NOTIFY without (./analysis-notices.ts). It runs
+ * ANALYSIS_WORKERS jobs at a time (at least 1) and ANALYSIS_LARGE_WORKERS
+ * large ones.
  *
  * It needs PostgreSQL: the embedded database belongs to the one process that
  * opened its folder, where the service's own workers run the jobs.
@@ -18,7 +20,8 @@ import { MatchStore } from '../events/match-store';
 import { createRealtime } from '../realtime/realtime';
 import { RedisConnections } from '../realtime/redis';
 import { analysisQueueOptions } from './analysis-config';
-import { AnalysisQueue } from './analysis-queue';
+import { ANALYSIS_LARGE_QUEUE, ANALYSIS_QUEUE, AnalysisQueue } from './analysis-queue';
+import { analysisNotices } from './analysis-notices';
 import { AnalysisRunner } from './analysis-runner';
 import { jobDatabase } from './job-database';
 
@@ -32,12 +35,14 @@ async function main(): Promise<void> {
   const redis = config.REDIS_URL ? new RedisConnections(config.REDIS_URL) : null;
   const { pubsub } = createRealtime(redis);
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const runner = new AnalysisRunner(db.prisma, new MatchStore(db.prisma), pubsub, out);
+  const notices = analysisNotices(db, config.REDIS_URL, pubsub, false);
+  const runner = new AnalysisRunner(db.prisma, new MatchStore(db.prisma), notices.publisher, out);
   const queue = new AnalysisQueue(jobDatabase(db), analysisQueueOptions(config), (err) => process.stderr.write(`job queue: ${(err as Error)?.message ?? String(err)}\n`));
   await queue.start();
   const concurrency = Math.max(1, config.ANALYSIS_WORKERS);
-  await queue.work(concurrency, (job) => runner.run(job));
-  out(`analysis worker ${runner.name} ready (${concurrency} at a time)`);
+  await queue.work(concurrency, (job) => runner.run(job), ANALYSIS_QUEUE);
+  await queue.work(config.ANALYSIS_LARGE_WORKERS, (job) => runner.run(job), ANALYSIS_LARGE_QUEUE);
+  out(`analysis worker ${runner.name} ready (${concurrency} at a time, ${config.ANALYSIS_LARGE_WORKERS} large)`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

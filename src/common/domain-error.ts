@@ -64,6 +64,8 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   /** The analysis queue is full: the caller's share (ANALYSIS_QUEUE_PER_ACCOUNT) or the total (ANALYSIS_QUEUE_MAX); details scope, limit, live. */
   'ANALYSIS_QUEUE_FULL',
+  /** The match has more decisions than an analysis takes (ANALYSIS_MAX_DECISIONS); details decisions, limit. */
+  'ANALYSIS_TOO_LARGE',
   'PAYLOAD_TOO_LARGE',
   'UNAVAILABLE',
 ] as const;

@@ -58,6 +58,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 413;
     case 'ILLEGAL_PLAY':
     case 'DECLARATION_NOT_ALLOWED':
+    case 'ANALYSIS_TOO_LARGE':
       return 422;
     case 'RATE_LIMITED':
     case 'ANALYSIS_QUEUE_FULL':

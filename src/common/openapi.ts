@@ -248,7 +248,8 @@ export function completeOperation(route: RouteContract, op: Operation): void {
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const response: Json = {
-      description: `${STATUS_TEXT[status] ?? titleOf(codes[0])}: ${codes.join(', ')}.`,
+      // 422 is a play's (Illegal play) but for an analysis too large (its own title).
+      description: `${(status === 422 && codes.every((c) => c === 'ANALYSIS_TOO_LARGE') ? undefined : STATUS_TEXT[status]) ?? titleOf(codes[0])}: ${codes.join(', ')}.`,
       content: { [PROBLEM]: { schema: problemSchemaOf(codes) } },
     };
     // Errors after the rate limiter carry the RateLimit-* headers too; declared on 429 only, where they matter.

@@ -143,8 +143,8 @@ export class MatchReads {
     return rows[0] ?? null;
   }
 
-  async liveBotOnlyMatches(account: string): Promise<number> {
-    const [{ n }] = await this.db.$queryRawUnsafe<{ n: number }[]>(LIVE_BOT_MATCHES_SQL, account);
+  async liveBotOnlyMatches(account: string, db: SqlRunner = this.db): Promise<number> {
+    const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(LIVE_BOT_MATCHES_SQL, account);
     return n;
   }
 

@@ -638,9 +638,9 @@ export class MatchStore {
     return this.reads.lobbyRow(matchId);
   }
 
-  /** How many open or playing matches `account` created with every seat a bot's. */
-  liveBotOnlyMatches(account: string): Promise<number> {
-    return this.reads.liveBotOnlyMatches(account);
+  /** How many open or playing matches `account` created with every seat a bot's (through `tx` inside a transaction). */
+  liveBotOnlyMatches(account: string, tx?: SqlRunner): Promise<number> {
+    return this.reads.liveBotOnlyMatches(account, tx);
   }
 
   /** Playing matches whose turn is a bot's and whose last append is older than `idleMs`, the oldest first. */

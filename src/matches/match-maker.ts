@@ -38,7 +38,7 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { RatedPlay } from '../ratings/rated-play';
-import { BotMatchLimit } from '../bots/bot-match-limit';
+import { BotMatchLimit, botsOnly } from '../bots/bot-match-limit';
 import { enqueueWebhooks } from '../webhooks/outbox';
 
 /**
@@ -114,20 +114,21 @@ export class MatchMaker {
       refuseSeatsThatCannotFill(seats);
       await this.assertMayPlayRated([order.createdBy, ...seats.flatMap((s) => (s.player && !s.bot ? [s.player] : []))]);
     }
-    const transactional = !!(order.before || order.after || order.announce || (order.startBy !== undefined && this.waitsForSeeds() && !order.seed));
-    const made = await this.botMatches.create(order.createdBy, order.seats ?? [], () =>
-      this.withRules(order.rules, async (input): Promise<{ result: CommandResult; publish?: TransactionalCreate['publish']; announced: Announcement[] }> => {
-        if (!transactional) return { result: await this.store.create(this.input(order, input)), announced: [] };
-        return this.prisma.$transaction(
-          async (tx) => {
-            await order.before?.(tx);
-            return this.inTransaction(tx, order, input);
-          },
-          // A burst (many acceptances at once) waits for a pooled connection rather than failing after Prisma's 2 s.
-          { maxWait: 15_000, timeout: 15_000 },
-        );
-      }),
-    );
+    // A bots-only match is counted against BOT_MATCHES_PER_ACCOUNT in its creating transaction (src/bots/bot-match-limit.ts).
+    const bots = botsOnly(order.seats ?? []);
+    const transactional = bots || !!(order.before || order.after || order.announce || (order.startBy !== undefined && this.waitsForSeeds() && !order.seed));
+    const made = await this.withRules(order.rules, async (input): Promise<{ result: CommandResult; publish?: TransactionalCreate['publish']; announced: Announcement[] }> => {
+      if (!transactional) return { result: await this.store.create(this.input(order, input)), announced: [] };
+      return this.prisma.$transaction(
+        async (tx) => {
+          if (bots) await this.botMatches.check(tx, order.createdBy, order.seats ?? []);
+          await order.before?.(tx);
+          return this.inTransaction(tx, order, input);
+        },
+        // A burst (many acceptances at once) waits for a pooled connection rather than failing after Prisma's 2 s.
+        { maxWait: 15_000, timeout: 15_000 },
+      );
+    });
     return this.published(made);
   }
 

@@ -91,12 +91,20 @@ export class WebhooksService {
       throw new DomainError('VALIDATION_FAILED', `events: one or more of ${WEBHOOK_EVENTS.join(', ')}`);
     }
     await checkWebhookTarget(checked, this.policy);
-    const count = await this.prisma.webhook.count({ where: { accountId: owner.accountId } });
-    if (count >= MAX_WEBHOOKS) throw new DomainError('CONFLICT', `at most ${MAX_WEBHOOKS} webhooks per account`);
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-    const row = await this.prisma.webhook.create({
-      data: { id: randomUUID(), accountId: owner.accountId, username: owner.username, url: checked, secret, events: [...new Set(wanted as string[])] },
-    });
+    // The count and the insert in one transaction after the account's advisory lock: racing creations (on any number
+    // of instances) count one after the other, so the bound holds.
+    const row = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`, `webhooks:${owner.accountId}`);
+        const count = await tx.webhook.count({ where: { accountId: owner.accountId } });
+        if (count >= MAX_WEBHOOKS) throw new DomainError('CONFLICT', `at most ${MAX_WEBHOOKS} webhooks per account`);
+        return tx.webhook.create({
+          data: { id: randomUUID(), accountId: owner.accountId, username: owner.username, url: checked, secret, events: [...new Set(wanted as string[])] },
+        });
+      },
+      { maxWait: 15_000, timeout: 15_000 },
+    );
     return { id: row.id, url: row.url, events: row.events, createdAt: row.createdAt, secret };
   }
 

@@ -460,7 +460,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after; 409 ABORT_NOT_ALLOWED at a tournament table once dealt)
+         * Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)
          * @description An API token needs the `match:play` scope (a session holds every scope).
          */
         post: operations["abort"];
@@ -1157,7 +1157,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tournament log as JSON Lines, hash-chained and signed (`npm run audit` recomputes its pairings, standings and seeds; `--keys` checks the signature) */
+        /** The tournament log as JSON Lines, hash-chained (`npm run audit` recomputes its pairings, standings and seeds) */
         get: operations["exportTournament"];
         put?: never;
         post?: never;
@@ -2528,7 +2528,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "ABORT_NOT_ALLOWED" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE";
+            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "ANALYSIS_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE";
             /** @description VERSION_CONFLICT: the current seq of the match; VALIDATION_FAILED of atSeq: the last seq. */
             currentSeq?: number;
             /**
@@ -5225,7 +5225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: MATCH_OVER, ABORT_TOO_LATE, ABORT_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED. */
+            /** @description Conflict: MATCH_OVER, ABORT_TOO_LATE, IDEMPOTENCY_KEY_REUSED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5233,7 +5233,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "MATCH_OVER" | "ABORT_TOO_LATE" | "ABORT_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED";
+                        code?: "MATCH_OVER" | "ABORT_TOO_LATE" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -5325,7 +5325,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN, TOURNAMENT_TABLE_HIDDEN. */
+            /** @description Forbidden: FORBIDDEN. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5333,7 +5333,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN" | "TOURNAMENT_TABLE_HIDDEN";
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -5438,7 +5438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN, TOURNAMENT_TABLE_HIDDEN. */
+            /** @description Forbidden: FORBIDDEN. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5446,7 +5446,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN" | "TOURNAMENT_TABLE_HIDDEN";
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -5471,6 +5471,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Analysis too large: ANALYSIS_TOO_LARGE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "ANALYSIS_TOO_LARGE";
                     };
                 };
             };
@@ -8702,18 +8714,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: LIMIT_REACHED. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @enum {string} */
-                        code?: "LIMIT_REACHED";
-                    };
-                };
-            };
             /** @description Payload too large: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -8917,7 +8917,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A signed header {format: "scopa-tournament/2", tournamentId, createdBy, status, players, events, lastHash, issuer, keyId, signature} (the keys at /.well-known/scopa-keys.json), then one event per line: {tournamentId, seq, type, payload, actor, time, prevHash, hash}. */
+            /** @description One event per line: {tournamentId, seq, type, payload, actor, time, prevHash, hash}. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9046,7 +9046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: LIMIT_REACHED, TOURNAMENT_FULL, TOURNAMENT_STARTED, TOURNAMENT_OVER, ALREADY_IN_TOURNAMENT. */
+            /** @description Conflict: TOURNAMENT_FULL, TOURNAMENT_STARTED, TOURNAMENT_OVER, ALREADY_IN_TOURNAMENT. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9054,7 +9054,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "LIMIT_REACHED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "ALREADY_IN_TOURNAMENT";
+                        code?: "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "ALREADY_IN_TOURNAMENT";
                     };
                 };
             };
