@@ -7,44 +7,51 @@
  * standings pair differently, so no audit could recompute a round), it is
  * GPL-3.0, and it only weighs against a second bye instead of forbidding it.
  *
- * Swiss (pairSwiss), for one round:
+ * Swiss (pairSwiss), version 2 (PAIRING_VERSION; logs that name no version
+ * pair with version 1, pairing-v1.ts): the priorities of the FIDE Dutch
+ * system (Handbook C.04.3) with the first seat for the white pieces.
  * 1. rank the active players: match points (descending), then rating
  *    (descending, rated events only), then join order;
- * 2. quick path (topDown): the highest unpaired player meets the nearest
- *    player below who is not a previous opponent and does not share a
- *    non-zero first-seat balance with them (so both stay within one); a dead
- *    end undoes the last choice; with an odd count the bye is a phantom
- *    ranked last that only players without a bye may meet. This finds the
- *    round at once almost always; it gives up after TOP_DOWN_BUDGET steps;
- * 3. otherwise a maximum-weight matching among those that seat everybody
- *    (Edmonds' blossom algorithm, npm `edmonds-blossom-fixed`, a port of Van
- *    Rantwijk's mwmatching; deterministic, O(n³)) over the graph of possible
- *    tables (players who have not met; the phantom bye joined to those
- *    without a bye), whole-number weights ordered lexicographically: first,
- *    tables whose seats stay within one; then the smallest score
- *    differences; then the smallest rank distances; the bye edge weighs more
- *    the lower the player's score and rank. The matching is first taken over
- *    players at most NEAR_WINDOW places apart (a sparse graph: faster), and
- *    over the whole field when that leaves somebody out or seats somebody two
- *    away from balance. No perfect matching (a rematch or a second bye would
- *    be needed): no pairing (null), and the service ends the tournament;
- * 4. seats: the player with the lower balance (first seats minus second
- *    seats) sits first; at equal balance the one who sat second in their last
- *    game; then the higher-ranked player when the round number plus the
- *    table's index (from 0) is odd, the lower when even (tables alternate,
- *    as boards do in chess, so that a score group holds both balances);
- * 5. lookahead (seatWithLookahead): step 4's seats stand unless they leave
- *    no rematch-free next round with seats within one (a greedy round can:
- *    docs/tournaments.md "Pairing" has the 10-player case CI found); then
- *    the tables of two players at balance 0 are turned to follow a next
- *    round chosen now. When every player is at 0 this always succeeds.
+ * 2. the best pairing, by these priorities in this order:
+ *    a. absolute: never the same two players twice and at most one bye each
+ *       (no such table is in the graph at all); no first-seat balance
+ *       (first seats minus second seats) beyond ±2 and nobody in the same
+ *       seat three games in a row (the fewest players whose seat breaks one
+ *       of these: only they give way, when no pairing keeps them);
+ *    b. the bye to the lowest-ranked player without one (so the
+ *       lowest-scored);
+ *    c. the least total score difference over the tables, then the least
+ *       sum of squared differences (a floater meets the next score group
+ *       rather than one further down);
+ *    d. seats: the fewest players denied the seat their balance asks for
+ *       (below 0 the first, above 0 the second: so balances stay within one
+ *       where they can), then the fewest denied the other seat than last time
+ *       (at balance 0);
+ *    e. ranks: in each score group the top half meets the bottom half in
+ *       order (the Dutch S1 against S2), the rest the nearest below.
+ *    The best is a maximum-weight perfect matching (Edmonds' blossom
+ *    algorithm, npm `edmonds-blossom-fixed`, a port of Van Rantwijk's
+ *    mwmatching; deterministic, O(n³)) over the graph of possible tables (the
+ *    bye a phantom vertex joined to the players without one), with
+ *    whole-number weights that order the priorities lexicographically (each
+ *    tier's multiplier exceeds the most all lower tiers add up to over a
+ *    round, and weights stay below 2^50 so that the float arithmetic is
+ *    exact; in a field where they would not, the last tiers are dropped).
+ *    Fields of more than EXACT_FIELD players are paired in blocks and
+ *    certified (pairLarge), else matched whole. No perfect matching (a
+ *    rematch or a second bye would be needed): no pairing (null), and the
+ *    service ends the tournament;
+ * 3. seats: each table the better way by 2a and 2d; when both ways are equal,
+ *    whoever sat second last time sits first, then the higher-ranked when the
+ *    round number plus the table's index (from 0) is odd.
  * With n players (n+1 when odd: the bye is a phantom opponent) and at most
  * n/2 rounds, every player has at least n/2 possible opponents left, so a
  * rematch-free pairing exists (Dirac's theorem gives a Hamiltonian cycle of
  * the "not yet met" graph); maxSwissRounds caps a tournament's rounds at
- * that and at ⌈log₂ n⌉, within which a pairing with seats within one has
- * been found in every random event of 2 to 40 players that the property
- * test (pairing.spec.ts) plays (40,000 events once, with step 5).
+ * that and at ⌈log₂ n⌉. Within that cap no random event of 2 to 40 players
+ * has needed the seat rules to give way (pairing.spec.ts; 3,000 events once),
+ * so version 2 has no lookahead (version 1 needed one to keep seats within
+ * one, a bound it held above scores).
  *
  * Round robin (roundRobinSchedule): the circle method (Berger tables) for up
  * to ROUND_ROBIN_MAX players; an odd count adds a bye slot.
