@@ -111,7 +111,7 @@ export const PAIRING_VERSION = 2;
 export const MAX_SEAT_BALANCE = 2;
 
 /** Fields of up to this many players (a bye counts as one) are matched whole. */
-export const EXACT_FIELD = 48;
+export const EXACT_FIELD = 40;
 
 /** Larger fields: tables of players at most this many places apart in the ranking, or from the player's Dutch partner. */
 export const SPARSE_WINDOW = 8;
@@ -123,7 +123,7 @@ export const BLOCK = 16;
 const SAFE_WEIGHT = 2 ** 50;
 
 /** The rank term of one table is capped here (it is the last priority). */
-const RANK_CAP = 31;
+const RANK_CAP = 15;
 
 type Seat = 0 | 1;
 
