@@ -240,6 +240,8 @@ describe('Swiss pairing', () => {
       }),
       { numRuns: 4 },
     );
+    // One seat always wins: the leaders all need the same seat, so they must meet players of other scores.
+    for (const always of [0, 1]) simulateSwiss(128, maxSwissRounds(128), [always], pairSwiss, (before, pairing) => checkRound(before, pairing));
   });
 
   it('6 players, round 1 won by every first seat: round 2 pairs two winners, two losers and one winner with one loser (score difference 1)', () => {

@@ -193,34 +193,35 @@ function fieldOf(list: PairingPlayer[]): Field {
 }
 
 /**
- * Rank term of a table i < j: how far j is from i's Dutch partner. In a
- * score group of s players the top half meets the bottom half in order
- * (i meets i + ⌊s/2⌋); a player of the bottom half (or the odd one out)
- * meets the nearest player below.
+ * Score groups of a block (its members, ascending in the ranking): for each
+ * member, by position, the start and half size of its run of equal scores.
  */
-function rankCost(f: Field, i: number, j: number, block: Block): number {
-  const { start, half } = groupIn(f, i, block);
-  const target = i - start < half ? half : 1;
-  return Math.min(RANK_CAP, Math.abs(j - i - target));
+function groupsOf(f: Field, members: readonly number[]): { start: number[]; half: number[] } {
+  const start: number[] = [];
+  for (let x = 0; x < members.length; x++) start.push(x > 0 && f.units[members[x]] === f.units[members[x - 1]] ? start[x - 1] : x);
+  const size = new Array<number>(members.length).fill(0);
+  for (let x = 0; x < members.length; x++) size[start[x]]++;
+  return { start, half: start.map((g) => Math.floor(size[g] / 2)) };
 }
 
-/** Players lo .. hi-1 of the ranking, paired alone. */
-type Block = { lo: number; hi: number };
-
-/** Start and half size of i's score group, within the block. */
-function groupIn(f: Field, i: number, block: Block): { start: number; half: number } {
-  const start = Math.max(f.groupStart[i], block.lo);
-  const end = Math.min(f.groupStart[i] + f.groupSize[i], block.hi);
-  return { start, half: Math.floor((end - start) / 2) };
+/**
+ * Rank term of a table of the block's members at positions x < y: how far y
+ * is from x's Dutch partner. In a score group of s players the top half
+ * meets the bottom half in order (x meets x + ⌊s/2⌋); a player of the bottom
+ * half (or the odd one out) meets the nearest player below.
+ */
+function rankCost(g: { start: number[]; half: number[] }, x: number, y: number): number {
+  const target = x - g.start[x] < g.half[x] ? g.half[x] : 1;
+  return Math.min(RANK_CAP, Math.abs(y - x - target));
 }
 
 /** Priorities of one table, highest first (the bye is a table against nobody). */
 const TIERS = ['absolute', 'bye', 'scoreDiff', 'scoreGap', 'strongSeat', 'mildSeat', 'rank'] as const;
 
-function tableCost(f: Field, i: number, j: number, block: Block): number[] {
+function tableCost(f: Field, i: number, j: number, rank: number): number[] {
   const d = Math.abs(f.units[i] - f.units[j]);
   const seats = bestSeats(f.list[i], f.list[j]).cost;
-  return [seats[0], 0, d, d * d, seats[1], seats[2], rankCost(f, i, j, block)];
+  return [seats[0], 0, d, d * d, seats[1], seats[2], rank];
 }
 
 interface Solved {
@@ -233,19 +234,20 @@ interface Solved {
 }
 
 /**
- * The best pairing of the players `idx` (ascending indices of f.list), by a
- * maximum-weight perfect matching (blossom) whose whole-number weights order
- * the priorities lexicographically: each tier's multiplier exceeds the most
- * that all the lower tiers can add up to over a round. With `bye`, a phantom
- * vertex that players without a bye may meet, the lower ranked the better.
- * With `window`, only tables of players near each other or near the Dutch
- * partner. Null when nobody-left-out is impossible (a rematch or a second
- * bye would be needed).
+ * The best pairing of the block `members` (ascending indices of f.list), by
+ * a maximum-weight perfect matching (blossom) whose whole-number weights
+ * order the priorities lexicographically: each tier's multiplier exceeds the
+ * most that all the lower tiers can add up to over a round. With `bye`, a
+ * phantom vertex that players without a bye may meet, the lower ranked the
+ * better. With `window`, only tables of members near each other or near the
+ * Dutch partner (by position in the block). Null when nobody-left-out is
+ * impossible (a rematch or a second bye would be needed).
  */
-function matchField(f: Field, block: Block, bye: boolean, window: number | null): Solved | null {
-  const idx = Array.from({ length: block.hi - block.lo }, (_, x) => block.lo + x);
+function matchField(f: Field, members: readonly number[], bye: boolean, window: number | null): Solved | null {
+  const idx = members;
   const vertices = idx.length + (bye ? 1 : 0);
   if (vertices === 0) return { pairs: [], bye: null, absolute: 0, scoreDiff: 0 };
+  const g = groupsOf(f, idx);
   const phantom = idx.length;
   const raw: { a: number; b: number; cost: number[] }[] = [];
   for (let a = 0; a < idx.length; a++) {
@@ -253,11 +255,8 @@ function matchField(f: Field, block: Block, bye: boolean, window: number | null)
     for (let b = a + 1; b < idx.length; b++) {
       const j = idx[b];
       if (f.met[i].has(f.list[j].id)) continue;
-      if (window !== null && j - i > window) {
-        const { start, half } = groupIn(f, i, block);
-        if (i - start >= half || Math.abs(j - i - half) > window) continue;
-      }
-      raw.push({ a, b, cost: tableCost(f, i, j, block) });
+      if (window !== null && b - a > window && (a - g.start[a] >= g.half[a] || Math.abs(b - a - g.half[a]) > window)) continue;
+      raw.push({ a, b, cost: tableCost(f, i, j, rankCost(g, a, b)) });
     }
     if (bye && f.list[i].byes === 0) raw.push({ a, b: phantom, cost: [0, f.list.length - 1 - i, 0, 0, 0, 0, 0] });
   }
@@ -277,9 +276,12 @@ function matchField(f: Field, block: Block, bye: boolean, window: number | null)
     mult[k] = m;
     m *= range[k];
   }
-  const top = raw.reduce((w, e) => Math.max(w, e.cost.reduce((s, c, k) => s + c * mult[k], 0)), 0) + 1;
-  const edges: [number, number, number][] = raw.map((e) => [e.a, e.b, top - e.cost.reduce((s, c, k) => s + c * mult[k], 0)]);
-  const mate = blossom(edges, true);
+  const weigh = (cost: number[]): number => cost.reduce((s, c, k) => s + c * mult[k], 0);
+  const top = raw.reduce((w, e) => Math.max(w, weigh(e.cost)), 0) + 1;
+  const mate = blossom(
+    raw.map((e): [number, number, number] => [e.a, e.b, top - weigh(e.cost)]),
+    true,
+  );
   const pairs: [number, number][] = [];
   let byeAt: number | null = null;
   let absolute = 0;
@@ -294,7 +296,7 @@ function matchField(f: Field, block: Block, bye: boolean, window: number | null)
     }
     const [i, j] = [idx[a], idx[b]];
     pairs.push([i, j]);
-    const cost = tableCost(f, i, j, block);
+    const cost = tableCost(f, i, j, 0);
     absolute += cost[0];
     scoreDiff += cost[2];
   }
@@ -307,23 +309,33 @@ function matchField(f: Field, block: Block, bye: boolean, window: number | null)
  * certificate, else null (the caller matches the whole field). The bye goes
  * to the lowest-ranked player without one.
  *
- * Every pairing's total score difference is the sum, over the gaps between
- * consecutive players of the ranking, of the gap times the tables that cross
- * it; a gap with an odd number of players above it is crossed at least once,
- * one with an even number not at all or at least twice. So the total is at
- * least LB, the sum of the odd gaps, and the field can be cut at any even
- * position (a score gap, or inside a score group) into blocks of at most
- * BLOCK players, each paired alone by the exact matching (or, a block of one
- * score group, in the Dutch order when that costs nothing at any priority).
- * A block that cannot be paired alone without breaking an absolute rule is
- * joined to its neighbour across the smaller gap and the joined block paired
- * again (over tables of near players, SPARSE_WINDOW, when it outgrows
- * EXACT_FIELD). The pairing stands when it breaks no absolute rule and its
- * total score difference is LB plus the least that crossing the cuts around
- * the blocks that could not be paired alone must add (twice the gap of one
- * of each such block's cuts): then no pairing is better at the absolute
- * rules, the bye or the total score difference; seats and ranks are the best
- * within each block.
+ * The bound. A player whose balance or seat run leaves them only the first
+ * seat (or only the second) needs an opponent who can take the other. Every
+ * pairing's total score difference is the sum, over the positions between
+ * consecutive players of the ranking, of the score gap there times the tables
+ * that cross it; without breaking a seat rule, at least r tables cross, r the
+ * largest of: the parity of the number above; how many more players above
+ * (or below) need the first seat than may take the second; the same for the
+ * second seat. So the total is at least LB, the sum of gap × r.
+ *
+ * The blocks. Where r is 0 at an even position the best pairings need no
+ * table across, so the field is cut there (between score groups, or inside
+ * one) into segments of at most BLOCK players where it can be. A longer
+ * segment (a score group whose players all need one seat, say) is dealt into
+ * blocks of at most BLOCK by slicing each kind of player (first seat only,
+ * second seat only, either) in rank order. Each block is matched exactly (or,
+ * a block of one score group, paired in the Dutch order when that costs
+ * nothing at any priority); a segment whose blocks fail is matched whole over
+ * tables of near players (SPARSE_WINDOW); a segment that cannot be paired
+ * alone within the absolute rules is joined to its neighbour across the
+ * smaller gap.
+ *
+ * The certificate. The pairing stands when it breaks no absolute rule and
+ * its total score difference is LB plus the least that crossing the cuts
+ * around the segments proved unpairable alone must add (twice the gap of one
+ * of each one's cuts): then no pairing is better at the absolute rules, the
+ * bye or the total score difference; seats and ranks are the best within each
+ * block.
  */
 function pairLarge(ranked: PairingPlayer[]): { f: Field; solved: Solved; bye: string | null } | null {
   let bye: string | null = null;
@@ -336,50 +348,71 @@ function pairLarge(ranked: PairingPlayer[]): { f: Field; solved: Solved; bye: st
   }
   const f = fieldOf(list);
   const L = list.length;
+  const firstOnly = list.map((p) => breaksSeat(p, 1) === 1);
+  const secondOnly = list.map((p) => breaksSeat(p, 0) === 1);
+  if (firstOnly.some((x, i) => x && secondOnly[i])) return null;
   const gapAbove = (k: number): number => f.units[k - 1] - f.units[k];
+  // r at each position k (between k-1 and k): the tables that must cross it.
+  const totalFirst = firstOnly.filter(Boolean).length;
+  const totalSecond = secondOnly.filter(Boolean).length;
   let lb = 0;
-  // Cuts: the even score gaps, and more inside long stretches so that no block exceeds BLOCK.
-  const cuts: number[] = [];
-  let last = 0;
-  const split = (end: number): void => {
-    const parts = Math.ceil((end - last) / BLOCK);
-    for (let q = 1; q < parts; q++) cuts.push(last + 2 * Math.round(((end - last) / 2) * (q / parts)));
-    if (end < L) cuts.push(end);
-    last = end;
-  };
+  const free: number[] = [];
+  let fa = 0;
+  let sa = 0;
   for (let k = 1; k < L; k++) {
-    if (f.units[k] === f.units[k - 1]) continue;
-    if (k % 2 === 1) lb += gapAbove(k);
-    else split(k);
+    if (firstOnly[k - 1]) fa++;
+    if (secondOnly[k - 1]) sa++;
+    const below = L - k;
+    const r = Math.max(k % 2, 2 * fa - k, 2 * sa - k, 2 * (totalFirst - fa) - below, 2 * (totalSecond - sa) - below);
+    lb += gapAbove(k) * r;
+    if (r === 0) free.push(k);
   }
-  split(L);
-  const solve = (block: Block): Solved | null => {
-    const ideal = dutchOrder(f, block);
-    if (ideal) return { pairs: ideal, bye: null, absolute: 0, scoreDiff: 0 };
-    return matchField(f, block, false, block.hi - block.lo > EXACT_FIELD ? SPARSE_WINDOW : null);
-  };
+  // Segments: cut at positions of r = 0, as few as keep segments within BLOCK where the cuts allow.
+  const cuts: number[] = [];
+  let start = 0;
+  for (let c = 0; c < free.length; c++) {
+    const next = c + 1 < free.length ? free[c + 1] : L;
+    if (next - start > BLOCK || f.units[free[c] - 1] !== f.units[free[c]]) {
+      cuts.push(free[c]);
+      start = free[c];
+    }
+  }
+  const range = (lo: number, hi: number): number[] => Array.from({ length: hi - lo }, (_, x) => lo + x);
   const ok = (s: Solved | null): s is Solved => s !== null && s.absolute === 0;
+  const exact = (members: number[]): Solved | null => {
+    const ideal = dutchOrder(f, members);
+    return ideal ? { pairs: ideal, bye: null, absolute: 0, scoreDiff: 0 } : matchField(f, members, false, null);
+  };
+  const solve = (lo: number, hi: number): Solved | null => {
+    if (hi - lo <= BLOCK) return exact(range(lo, hi));
+    const parts = dealt(range(lo, hi), firstOnly, secondOnly);
+    if (parts) {
+      const solved = parts.map(exact);
+      if (solved.every(ok)) return { pairs: solved.flatMap((s) => s.pairs), bye: null, absolute: 0, scoreDiff: solved.reduce((t, s) => t + s.scoreDiff, 0) };
+    }
+    return matchField(f, range(lo, hi), false, hi - lo > EXACT_FIELD ? SPARSE_WINDOW : null);
+  };
   const edges = [0, ...cuts, L];
-  // Whether each first block can be paired alone (the exact matching proves it cannot).
+  // Whether each segment can be paired alone (false only where the exact matching proves it cannot).
   const alone: boolean[] = [];
-  let blocks: (Block & { solved: Solved | null })[] = [];
+  let segments: { lo: number; hi: number; solved: Solved | null }[] = [];
   for (let s = 0; s + 1 < edges.length; s++) {
-    const block = { lo: edges[s], hi: edges[s + 1] };
-    const solved = solve(block);
-    alone.push(ok(solved));
-    blocks.push({ ...block, solved });
+    const [lo, hi] = [edges[s], edges[s + 1]];
+    const solved = solve(lo, hi);
+    alone.push(ok(solved) || hi - lo > EXACT_FIELD || ok(matchField(f, range(lo, hi), false, null)));
+    segments.push({ lo, hi, solved });
   }
   for (;;) {
-    const b = blocks.findIndex((x) => !ok(x.solved));
+    const b = segments.findIndex((x) => !ok(x.solved));
     if (b < 0) break;
-    if (blocks.length === 1) return null;
-    const up = b > 0 ? gapAbove(blocks[b].lo) : Infinity;
-    const down = b + 1 < blocks.length ? gapAbove(blocks[b].hi) : Infinity;
+    if (segments.length === 1) return null;
+    const up = b > 0 ? gapAbove(segments[b].lo) : Infinity;
+    const down = b + 1 < segments.length ? gapAbove(segments[b].hi) : Infinity;
     const [x, y] = down <= up ? [b, b + 1] : [b - 1, b];
-    const block = { lo: blocks[x].lo, hi: blocks[y].hi };
-    blocks = [...blocks.slice(0, x), { ...block, solved: solve(block) }, ...blocks.slice(y + 1)];
+    const [lo, hi] = [segments[x].lo, segments[y].hi];
+    segments = [...segments.slice(0, x), { lo, hi, solved: solve(lo, hi) }, ...segments.slice(y + 1)];
   }
-  // The least the crossings add: a cheapest set of cuts that includes a cut of each block that cannot be paired alone.
+  // The least the crossings add: a cheapest set of cuts that includes a cut of each segment proved unpairable alone.
   let chosen = Infinity;
   let skipped = 0;
   for (let c = 0; c < cuts.length; c++) {
@@ -387,21 +420,43 @@ function pairLarge(ranked: PairingPlayer[]): { f: Field; solved: Solved; bye: st
     [chosen, skipped] = [Math.min(chosen, skipped) + w, alone[c] ? Math.min(chosen, skipped) : chosen];
   }
   const extra = alone[alone.length - 1] ? Math.min(chosen, skipped) : chosen;
-  const scoreDiff = blocks.reduce((t, x) => t + x.solved!.scoreDiff, 0);
+  const scoreDiff = segments.reduce((t, x) => t + x.solved!.scoreDiff, 0);
   if (scoreDiff !== lb + extra) return null;
-  return { f, solved: { pairs: blocks.flatMap((x) => x.solved!.pairs), bye: null, absolute: 0, scoreDiff }, bye };
+  return { f, solved: { pairs: segments.flatMap((x) => x.solved!.pairs), bye: null, absolute: 0, scoreDiff }, bye };
+}
+
+/**
+ * A long segment dealt into blocks of at most BLOCK players (an even number
+ * each): each kind of player (first seat only, second seat only, either) is
+ * sliced in rank order, block q taking the q-th slice of each. Null when the
+ * slices cannot make even blocks.
+ */
+function dealt(members: number[], firstOnly: boolean[], secondOnly: boolean[]): number[][] | null {
+  const kinds = [members.filter((i) => firstOnly[i]), members.filter((i) => secondOnly[i]), members.filter((i) => !firstOnly[i] && !secondOnly[i])];
+  const q = Math.ceil(members.length / BLOCK);
+  const blocks: number[][] = [];
+  const taken = [0, 0, 0];
+  for (let p = 1; p <= q; p++) {
+    const target = p === q ? members.length : 2 * Math.round((members.length * p) / q / 2);
+    const ends = [Math.round((kinds[0].length * p) / q), Math.round((kinds[1].length * p) / q), 0];
+    ends[2] = target - ends[0] - ends[1];
+    if (ends[2] < taken[2] || ends[2] > kinds[2].length) return null;
+    blocks.push(kinds.flatMap((k, x) => k.slice(taken[x], ends[x])).sort((a, b) => a - b));
+    for (let x = 0; x < 3; x++) taken[x] = ends[x];
+  }
+  return blocks.every((b) => b.length % 2 === 0) ? blocks : null;
 }
 
 /** A block of one score group paired top half against bottom half, when every table of it costs nothing (so no pairing is better); else null. */
-function dutchOrder(f: Field, block: Block): [number, number][] | null {
-  const size = block.hi - block.lo;
-  if (size === 0) return [];
-  if (f.units[block.lo] !== f.units[block.hi - 1]) return null;
-  const half = size / 2;
+function dutchOrder(f: Field, members: readonly number[]): [number, number][] | null {
+  if (members.length === 0) return [];
+  if (f.units[members[0]] !== f.units[members[members.length - 1]]) return null;
+  const half = members.length / 2;
   const pairs: [number, number][] = [];
-  for (let i = block.lo; i < block.lo + half; i++) {
-    if (f.met[i].has(f.list[i + half].id) || tableCost(f, i, i + half, block).some((c) => c !== 0)) return null;
-    pairs.push([i, i + half]);
+  for (let x = 0; x < half; x++) {
+    const [i, j] = [members[x], members[x + half]];
+    if (f.met[i].has(f.list[j].id) || tableCost(f, i, j, 0).some((c) => c !== 0)) return null;
+    pairs.push([i, j]);
   }
   return pairs;
 }
@@ -413,7 +468,7 @@ export function pairSwiss(players: readonly PairingPlayer[], round: number): Rou
   let found = ranked.length + (ranked.length % 2) > EXACT_FIELD ? pairLarge(ranked) : null;
   if (!found) {
     const f = fieldOf(ranked);
-    const solved = matchField(f, { lo: 0, hi: ranked.length }, ranked.length % 2 === 1, null);
+    const solved = matchField(f, ranked.map((_, i) => i), ranked.length % 2 === 1, null);
     if (!solved) return null;
     found = { f, solved, bye: solved.bye === null ? null : ranked[solved.bye].id };
   }
