@@ -117,7 +117,7 @@ export const EXACT_FIELD = 40;
 export const SPARSE_WINDOW = 8;
 
 /** Large fields are paired in blocks of at most this many players (pairLarge). */
-export const BLOCK = 16;
+export const BLOCK = 12;
 
 /** Edge weights stay below this (the blossom's float arithmetic is exact on whole numbers well below 2^53). */
 const SAFE_WEIGHT = 2 ** 50;
