@@ -1,6 +1,7 @@
 /**
  * Tournaments over the public API on PGlite (docs/tournaments.md): an
- * 8-player 3-round Swiss and a 4-player round robin played to the end
+ * 8-player 3-round Swiss, a 6-player Swiss paired by scores before seats
+ * (issue 41) and a 4-player round robin played to the end
  * (scripted players: round 1 of the Swiss with real plays, the other games
  * ended by a resignation), standings checked against a reference written
  * here; a duplicate Swiss whose tables deal the same cards, each round's
@@ -192,6 +193,34 @@ describe('tournaments (e2e, PGlite)', () => {
     const lines = (await http().get(`/v1/tournaments/${t.id}/matches`)).text.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(12);
     expect(lines[0]).toMatchObject({ round: 1, table: 1 });
+  });
+
+  it('a 6-player, 2-round Swiss whose round 1 every first seat wins: round 2 pairs by scores first (score difference 1, not 3), the audit agrees (issue 41)', async () => {
+    const field = await players(6, 'six');
+    const t = await post(field[0], '/v1/tournaments', { name: 'Six', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2 }, 201);
+    for (const p of field) await post(p, `/v1/tournaments/${t.id}/join`);
+    await post(field[0], `/v1/tournaments/${t.id}/start`);
+    const round1 = await get(`/v1/tournaments/${t.id}/rounds/1`);
+    expect(round1.tables).toHaveLength(3);
+    // Every second seat resigns: the three winners all sat first.
+    for (const x of round1.tables as Table[]) await resign(x.matchId!, x.players[1]);
+    const score = new Map(field.map((p) => [p.username, 0]));
+    for (const x of round1.tables as Table[]) score.set(x.players[0], 1);
+    const round2 = await get(`/v1/tournaments/${t.id}/rounds/2`);
+    const tables = round2.tables as Table[];
+    expect(tables).toHaveLength(3);
+    const met = new Set((round1.tables as Table[]).map((x) => [...x.players].sort().join('-')));
+    for (const x of tables) expect(met.has([...x.players].sort().join('-'))).toBe(false);
+    // Two winners meet, two losers meet, one winner meets one loser.
+    expect(tables.reduce((d, x) => d + Math.abs(score.get(x.players[0])! - score.get(x.players[1])!), 0)).toBe(1);
+    expect(tables.map((x) => x.players.map((p) => score.get(p)!).sort().join('')).sort()).toEqual(['00', '01', '11']);
+    // Nobody beyond ±2 first seats, nobody in one seat a third time (two rounds: trivially), recorded under version 2.
+    for (const x of tables) await resign(x.matchId!, x.players[1]);
+    expect(await get(`/v1/tournaments/${t.id}`)).toMatchObject({ status: 'finished', endReason: 'completed' });
+    const exported = await http().get(`/v1/tournaments/${t.id}/export`);
+    const log = exported.text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(log.find((e) => e.type === 'TournamentStarted').payload.pairingVersion).toBe(2);
+    expect(auditTournament(exported.text).problems).toEqual([]);
   });
 
   it('a 4-player round robin: everyone meets everyone once (6 games), standings by the reference', async () => {

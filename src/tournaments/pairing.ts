@@ -7,44 +7,53 @@
  * standings pair differently, so no audit could recompute a round), it is
  * GPL-3.0, and it only weighs against a second bye instead of forbidding it.
  *
- * Swiss (pairSwiss), for one round:
+ * Swiss (pairSwiss), version 2 (PAIRING_VERSION; logs that name no version
+ * pair with version 1, pairing-v1.ts): the priorities of the FIDE Dutch
+ * system (Handbook C.04.3) with the first seat for the white pieces.
  * 1. rank the active players: match points (descending), then rating
  *    (descending, rated events only), then join order;
- * 2. quick path (topDown): the highest unpaired player meets the nearest
- *    player below who is not a previous opponent and does not share a
- *    non-zero first-seat balance with them (so both stay within one); a dead
- *    end undoes the last choice; with an odd count the bye is a phantom
- *    ranked last that only players without a bye may meet. This finds the
- *    round at once almost always; it gives up after TOP_DOWN_BUDGET steps;
- * 3. otherwise a maximum-weight matching among those that seat everybody
- *    (Edmonds' blossom algorithm, npm `edmonds-blossom-fixed`, a port of Van
- *    Rantwijk's mwmatching; deterministic, O(n³)) over the graph of possible
- *    tables (players who have not met; the phantom bye joined to those
- *    without a bye), whole-number weights ordered lexicographically: first,
- *    tables whose seats stay within one; then the smallest score
- *    differences; then the smallest rank distances; the bye edge weighs more
- *    the lower the player's score and rank. The matching is first taken over
- *    players at most NEAR_WINDOW places apart (a sparse graph: faster), and
- *    over the whole field when that leaves somebody out or seats somebody two
- *    away from balance. No perfect matching (a rematch or a second bye would
- *    be needed): no pairing (null), and the service ends the tournament;
- * 4. seats: the player with the lower balance (first seats minus second
- *    seats) sits first; at equal balance the one who sat second in their last
- *    game; then the higher-ranked player when the round number plus the
- *    table's index (from 0) is odd, the lower when even (tables alternate,
- *    as boards do in chess, so that a score group holds both balances);
- * 5. lookahead (seatWithLookahead): step 4's seats stand unless they leave
- *    no rematch-free next round with seats within one (a greedy round can:
- *    docs/tournaments.md "Pairing" has the 10-player case CI found); then
- *    the tables of two players at balance 0 are turned to follow a next
- *    round chosen now. When every player is at 0 this always succeeds.
+ * 2. the best pairing, by these priorities in this order:
+ *    a. absolute: never the same two players twice and at most one bye each
+ *       (no such table is in the graph at all); no first-seat balance
+ *       (first seats minus second seats) beyond ±2 and nobody in the same
+ *       seat three games in a row (the fewest players whose seat breaks one
+ *       of these: only they give way, when no pairing keeps them);
+ *    b. the bye to the lowest-ranked player without one (so the
+ *       lowest-scored);
+ *    c. the least total score difference over the tables, then the least
+ *       sum of squared differences (a floater meets the next score group
+ *       rather than one further down);
+ *    d. seats: the fewest players denied the seat their balance asks for
+ *       (below 0 the first, above 0 the second: so balances stay within one
+ *       where they can), then the fewest denied the other seat than last time
+ *       (at balance 0);
+ *    e. ranks: in each score group the top half meets the bottom half in
+ *       order (the Dutch S1 against S2), the rest the nearest below.
+ *    The best is a maximum-weight perfect matching (Edmonds' blossom
+ *    algorithm, npm `edmonds-blossom-fixed`, a port of Van Rantwijk's
+ *    mwmatching; deterministic, O(n³)) over the graph of possible tables (the
+ *    bye a phantom vertex joined to the players without one), with
+ *    whole-number weights that order the priorities lexicographically (each
+ *    tier's multiplier exceeds the most all lower tiers add up to over a
+ *    round, and weights stay below 2^50 so that the float arithmetic is
+ *    exact; in a field where they would not, the last tiers are dropped).
+ *    Fields of more than EXACT_FIELD players are paired in blocks and
+ *    certified (pairLarge), else matched whole; a block of at most
+ *    SUBSET_MAX players without a bye is matched by dynamic programming over
+ *    subsets instead (the same weights, as exact). No perfect matching (a
+ *    rematch or a second bye would be needed): no pairing (null), and the
+ *    service ends the tournament;
+ * 3. seats: each table the better way by 2a and 2d; when both ways are equal,
+ *    whoever sat second last time sits first, then the higher-ranked when the
+ *    round number plus the table's index (from 0) is odd.
  * With n players (n+1 when odd: the bye is a phantom opponent) and at most
  * n/2 rounds, every player has at least n/2 possible opponents left, so a
  * rematch-free pairing exists (Dirac's theorem gives a Hamiltonian cycle of
  * the "not yet met" graph); maxSwissRounds caps a tournament's rounds at
- * that and at ⌈log₂ n⌉, within which a pairing with seats within one has
- * been found in every random event of 2 to 40 players that the property
- * test (pairing.spec.ts) plays (40,000 events once, with step 5).
+ * that and at ⌈log₂ n⌉. Within that cap no random event of 2 to 40 players
+ * has needed the seat rules to give way (pairing.spec.ts; 3,000 events once),
+ * so version 2 has no lookahead (version 1 needed one to keep seats within
+ * one, a bound it held above scores).
  *
  * Round robin (roundRobinSchedule): the circle method (Berger tables) for up
  * to ROUND_ROBIN_MAX players; an odd count adds a bye slot.
@@ -69,6 +78,8 @@ export interface PairingPlayer {
   balance: number;
   /** Seat of the last game played (0 first, 1 second), or null. */
   lastSeat: 0 | 1 | null;
+  /** Games in a row played in lastSeat (version 2; absent: 1 after a game, 0 before the first). */
+  seatRun?: number;
 }
 
 export interface RoundPairing {
@@ -95,283 +106,434 @@ export function rankForPairing(players: readonly PairingPlayer[]): PairingPlayer
   );
 }
 
-/** One Swiss round (round numbers from 1), or null when no pairing avoids a rematch (or a second bye). */
+/** The Swiss pairing rules new tournaments record (TournamentStarted.pairingVersion); a log without one pairs with version 1 (pairing-v1.ts). */
+export const PAIRING_VERSION = 2;
+
+/** No first-seat balance beyond this, either way (an absolute seat rule). */
+export const MAX_SEAT_BALANCE = 2;
+
+/** Fields of up to this many players (a bye counts as one) are matched whole. */
+export const EXACT_FIELD = 40;
+
+/** Larger fields: tables of players at most this many places apart in the ranking, or from the player's Dutch partner. */
+export const SPARSE_WINDOW = 8;
+
+/** Large fields are paired in blocks of at most this many players (pairLarge). */
+export const BLOCK = 12;
+
+/** Edge weights stay below this (the blossom's float arithmetic is exact on whole numbers well below 2^53). */
+const SAFE_WEIGHT = 2 ** 50;
+
+/** The rank term of one table is capped here (it is the last priority). */
+const RANK_CAP = 15;
+
+type Seat = 0 | 1;
+
+/** Games in a row in the last seat. */
+function runOf(p: PairingPlayer): number {
+  return p.seatRun ?? (p.lastSeat === null ? 0 : 1);
+}
+
+/** 1 when sitting `seat` breaks an absolute seat rule: a balance beyond ±2, or a third game in a row in the same seat. */
+function breaksSeat(p: PairingPlayer, seat: Seat): number {
+  if (seat === 0) return p.balance + 1 > MAX_SEAT_BALANCE || (p.lastSeat === 0 && runOf(p) >= 2) ? 1 : 0;
+  return p.balance - 1 < -MAX_SEAT_BALANCE || (p.lastSeat === 1 && runOf(p) >= 2) ? 1 : 0;
+}
+
+/**
+ * The seat a player's balance asks for: first below 0, second above (a
+ * strong preference); at 0 the other seat than last time (a mild one);
+ * none before the first game.
+ */
+export function seatWanted(p: Pick<PairingPlayer, 'balance' | 'lastSeat'>): Seat | null {
+  if (p.balance < 0) return 0;
+  if (p.balance > 0) return 1;
+  return p.lastSeat === null ? null : p.lastSeat === 0 ? 1 : 0;
+}
+
+type SeatCost = [absolute: number, strong: number, mild: number];
+
+/** What seating `first` first against `second` costs: absolute rules broken, strong and mild preferences denied. */
+function seatCost(first: PairingPlayer, second: PairingPlayer): SeatCost {
+  const deniedFirst = seatWanted(first) === 1;
+  const deniedSecond = seatWanted(second) === 0;
+  return [
+    breaksSeat(first, 0) + breaksSeat(second, 1),
+    (deniedFirst && first.balance !== 0 ? 1 : 0) + (deniedSecond && second.balance !== 0 ? 1 : 0),
+    (deniedFirst && first.balance === 0 ? 1 : 0) + (deniedSecond && second.balance === 0 ? 1 : 0),
+  ];
+}
+
+/** The better seats at a table of `hi` (higher-ranked) and `lo`: their cost, and whether hi sits first (null: both ways cost the same). */
+function bestSeats(hi: PairingPlayer, lo: PairingPlayer): { cost: SeatCost; hiFirst: boolean | null } {
+  const a = seatCost(hi, lo);
+  const b = seatCost(lo, hi);
+  const c = a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+  return c < 0 ? { cost: a, hiFirst: true } : c > 0 ? { cost: b, hiFirst: false } : { cost: a, hiFirst: null };
+}
+
+/** The players of one round, ranked, with what the weights need. */
+interface Field {
+  list: PairingPlayer[];
+  met: Set<string>[];
+  /** Score in whole units (half points when there are draws). */
+  units: number[];
+  /** Start and size of each player's score group (players of equal score, consecutive in the ranking). */
+  groupStart: number[];
+  groupSize: number[];
+}
+
+function fieldOf(list: PairingPlayer[]): Field {
+  const scale = list.every((p) => Number.isInteger(p.score)) ? 1 : 2;
+  const units = list.map((p) => Math.round(p.score * scale));
+  const groupStart: number[] = [];
+  const groupSize: number[] = new Array<number>(list.length).fill(0);
+  for (let i = 0; i < list.length; i++) groupStart.push(i > 0 && units[i] === units[i - 1] ? groupStart[i - 1] : i);
+  for (let i = 0; i < list.length; i++) groupSize[groupStart[i]]++;
+  for (let i = 0; i < list.length; i++) groupSize[i] = groupSize[groupStart[i]];
+  return { list, met: list.map((p) => new Set(p.opponents)), units, groupStart, groupSize };
+}
+
+/**
+ * Score groups of a block (its members, ascending in the ranking): for each
+ * member, by position, the start and half size of its run of equal scores.
+ */
+function groupsOf(f: Field, members: readonly number[]): { start: number[]; half: number[] } {
+  const start: number[] = [];
+  for (let x = 0; x < members.length; x++) start.push(x > 0 && f.units[members[x]] === f.units[members[x - 1]] ? start[x - 1] : x);
+  const size = new Array<number>(members.length).fill(0);
+  for (let x = 0; x < members.length; x++) size[start[x]]++;
+  return { start, half: start.map((g) => Math.floor(size[g] / 2)) };
+}
+
+/**
+ * Rank term of a table of the block's members at positions x < y: how far y
+ * is from x's Dutch partner. In a score group of s players the top half
+ * meets the bottom half in order (x meets x + ⌊s/2⌋); a player of the bottom
+ * half (or the odd one out) meets the nearest player below.
+ */
+function rankCost(g: { start: number[]; half: number[] }, x: number, y: number): number {
+  const target = x - g.start[x] < g.half[x] ? g.half[x] : 1;
+  return Math.min(RANK_CAP, Math.abs(y - x - target));
+}
+
+/** Priorities of one table, highest first (the bye is a table against nobody). */
+const TIERS = ['absolute', 'bye', 'scoreDiff', 'scoreGap', 'strongSeat', 'mildSeat', 'rank'] as const;
+
+function tableCost(f: Field, i: number, j: number, rank: number): number[] {
+  const d = Math.abs(f.units[i] - f.units[j]);
+  const seats = bestSeats(f.list[i], f.list[j]).cost;
+  return [seats[0], 0, d, d * d, seats[1], seats[2], rank];
+}
+
+interface Solved {
+  /** [i, j] with i < j, indices into the field's list. */
+  pairs: [number, number][];
+  bye: number | null;
+  /** Absolute seat rules broken, and the total score difference (in units). */
+  absolute: number;
+  scoreDiff: number;
+}
+
+/**
+ * The best pairing of the block `members` (ascending indices of f.list), by
+ * a maximum-weight perfect matching (blossom) whose whole-number weights
+ * order the priorities lexicographically: each tier's multiplier exceeds the
+ * most that all the lower tiers can add up to over a round. With `bye`, a
+ * phantom vertex that players without a bye may meet, the lower ranked the
+ * better. With `window`, only tables of members near each other or near the
+ * Dutch partner (by position in the block). Null when nobody-left-out is
+ * impossible (a rematch or a second bye would be needed).
+ */
+function matchField(f: Field, members: readonly number[], bye: boolean, window: number | null): Solved | null {
+  const idx = members;
+  const vertices = idx.length + (bye ? 1 : 0);
+  if (vertices === 0) return { pairs: [], bye: null, absolute: 0, scoreDiff: 0 };
+  const g = groupsOf(f, idx);
+  const phantom = idx.length;
+  const raw: { a: number; b: number; cost: number[] }[] = [];
+  for (let a = 0; a < idx.length; a++) {
+    const i = idx[a];
+    for (let b = a + 1; b < idx.length; b++) {
+      const j = idx[b];
+      if (f.met[i].has(f.list[j].id)) continue;
+      if (window !== null && b - a > window && (a - g.start[a] >= g.half[a] || Math.abs(b - a - g.half[a]) > window)) continue;
+      raw.push({ a, b, cost: tableCost(f, i, j, rankCost(g, a, b)) });
+    }
+    if (bye && f.list[i].byes === 0) raw.push({ a, b: phantom, cost: [0, f.list.length - 1 - i, 0, 0, 0, 0, 0] });
+  }
+  if (raw.length === 0) return null;
+  const tables = Math.floor(vertices / 2);
+  const tiers = TIERS.length;
+  const maxEdge = new Array<number>(tiers).fill(0);
+  for (const e of raw) for (let k = 0; k < tiers; k++) maxEdge[k] = Math.max(maxEdge[k], e.cost[k]);
+  // The most a tier adds up to over a round (the bye: one table); the lowest tiers go when the product would not stay exact.
+  const range = maxEdge.map((m, k) => (TIERS[k] === 'bye' ? m : m * tables) + 1);
+  let used = tiers;
+  const product = (upTo: number): number => range.slice(0, upTo).reduce((p, r) => p * r, 1);
+  while (used > 3 && product(used) > SAFE_WEIGHT) used--;
+  const mult = new Array<number>(tiers).fill(0);
+  let m = 1;
+  for (let k = used - 1; k >= 0; k--) {
+    mult[k] = m;
+    m *= range[k];
+  }
+  const weigh = (cost: number[]): number => cost.reduce((s, c, k) => s + c * mult[k], 0);
+  const mate = bye || vertices > SUBSET_MAX ? byBlossom(raw, weigh) : bySubsets(vertices, raw, weigh);
+  const pairs: [number, number][] = [];
+  let byeAt: number | null = null;
+  let absolute = 0;
+  let scoreDiff = 0;
+  for (let a = 0; a < vertices; a++) {
+    const b = mate[a] ?? -1;
+    if (b === -1) return null;
+    if (a === phantom || b < a) continue;
+    if (b === phantom) {
+      byeAt = idx[a];
+      continue;
+    }
+    const [i, j] = [idx[a], idx[b]];
+    pairs.push([i, j]);
+    const cost = tableCost(f, i, j, 0);
+    absolute += cost[0];
+    scoreDiff += cost[2];
+  }
+  if (bye && byeAt === null) return null;
+  return { pairs, bye: byeAt, absolute, scoreDiff };
+}
+
+/** Mates (-1: none) by the maximum-weight matching of maximum cardinality: the least total cost among the perfect matchings when there is one. */
+function byBlossom(raw: { a: number; b: number; cost: number[] }[], weigh: (cost: number[]) => number): number[] {
+  const top = raw.reduce((w, e) => Math.max(w, weigh(e.cost)), 0) + 1;
+  return blossom(
+    raw.map((e): [number, number, number] => [e.a, e.b, top - weigh(e.cost)]),
+    true,
+  );
+}
+
+/** Blocks of at most this many players are matched by subsets instead of the blossom (as exact; faster on a dozen players). */
+export const SUBSET_MAX = 12;
+
+/**
+ * Mates (-1: none) of the least-cost perfect matching, by dynamic programming
+ * over subsets: best(S) pairs S's lowest vertex with each other vertex of S
+ * it has a table with, plus best of the rest (2^n · n steps). Ties go to the
+ * first partner in order, so the result is deterministic.
+ */
+function bySubsets(n: number, raw: { a: number; b: number; cost: number[] }[], weigh: (cost: number[]) => number): number[] {
+  const cost: number[][] = Array.from({ length: n }, () => new Array<number>(n).fill(Infinity));
+  for (const e of raw) cost[e.a][e.b] = cost[e.b][e.a] = weigh(e.cost);
+  const size = 1 << n;
+  const best = new Float64Array(size).fill(Infinity);
+  const partner = new Int8Array(size).fill(-1);
+  best[0] = 0;
+  for (let set = 1; set < size; set++) {
+    let i = 0;
+    while (!(set & (1 << i))) i++;
+    const rest = set ^ (1 << i);
+    for (let j = i + 1; j < n; j++) {
+      if (!(rest & (1 << j)) || cost[i][j] === Infinity) continue;
+      const total = cost[i][j] + best[rest ^ (1 << j)];
+      if (total < best[set]) {
+        best[set] = total;
+        partner[set] = j;
+      }
+    }
+  }
+  const mate = new Array<number>(n).fill(-1);
+  if (best[size - 1] === Infinity) return mate;
+  for (let set = size - 1; set; ) {
+    let i = 0;
+    while (!(set & (1 << i))) i++;
+    const j = partner[set];
+    mate[i] = j;
+    mate[j] = i;
+    set ^= (1 << i) | (1 << j);
+  }
+  return mate;
+}
+
+/**
+ * Large fields (more than EXACT_FIELD players): independent blocks and a
+ * certificate, else null (the caller matches the whole field). The bye goes
+ * to the lowest-ranked player without one.
+ *
+ * The bound. A player whose balance or seat run leaves them only the first
+ * seat (or only the second) needs an opponent who can take the other. Every
+ * pairing's total score difference is the sum, over the positions between
+ * consecutive players of the ranking, of the score gap there times the tables
+ * that cross it; without breaking a seat rule, at least r tables cross, r the
+ * largest of: the parity of the number above; how many more players above
+ * (or below) need the first seat than may take the second; the same for the
+ * second seat. So the total is at least LB, the sum of gap × r.
+ *
+ * The blocks. Where r is 0 at an even position the best pairings need no
+ * table across, so the field is cut there (between score groups, or inside
+ * one) into segments of at most BLOCK players where it can be. A longer
+ * segment (a score group whose players all need one seat, say) is dealt into
+ * blocks of at most BLOCK by slicing each kind of player (first seat only,
+ * second seat only, either) in rank order. Each block is matched exactly (or,
+ * a block of one score group, paired in the Dutch order when that costs
+ * nothing at any priority); a segment whose blocks fail is matched whole over
+ * tables of near players (SPARSE_WINDOW); a segment that cannot be paired
+ * alone within the absolute rules is joined to its neighbour across the
+ * smaller gap.
+ *
+ * The certificate. The pairing stands when it breaks no absolute rule and
+ * its total score difference is LB plus the least that crossing the cuts
+ * around the segments proved unpairable alone must add (twice the gap of one
+ * of each one's cuts): then no pairing is better at the absolute rules, the
+ * bye or the total score difference; seats and ranks are the best within each
+ * block.
+ */
+function pairLarge(ranked: PairingPlayer[]): { f: Field; solved: Solved; bye: string | null } | null {
+  let bye: string | null = null;
+  let list = ranked;
+  if (ranked.length % 2 === 1) {
+    const at = ranked.map((p) => p.byes).lastIndexOf(0);
+    if (at < 0) return null;
+    bye = ranked[at].id;
+    list = ranked.filter((_, i) => i !== at);
+  }
+  const f = fieldOf(list);
+  const L = list.length;
+  const firstOnly = list.map((p) => breaksSeat(p, 1) === 1);
+  const secondOnly = list.map((p) => breaksSeat(p, 0) === 1);
+  if (firstOnly.some((x, i) => x && secondOnly[i])) return null;
+  const gapAbove = (k: number): number => f.units[k - 1] - f.units[k];
+  // r at each position k (between k-1 and k): the tables that must cross it.
+  const totalFirst = firstOnly.filter(Boolean).length;
+  const totalSecond = secondOnly.filter(Boolean).length;
+  let lb = 0;
+  const free: number[] = [];
+  let fa = 0;
+  let sa = 0;
+  for (let k = 1; k < L; k++) {
+    if (firstOnly[k - 1]) fa++;
+    if (secondOnly[k - 1]) sa++;
+    const below = L - k;
+    const r = Math.max(k % 2, 2 * fa - k, 2 * sa - k, 2 * (totalFirst - fa) - below, 2 * (totalSecond - sa) - below);
+    lb += gapAbove(k) * r;
+    if (r === 0) free.push(k);
+  }
+  // Segments: cut at positions of r = 0, as few as keep segments within BLOCK where the cuts allow.
+  const cuts: number[] = [];
+  let start = 0;
+  for (let c = 0; c < free.length; c++) {
+    const next = c + 1 < free.length ? free[c + 1] : L;
+    if (next - start > BLOCK || f.units[free[c] - 1] !== f.units[free[c]]) {
+      cuts.push(free[c]);
+      start = free[c];
+    }
+  }
+  const range = (lo: number, hi: number): number[] => Array.from({ length: hi - lo }, (_, x) => lo + x);
+  const ok = (s: Solved | null): s is Solved => s !== null && s.absolute === 0;
+  const exact = (members: number[]): Solved | null => {
+    const ideal = dutchOrder(f, members);
+    return ideal ? { pairs: ideal, bye: null, absolute: 0, scoreDiff: 0 } : matchField(f, members, false, null);
+  };
+  const solve = (lo: number, hi: number): Solved | null => {
+    if (hi - lo <= BLOCK) return exact(range(lo, hi));
+    const parts = dealt(range(lo, hi), firstOnly, secondOnly);
+    if (parts) {
+      const solved = parts.map(exact);
+      if (solved.every(ok)) return { pairs: solved.flatMap((s) => s.pairs), bye: null, absolute: 0, scoreDiff: solved.reduce((t, s) => t + s.scoreDiff, 0) };
+    }
+    return matchField(f, range(lo, hi), false, hi - lo > EXACT_FIELD ? SPARSE_WINDOW : null);
+  };
+  const edges = [0, ...cuts, L];
+  // Whether each segment can be paired alone (false only where the exact matching proves it cannot).
+  const alone: boolean[] = [];
+  let segments: { lo: number; hi: number; solved: Solved | null }[] = [];
+  for (let s = 0; s + 1 < edges.length; s++) {
+    const [lo, hi] = [edges[s], edges[s + 1]];
+    const solved = solve(lo, hi);
+    alone.push(ok(solved) || hi - lo > EXACT_FIELD || ok(matchField(f, range(lo, hi), false, null)));
+    segments.push({ lo, hi, solved });
+  }
+  for (;;) {
+    const b = segments.findIndex((x) => !ok(x.solved));
+    if (b < 0) break;
+    if (segments.length === 1) return null;
+    const up = b > 0 ? gapAbove(segments[b].lo) : Infinity;
+    const down = b + 1 < segments.length ? gapAbove(segments[b].hi) : Infinity;
+    const [x, y] = down <= up ? [b, b + 1] : [b - 1, b];
+    const [lo, hi] = [segments[x].lo, segments[y].hi];
+    segments = [...segments.slice(0, x), { lo, hi, solved: solve(lo, hi) }, ...segments.slice(y + 1)];
+  }
+  // The least the crossings add: a cheapest set of cuts that includes a cut of each segment proved unpairable alone.
+  let chosen = Infinity;
+  let skipped = 0;
+  for (let c = 0; c < cuts.length; c++) {
+    const w = 2 * gapAbove(cuts[c]);
+    [chosen, skipped] = [Math.min(chosen, skipped) + w, alone[c] ? Math.min(chosen, skipped) : chosen];
+  }
+  const extra = alone[alone.length - 1] ? Math.min(chosen, skipped) : chosen;
+  const scoreDiff = segments.reduce((t, x) => t + x.solved!.scoreDiff, 0);
+  if (scoreDiff !== lb + extra) return null;
+  return { f, solved: { pairs: segments.flatMap((x) => x.solved!.pairs), bye: null, absolute: 0, scoreDiff }, bye };
+}
+
+/**
+ * A long segment dealt into blocks of at most BLOCK players (an even number
+ * each): each kind of player (first seat only, second seat only, either) is
+ * sliced in rank order, block q taking the q-th slice of each. Null when the
+ * slices cannot make even blocks.
+ */
+function dealt(members: number[], firstOnly: boolean[], secondOnly: boolean[]): number[][] | null {
+  const kinds = [members.filter((i) => firstOnly[i]), members.filter((i) => secondOnly[i]), members.filter((i) => !firstOnly[i] && !secondOnly[i])];
+  const q = Math.ceil(members.length / BLOCK);
+  const blocks: number[][] = [];
+  const taken = [0, 0, 0];
+  for (let p = 1; p <= q; p++) {
+    const target = p === q ? members.length : 2 * Math.round((members.length * p) / q / 2);
+    const ends = [Math.round((kinds[0].length * p) / q), Math.round((kinds[1].length * p) / q), 0];
+    ends[2] = target - ends[0] - ends[1];
+    if (ends[2] < taken[2] || ends[2] > kinds[2].length) return null;
+    blocks.push(kinds.flatMap((k, x) => k.slice(taken[x], ends[x])).sort((a, b) => a - b));
+    for (let x = 0; x < 3; x++) taken[x] = ends[x];
+  }
+  return blocks.every((b) => b.length % 2 === 0) ? blocks : null;
+}
+
+/** A block of one score group paired top half against bottom half, when every table of it costs nothing (so no pairing is better); else null. */
+function dutchOrder(f: Field, members: readonly number[]): [number, number][] | null {
+  if (members.length === 0) return [];
+  if (f.units[members[0]] !== f.units[members[members.length - 1]]) return null;
+  const half = members.length / 2;
+  const pairs: [number, number][] = [];
+  for (let x = 0; x < half; x++) {
+    const [i, j] = [members[x], members[x + half]];
+    if (f.met[i].has(f.list[j].id) || tableCost(f, i, j, 0).some((c) => c !== 0)) return null;
+    pairs.push([i, j]);
+  }
+  return pairs;
+}
+
+/** One Swiss round (round numbers from 1), or null when no pairing avoids a rematch (or a second bye). Version 2: the header. */
 export function pairSwiss(players: readonly PairingPlayer[], round: number): RoundPairing | null {
   const ranked = rankForPairing(players);
   if (ranked.length < 2) return null;
-  const n = ranked.length;
-  const odd = n % 2 === 1;
-  const met = ranked.map((p) => new Set(p.opponents));
-  // Weights, lexicographic (each term outweighs the sum of all the lower ones over a whole round):
-  // seats within one, then score distance, then rank distance. Whole numbers: the matching is exact.
-  const scoreUnits = (p: PairingPlayer): number => Math.round(p.score * 2);
-  const maxScore = Math.max(1, ...ranked.map(scoreUnits));
-  const rankW = 1;
-  const scoreW = rankW * (n + 1) * (n + 1);
-  const seatW = scoreW * (maxScore + 2) * (n + 1);
-  const match = (window: number): { tables: [PairingPlayer, PairingPlayer][]; bye: string | null; clashes: number } | null => {
-    const edges: [number, number, number][] = [];
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n && j - i <= window; j++) {
-        if (met[i].has(ranked[j].id)) continue;
-        const a = ranked[i];
-        const b = ranked[j];
-        const seatsOk = a.balance === 0 || a.balance !== b.balance ? 1 : 0;
-        edges.push([i, j, seatW * seatsOk + scoreW * (maxScore + 1 - Math.abs(scoreUnits(a) - scoreUnits(b))) + rankW * (n - (j - i))]);
-      }
-      // The bye: a phantom vertex n, met only by players without a bye; the lower the score and rank, the heavier.
-      if (odd && ranked[i].byes === 0 && n - i <= window) edges.push([i, n, seatW + scoreW * (maxScore + 1 - scoreUnits(ranked[i])) + rankW * i]);
-    }
-    if (edges.length === 0) return null;
-    const mate = blossom(edges, true);
-    const tables: [PairingPlayer, PairingPlayer][] = [];
-    let bye: string | null = null;
-    let clashes = 0;
-    for (let i = 0; i < n; i++) {
-      const j = mate[i] ?? -1;
-      if (j === -1) return null; // someone is left without an opponent or a bye
-      if (j === n) bye = ranked[i].id;
-      else if (j > i) {
-        tables.push([ranked[i], ranked[j]]);
-        if (ranked[i].balance !== 0 && ranked[i].balance === ranked[j].balance) clashes++;
-      }
-    }
-    if (odd && bye === null) return null;
-    return { tables, bye, clashes };
-  };
-  // First among near neighbours in the ranking (fast: a sparse graph); the whole field when that seats
-  // somebody two away from balance or leaves somebody out.
-  const quick = topDown(ranked, met);
-  if (quick) return { tables: seatWithLookahead(ranked, quick.tables, quick.bye, round), bye: quick.bye };
-  let best = n > NEAR_WINDOW ? match(NEAR_WINDOW) : null;
-  if (!best || best.clashes > 0) best = match(n);
-  if (!best) return null;
-  return { tables: seatWithLookahead(ranked, best.tables, best.bye, round), bye: best.bye };
-}
-
-/**
- * Seats a round so that the next one can still keep everybody within one
- * (step 5 of the header). The rule of step 4 decides, unless the balances it
- * leaves admit no rematch-free next round with seats within one; then the
- * tables of two players at balance 0 (the only ones whose seats are free) are
- * turned to follow a rematch-free next round M' chosen now: along the cycles
- * of this round and M', free tables alternate, so both rounds seat within one.
- */
-function seatWithLookahead(ranked: PairingPlayer[], pairs: [PairingPlayer, PairingPlayer][], bye: string | null, round: number): [string, string][] {
-  const seated = seat(pairs, round);
-  if (hasSeatedNextRound(ranked, seated, bye)) return seated;
-  const turned = turnFreeTables(ranked, pairs, seated, bye);
-  return turned ?? seated;
-}
-
-/** The players as the next round would see them after `tables` and `bye`. */
-function afterRound(ranked: PairingPlayer[], tables: [string, string][], bye: string | null): PairingPlayer[] {
-  const next = new Map(ranked.map((p) => [p.id, { ...p, opponents: [...p.opponents] }]));
-  for (const [first, second] of tables) {
-    const a = next.get(first)!;
-    const b = next.get(second)!;
-    a.opponents.push(second);
-    b.opponents.push(first);
-    a.balance++;
-    b.balance--;
-    a.lastSeat = 0;
-    b.lastSeat = 1;
+  let found = ranked.length + (ranked.length % 2) > EXACT_FIELD ? pairLarge(ranked) : null;
+  if (!found) {
+    const f = fieldOf(ranked);
+    const solved = matchField(f, ranked.map((_, i) => i), ranked.length % 2 === 1, null);
+    if (!solved) return null;
+    found = { f, solved, bye: solved.bye === null ? null : ranked[solved.bye].id };
   }
-  if (bye) next.get(bye)!.byes++;
-  return ranked.map((p) => next.get(p.id)!);
-}
-
-/** Whether a rematch-free round with seats within one (and no second bye) exists after this one. */
-function hasSeatedNextRound(ranked: PairingPlayer[], tables: [string, string][], bye: string | null): boolean {
-  const next = afterRound(ranked, tables, bye);
-  const met = next.map((p) => new Set(p.opponents));
-  if (topDown(next, met)) return true;
-  const n = next.length;
-  const edges: [number, number, number][] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const a = next[i];
-      const b = next[j];
-      if (!met[i].has(b.id) && (a.balance === 0 || a.balance !== b.balance)) edges.push([i, j, 1]);
-    }
-    if (n % 2 === 1 && next[i].byes === 0) edges.push([i, n, 1]);
-  }
-  const mate = blossom(edges, true);
-  for (let i = 0; i < n; i++) if ((mate[i] ?? -1) === -1) return false;
-  return true;
-}
-
-/**
- * Chooses the free tables' seats from a next round M' (a rematch-free perfect
- * matching of the players as they stand after this round, phantom bye
- * included): each M' table between two players whose next balances are both
- * non-zero must join opposite balances. A free table's two players get
- * opposite balances (+1 for who sits first), so the M' tables give parity
- * constraints between free tables and fix some of them; a union-find with
- * parity solves them. Free tables left unconstrained keep step 4's seats.
- * Returns null when no M' found this way can be seated.
- */
-function turnFreeTables(
-  ranked: PairingPlayer[],
-  pairs: [PairingPlayer, PairingPlayer][],
-  seated: [string, string][],
-  bye: string | null,
-): [string, string][] | null {
-  const n = ranked.length;
-  const index = new Map(ranked.map((p, i) => [p.id, i]));
-  // Next balance of each player: a number when fixed, or [table, sign] when it follows a free table's seats
-  // (sign +1: the table's first-listed player of `pairs`).
-  const fixed = new Map<number, number>();
-  const free = new Map<number, { table: number; sign: 1 | -1 }>();
-  pairs.forEach(([hi, lo], table) => {
-    const [first, second] = seated[table];
-    if (hi.balance === 0 && lo.balance === 0) {
-      free.set(index.get(hi.id)!, { table, sign: 1 });
-      free.set(index.get(lo.id)!, { table, sign: -1 });
-    } else {
-      fixed.set(index.get(first)!, ranked[index.get(first)!].balance + 1);
-      fixed.set(index.get(second)!, ranked[index.get(second)!].balance - 1);
-    }
-  });
-  if (bye) fixed.set(index.get(bye)!, ranked[index.get(bye)!].balance);
-  const after = afterRound(ranked, seated, bye);
-  const met = after.map((p) => new Set(p.opponents));
-  const edges: [number, number, number][] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      if (met[i].has(ranked[j].id)) continue;
-      const bi = fixed.get(i);
-      const bj = fixed.get(j);
-      if (bi !== undefined && bj !== undefined && bi !== 0 && bi === bj) continue;
-      // Tables that constrain nothing (a player at a fixed 0) weigh more: fewer parity constraints to meet.
-      edges.push([i, j, bi === 0 || bj === 0 ? 2 : 1]);
-    }
-    if (n % 2 === 1 && after[i].byes === 0) edges.push([i, n, 2]);
-  }
-  const mate = blossom(edges, true);
-  for (let i = 0; i < n; i++) if ((mate[i] ?? -1) === -1) return null;
-  // Union-find with parity over free tables; node pairs.length stands for "hi sits first is true".
-  const truth = pairs.length;
-  const parent = Array.from({ length: pairs.length + 1 }, (_, i) => i);
-  const parity = new Array<number>(pairs.length + 1).fill(0);
-  const find = (x: number): [number, number] => {
-    let p = 0;
-    let r = x;
-    while (parent[r] !== r) {
-      p ^= parity[r];
-      r = parent[r];
-    }
-    return [r, p];
-  };
-  // x_a XOR x_b = want; false on a contradiction.
-  const relate = (a: number, b: number, want: number): boolean => {
-    const [ra, pa] = find(a);
-    const [rb, pb] = find(b);
-    if (ra === rb) return (pa ^ pb) === want;
-    parent[ra] = rb;
-    parity[ra] = pa ^ pb ^ want;
-    return true;
-  };
-  for (let i = 0; i < n; i++) {
-    const j = mate[i];
-    if (j === undefined || j < i || j === n) continue;
-    const fi = free.get(i);
-    const fj = free.get(j);
-    const bi = fixed.get(i);
-    const bj = fixed.get(j);
-    if (bi === 0 || bj === 0) continue;
-    if (fi && fj) {
-      // Opposite balances: sign_i * s_i != sign_j * s_j, with s = +1 when x (hi first) is true.
-      if (!relate(fi.table, fj.table, fi.sign === fj.sign ? 1 : 0)) return null;
-    } else if (fi || fj) {
-      const f = (fi ?? fj)!;
-      const other = (bi ?? bj)!;
-      // The free player must end at -other: x true gives it balance sign.
-      if (!relate(f.table, truth, f.sign === -other ? 0 : 1)) return null;
-    }
-  }
-  const [truthRoot, truthParity] = find(truth);
-  const chosen = new Map<number, boolean>();
-  return seated.map((tableSeats, table) => {
-    const [hi, lo] = pairs[table];
-    if (!(hi.balance === 0 && lo.balance === 0)) return tableSeats;
-    const [root, p] = find(table);
-    let hiFirst: boolean;
-    if (root === truthRoot) hiFirst = (p ^ truthParity) === 0;
-    else {
-      // Unanchored: the component's root keeps step 4's seats, the others follow it.
-      if (!chosen.has(root)) {
-        const rootHiFirst = root < pairs.length ? seated[root][0] === pairs[root][0].id : true;
-        chosen.set(root, rootHiFirst);
-      }
-      hiFirst = chosen.get(root)! === (p === 0);
-    }
-    return hiFirst ? [hi.id, lo.id] : [lo.id, hi.id];
-  });
-}
-
-/** Steps of the top-down search before it gives the round to the matching. */
-export const TOP_DOWN_BUDGET = 20_000;
-
-/**
- * The quick path: top-down with backtracking. The highest unpaired player
- * meets the nearest player below who is not a previous opponent and does not
- * share a non-zero balance with them; the last choice is undone at a dead
- * end. The bye is a phantom ranked last (only players without a bye may meet
- * it). Gives up (null) after TOP_DOWN_BUDGET steps.
- */
-function topDown(ranked: PairingPlayer[], met: Set<string>[]): { tables: [PairingPlayer, PairingPlayer][]; bye: string | null } | null {
-  const n = ranked.length;
-  const size = n + (n % 2);
-  const used = new Array<boolean>(size).fill(false);
-  const pairs: [number, number][] = [];
-  let budget = TOP_DOWN_BUDGET;
-  const fits = (i: number, j: number): boolean => {
-    if (j === n) return ranked[i].byes === 0;
-    const a = ranked[i];
-    const b = ranked[j];
-    return !met[i].has(b.id) && (a.balance === 0 || a.balance !== b.balance);
-  };
-  const step = (): boolean => {
-    if (--budget < 0) return false;
-    const i = used.indexOf(false);
-    if (i < 0) return true;
-    used[i] = true;
-    for (let j = i + 1; j < size; j++) {
-      if (used[j] || !fits(i, j)) continue;
-      used[j] = true;
-      pairs.push([i, j]);
-      if (step()) return true;
-      pairs.pop();
-      used[j] = false;
-      if (budget < 0) break;
-    }
-    used[i] = false;
-    return false;
-  };
-  if (!step()) return null;
-  const tables: [PairingPlayer, PairingPlayer][] = [];
-  let bye: string | null = null;
-  for (const [i, j] of pairs) {
-    if (j === n) bye = ranked[i].id;
-    else tables.push([ranked[i], ranked[j]]);
-  }
+  const { f, solved, bye } = found;
+  const tables = [...solved.pairs]
+    .sort((x, y) => x[0] - y[0])
+    .map(([i, j], table): [string, string] => {
+      const [hi, lo] = [f.list[i], f.list[j]];
+      const hiFirst = bestSeats(hi, lo).hiFirst ?? firstOf(hi, lo, round + table);
+      return hiFirst ? [hi.id, lo.id] : [lo.id, hi.id];
+    });
   return { tables, bye };
 }
 
-/** Rank distance of the first, sparse matching attempt. */
-export const NEAR_WINDOW = 24;
-
-function seat(pairs: [PairingPlayer, PairingPlayer][], round: number): [string, string][] {
-  return pairs.map(([hi, lo], table) => {
-    const hiFirst = firstOf(hi, lo, round + table);
-    return hiFirst ? [hi.id, lo.id] : [lo.id, hi.id];
-  });
-}
-
-/** Whether `hi` (the higher-ranked) sits first against `lo` (step 4 of the header); `parity` = round + table index. */
-function firstOf(hi: Pick<PairingPlayer, 'balance' | 'lastSeat'>, lo: Pick<PairingPlayer, 'balance' | 'lastSeat'>, parity: number): boolean {
-  if (hi.balance !== lo.balance) return hi.balance < lo.balance;
+/** At a table where both seatings cost the same: whoever sat second last time sits first, else the higher-ranked when round + table index is odd. */
+function firstOf(hi: PairingPlayer, lo: PairingPlayer, parity: number): boolean {
   if (hi.lastSeat !== lo.lastSeat && hi.lastSeat !== null && lo.lastSeat !== null) return hi.lastSeat === 1;
   return parity % 2 === 1;
 }

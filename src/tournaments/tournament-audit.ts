@@ -5,8 +5,9 @@
  * 1. the hash chain (tournament-log.ts): every line's prevHash is the hash
  *    before it, and its hash is recomputed;
  * 2. every pairing: at each RoundPaired, the pairing is recomputed from the
- *    log before it (nextPairing) and must equal the one logged, tables, seats,
- *    bye and the tables decided without play;
+ *    log before it (nextPairing, by the Swiss pairing version its
+ *    TournamentStarted names: none is version 1) and must equal the one
+ *    logged, tables, seats, bye and the tables decided without play;
  * 3. the seeds (duplicate events): each RoundEnded's seed against the
  *    commitment of its RoundPaired, TournamentEnded's master seed against the
  *    commitment of TournamentCreated, and each round seed as derived from it;
@@ -27,7 +28,7 @@
 import { createHash } from 'node:crypto';
 import { GENESIS_HASH } from '../events/chain';
 import { roundSeed, tableSeed } from './duplicate-seed';
-import { evolveTournament, initialTournamentState, joinTournamentEvent, nextPairing, standingsOf, tournamentEventHash } from './tournament-log';
+import { evolveTournament, initialTournamentState, joinTournamentEvent, nextPairing, standingsOf, SUPPORTED_PAIRING_VERSIONS, tournamentEventHash } from './tournament-log';
 import type { TournamentEvent, TournamentState } from './tournament-log';
 import type { StandingRow } from './standings';
 import { headerProblems, isTournamentHeader } from './tournament-export';
@@ -90,6 +91,10 @@ export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string,
     if (tournamentEventHash(line.prevHash, line) !== line.hash) problems.push(`${at}: hash does not match the event`);
     prev = line.hash;
     const event = joinTournamentEvent(line) as TournamentEvent;
+    if (event.type === 'TournamentStarted' && !SUPPORTED_PAIRING_VERSIONS.includes(event.pairingVersion ?? 1)) {
+      problems.push(`${at}: Swiss pairing version ${event.pairingVersion} is not implemented by this audit`);
+      break;
+    }
     if (event.type === 'RoundPaired') {
       const expected = nextPairing(state);
       if ('done' in expected) problems.push(`${at}: the log before it pairs no round (${expected.done})`);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
+import { PAIRING_VERSION } from './pairing';
+import { auditTournament } from './tournament-audit';
 import { chainTournamentEvents, foldTournament, nextPairing, standingsOf, tournamentEventHash } from './tournament-log';
 import type { TournamentEvent, TournamentSettings } from './tournament-log';
 
@@ -79,6 +81,60 @@ describe('tournament log', () => {
     if ('done' in next) throw new Error('expected a pairing');
     const withB = next.pairing.tables.findIndex((t) => t.includes('b'));
     expect(next.forfeits).toEqual([{ table: withB + 1, winner: next.pairing.tables[withB][0] === 'b' ? 1 : 0 }]);
+  });
+});
+
+describe('pairing versions', () => {
+  /** The issue-41 example: 6 players, every first seat wins round 1; the log up to round 2's pairing. */
+  function sixPlayers(pairingVersion: number | undefined): { events: TournamentEvent[]; scores: Map<string, number> } {
+    const players = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const events: TournamentEvent[] = [
+      { type: 'TournamentCreated', createdBy: 'a', seedCommitment: null, ...settings({ rounds: 2 }) },
+      ...players.map((p): TournamentEvent => ({ type: 'PlayerJoined', player: p, rating: null, clientSeed: null })),
+      pairingVersion === undefined ? { type: 'TournamentStarted', players, rounds: 2 } : { type: 'TournamentStarted', players, rounds: 2, pairingVersion },
+    ];
+    const first = nextPairing(foldTournament('t', events));
+    if ('done' in first) throw new Error('expected a pairing');
+    events.push({ type: 'RoundPaired', round: 1, tables: first.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `m${i}` })), bye: null, seedCommitment: null });
+    const scores = new Map(players.map((p) => [p, 0]));
+    first.pairing.tables.forEach((t, i) => {
+      events.push({ type: 'MatchResultRecorded', round: 1, table: i + 1, matchId: `m${i}`, outcome: 'first', points: [11, 3], forfeit: false, reason: 'points' });
+      scores.set(t[0], 1);
+    });
+    events.push({ type: 'RoundEnded', round: 1, seed: null });
+    const second = nextPairing(foldTournament('t', events));
+    if ('done' in second) throw new Error('expected a pairing');
+    events.push({ type: 'RoundPaired', round: 2, tables: second.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `n${i}` })), bye: null, seedCommitment: null });
+    return { events, scores };
+  }
+  const diffOf = (events: TournamentEvent[], scores: Map<string, number>) => {
+    const r2 = events.filter((e) => e.type === 'RoundPaired')[1] as Extract<TournamentEvent, { type: 'RoundPaired' }>;
+    return r2.tables.reduce((t, x) => t + Math.abs(scores.get(x.players[0])! - scores.get(x.players[1])!), 0);
+  };
+  const exported = (events: TournamentEvent[]) =>
+    chainTournamentEvents('t', null, events, null, new Date('2026-12-01T10:00:00.000Z'))
+      .map((e) => JSON.stringify(e))
+      .join('\n');
+
+  it('a log whose TournamentStarted names no version pairs as version 1 did; version 2 pairs by scores first; both audit sound', () => {
+    expect(PAIRING_VERSION).toBe(2);
+    const old = sixPlayers(undefined);
+    expect(foldTournament('t', old.events).pairingVersion).toBe(1);
+    expect(diffOf(old.events, old.scores)).toBe(3);
+    expect(auditTournament(exported(old.events)).problems).toEqual([]);
+    const current = sixPlayers(PAIRING_VERSION);
+    expect(diffOf(current.events, current.scores)).toBe(1);
+    expect(auditTournament(exported(current.events)).problems).toEqual([]);
+  });
+
+  it('the audit checks a round against its log\'s version: the other version\'s pairing, or an unknown version, is a problem', () => {
+    const old = sixPlayers(undefined);
+    const relabelled = old.events.map((e) => (e.type === 'TournamentStarted' ? { ...e, pairingVersion: PAIRING_VERSION } : e));
+    const problems = auditTournament(exported(relabelled)).problems;
+    // Version 1 pairs round 1 with the nearest player below, version 2 top half against bottom half: both rounds differ.
+    expect(problems).toEqual([expect.stringMatching(/^seq 9 \(RoundPaired\): pairing .* is not the one the log implies/), expect.stringMatching(/^seq 14 \(RoundPaired\): pairing .* is not the one/)]);
+    const unknown = old.events.map((e) => (e.type === 'TournamentStarted' ? { ...e, pairingVersion: 99 } : e));
+    expect(auditTournament(exported(unknown)).problems).toEqual([expect.stringMatching(/Swiss pairing version 99 is not implemented/)]);
   });
 });
 

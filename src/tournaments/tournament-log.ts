@@ -11,7 +11,8 @@
  * audit (tournament-audit.ts) recomputes every pairing and every standing.
  */
 import { canonicalJson, GENESIS_HASH, sha256Hex } from '../events/chain';
-import { maxSwissRounds, pairSwiss, roundRobinRounds, roundRobinSchedule } from './pairing';
+import { maxSwissRounds, pairSwiss, PAIRING_VERSION, roundRobinRounds, roundRobinSchedule } from './pairing';
+import { pairSwissV1 } from './pairing-v1';
 import type { PairingPlayer, RoundPairing } from './pairing';
 import { computeStandings } from './standings';
 import type { ByeRecord, GameOutcome, GameRecord, StandingRow } from './standings';
@@ -55,7 +56,8 @@ export type TournamentEvent =
   | ({ type: 'TournamentCreated'; createdBy: string; seedCommitment: string | null } & TournamentSettings)
   | { type: 'PlayerJoined'; player: string; rating: number | null; clientSeed: string | null }
   | { type: 'PlayerWithdrew'; player: string; round: number | null }
-  | { type: 'TournamentStarted'; players: string[]; rounds: number }
+  /** pairingVersion: the Swiss pairing rules of the event (pairing.ts PAIRING_VERSION); absent in logs written before version 2, which pair with version 1. */
+  | { type: 'TournamentStarted'; players: string[]; rounds: number; pairingVersion?: number }
   | { type: 'TournamentCancelled' }
   | { type: 'RoundPaired'; round: number; tables: TableRecord[]; bye: string | null; seedCommitment: string | null }
   | {
@@ -150,6 +152,8 @@ export interface TournamentState {
   rounds: number;
   /** Players in the event at its start, in join order (the round robin's schedule). */
   field: string[];
+  /** The Swiss pairing rules of the event, from TournamentStarted (1 when it names none). */
+  pairingVersion: number;
   paired: PairedRound[];
   endReason: string | null;
   masterSeed: string | null;
@@ -165,6 +169,7 @@ export function initialTournamentState(id: string): TournamentState {
     players: [],
     rounds: 0,
     field: [],
+    pairingVersion: 1,
     paired: [],
     endReason: null,
     masterSeed: null,
@@ -183,7 +188,7 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
       if (state.status === 'created') return { ...state, players: state.players.filter((p) => p.id !== event.player).map((p, order) => ({ ...p, order })) };
       return { ...state, players: state.players.map((p) => (p.id === event.player ? { ...p, withdrawn: true } : p)) };
     case 'TournamentStarted':
-      return { ...state, status: 'started', rounds: event.rounds, field: event.players };
+      return { ...state, status: 'started', rounds: event.rounds, field: event.players, pairingVersion: event.pairingVersion ?? 1 };
     case 'TournamentCancelled':
       return { ...state, status: 'cancelled' };
     case 'RoundPaired':
@@ -257,7 +262,7 @@ export function roundsToPlay(settings: Pick<TournamentSettings, 'format' | 'roun
 /** The pairing input of each active player, from the log. */
 export function pairingPlayersOf(state: TournamentState): PairingPlayer[] {
   const info = new Map(
-    state.players.filter((p) => !p.withdrawn).map((p) => [p.id, { ...p, score: 0, opponents: [] as string[], byes: 0, balance: 0, lastSeat: null as 0 | 1 | null }]),
+    state.players.filter((p) => !p.withdrawn).map((p) => [p.id, { ...p, score: 0, opponents: [] as string[], byes: 0, balance: 0, lastSeat: null as 0 | 1 | null, seatRun: 0 }]),
   );
   const { games, byes } = recordsOf(state);
   // Opponents are met once paired, whether or not the game has a result yet.
@@ -266,8 +271,13 @@ export function pairingPlayersOf(state: TournamentState): PairingPlayer[] {
       const [a, b] = t.players;
       info.get(a)?.opponents.push(b);
       info.get(b)?.opponents.push(a);
-      info.get(a) && ((info.get(a)!.balance += 1), (info.get(a)!.lastSeat = 0));
-      info.get(b) && ((info.get(b)!.balance -= 1), (info.get(b)!.lastSeat = 1));
+      for (const [id, seat] of [[a, 0], [b, 1]] as const) {
+        const p = info.get(id);
+        if (!p) continue;
+        p.balance += seat === 0 ? 1 : -1;
+        p.seatRun = p.lastSeat === seat ? p.seatRun + 1 : 1;
+        p.lastSeat = seat;
+      }
     }
   }
   for (const b of byes) {
@@ -292,6 +302,7 @@ export function pairingPlayersOf(state: TournamentState): PairingPlayer[] {
     byes: p.byes,
     balance: p.balance,
     lastSeat: p.lastSeat,
+    seatRun: p.seatRun,
   }));
 }
 
@@ -322,9 +333,19 @@ export function nextPairing(state: TournamentState): NextPairing | { done: 'comp
     const bye = scheduled.bye && active.has(scheduled.bye) ? scheduled.bye : null;
     return { round, pairing: { tables: scheduled.tables, bye }, forfeits };
   }
-  const pairing = pairSwiss(pairingPlayersOf(state), round);
+  const pairing = swissPairingOf(state.pairingVersion)(pairingPlayersOf(state), round);
   if (!pairing) return { done: 'noPairing' };
   return { round, pairing, forfeits: [] };
+}
+
+/** The Swiss pairing versions this code implements. */
+export const SUPPORTED_PAIRING_VERSIONS: readonly number[] = [1, PAIRING_VERSION];
+
+/** The Swiss pairing of a log's version: 1 (no version in TournamentStarted) or the current one. */
+export function swissPairingOf(version: number): typeof pairSwiss {
+  if (version === 1) return pairSwissV1;
+  if (version === PAIRING_VERSION) return pairSwiss;
+  throw new RangeError(`Swiss pairing version ${version} is not implemented`);
 }
 
 /** The players seated at the round's tables, in table order (first, second), for the duplicate table seed. */

@@ -38,7 +38,7 @@ import { prepared } from '../database/prepared-statements';
 import { appConfig } from '../config/config';
 import { ExportKeys } from '../events/export-keys';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
-import { ROUND_ROBIN_MAX } from './pairing';
+import { PAIRING_VERSION, ROUND_ROBIN_MAX } from './pairing';
 import { currentRound, nextPairing, resultOfMatchEnd, roundComplete, roundsToPlay, seatedInOrder, standingsOf, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentFormat, TournamentSettings, TournamentState, TournamentStatus } from './tournament-log';
 import type { StandingRow } from './standings';
@@ -302,7 +302,7 @@ export class TournamentsService {
     if (s.players.length < 2) throw new DomainError('NOT_ENOUGH_PLAYERS', 'a tournament starts with two players or more');
     if (s.settings.format === 'roundRobin' && s.players.length > ROUND_ROBIN_MAX) throw new DomainError('VALIDATION_FAILED', `a round robin has at most ${ROUND_ROBIN_MAX} players`);
     const players = s.players.map((p) => p.id);
-    return { events: [{ type: 'TournamentStarted', players, rounds: roundsToPlay(s.settings, players.length) }], kinds: ['started'], advance: true };
+    return { events: [{ type: 'TournamentStarted', players, rounds: roundsToPlay(s.settings, players.length), pairingVersion: PAIRING_VERSION }], kinds: ['started'], advance: true };
   }
 
   /**
