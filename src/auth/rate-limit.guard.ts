@@ -6,7 +6,7 @@ import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
 import { ARCHIVE_ROWS_PER_DOCUMENT, PAGE_DEFAULT, archivePageCost } from '../common/archive-limits';
 import { DomainError } from '../common/domain-error';
 import { SKIP_RATE_LIMIT } from '../common/public.decorator';
-import { AUTH_ROUTES, ROUTE_COSTS, operationCharge, tooManyArchiveRows } from './request-cost';
+import { AUTH_ROUTES, ROUTE_COSTS, maxAnonymousCost, operationCharge, overBudget, tooManyArchiveRows } from './request-cost';
 import type { OperationCharge, OperationCost } from './request-cost';
 import type { Principal } from './principal';
 import { RateLimits } from './rate-limits';
@@ -120,7 +120,8 @@ function routeCost(operationId: string, req: RequestLike & { accepts?: (types: s
 
 /**
  * Runs after authentication. A request costs 1 unit, a GraphQL operation its
- * document's cost (src/graphql/limits.ts), a REST operation its entry in
+ * document's cost (src/graphql/limits.ts; an anonymous one at most
+ * GRAPHQL_MAX_COST_ANONYMOUS, else VALIDATION_FAILED before it runs), a REST operation its entry in
  * ROUTE_COSTS. REST responses carry RateLimit-Limit, RateLimit-Remaining,
  * RateLimit-Reset (seconds), and Retry-After on a 429; a refusal is
  * RATE_LIMITED with the same figures in the GraphQL extensions and in the
@@ -140,7 +141,17 @@ export class RateLimitGuard implements CanActivate {
       const ctx = gql.getContext<OperationContext>();
       // The whole document is paid once, before its first root field runs; every root field shares the outcome.
       const req = ctx.req ?? {};
-      ctx.rateLimit ??= spend(this.limits, chargesOf(this.limits, req, costOfOperation(gql.getInfo<GraphQLResolveInfo>())), ctx.res);
+      ctx.rateLimit ??= (async () => {
+        const charge = costOfOperation(gql.getInfo<GraphQLResolveInfo>());
+        // An anonymous document has the lower budget for what it reads (the validation rule held it to GRAPHQL_MAX_COST; login and register
+        // aliases spend the login bucket instead): beyond it, refused before any field runs, nothing spent.
+        const anonymousMax = maxAnonymousCost();
+        if (!req.user && charge.cost - charge.authCost > anonymousMax) {
+          const { message, details } = overBudget(charge.cost, anonymousMax, true);
+          throw new DomainError('VALIDATION_FAILED', message, details);
+        }
+        await spend(this.limits, chargesOf(this.limits, req, charge), ctx.res);
+      })();
       await ctx.rateLimit;
       return true;
     }
