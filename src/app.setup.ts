@@ -8,6 +8,9 @@ import { ProblemFilter, sendProblem } from './common/problem.filter';
 import { applySecurity } from './common/security';
 import { InputGuardPipe } from './common/input-guard.pipe';
 import { boundResponses } from './common/response-limit';
+import { GraphQLSchemaHost } from '@nestjs/graphql';
+import type { GraphQLSchema } from 'graphql';
+import { graphqlPrecheck } from './graphql/precheck';
 import { validationPipe } from './common/validation';
 import { serveGraphiql } from './web/graphiql';
 import { serveWebClient } from './web/web-client';
@@ -40,6 +43,16 @@ export function configureApp(app: INestApplication): INestApplication {
     if (!err) return next();
     sendProblem(res, err);
   });
+  // A GraphQL document over the depth, complexity or cost limits is refused before Apollo's (much longer) validation walks it.
+  let schema: GraphQLSchema | undefined;
+  const schemaOnceBuilt = (): GraphQLSchema | undefined => {
+    try {
+      return (schema ??= app.get(GraphQLSchemaHost, { strict: false }).schema);
+    } catch {
+      return undefined; // not built yet
+    }
+  };
+  express.use(graphqlPrecheck(schemaOnceBuilt));
   express.disable('x-powered-by');
   serveDocs(app);
   serveWebClient(app);

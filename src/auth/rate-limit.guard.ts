@@ -129,6 +129,9 @@ function routeCost(operationId: string, req: RequestLike & { accepts?: (types: s
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
+  /** GRAPHQL_MAX_COST_ANONYMOUS, as the instance was configured. */
+  private readonly anonymousMax = maxAnonymousCost();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly limits: RateLimits,
@@ -145,9 +148,8 @@ export class RateLimitGuard implements CanActivate {
         const charge = costOfOperation(gql.getInfo<GraphQLResolveInfo>());
         // An anonymous document has the lower budget for what it reads (the validation rule held it to GRAPHQL_MAX_COST; login and register
         // aliases spend the login bucket instead): beyond it, refused before any field runs, nothing spent.
-        const anonymousMax = maxAnonymousCost();
-        if (!req.user && charge.cost - charge.authCost > anonymousMax) {
-          const { message, details } = overBudget(charge.cost, anonymousMax, true);
+        if (!req.user && charge.cost - charge.authCost > this.anonymousMax) {
+          const { message, details } = overBudget(charge.cost - charge.authCost, this.anonymousMax, true);
           throw new DomainError('VALIDATION_FAILED', message, details);
         }
         await spend(this.limits, chargesOf(this.limits, req, charge), ctx.res);

@@ -180,7 +180,7 @@ export const maxAnonymousCost = (): number => Math.min(appConfig().GRAPHQL_MAX_C
 export function overBudget(cost: number, max: number, anonymous: boolean): { message: string; details: Record<string, unknown> } {
   return {
     message: anonymous
-      ? `query cost ${cost}+ exceeds the budget of ${max} rate-limit units of an anonymous document (log in for ${maxCost()})`
+      ? `query cost ${cost} exceeds the budget of ${max} rate-limit units of an anonymous document (with a credential: ${maxCost()})`
       : `query cost ${cost}+ exceeds the budget of ${max} rate-limit units`,
     details: anonymous ? { cost, maxCost: max, anonymous: true } : { cost, maxCost: max },
   };

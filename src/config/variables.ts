@@ -321,7 +321,7 @@ export const VARIABLES = {
   GRAPHQL_MAX_COMPLEXITY: integer(1000, { min: 1 }),
   GRAPHQL_MAX_COST: integer(50, { min: 1 }),
   GRAPHQL_MAX_COST_ANONYMOUS: integer(20, { min: 1 }),
-  RESPONSE_MAX_BYTES: integer(4 * 1024 * 1024, { min: 1024 }),
+  RESPONSE_MAX_BYTES: integer(4 * 1024 * 1024, { min: 16 * 1024 }),
   GRAPHQL_SCHEMA_FILE: optionalText('a file path'),
 
   // clocks and starts
