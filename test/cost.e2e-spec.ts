@@ -200,6 +200,18 @@ describe('prototype members in bodies, and HOST (e2e, PGlite)', () => {
     expect([token.status, token.body.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 
+  it('a page sized by a variable counts at its value: over the budget with it, refused before any field runs', async () => {
+    const events = (n: number) => `query($m: ID!, $l: Int) { ${Array.from({ length: n }, (_, i) => `e${i}: matchEvents(matchId: $m, limit: $l) { seq }`).join(' ')} }`;
+    const created = await post(http, '/v1/matches', { preset: 'scopa' }, alice.token);
+    // six pages of 1,000 events: 60 units (validation counted the default page, 6)
+    const over = await graphql(http, events(6), { m: created.body.id, l: 1000 }, alice.token);
+    expect(over.body.data ?? null).toBeNull();
+    for (const e of over.body.errors) expect(e.extensions).toMatchObject({ code: 'VALIDATION_FAILED', cost: 60, maxCost: 50 });
+    const within = await graphql(http, events(6), { m: created.body.id, l: 500 }, alice.token);
+    expect(within.body.errors).toBeUndefined();
+    expect(within.body.data.e5).toEqual(expect.any(Array));
+  });
+
   it('over GraphQL, a __proto__ member of an input object is refused too, and nothing is created', async () => {
     const tournaments = await count('tournaments');
     const input = JSON.parse('{"name":"Proto","format":"swiss","preset":"scopa","__proto__":{"rated":true}}');
