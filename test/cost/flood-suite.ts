@@ -88,8 +88,7 @@ export async function startedSwiss(base: string, size: number, prefix: string): 
  */
 export function floodFromAnotherProcess(base: string, body: string, waves: number): { ready: Promise<void>; answers: Promise<{ status: number; body: any }[]> } {
   const script = `
-    const [url, waves] = [process.env.FLOOD_URL, Number(process.env.FLOOD_WAVES)];
-    const body = process.env.FLOOD_BODY;
+    const [url, waves, body] = [${JSON.stringify(`${base}/graphql`)}, ${waves}, ${JSON.stringify(body)}];
     await fetch(url.replace(/graphql$/, 'health')).then((r) => r.text()); // fetch loaded and connected
     process.stdout.write('ready\\n');
     const answers = [];
@@ -100,7 +99,7 @@ export function floodFromAnotherProcess(base: string, body: string, waves: numbe
       }))));
     }
     process.stdout.write(JSON.stringify(answers));`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, FLOOD_URL: `${base}/graphql`, FLOOD_WAVES: String(waves), FLOOD_BODY: body }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (onReady = resolve));
