@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { configureApp, listen } from './app.setup';
 import { BootLogger, nestLogLevels, servedUrls } from './observability/boot-logger';
 import { logLevel } from './observability/observability.module';
 import { appConfig, ConfigError } from './config/config';
@@ -9,14 +9,13 @@ import { applyEmbeddedHeapSettings } from './node-flags';
 
 async function bootstrap(): Promise<void> {
   const config = appConfig(); // a bad value of any variable stops the start here, naming it
-  const port = config.PORT;
   applyEmbeddedHeapSettings(config);
   // Nest's line per module and route at debug: what is left at info is the warnings and where the service listens.
   const logger = new BootLogger({ logLevels: nestLogLevels(logLevel()) });
   // Body parsers are installed by configureApp, so that their errors are problem documents too.
   const app = configureApp(await NestFactory.create(AppModule, { bodyParser: false, logger }));
-  await app.listen(port);
-  logger.log(servedUrls(port), 'Bootstrap');
+  const address = await listen(app, config);
+  logger.log(servedUrls(address.port, config.HOST), 'Bootstrap');
 }
 
 bootstrap().catch((err: unknown) => {

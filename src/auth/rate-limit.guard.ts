@@ -6,7 +6,7 @@ import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
 import { ARCHIVE_ROWS_PER_DOCUMENT, PAGE_DEFAULT, archivePageCost } from '../common/archive-limits';
 import { DomainError } from '../common/domain-error';
 import { SKIP_RATE_LIMIT } from '../common/public.decorator';
-import { AUTH_ROUTES, ROUTE_COSTS, operationCharge, tooManyArchiveRows } from './request-cost';
+import { AUTH_ROUTES, ROUTE_COSTS, maxAnonymousCost, maxCost, operationCharge, overBudget, tooManyArchiveRows } from './request-cost';
 import type { OperationCharge, OperationCost } from './request-cost';
 import type { Principal } from './principal';
 import { RateLimits } from './rate-limits';
@@ -74,10 +74,17 @@ async function spend(limits: RateLimits, charges: Charge[], res: ResponseLike | 
 
 // An operation's cost depends on its text, and on its variables where an archive page's size is one; graphql-ws reuses the parsed document of a text.
 const costs = new WeakMap<OperationDefinitionNode, OperationCharge>();
-function costOfOperation(info: GraphQLResolveInfo): OperationCharge {
+function costOfOperation(info: GraphQLResolveInfo, max: number): OperationCharge {
   let cost = costs.get(info.operation);
   if (!cost) costs.set(info.operation, (cost = operationCharge(info.schema, info.operation, info.fragments)));
-  if (cost.dependsOnVariables) cost = operationCharge(info.schema, info.operation, info.fragments, Infinity, Infinity, info.variableValues);
+  if (cost.dependsOnVariables) {
+    cost = operationCharge(info.schema, info.operation, info.fragments, Infinity, Infinity, info.variableValues);
+    // Validation counted a page's variable size as its default: with the values given, the document may be over the budget.
+    if (cost.cost > max) {
+      const { message, details } = overBudget(cost.cost, max, false);
+      throw new DomainError('VALIDATION_FAILED', message, details);
+    }
+  }
   if (cost.archiveRows > ARCHIVE_ROWS_PER_DOCUMENT) {
     const { message, details } = tooManyArchiveRows(cost.archiveRows);
     throw new DomainError('VALIDATION_FAILED', message, details);
@@ -120,7 +127,8 @@ function routeCost(operationId: string, req: RequestLike & { accepts?: (types: s
 
 /**
  * Runs after authentication. A request costs 1 unit, a GraphQL operation its
- * document's cost (src/graphql/limits.ts), a REST operation its entry in
+ * document's cost (src/graphql/limits.ts; an anonymous one at most
+ * GRAPHQL_MAX_COST_ANONYMOUS, else VALIDATION_FAILED before it runs), a REST operation its entry in
  * ROUTE_COSTS. REST responses carry RateLimit-Limit, RateLimit-Remaining,
  * RateLimit-Reset (seconds), and Retry-After on a 429; a refusal is
  * RATE_LIMITED with the same figures in the GraphQL extensions and in the
@@ -128,6 +136,10 @@ function routeCost(operationId: string, req: RequestLike & { accepts?: (types: s
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
+  /** GRAPHQL_MAX_COST and GRAPHQL_MAX_COST_ANONYMOUS, as the instance was configured. */
+  private readonly maxCost = maxCost();
+  private readonly anonymousMax = maxAnonymousCost();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly limits: RateLimits,
@@ -140,7 +152,16 @@ export class RateLimitGuard implements CanActivate {
       const ctx = gql.getContext<OperationContext>();
       // The whole document is paid once, before its first root field runs; every root field shares the outcome.
       const req = ctx.req ?? {};
-      ctx.rateLimit ??= spend(this.limits, chargesOf(this.limits, req, costOfOperation(gql.getInfo<GraphQLResolveInfo>())), ctx.res);
+      ctx.rateLimit ??= (async () => {
+        const charge = costOfOperation(gql.getInfo<GraphQLResolveInfo>(), this.maxCost);
+        // An anonymous document has the lower budget for what it reads (the validation rule held it to GRAPHQL_MAX_COST; login and register
+        // aliases spend the login bucket instead): beyond it, refused before any field runs, nothing spent.
+        if (!req.user && charge.cost - charge.authCost > this.anonymousMax) {
+          const { message, details } = overBudget(charge.cost - charge.authCost, this.anonymousMax, true);
+          throw new DomainError('VALIDATION_FAILED', message, details);
+        }
+        await spend(this.limits, chargesOf(this.limits, req, charge), ctx.res);
+      })();
       await ctx.rateLimit;
       return true;
     }

@@ -37,18 +37,24 @@ export function AsSent(): PropertyDecorator {
   };
 }
 
+/** The @AsSent fields of an input class (none for anything else). */
+export function asSentFields(metatype: unknown): readonly string[] | undefined {
+  const prototype = typeof metatype === 'function' ? (metatype as { prototype?: unknown }).prototype : undefined;
+  return prototype && typeof prototype === 'object' ? (Reflect.getMetadata(AS_SENT, prototype) as string[] | undefined) : undefined;
+}
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The ValidationPipe, but the @AsSent fields skip class-transformer and Nest's key stripping (their other checks still run). */
 class InputValidationPipe extends ValidationPipe {
   // Not async itself: most arguments have no @AsSent field, and every argument of every operation comes through here.
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const fields = metadata.metatype ? (Reflect.getMetadata(AS_SENT, metadata.metatype.prototype as object) as string[] | undefined) : undefined;
+    const fields = asSentFields(metadata.metatype);
     if (!fields || !isPlainObject(value)) return super.transform(value, metadata);
     return this.transformAsSent(value, fields, metadata);
   }
 
-  private async transformAsSent(value: Record<string, unknown>, fields: string[], metadata: ArgumentMetadata): Promise<unknown> {
+  private async transformAsSent(value: Record<string, unknown>, fields: readonly string[], metadata: ArgumentMetadata): Promise<unknown> {
     const copy: Record<string, unknown> = { ...value };
     const held: [string, Record<string, unknown>][] = [];
     for (const f of fields) {

@@ -7,6 +7,7 @@
  * list and TOOLING_VARIABLES (src/config/tooling.ts).
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import proxyaddr from 'proxy-addr';
@@ -90,6 +91,14 @@ const BYTES = /^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i;
 /** A body size as body-parser takes it (64kb, 1mb, 1048576). */
 function bytes(def: string): Variable<string> {
   return variable(raw.pipe(z.string().regex(BYTES).optional()).transform((v) => v ?? def), def, 'a size such as 64kb, 1mb or 1048576');
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** The address to listen on: an IP address or a host name (unset: every interface). */
+function listenAddress(): Variable<string | undefined> {
+  const schema = raw.refine((v) => v === undefined || isIP(v) !== 0 || HOST_NAME.test(v), { message: 'not an IP address or host name' });
+  return variable(schema, null, 'an IP address (127.0.0.1, ::1, 0.0.0.0, ::) or a host name');
 }
 
 const MAX_DURATION_S = 30 * 86_400;
@@ -253,6 +262,7 @@ const MAX_INT = 2 ** 31 - 1;
 export const VARIABLES = {
   // HTTP
   PORT: integer(3000, { min: 0, max: 65535 }),
+  HOST: listenAddress(),
   BODY_LIMIT: bytes('64kb'),
   IMPORT_BODY_LIMIT: bytes('1mb'),
   CORS_ORIGINS: list(),
@@ -310,6 +320,8 @@ export const VARIABLES = {
   GRAPHQL_MAX_DEPTH: integer(10, { min: 1 }),
   GRAPHQL_MAX_COMPLEXITY: integer(1000, { min: 1 }),
   GRAPHQL_MAX_COST: integer(50, { min: 1 }),
+  GRAPHQL_MAX_COST_ANONYMOUS: integer(20, { min: 1 }),
+  RESPONSE_MAX_BYTES: integer(4 * 1024 * 1024, { min: 16 * 1024 }),
   GRAPHQL_SCHEMA_FILE: optionalText('a file path'),
 
   // clocks and starts

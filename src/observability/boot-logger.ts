@@ -31,10 +31,13 @@ export class BootLogger extends ConsoleLogger {
 }
 
 /** The one message printed once the service listens: each URL it serves, and how to stop it. */
-export function servedUrls(port: number): string {
-  const base = `http://localhost:${port}`;
+export function servedUrls(port: number, host?: string): string {
+  // HOST set to one address: that address (IPv6 in brackets); unset or a wildcard (every interface): localhost reaches it.
+  const wildcard = !host || host === '0.0.0.0' || host === '::';
+  const name = wildcard ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const base = `http://${name}:${port}`;
   return [
-    `Scopa service listening on ${base} (port ${port})`,
+    `Scopa service listening on ${base} (port ${port}${wildcard ? ', every interface' : `, ${host} only`})`,
     `  web client     ${base}/`,
     `  REST API       ${base}/v1   (reference: ${base}/docs/api/)`,
     `  GraphQL        ${base}/graphql   (GraphiQL: ${base}/graphiql; graphql-ws on the same path)`,

@@ -114,10 +114,31 @@ export function graphqlOperations(schema: GraphQLSchema, ctx: GraphQLFuzzContext
       }),
     ),
   );
+  // What reads lists (issue 42): a tournament's standings, players and rounds, pages of tournaments and events, aliased up to 60
+  // times (the flood of the issue: 60 aliases of a 256-player standings), pages sized past their largest.
+  const listReads = fc
+    .tuple(
+      fc.constantFrom(
+        ['$id: ID!', 'tournament(id: $id) { standings { rank player matchPoints wins draws losses byes played buchholz sonnebornBerger gamePointsDifference duplicateScore performance withdrawn } }'],
+        ['$id: ID!', 'tournament(id: $id) { players { player withdrawn } invited standings { rank } round(n: 1) { tables { players matchId points } } }'],
+        ['$n: Int', 'tournaments(first: $n) { items { id standings { rank player } players { player } } }'],
+        ['$id: ID!, $n: Int', 'matchEvents(matchId: $id, limit: $n) { seq type }'],
+        ['$n: Int', 'myMatches(limit: $n) { id seats { player } }'],
+        ['$n: Int', 'lobby(limit: $n) { matches { id seats { seat } } }'],
+      ),
+      fc.integer({ min: 1, max: 60 }),
+      knownId(ctx),
+      fc.oneof(fc.integer({ min: -5, max: 2000 }), fc.constant(100_000)),
+    )
+    .map(([[vars, read], n, id, size]) => ({
+      query: `query Lists(${vars}) { ${Array.from({ length: n }, (_x, k) => `l${k}: ${read}`).join(' ')} }`,
+      variables: { ...(vars.includes('$id') ? { id } : {}), ...(vars.includes('$n') ? { n: size } : {}) } as Record<string, unknown>,
+      field: `lists*${n}`,
+    }));
   const garbage = fc.record({
     query: fc.oneof(hostileString, fc.constantFrom('{', 'query { __schema { types { name } } }', 'mutation { }', '{ ' + 'a { '.repeat(200) + '}'.repeat(201))),
     variables: fc.constant({} as Record<string, unknown>),
     field: fc.constant('garbage'),
   });
-  return fc.oneof({ weight: 12, arbitrary: fc.oneof(...ops) }, { weight: 2, arbitrary: aliased }, { weight: 1, arbitrary: garbage });
+  return fc.oneof({ weight: 12, arbitrary: fc.oneof(...ops) }, { weight: 2, arbitrary: aliased }, { weight: 2, arbitrary: listReads }, { weight: 1, arbitrary: garbage });
 }

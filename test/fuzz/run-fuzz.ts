@@ -13,6 +13,9 @@ import { parse as parseYaml } from 'yaml';
 import { graphqlOperations } from './graphql-operations';
 import { openApiRequests } from './openapi-requests';
 import { OPTION_NAMES } from '../../src/engine/options';
+import { maxAnonymousCost, maxCost, operationCharge } from '../../src/auth/request-cost';
+import { Kind, parse } from 'graphql';
+import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -67,6 +70,40 @@ function acceptsUnknownOption(body: string | undefined): boolean {
   return Object.keys(overrides).some((k) => !(OPTION_NAMES as readonly string[]).includes(k));
 }
 
+/**
+ * The budget a document's answer must keep to: its cost (src/auth/request-cost.ts, with its variables), and the budget of its
+ * caller (anonymous or not); undefined when it does not parse (GraphQL says why).
+ */
+function costOf(schema: GraphQLSchema, query: string, variables: Record<string, unknown>, anonymous: boolean): { cost: number; budget: number } | undefined {
+  let doc;
+  try {
+    doc = parse(query);
+  } catch {
+    return undefined;
+  }
+  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  if (ops.length !== 1) return undefined;
+  const charge = operationCharge(schema, ops[0], fragments, Infinity, Infinity, variables);
+  return anonymous ? { cost: charge.cost - charge.authCost, budget: maxAnonymousCost() } : { cost: charge.cost, budget: maxCost() };
+}
+
+/** A JSON body with a `__proto__`, `constructor` or `prototype` member somewhere (option overrides aside: their keys are the engine's to name): it must be refused, as any unknown member is. */
+function hasPrototypeMember(body: string | undefined): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body ?? '');
+  } catch {
+    return false;
+  }
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') return false;
+    if (Array.isArray(v)) return v.some(walk);
+    return Object.keys(v).some((k) => ['__proto__', 'constructor', 'prototype'].includes(k) || (k !== 'overrides' && walk((v as Record<string, unknown>)[k])));
+  };
+  return walk(parsed);
+}
+
 async function json(res: Response): Promise<any> {
   const text = await res.text();
   try {
@@ -111,7 +148,11 @@ async function setUp(baseUrl: string, accounts: number): Promise<{ tokens: strin
   await call('POST', `/v1/matches/${duel.id}/join`, tokens[1], {});
   await call('POST', `/v1/matches/${duel.id}/start`, tokens[0], {});
   const ruleset = await call('POST', '/v1/custom-rulesets', tokens[2], { name: `fuzz${suffix}`, preset: 'scopa', overrides: { target: 3 } }).catch(() => null);
-  return { tokens, matchIds: [open.id, vsBot.id, over.id, duel.id], otherIds: ruleset?.id ? [ruleset.id] : [] };
+  // A started tournament, for its standings, players and rounds (the lists GraphQL prices, src/auth/request-cost.ts).
+  const tournament = await call('POST', '/v1/tournaments', tokens[0], { name: `fuzz${suffix}`, format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2 });
+  for (const token of tokens) await call('POST', `/v1/tournaments/${tournament.id}/join`, token, {});
+  await call('POST', `/v1/tournaments/${tournament.id}/start`, tokens[0], {});
+  return { tokens, matchIds: [open.id, vsBot.id, over.id, duel.id], otherIds: [...(ruleset?.id ? [ruleset.id] : []), tournament.id] };
 }
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
@@ -161,6 +202,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         count(res.status);
         if (res.status >= 500) report.findings.push({ what: `${r.method} ${r.path.slice(0, 200)} body=${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 500) });
         if (res.status < 300 && acceptsUnknownOption(r.body)) report.findings.push({ what: `${r.method} ${r.path} accepted an unknown option: ${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 300) });
+        if (res.status < 300 && hasPrototypeMember(r.body)) report.findings.push({ what: `${r.method} ${r.path} accepted a prototype member: ${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 300) });
         if (r.method === 'POST' && res.status === 201) remember(out.body);
       });
     }
@@ -178,6 +220,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         const internal = (out.body?.errors ?? []).some((e: any) => e?.extensions?.code === 'INTERNAL' || e?.extensions?.code === 'INTERNAL_SERVER_ERROR');
         if (res.status >= 500 || internal) {
           report.findings.push({ what: `GraphQL ${op.field}: ${op.query.slice(0, 300)} variables=${JSON.stringify(op.variables).slice(0, 300)}`, status: res.status, body: out.text.slice(0, 500) });
+        }
+        // A document over its caller's budget never runs: no field of it answers.
+        const priced = auth === 'forged' ? undefined : costOf(schema, op.query, op.variables, auth === 'none');
+        if (priced && priced.cost > priced.budget && out.body?.data && Object.values(out.body.data).some((v) => v !== null)) {
+          report.findings.push({ what: `GraphQL ${op.field} ran over its budget (${priced.cost} > ${priced.budget}): ${op.query.slice(0, 300)}`, status: res.status, body: out.text.slice(0, 300) });
         }
         if (out.body?.data) for (const v of Object.values(out.body.data)) remember(v);
       });
