@@ -38,7 +38,7 @@ export const FIELD_COSTS: Readonly<Record<string, number>> = {
 export const TOURNAMENT_PLAYERS_PRICED = 256;
 /** Tables of one round: half the players. */
 export const TOURNAMENT_TABLES_PRICED = TOURNAMENT_PLAYERS_PRICED / 2;
-/** Decisions an analysis result is priced at (a long match; the analysis of a scopa match to 11 has about 150). */
+/** Decisions an analysis result is priced at: ANALYSIS_MAX_DECISIONS's default, the most a new analysis holds (a scopa match to 11 has about 150). */
 export const ANALYSIS_DECISIONS_PRICED = 2000;
 
 /**
