@@ -15,8 +15,11 @@
  * Markdown heading (# to ######, outside fenced blocks), compared
  * case-sensitively on its text without backticks; a trailing qualifier in
  * parentheses may be left out (`"Player-contributed seeds"` for the heading
- * "Player-contributed seeds (from `scopa-rules/2`)"). An anchor is compared with
- * GitHub's slug of each heading.
+ * "Player-contributed seeds (from `scopa-rules/2`)"), and so may what follows a
+ * heading's first colon (`"Fourth pass"` for "Fourth pass: V8's young
+ * generation"). An anchor is compared with GitHub's slug of each heading.
+ * The Markdown documents are read too (they cite each other the same way);
+ * a link in one of them is relative to it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +48,9 @@ function walk(dir: string): string[] {
 const rootCode = readdirSync(root).filter((f) => CODE_EXT.test(f) && statSync(path.join(root, f)).isFile());
 /** This file is left out: its comment shows the shapes with sections that need not exist (the first test reads them). */
 const SELF = 'test/doc-citations.e2e-spec.ts';
-const citing = [...CODE_DIRS.flatMap(walk), ...rootCode, 'openapi.yaml', 'schema.graphql'].filter((f) => f !== SELF).sort();
+/** The Markdown documents cite each other's sections in the same words. */
+const markdown = ['README.md', 'bench/README.md', 'sdk/README.md', 'examples/bot/README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((f) => existsSync(path.join(root, f)));
+const citing = [...CODE_DIRS.flatMap(walk), ...rootCode, 'openapi.yaml', 'schema.graphql', ...markdown].filter((f) => f !== SELF).sort();
 
 /** A file's text on one line: a line break and the comment marker of the next line become one space, so a wrapped name reads whole. */
 const joined = (text: string) => text.replace(/[ \t]*\r?\n[ \t]*(?:\*(?!\/)|\/\/\/?|#)?[ \t]*/g, ' ');
@@ -70,6 +75,8 @@ function sectionsOf(file: string): Section {
       cached.anchors.add(slug(text));
       const unqualified = /^(.*\S) \([^()]*\)$/.exec(text);
       if (unqualified) cached.headings.add(unqualified[1]);
+      const title = /^(.*?\S): /.exec(text);
+      if (title) cached.headings.add(title[1]);
     }
     sectionsCache.set(file, cached);
   }
@@ -104,7 +111,7 @@ function citationsIn(file: string): Citation[] {
   }
   for (const m of text.matchAll(NAMED)) out.push({ at: file, document: documentOf(m[1]), section: m[2] });
   for (const m of text.matchAll(ANCHOR)) {
-    const doc = m[1].includes('/') || m[1] === 'README.md' ? m[1] : `docs/${m[1]}`;
+    const doc = file.endsWith('.md') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1])) : m[1].includes('/') || m[1] === 'README.md' ? m[1] : `docs/${m[1]}`;
     out.push({ at: file, document: doc, anchor: m[2] });
   }
   return out;
