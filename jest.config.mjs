@@ -37,7 +37,7 @@ export default {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
-  // Relative imports are extensionless (see README, Conventions); a '.js' suffix
+  // Relative imports are extensionless (see docs/development.md, "Code"); a '.js' suffix
   // (ESM style) is mapped back to the .ts source so that it works too.
   // The SDK (an npm workspace) is tested from its sources: `@scopa/sdk` is sdk/src
   // (test/sdk-package.e2e-spec.ts checks the built package separately).

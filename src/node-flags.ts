@@ -41,7 +41,7 @@ export const SERVICE_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=20
  * ready). On PGlite the database shares the process, so that is 30 MB more
  * resident for nothing the embedded instance's throughput needs.
  * bench:embedded's peak fell by some 50 MB (bench/README.md, "Fourth
- * pass"). V8 sizes the semi-spaces once, when the heap is set up, so this
+ * pass: V8's young generation"). V8 sizes the semi-spaces once, when the heap is set up, so this
  * cannot be set from the configuration module as the heap factor below is.
  */
 export const EMBEDDED_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];

@@ -1,5 +1,5 @@
 /**
- * Abort and rematch over the public API on PGlite (README "Abort", "Rematch"):
+ * Abort and rematch over the public API on PGlite (docs/lobby.md "Abort", "Rematch"):
  * an abort before the first play (open or started; REST and GraphQL) ends
  * the match with no result, unrated, audited sound; after the first play it
  * is ABORT_TOO_LATE and changes nothing. A rematch is made and started once

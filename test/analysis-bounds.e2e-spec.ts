@@ -1,6 +1,6 @@
 /**
  * The analysis queue's bounds on the embedded database (docs/analysis.md,
- * "Bounds"; issue 42):
+ * "The jobs: pg-boss on the service's own database"; issue 42):
  * - 8 concurrent requests of one account on 8 finished matches: exactly
  *   ANALYSIS_QUEUE_PER_ACCOUNT (3) queued, the others ANALYSIS_QUEUE_FULL;
  * - with 6 places left under ANALYSIS_QUEUE_MAX (12), 12 concurrent requests:

@@ -1,5 +1,5 @@
 /**
- * Challenges over the public API on PGlite (README "Challenges"): accepted
+ * Challenges over the public API on PGlite (docs/lobby.md "Challenges"): accepted
  * (the match is made and started at once, seats as asked), declined,
  * canceled, expired (CHALLENGE_TTL), refused by the acceptChallenges setting;
  * the other party's PlayerEvents and webhook outbox rows; answers racing.

@@ -112,7 +112,7 @@ describe('client seeds (e2e, PGlite), CLIENT_SEED_WINDOW = 60 s', () => {
     expect(exported.status).toBe(200);
     const lines = exported.text.trim().split('\n').map((l) => JSON.parse(l));
     const ended = lines.find((l) => l.type === 'MatchEnded');
-    // The deck seed by the README's byte layout, with Node's own SHA-256: what the audit must have recomputed.
+    // The deck seed by the byte layout of docs/fairness.md "Player-contributed seeds", with Node's own SHA-256: what the audit must have recomputed.
     const server = Buffer.from(ended.payload.seed, 'hex');
     const deckSeed = createHash('sha256')
       .update('scopa-seed/2')

@@ -1,5 +1,5 @@
 /**
- * clockLow on PGlite (README "Clock low"): once the turn clock of a human has
+ * clockLow on PGlite (docs/lobby.md "Clock low"): once the turn clock of a human has
  * less than CLOCK_LOW_FRACTION of the limit left, one notice per turn (myTurn
  * kind clockLow, a clockLow PlayerEvent, a clock_low webhook, the inbox flag),
  * however many ticks run at once (the database decides, as for two instances);

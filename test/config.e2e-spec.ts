@@ -1,7 +1,7 @@
 /**
  * One configuration module (src/config): the only reader of process.env
- * under src/, the one declaration the README's Environment table is checked
- * against, and a bad value stops the start naming the variable.
+ * under src/, the one declaration the Environment table (docs/operations.md
+ * "Environment") is checked against, and a bad value stops the start naming the variable.
  *
  * Where process.env may still appear under src/: src/config/ itself; unit
  * specs (*.spec.ts), which may set a variable to set a case up (the service
@@ -63,7 +63,7 @@ describe('one configuration module', () => {
     expect([...undeclared]).toEqual([]);
   });
 
-  it("matches the README's Environment table: every declared variable is in it with its default, and it names no other", () => {
+  it("matches the Environment table of docs/operations.md: every declared variable is in it with its default, and it names no other", () => {
     // The one table whose header is "| variable | default | meaning |": in README.md, or in whichever guide it moves to.
     const docs = filesUnder(ROOT, (f) => f.endsWith('.md'), (d) => rel(d) === 'docs-site');
     const tables = docs.flatMap((file) => {

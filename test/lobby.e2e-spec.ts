@@ -1,5 +1,5 @@
 /**
- * Lobby and seeks on PGlite (README "Lobby and seeks"): players find each
+ * Lobby and seeks on PGlite (docs/lobby.md "The lobby", "Seeks"): players find each
  * other through seeks only, private matches stay out of the lobby, the lobby
  * pages and its subscription, seek limits, identical seeks, expiry, rating
  * ranges and validation errors.

@@ -1,5 +1,5 @@
 /**
- * Presence across two instances sharing PostgreSQL and Redis (README
+ * Presence across two instances sharing PostgreSQL and Redis (docs/lobby.md
  * "Presence"): a player connected (graphql-ws) to instance B is online on
  * instance A (Match.seats[].online, REST and GraphQL; isOnline); after they
  * disconnect, a subscriber on A gets opponentGone once OPPONENT_GONE_AFTER has

@@ -1,6 +1,6 @@
 /**
  * Tournaments on two instances sharing one PostgreSQL database (no Redis:
- * the database alone arbitrates, docs/tournaments.md "Exactly once"): a
+ * the database alone arbitrates, docs/tournaments.md "Lifecycle", exactly once): a
  * round's last results arriving on both instances at once (each table's end
  * recorded by both, through the after-append pipeline of the instance that
  * appended it and by the other's matchEnded at the same moment) advance the

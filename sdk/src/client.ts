@@ -792,7 +792,7 @@ export class ScopaClient {
   }
 }
 
-/** 32 random bytes as hex: a client seed (README, "Player-contributed seeds"). */
+/** 32 random bytes as hex: a client seed (docs/fairness.md, "Player-contributed seeds"). */
 export function randomClientSeed(): string {
   const bytes = new Uint8Array(32);
   globalThis.crypto.getRandomValues(bytes);

@@ -1,5 +1,6 @@
 /**
- * Where the analyses' notices go (docs/analysis.md, "Progress"): the
+ * Where the analyses' notices go (docs/analysis.md, "The jobs: pg-boss on the
+ * service's own database", progress across processes): the
  * progress on analysisChannel(matchId) and `analysisReady` on the players'
  * channels.
  * - REDIS_URL set: the pub/sub is Redis's, shared by every process;

@@ -1,6 +1,6 @@
 /**
  * CLIENT_SEED_WINDOW: how long a start waits for the human seats' client
- * seeds (README "Player-contributed seeds"), in seconds: a decimal number
+ * seeds (docs/fairness.md "Player-contributed seeds"), in seconds: a decimal number
  * from 0 to 86400, default 30; 0 turns the wait off (a start deals at once,
  * with whatever seeds were given). Declared in src/config/variables.ts.
  */

@@ -1,6 +1,6 @@
 /**
- * A start that waits for the client seeds (README "Player-contributed
- * seeds"). When a player asks to start a `scopa-rules/2` match while a human
+ * A start that waits for the client seeds (docs/fairness.md "In the
+ * service: giving seeds, and a start that waits for them"). When a player asks to start a `scopa-rules/2` match while a human
  * seat has not given its client seed, no event is appended: a pending start
  * is recorded instead, as a match_clocks row of kind 'start' with the
  * deadline now + CLIENT_SEED_WINDOW, and the clock scheduler

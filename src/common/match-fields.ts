@@ -17,7 +17,7 @@ export enum OnExpiryEnum {
 }
 registerEnumType(OnExpiryEnum, {
   name: 'OnExpiry',
-  description: 'When a turn clock runs out: autoPlay plays for the seat (README, "Auto-play is a rule"); forfeit ends the match, the seat\'s side losing.',
+  description: 'When a turn clock runs out: autoPlay plays for the seat (docs/async-play.md, "Turn clocks"); forfeit ends the match, the seat\'s side losing.',
 });
 
 /*

@@ -1,12 +1,12 @@
 /**
  * Variables that only the scripts, benchmarks, tests and the example bot
- * read (never the service): declared here so that the README's Environment
+ * read (never the service): declared here so that the Environment
  * table has one source to be checked against (test/config.e2e-spec.ts), and
  * so that a new one read under scripts/, bench/, test/ or examples/ cannot
  * go undeclared. The service's own are in ./variables.ts.
  */
 export interface ToolingVariable {
-  /** The default as the README writes it (null: unset or required). */
+  /** The default as the Environment table writes it (null: unset or required). */
   readonly default: string | null;
   /** Who reads it. */
   readonly readBy: string;

@@ -3,7 +3,7 @@
  * default and accepted range, as a zod schema over the raw string (unset and
  * blank both mean "use the default"). src/config/config.ts reads them; no
  * other file under src/ touches process.env (test/config.e2e-spec.ts
- * enforces it), and the README's Environment table is checked against this
+ * enforces it), and the Environment table (docs/operations.md "Environment") is checked against this
  * list and TOOLING_VARIABLES (src/config/tooling.ts).
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
@@ -13,7 +13,7 @@ import { z } from 'zod';
 import proxyaddr from 'proxy-addr';
 import { durationSeconds, ISMCTS_DEFAULT_ITERATIONS } from '../engine';
 
-/** One variable: how its text becomes a value, the default as the README writes it, what it accepts. */
+/** One variable: how its text becomes a value, the default as the Environment table writes it, what it accepts. */
 export interface Variable<T> {
   readonly schema: z.ZodType<T, string | undefined>;
   /** The default as text (null: unset by default). */

@@ -1,7 +1,7 @@
 /**
  * JSON Lines export of a finished match, and its offline audit (no database):
- * line 1 is the header, then one event per line. See docs/archives.md, "Match
- * export", and docs/fairness.md, "Signed exports".
+ * line 1 is the header, then one event per line. See docs/fairness.md, "Match
+ * export (JSON Lines)", and docs/fairness.md, "Signed exports".
  *
  * Formats: `scopa-match/2` (written today) chains each event's time inside
  * its hash (chain.ts timedEventHash) and is signed: the header carries

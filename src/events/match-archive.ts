@@ -7,7 +7,7 @@
  * follows anything done here (an import is never rated).
  *
  * The bulk reads (archive pages, exportWriters) go straight through the driver
- * when `rows` is given (Database.rows: memory, see README "Archives").
+ * when `rows` is given (Database.rows: memory, see docs/archives.md "A user's matches").
  *
  * Secrecy: exports and the full audit wait for the end of the match (the
  * seed is revealed then); before it, verify checks the hash chain only.
@@ -188,7 +188,7 @@ export class MatchArchive {
   }
 
   /**
-   * JSON Lines export (docs/archives.md, "Match export"); FORBIDDEN before the match is over. Rating changes,
+   * JSON Lines export (docs/fairness.md, "Match export (JSON Lines)"); FORBIDDEN before the match is over. Rating changes,
    * when given, go into the header. Signed with the service's key, except the export of an imported match
    * (this service did not see it played: it does not vouch for it).
    */
@@ -224,7 +224,7 @@ export class MatchArchive {
     return out;
   }
 
-  /** The compact notation (README, "Match notation"); FORBIDDEN before the match is over. */
+  /** The compact notation (docs/rules.md, "Match notation"); FORBIDDEN before the match is over. */
   async exportNotation(matchId: string): Promise<string> {
     const { header, events } = await this.exportParts(matchId);
     return toNotation({ format: EXPORT_FORMAT, ...header, events: events.length, lastHash: events[events.length - 1].hash }, events.map(joinEvent));

@@ -112,7 +112,7 @@ export interface TransactionalCreate {
   publish(): CommandResult;
 }
 
-/** The transaction a createWithin runs in: the caller's own writes share it with the match's creation. */
+/** A caller's transaction that a createInTransaction runs in: the caller's own writes share it with the match's creation. */
 export type StoreTransaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 
 export interface ExecuteOptions {
@@ -356,32 +356,6 @@ export class MatchStore {
 
   execute(matchId: string, command: Command, options: ExecuteOptions): Promise<CommandResult> {
     return this.observed(command.type, () => this.decideAndAppend(matchId, command, options));
-  }
-
-  /**
-   * Creates a match inside one transaction with the caller's own writes:
-   * `before(tx)` runs first (it may refuse by throwing: nothing is written),
-   * then the create statement, then `after(tx, matchId)`; all commit
-   * together or not at all, so a crash leaves either everything or nothing
-   * (a challenge accepted with its match, a rematch offer with its new match).
-   * The reactions to the append (notices, bots) run once it has committed.
-   */
-  async createWithin(
-    input: CreateMatchInput,
-    before: (tx: StoreTransaction) => Promise<void>,
-    after: (tx: StoreTransaction, matchId: string) => Promise<void> = async () => undefined,
-  ): Promise<CommandResult> {
-    const made = await this.prisma.$transaction(
-      async (tx) => {
-        await before(tx);
-        const created = await this.createInTransaction(tx, input);
-        await after(tx, created.result.matchId);
-        return created;
-      },
-      // A burst (many acceptances at once) waits for a pooled connection rather than failing after Prisma's 2 s.
-      { maxWait: 15_000, timeout: 15_000 },
-    );
-    return made.publish();
   }
 
   private async createMatch(input: CreateMatchInput, db: SqlRunner): Promise<{ result: CommandResult; snapshot: Snapshot }> {

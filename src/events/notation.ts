@@ -1,6 +1,6 @@
 /**
  * A compact, human-readable notation for a whole match, like PGN for chess.
- * See README, "Match notation". Produced from the log of a finished match and
+ * See docs/rules.md, "Match notation". Produced from the log of a finished match and
  * parsed back (and re-decided through the engine) by the audit tool.
  *
  *   [Preset "scopa"]

@@ -8,7 +8,7 @@ import { GraphqlSseService } from './graphql-sse.service';
 
 /**
  * GraphQL over Server-Sent Events at /graphql/stream (graphql-sse's
- * convention): a GraphQL transport, documented in the README beside
+ * convention): a GraphQL transport, documented in docs/api.md beside
  * graphql-ws, not a REST operation. Each operation is charged its document's
  * cost, as over graphql-ws, not the request (hence no rate limit here).
  */

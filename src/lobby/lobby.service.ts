@@ -1,6 +1,6 @@
 /**
  * The lobby: public matches with a seat the caller may take, newest first,
- * cursor-paginated (README "Lobby and seeks"), and its changes published on
+ * cursor-paginated (docs/lobby.md "The lobby"), and its changes published on
  * `lobbyChannel` after every append that can change a listing (a match
  * created, a seat taken, a start, an end), whoever issued it: a step of
  * the after-append pipeline (src/reactions/after-append.ts). Private matches

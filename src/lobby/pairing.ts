@@ -1,5 +1,5 @@
 /**
- * Seek pairing (README "Lobby and seeks"). The database is the queue: an
+ * Seek pairing (docs/lobby.md "Pairing"). The database is the queue: an
  * attempt is ONE transaction that
  * 1. takes the bucket's advisory lock (pg_advisory_xact_lock): attempts on a
  *    bucket run one after the other on every instance, and each one, having

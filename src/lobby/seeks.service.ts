@@ -1,5 +1,5 @@
 /**
- * Seeks (README "Lobby and seeks"): a player asks for a match with whoever
+ * Seeks (docs/lobby.md "Seeks"): a player asks for a match with whoever
  * fits; the seek waits in the database until enough compatible seeks exist,
  * then ./pairing.ts makes the match. This file: creating (validated by the
  * engine's own create, limited per account, an identical seek returning the

@@ -8,7 +8,7 @@
  * 2. seats it (given seats, or an order drawn from the match seed's entropy);
  * 3. when every seat is taken and `startBy` is given, starts it: in the same
  *    statement that creates it, or, with a client-seed window
- *    (CLIENT_SEED_WINDOW, README "Player-contributed seeds"), as a pending
+ *    (CLIENT_SEED_WINDOW, docs/fairness.md "Player-contributed seeds"), as a pending
  *    start in the same transaction, which deals when the seeds are in
  *    (src/clocks/pending-starts.ts);
  * 4. writes, in that same transaction, the maker's own rows (a claim before,

@@ -100,7 +100,7 @@ export class CreateMatchInput {
   @OnExpiryField()
   onExpiry?: `${OnExpiryEnum}`;
 
-  @RatedField('A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings".')
+  @RatedField('A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See docs/ratings.md, "Creating a rated match".')
   rated?: boolean;
 
   @Field(() => VisibilityEnum, { nullable: true, description: 'public (default): listed in the lobby while a seat is open; private: never listed, joinable by id.' })
@@ -128,7 +128,7 @@ export class CommandInput {
   idempotencyKey?: string;
 }
 
-const CLIENT_SEED_DOC = 'My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (README, "Player-contributed seeds").';
+const CLIENT_SEED_DOC = 'My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (docs/fairness.md, "Player-contributed seeds").';
 
 @InputType()
 export class JoinInput extends CommandInput {

@@ -144,7 +144,7 @@ export class MatchModel implements MatchPresentation {
   })
   unratedReason?: string | null;
   // GraphQL field: MatchFieldsResolver. Over REST, on reading a match and in command responses.
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (docs/fairness.md, "Player-contributed seeds"); null otherwise.' })
   startsAt?: Date | null;
   // GraphQL field: MatchFieldsResolver. Over REST, on reading a match.
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The match this one is a rematch of (POST /v1/matches/{id}/rematch); null otherwise.' })

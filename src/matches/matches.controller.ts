@@ -201,7 +201,7 @@ export class MatchesController {
   })
   @ApiOkResponse({
     description:
-      'application/x-ndjson (default): a header line, then one event per line. text/plain: the match notation, headers then the plays round by round (README, "Match notation"). `npm run audit` checks either offline.',
+      'application/x-ndjson (default): a header line, then one event per line. text/plain: the match notation, headers then the plays round by round (docs/rules.md, "Match notation"). `npm run audit` checks either offline.',
     schema: { type: 'string' },
   })
   async exportMatch(@Caller() caller: Principal, @Param('id') id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<string> {

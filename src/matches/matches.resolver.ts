@@ -171,7 +171,7 @@ export class MatchFieldsResolver {
     return this.api.unratedReason(match.id);
   }
 
-  @ResolveField(() => Date, { nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.' })
+  @ResolveField(() => Date, { nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (docs/fairness.md, "Player-contributed seeds"); null otherwise.' })
   async startsAt(@Parent() match: MatchModel): Promise<Date | null> {
     if (match.startsAt !== undefined) return match.startsAt;
     if (match.status !== 'open') return null;
@@ -209,7 +209,7 @@ export class TurnNoticeResolver {
 
 @Resolver(() => MatchSettingsModel)
 export class MatchSettingsResolver {
-  @ResolveField(() => Boolean, { description: 'A rated match (README, "Ratings").' })
+  @ResolveField(() => Boolean, { description: 'A rated match (docs/ratings.md, "Creating a rated match").' })
   rated(@Parent() settings: MatchSettingsModel): boolean {
     return settings.rated === true;
   }

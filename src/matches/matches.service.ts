@@ -75,7 +75,7 @@ export interface MatchPresentation {
   /** Set with ratingChanges: why a finished rated match did not count (null when it did, or before it is taken). */
   unratedReason?: string | null;
   /**
-   * While a start waits for the client seeds (README "Player-contributed
+   * While a start waits for the client seeds (docs/fairness.md "Player-contributed
    * seeds"): when it deals at the latest; else null. Absent in live events
    * (GraphQL resolves it on demand).
    */

@@ -1,6 +1,6 @@
 /**
- * Who is online, as far as live seeks need it (README "Lobby and seeks",
- * expiry): this instance's open connections (graphql-ws, and the HTTP
+ * Who is online, as far as live seeks need it (docs/lobby.md "Seek
+ * expiry"): this instance's open connections (graphql-ws, and the HTTP
  * streams that track themselves in the SocketRegistry). Across instances it
  * works through the database, with no read of the shared presence
  * (src/presence/) per seek: each instance's sweeper refreshes

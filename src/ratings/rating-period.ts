@@ -1,4 +1,4 @@
-/** RATING_PERIOD: how long a player may stay away before RD grows by one no-game step (README, "Ratings"); declared in src/config/variables.ts. */
+/** RATING_PERIOD: how long a player may stay away before RD grows by one no-game step (docs/ratings.md "What counts"); declared in src/config/variables.ts. */
 import { appConfig, parseVariable } from '../config/config';
 import type { AppConfig } from '../config/config';
 

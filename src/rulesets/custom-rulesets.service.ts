@@ -90,8 +90,8 @@ const OPTIMISTIC_CREATES = 3;
  * Named custom rulesets: a preset plus overrides, validated by the engine.
  * Saving under an existing name returns the latest version when nothing
  * changed, edits it in place while no match uses it, and makes the next
- * version once one does: a match's ruleset never changes (README, "Custom
- * rulesets").
+ * version once one does: a match's ruleset never changes (docs/api.md, "GraphiQL", the
+ * custom rulesets paragraph).
  */
 @Injectable()
 export class CustomRulesetsService {

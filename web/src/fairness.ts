@@ -1,5 +1,5 @@
 /**
- * The provably-fair checks, done in this browser with Web Crypto (README,
+ * The provably-fair checks, done in this browser with Web Crypto (docs/fairness.md,
  * "Dealing from a seed" and "Player-contributed seeds"): a fresh client seed
  * from the platform's CSPRNG; sha256(server seed) against the commitment;
  * the deck seed from the revealed server seed and the seats' client seeds;

@@ -460,7 +460,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after)
+         * Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after; 409 ABORT_NOT_ALLOWED at a tournament table once dealt)
          * @description An API token needs the `match:play` scope (a session holds every scope).
          */
         post: operations["abort"];
@@ -1157,7 +1157,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tournament log as JSON Lines, hash-chained (`npm run audit` recomputes its pairings, standings and seeds) */
+        /** The tournament log as JSON Lines, hash-chained and signed (`npm run audit` recomputes its pairings, standings and seeds; `--keys` checks the signature) */
         get: operations["exportTournament"];
         put?: never;
         post?: never;
@@ -1743,7 +1743,7 @@ export interface components {
              */
             preset?: string;
             /**
-             * @description A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings".
+             * @description A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See docs/ratings.md, "Creating a rated match".
              * @default false
              */
             rated?: boolean;
@@ -2277,7 +2277,7 @@ export interface components {
             hash: string;
             /** @description The match id. */
             matchId: string;
-            /** @description The event as the engine logged it (README, "Rules engine"). */
+            /** @description The event as the engine logged it (docs/rules.md, "Rules engine"). */
             payload: {
                 [key: string]: unknown;
             };
@@ -2315,7 +2315,7 @@ export interface components {
             sourceId: string | null;
             /**
              * Format: date-time
-             * @description While a start waits for the client seeds: when it deals at the latest (README, "Player-contributed seeds"); null otherwise.
+             * @description While a start waits for the client seeds: when it deals at the latest (docs/fairness.md, "Player-contributed seeds"); null otherwise.
              */
             startsAt?: string | null;
             /**
@@ -2528,7 +2528,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "ANALYSIS_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE";
+            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "ABORT_NOT_ALLOWED" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "ANALYSIS_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE";
             /** @description VERSION_CONFLICT: the current seq of the match; VALIDATION_FAILED of atSeq: the last seq. */
             currentSeq?: number;
             /**
@@ -2696,7 +2696,7 @@ export interface components {
             deck: string[];
             /** @description Per seat, the cards in hand. */
             hands: string[][];
-            /** @description The match seed (hex): with the client seeds, it proves every deal (README, "Dealing from a seed"). */
+            /** @description The match seed (hex): with the client seeds, it proves every deal (docs/fairness.md, "Dealing from a seed"). */
             seed: string;
         };
         RoundModel: {
@@ -5225,7 +5225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: MATCH_OVER, ABORT_TOO_LATE, IDEMPOTENCY_KEY_REUSED. */
+            /** @description Conflict: MATCH_OVER, ABORT_TOO_LATE, ABORT_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5233,7 +5233,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "MATCH_OVER" | "ABORT_TOO_LATE" | "IDEMPOTENCY_KEY_REUSED";
+                        code?: "MATCH_OVER" | "ABORT_TOO_LATE" | "ABORT_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -5325,7 +5325,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN. */
+            /** @description Forbidden: FORBIDDEN, TOURNAMENT_TABLE_HIDDEN. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5333,7 +5333,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "TOURNAMENT_TABLE_HIDDEN";
                     };
                 };
             };
@@ -5438,7 +5438,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN. */
+            /** @description Forbidden: FORBIDDEN, TOURNAMENT_TABLE_HIDDEN. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5446,7 +5446,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "TOURNAMENT_TABLE_HIDDEN";
                     };
                 };
             };
@@ -5968,7 +5968,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/x-ndjson (default): a header line, then one event per line. text/plain: the match notation, headers then the plays round by round (README, "Match notation"). `npm run audit` checks either offline. */
+            /** @description application/x-ndjson (default): a header line, then one event per line. text/plain: the match notation, headers then the plays round by round (docs/rules.md, "Match notation"). `npm run audit` checks either offline. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -8714,6 +8714,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Conflict: LIMIT_REACHED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "LIMIT_REACHED";
+                    };
+                };
+            };
             /** @description Payload too large: PAYLOAD_TOO_LARGE. */
             413: {
                 headers: {
@@ -8917,7 +8929,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One event per line: {tournamentId, seq, type, payload, actor, time, prevHash, hash}. */
+            /** @description A signed header {format: "scopa-tournament/2", tournamentId, createdBy, status, players, events, lastHash, issuer, keyId, signature} (the keys at /.well-known/scopa-keys.json), then one event per line: {tournamentId, seq, type, payload, actor, time, prevHash, hash}. */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -9046,7 +9058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: TOURNAMENT_FULL, TOURNAMENT_STARTED, TOURNAMENT_OVER, ALREADY_IN_TOURNAMENT. */
+            /** @description Conflict: LIMIT_REACHED, TOURNAMENT_FULL, TOURNAMENT_STARTED, TOURNAMENT_OVER, ALREADY_IN_TOURNAMENT. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9054,7 +9066,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "ALREADY_IN_TOURNAMENT";
+                        code?: "LIMIT_REACHED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "ALREADY_IN_TOURNAMENT";
                     };
                 };
             };

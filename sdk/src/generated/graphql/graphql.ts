@@ -18,7 +18,7 @@ export type CreateMatchInput = {
   overrides?: unknown;
   /** A preset id (see rulesets); or give rulesetId. */
   preset?: string | null | undefined;
-  /** A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See README, "Ratings". */
+  /** A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See docs/ratings.md, "Creating a rated match". */
   rated?: boolean | null | undefined;
   /** A saved custom ruleset; the match locks it (immutable from then on). */
   rulesetId?: string | number | null | undefined;
@@ -40,7 +40,7 @@ export type CredentialsInput = {
 
 /** Taking a seat; every field optional. */
 export type JoinInput = {
-  /** My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (README, "Player-contributed seeds"). */
+  /** My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (docs/fairness.md, "Player-contributed seeds"). */
   clientSeed?: string | null | undefined;
   /** The seq the client last saw; another current seq is VERSION_CONFLICT. */
   expectedSeq?: number | null | undefined;
@@ -71,7 +71,7 @@ export type MatchStatus =
   | 'over'
   | 'playing';
 
-/** When a turn clock runs out: autoPlay plays for the seat (README, "Auto-play is a rule"); forfeit ends the match, the seat's side losing. */
+/** When a turn clock runs out: autoPlay plays for the seat (docs/async-play.md, "Turn clocks"); forfeit ends the match, the seat's side losing. */
 export type OnExpiry =
   | 'autoPlay'
   | 'forfeit';
