@@ -21,7 +21,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { auditJsonl, parseJsonl, verifyHeaderSignature } from '../src/events/export';
-import type { ExportKeySet } from '../src/events/export';
+import type { ExportKeySet, SignatureVerdict } from '../src/events/export';
 import { parseKeySet, readKeySet } from '../src/events/export-keys';
 import { auditNotation } from '../src/events/notation';
 import { auditTournament } from '../src/tournaments/tournament-audit';
@@ -58,7 +58,11 @@ export function auditTournamentText(text: string, matchTexts: readonly string[],
     const said = !r.header ? 'UNSIGNED (scopa-tournament/1)' : r.header.signature ? `signed by ${String(r.header.issuer)} (key ${String(r.header.keyId)}), signature NOT CHECKED (give --keys)` : 'UNSIGNED';
     return { sound: true, line: `${line}; ${said}` };
   }
-  const s = r.header ? verifyTournamentSignature(r.header, keys.keys) : ({ status: 'unsigned' } as const);
+  return signatureVerdict(line, r.header ? verifyTournamentSignature(r.header, keys.keys) : { status: 'unsigned' }, keys);
+}
+
+/** The audit's last word on a sound export's signature, checked against `keys` (a match export and a tournament export alike). */
+function signatureVerdict(line: string, s: SignatureVerdict, keys: AuditKeys): { sound: boolean; line: string } {
   if (s.status === 'unsigned') return { sound: false, line: `${line}; UNSIGNED: the export carries no signature (nothing proves who recorded it)` };
   if (s.status === 'unknown-key') return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: no key ${s.keyId} in the key set given` };
   if (s.status === 'invalid') return { sound: false, line: `${line}; SIGNATURE FAILS: the export was edited after it was signed, or key ${s.keyId} did not sign it` };
@@ -86,14 +90,7 @@ export function auditText(text: string, keys?: AuditKeys | null): { sound: boole
       const said = header.signature ? `signed by ${String(header.issuer)} (key ${String(header.keyId)}), signature NOT CHECKED (give --keys)` : 'UNSIGNED';
       return { sound: true, line: `${line}; ${said}` };
     }
-    const s = verifyHeaderSignature(header, keys.keys);
-    if (s.status === 'unsigned') return { sound: false, line: `${line}; UNSIGNED: the export carries no signature (nothing proves who recorded it)` };
-    if (s.status === 'unknown-key') return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: no key ${s.keyId} in the key set given` };
-    if (s.status === 'invalid') return { sound: false, line: `${line}; SIGNATURE FAILS: the export was edited after it was signed, or key ${s.keyId} did not sign it` };
-    if (keys.origin !== null && new URL(s.issuer).origin !== keys.origin) {
-      return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: signed by ${s.issuer}, but the keys are ${keys.origin}'s` };
-    }
-    return { sound: true, line: `${line}; signature valid: signed by ${s.issuer} (key ${s.keyId})` };
+    return signatureVerdict(line, verifyHeaderSignature(header, keys.keys), keys);
   }
   const v = auditNotation(text);
   if (keys) return { sound: false, line: 'UNSIGNED: a notation file carries no signature (audit the JSON Lines export to check one)' };

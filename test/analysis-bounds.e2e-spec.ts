@@ -15,39 +15,18 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { cardCode, greedyPlay, seatView } from '../src/engine';
 import { MatchStore } from '../src/events/match-store';
 import { createTestApp } from './support/app';
 import { errorCode, gql, register } from './support/clients';
 import type { Account } from './support/clients';
+import { finishedMatch, until } from './support/analysis-fixtures';
 
 jest.setTimeout(600_000);
 
 const auth = (a: Account) => ({ authorization: `Bearer ${a.token}` });
 
-/** A match of `preset` played to its end by greedy seats through the store (fast: no HTTP). */
-async function finishedMatch(store: MatchStore, tag: string, overrides: Record<string, unknown> = { target: 1 }, preset = 'scopa', players = 2): Promise<string> {
-  const seats = Array.from({ length: players }, (_, i) => `bd${tag}x${i}`);
-  const created = await store.create({ preset, overrides: { ...overrides, players }, seats: seats.map((player) => ({ player })), createdBy: seats[0], startBy: seats[0] });
-  const id = created.matchId;
-  for (;;) {
-    const { seq, state } = await store.current(id);
-    if (state.phase === 'over') return id;
-    const play = greedyPlay(seatView(state, state.turn));
-    const player = seats[state.turn];
-    await store.execute(id, { type: 'play', player, card: cardCode(play.card), capture: play.capture.map(cardCode) }, { actor: player, expectedSeq: seq });
-  }
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 240_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** The two seats of a finished match, named after `tag`. */
+const seatsOf = (tag: string) => [`bd${tag}x0`, `bd${tag}x1`];
 
 const KEYS = ['ANALYSIS_WORKERS', 'ANALYSIS_LARGE_WORKERS', 'ANALYSIS_QUEUE_MAX', 'ANALYSIS_MAX_DECISIONS', 'ANALYSIS_LARGE_DECISIONS', 'ANALYSIS_ITERATIONS', 'ANALYSIS_POLL_SECONDS'];
 
@@ -69,7 +48,7 @@ describe('analysis bounds (e2e, PGlite)', () => {
 
     it('8 concurrent requests of one account on 8 finished matches: exactly 3 queued (ANALYSIS_QUEUE_PER_ACCOUNT), the others ANALYSIS_QUEUE_FULL', async () => {
       const ids: string[] = [];
-      for (let i = 0; i < 8; i++) ids.push(await finishedMatch(store, `a${i}`));
+      for (let i = 0; i < 8; i++) ids.push(await finishedMatch(store, seatsOf(`a${i}`), { target: 1, players: 2 }));
       const alice = await register(app, 'bda');
       const answers = await Promise.all(ids.map((id) => http().post(`/v1/matches/${id}/analysis`).set(auth(alice)).send({})));
       const queued = answers.filter((r) => r.status === 202);
@@ -84,10 +63,10 @@ describe('analysis bounds (e2e, PGlite)', () => {
     it('with 6 places left under ANALYSIS_QUEUE_MAX (12), 12 concurrent requests of 4 accounts: exactly 6 queued, the others ANALYSIS_QUEUE_FULL (total)', async () => {
       // 3 live from the test above; 3 more by bob: 6 live, 6 places left.
       const bob = await register(app, 'bdb');
-      for (let i = 0; i < 3; i++) expect((await http().post(`/v1/matches/${await finishedMatch(store, `b${i}`)}/analysis`).set(auth(bob)).send({})).status).toBe(202);
+      for (let i = 0; i < 3; i++) expect((await http().post(`/v1/matches/${await finishedMatch(store, seatsOf(`b${i}`), { target: 1, players: 2 })}/analysis`).set(auth(bob)).send({})).status).toBe(202);
       const accounts = await Promise.all([0, 1, 2, 3].map((i) => register(app, `bdt${i}`)));
       const ids: string[] = [];
-      for (let i = 0; i < 12; i++) ids.push(await finishedMatch(store, `t${i}`));
+      for (let i = 0; i < 12; i++) ids.push(await finishedMatch(store, seatsOf(`t${i}`), { target: 1, players: 2 }));
       const answers = await Promise.all(ids.map((id, i) => http().post(`/v1/matches/${id}/analysis`).set(auth(accounts[i % 4])).send({})));
       expect(answers.filter((r) => r.status === 202)).toHaveLength(6);
       for (const r of answers.filter((x) => x.status !== 202)) expect([r.status, r.body.code, r.body.scope, r.body.limit]).toEqual([429, 'ANALYSIS_QUEUE_FULL', 'total', 12]);
@@ -118,7 +97,7 @@ describe('analysis bounds (e2e, PGlite)', () => {
     });
 
     it('a match of more decisions than ANALYSIS_MAX_DECISIONS is refused with 422 ANALYSIS_TOO_LARGE over REST and GraphQL, and nothing is queued', async () => {
-      const id = await finishedMatch(store, 'big', { target: 21 });
+      const id = await finishedMatch(store, seatsOf('big'), { target: 21, players: 2 });
       const plays = (await store.eventsFrom(id, 1, 5000)).filter((e) => e.type === 'CardPlayed').length;
       expect(plays).toBeGreaterThan(250);
       const carol = await register(app, 'bdc');
@@ -133,8 +112,8 @@ describe('analysis bounds (e2e, PGlite)', () => {
     });
 
     it('a short analysis asked while a large one runs is done before it: the large one holds only its own worker', async () => {
-      const large = await finishedMatch(store, 'large', { target: 11 });
-      const short = await finishedMatch(store, 'short', { target: 1 });
+      const large = await finishedMatch(store, seatsOf('large'), { target: 11, players: 2 });
+      const short = await finishedMatch(store, seatsOf('short'), { target: 1, players: 2 });
       const dave = await register(app, 'bdd');
       const read = async (id: string) => (await http().get(`/v1/matches/${id}/analysis`).set(auth(dave))).body;
       expect((await http().post(`/v1/matches/${large}/analysis`).set(auth(dave)).send({})).status).toBe(202);

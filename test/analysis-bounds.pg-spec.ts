@@ -23,7 +23,6 @@ import { jest } from '@jest/globals';
 import { createClient } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
-import { cardCode, greedyPlay, seatView } from '../src/engine';
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
 import { MatchStore } from '../src/events/match-store';
@@ -31,6 +30,7 @@ import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { startInstance } from './support/instances';
 import { openNdjson } from './support/ndjson-stream';
+import { finishedMatch, until } from './support/analysis-fixtures';
 import { freshPgDatabase } from './store/helpers';
 
 jest.setTimeout(900_000);
@@ -38,31 +38,10 @@ jest.setTimeout(900_000);
 type Instance = Awaited<ReturnType<typeof startInstance>>;
 const auth = (a: Account) => ({ authorization: `Bearer ${a.token}` });
 
+/** The two seats of a finished match, named after `tag`. */
+const pair = (tag: string) => [`bpa${tag}`, `bpb${tag}`];
+
 const QUEUE_ENV = { ANALYSIS_MAINTENANCE_SECONDS: '1', ANALYSIS_RETRY_DELAY_SECONDS: '1', ANALYSIS_POLL_SECONDS: '0.5', ANALYSIS_ITERATIONS: '8' };
-
-/** A 2-player scopa match to 1 point, played by greedy seats through the store. */
-async function finishedMatch(store: MatchStore, tag: string): Promise<string> {
-  const players = [`bpa${tag}`, `bpb${tag}`];
-  const created = await store.create({ preset: 'scopa', overrides: { target: 1 }, seats: players.map((player) => ({ player })), createdBy: players[0], startBy: players[0] });
-  const id = created.matchId;
-  for (;;) {
-    const { seq, state } = await store.current(id);
-    if (state.phase === 'over') return id;
-    const play = greedyPlay(seatView(state, state.turn));
-    const player = players[state.turn];
-    await store.execute(id, { type: 'play', player, card: cardCode(play.card), capture: play.capture.map(cardCode) }, { actor: player, expectedSeq: seq });
-  }
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 300_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 function startWorker(url: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/analysis/worker.ts'], {
@@ -112,7 +91,7 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
   it('8 concurrent analysis requests of one account through both instances: exactly 3 queued, three rounds', async () => {
     for (let round = 0; round < 3; round++) {
       const ids: string[] = [];
-      for (let i = 0; i < 8; i++) ids.push(await finishedMatch(store, `r${round}m${i}`));
+      for (let i = 0; i < 8; i++) ids.push(await finishedMatch(store, pair(`r${round}m${i}`)));
       const who = await register(a.app, `bpr${round}`);
       const answers = await Promise.all(ids.map((id, i) => via(i).post(`/v1/matches/${id}/analysis`).set(auth(who)).send({})));
       expect(answers.map((r) => r.status).sort()).toEqual([202, 202, 202, 429, 429, 429, 429, 429]);
@@ -129,7 +108,7 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
     expect(live.rows[0].n).toBe(6);
     const accounts = await Promise.all([0, 1, 2, 3].map((i) => register(i % 2 ? b.app : a.app, `bpt${i}`)));
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await finishedMatch(store, `t${i}`));
+    for (let i = 0; i < 12; i++) ids.push(await finishedMatch(store, pair(`t${i}`)));
     const answers = await Promise.all(ids.map((id, i) => via(i).post(`/v1/matches/${id}/analysis`).set(auth(accounts[i % 4])).send({})));
     expect(answers.filter((r) => r.status === 202)).toHaveLength(6);
     for (const r of answers.filter((x) => x.status !== 202)) expect([r.status, r.body.code, r.body.scope, r.body.limit]).toEqual([429, 'ANALYSIS_QUEUE_FULL', 'total', 12]);
@@ -185,7 +164,7 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
 
   it('a worker process apart, no Redis: analysisProgress on both instances hears the job to done, analysisReady reaches the event stream on both', async () => {
     const gina = await register(b.app, 'bpready');
-    const id = await finishedMatch(store, 'ready');
+    const id = await finishedMatch(store, pair('ready'));
     // The queue is full from the tests above: their jobs are taken away (not this test's subject).
     await db.pool!.query(`DELETE FROM pgboss.job WHERE name LIKE 'analysis%'`);
     await db.pool!.query(`UPDATE match_analyses SET status = 'failed', error = 'test'`);

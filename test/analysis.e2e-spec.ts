@@ -16,20 +16,11 @@ import { errorCode, gql, gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';
 import { reissue } from './support/exports';
 import { playToEnd, restTransport } from './support/play';
+import { until } from './support/analysis-fixtures';
 
 jest.setTimeout(300_000);
 
 const auth = (a: Account) => ({ authorization: `Bearer ${a.token}` });
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 240_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('post-game analysis (e2e, PGlite)', () => {
   let app: INestApplication;

@@ -11,19 +11,22 @@ import type { ChildProcess } from 'node:child_process';
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { cardCode, greedyPlay, seatView } from '../src/engine';
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
 import { MatchStore } from '../src/events/match-store';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { startInstance } from './support/instances';
+import { finishedMatch, until } from './support/analysis-fixtures';
 import { freshPgDatabase } from './store/helpers';
 
 jest.setTimeout(600_000);
 
 // Jobs time out after 60 s (a worker killed mid-job); the short analyses here take well under a second, the long one
 // about 10 s (up to 30 s under load).
+/** The two seats of a finished match, named after `i`. */
+const pair = (i: number) => [`pga${i}`, `pgb${i}`];
+
 const QUEUE_ENV = { ANALYSIS_JOB_TIMEOUT_SECONDS: '60', ANALYSIS_MAINTENANCE_SECONDS: '1', ANALYSIS_RETRY_DELAY_SECONDS: '1', ANALYSIS_POLL_SECONDS: '0.5' };
 
 interface Worker {
@@ -63,30 +66,6 @@ async function stopWorker(w: Worker): Promise<void> {
   await exited;
 }
 
-/** A 2-player scopa match to 1 point, played by greedy seats through the store. */
-async function finishedMatch(store: MatchStore, i: number): Promise<string> {
-  const players = [`pga${i}`, `pgb${i}`];
-  const created = await store.create({ preset: 'scopa', overrides: { target: 1 }, seats: players.map((player) => ({ player })), createdBy: players[0], startBy: players[0] });
-  const id = created.matchId;
-  for (;;) {
-    const { seq, state } = await store.current(id);
-    if (state.phase === 'over') return id;
-    const play = greedyPlay(seatView(state, state.turn));
-    const player = players[state.turn];
-    await store.execute(id, { type: 'play', player, card: cardCode(play.card), capture: play.capture.map(cardCode) }, { actor: player, expectedSeq: seq });
-  }
-}
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 300_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe('analysis workers on PostgreSQL', () => {
   let fresh: { url: string; drop(): Promise<void> };
   let db: Database;
@@ -118,7 +97,7 @@ describe('analysis workers on PostgreSQL', () => {
 
   it('two worker processes share 20 queued analyses, each done exactly once; asking again gives the same result', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push(await finishedMatch(store, i));
+    for (let i = 0; i < 20; i++) ids.push(await finishedMatch(store, pair(i)));
     for (const id of ids) {
       const res = await http().post(`/v1/matches/${id}/analysis`).set(auth()).send({});
       expect([res.status, res.body.status]).toEqual([202, 'queued']);
@@ -141,7 +120,7 @@ describe('analysis workers on PostgreSQL', () => {
   });
 
   it('a worker killed mid-job leaves its job to be retried by the other, and done once', async () => {
-    const id = await finishedMatch(store, 99);
+    const id = await finishedMatch(store, pair(99));
     // A longer analysis (another analyzer key): long enough to be killed in the middle of it.
     const { app: slow } = await startInstance(fresh.url, { ...QUEUE_ENV, ANALYSIS_WORKERS: '0', ANALYSIS_ITERATIONS: '2000' });
     try {
