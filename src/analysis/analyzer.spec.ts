@@ -1,9 +1,8 @@
 import { DECK_SIZE, cardCode, parseCard } from '../engine/cards';
 import { decide, evolve, initialState } from '../engine/decider';
 import { seedFromHex } from '../engine/shuffle';
-import { greedyMove, mulberry32, randomPlay } from '../engine/bots/index';
-import { apply, startedMatch } from '../engine/testing';
-import type { Driven } from '../engine/testing';
+import { mulberry32 } from '../engine/bots/index';
+import { playedWithMistakes, startedMatch } from '../engine/testing';
 import type { Command, MatchEvent, MatchState } from '../engine/types';
 import { declarationsInView, legalPlaysInView, seatView } from '../engine/views';
 import { accuracyOf, analyzeDecision, analyzeMatch, analyzeMatchSteps, analyzerInfo, classOf, decisionAt, decisionPoints } from './analyzer';
@@ -16,21 +15,7 @@ const SMALL = analyzerInfo({ iterationsPerOption: 150, exploration: 2.5 });
 
 /** A match played to its end by greedy seats that play at random a fifth of the time (so there are mistakes to find). */
 function playedMatch(preset: string, overrides: Record<string, unknown>, seed = SEED): LoggedEvent[] {
-  const d: Driven = startedMatch(seed, preset, overrides);
-  const rng = mulberry32(seed[0]);
-  while (d.state.phase === 'playing') {
-    const seat = d.state.turn;
-    const player = d.state.seats[seat].player!;
-    const view = seatView(d.state, seat);
-    const move = greedyMove(view);
-    if (move.type === 'declare' && rng() < 0.5) {
-      apply(d, move.mattaValue === null ? { type: 'declareHand', player } : { type: 'declareHand', player, mattaValue: move.mattaValue });
-      continue;
-    }
-    const play = rng() < 0.2 || move.type === 'declare' ? randomPlay(view, rng) : move.play;
-    apply(d, { type: 'play', player, card: cardCode(play.card), capture: play.capture.map(cardCode) });
-  }
-  return d.events.map((event, i) => ({ seq: i + 1, event }));
+  return playedWithMistakes(startedMatch(seed, preset, overrides), mulberry32(seed[0])).map((event, i) => ({ seq: i + 1, event }));
 }
 
 function stateBefore(events: readonly LoggedEvent[], seq: number): MatchState {

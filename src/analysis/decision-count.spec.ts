@@ -2,31 +2,14 @@
  * decisionCount (what ANALYSIS_MAX_DECISIONS bounds, counted at request time) is the number of decisions the
  * analysis evaluates: without hand declarations counted from the plays alone, with them by the replay.
  */
-import { cardCode } from '../engine/cards';
-import { greedyMove, mulberry32, randomPlay } from '../engine/bots/index';
-import { apply, startedMatch } from '../engine/testing';
-import type { Driven } from '../engine/testing';
-import { seatView } from '../engine/views';
+import { mulberry32 } from '../engine/bots/index';
+import { playedWithMistakes, startedMatch } from '../engine/testing';
 import { decisionCount, decisionPoints } from './analyzer';
 import type { LoggedEvent } from './analyzer';
 
 function playedMatch(preset: string, overrides: Record<string, unknown>, seedByte: number): LoggedEvent[] {
   const seed = Uint8Array.from({ length: 32 }, (_, i) => (i * 41 + seedByte) & 0xff);
-  const d: Driven = startedMatch(seed, preset, overrides);
-  const rng = mulberry32(seedByte);
-  while (d.state.phase === 'playing') {
-    const seat = d.state.turn;
-    const player = d.state.seats[seat].player!;
-    const view = seatView(d.state, seat);
-    const move = greedyMove(view);
-    if (move.type === 'declare' && rng() < 0.5) {
-      apply(d, move.mattaValue === null ? { type: 'declareHand', player } : { type: 'declareHand', player, mattaValue: move.mattaValue });
-      continue;
-    }
-    const play = rng() < 0.2 || move.type === 'declare' ? randomPlay(view, rng) : move.play;
-    apply(d, { type: 'play', player, card: cardCode(play.card), capture: play.capture.map(cardCode) });
-  }
-  return d.events.map((event, i) => ({ seq: i + 1, event }));
+  return playedWithMistakes(startedMatch(seed, preset, overrides), mulberry32(seedByte)).map((event, i) => ({ seq: i + 1, event }));
 }
 
 describe('decisionCount', () => {

@@ -1,6 +1,7 @@
 /** Helpers to drive whole matches in tests and benchmarks (pure, like the rest). */
 import { cardCode } from './cards';
 import { decide, evolve, initialState } from './decider';
+import { greedyMove } from './bots/greedy';
 import { randomPlay } from './bots/random';
 import { declarationsInView } from './views';
 import type { Rng } from './bots/rng';
@@ -72,4 +73,25 @@ export function moveRandomly(driven: Driven, rng: Rng): MatchEvent[] {
     return [...events, ...playRandomly(driven, rng)];
   }
   return playRandomly(driven, rng);
+}
+
+/**
+ * Plays the match to its end by greedy seats that play at random a fifth of
+ * the time and declare an open hand half the time (so an analysis finds
+ * mistakes, and declarations); returns every event of the match, in order.
+ */
+export function playedWithMistakes(driven: Driven, rng: Rng): MatchEvent[] {
+  while (driven.state.phase === 'playing') {
+    const seat = driven.state.turn;
+    const player = driven.state.seats[seat].player!;
+    const view = seatView(driven.state, seat);
+    const move = greedyMove(view);
+    if (move.type === 'declare' && rng() < 0.5) {
+      apply(driven, move.mattaValue === null ? { type: 'declareHand', player } : { type: 'declareHand', player, mattaValue: move.mattaValue });
+      continue;
+    }
+    const play = rng() < 0.2 || move.type === 'declare' ? randomPlay(view, rng) : move.play;
+    apply(driven, { type: 'play', player, card: cardCode(play.card), capture: play.capture.map(cardCode) });
+  }
+  return driven.events;
 }
