@@ -46,6 +46,7 @@ import { AnalysisRunner, MAX_EVENTS } from './analysis-runner';
 import { analysisChannel, progressOf } from './analysis-progress';
 import type { AnalysisProgressMessage, AnalysisStatus } from './analysis-progress';
 import { jobDatabase } from './job-database';
+import { lockForTransaction } from '../database/advisory-lock';
 
 interface Row {
   id: string;
@@ -102,12 +103,6 @@ SELECT *, 'inserted' AS how FROM inserted
 UNION ALL SELECT *, 'requeued' AS how FROM requeued
 UNION ALL SELECT *, 'existing' AS how FROM existing WHERE NOT EXISTS (SELECT 1 FROM requeued)`;
 
-// Taken in the transaction of REQUEST_SQL, before it: every instance's requests queue one at a time, and each counts
-// with a snapshot taken after the previous one committed (one statement alone would count from a snapshot taken
-// before the lock, and racing requests on several connections would each see room). One lock for both bounds: the
-// total one is shared by every account.
-const QUEUE_LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended('scopa:analysis-queue', 0))) l`;
-
 @Injectable()
 export class AnalysisService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly analyzer: AnalyzerInfo;
@@ -154,7 +149,10 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     const args = [randomUUID(), matchId, key, caller.username, this.config.ANALYSIS_QUEUE_PER_ACCOUNT, this.config.ANALYSIS_QUEUE_MAX, randomUUID()];
     const queued = await this.prisma.$transaction(
       async (tx) => {
-        await tx.$queryRawUnsafe(QUEUE_LOCK_SQL);
+        // Before REQUEST_SQL: every instance's requests queue one at a time, each counting from a snapshot taken after the
+        // previous one committed (one statement alone would count from a snapshot taken before the lock, and racing
+        // requests would each see room). One lock for both bounds: the total one is shared by every account.
+        await lockForTransaction(tx, 'scopa:analysis-queue');
         return tx.$queryRawUnsafe<Row[]>(REQUEST_SQL, ...args);
       },
       // A burst of requests waits its turn for the lock rather than failing after Prisma's 2 s.

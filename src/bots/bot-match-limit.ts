@@ -15,13 +15,12 @@ import { DomainError } from '../common/domain-error';
 import { MatchStore } from '../events/match-store';
 import { AppConfig } from '../config/config';
 import type { SqlRunner } from '../events/event-store';
+import { lockForTransaction } from '../database/advisory-lock';
 
 /** True when no seat is a person's (taken, reserved or open). */
 export function botsOnly(seats: readonly SeatSpec[]): boolean {
   return seats.length > 0 && seats.every((s) => !!s.bot);
 }
-
-const LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`;
 
 @Injectable()
 export class BotMatchLimit {
@@ -38,7 +37,7 @@ export class BotMatchLimit {
   /** Inside the creating transaction `tx`, when these seats are bots only: the account's lock, then its live bots-only matches counted. */
   async check(tx: SqlRunner, account: string, seats: readonly SeatSpec[]): Promise<void> {
     if (!botsOnly(seats)) return;
-    await tx.$queryRawUnsafe(LOCK_SQL, `bot-matches:${account}`);
+    await lockForTransaction(tx, `bot-matches:${account}`);
     const n = await this.store.liveBotOnlyMatches(account, tx);
     if (n >= this.limit) {
       throw new DomainError('LIMIT_REACHED', `an account may have ${this.limit} live matches with no human seat (open or playing); finish one first`, {

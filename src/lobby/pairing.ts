@@ -26,6 +26,7 @@ import type { SeatSpec } from '../engine';
 import { PrismaService } from '../database/prisma.service';
 import { MatchMaker } from '../matches/match-maker';
 import type { MadeInTransaction } from '../matches/match-maker';
+import { lockForTransaction } from '../database/advisory-lock';
 
 export interface SeekRow {
   id: string;
@@ -58,7 +59,6 @@ export const SEEK_COLUMNS = `id::text AS id, player, bucket, preset, ruleset_id:
 const READ_LIMIT = 400;
 const MATCHES_PER_TRANSACTION = 25;
 
-const LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`;
 const OPEN_SEEKS_SQL = `SELECT ${SEEK_COLUMNS} FROM seeks WHERE bucket = $1::text AND status = 'open' ORDER BY created_at, id LIMIT ${READ_LIMIT} FOR UPDATE`;
 const PAIR_SQL = `UPDATE seeks SET status = 'paired', match_id = $2::uuid, seat = x.seat, ended_at = now()
   FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, seat int)
@@ -165,7 +165,7 @@ export class Pairing {
   private async attemptOnce(bucket: string): Promise<number> {
     const made = await this.prisma.$transaction(
       async (tx) => {
-        await tx.$queryRawUnsafe(LOCK_SQL, `seeks:${bucket}`);
+        await lockForTransaction(tx, `seeks:${bucket}`);
         const seeks = await tx.$queryRawUnsafe<SeekRow[]>(OPEN_SEEKS_SQL, bucket);
         const out: MadeInTransaction[] = [];
         for (const group of groupSeeks(seeks, MATCHES_PER_TRANSACTION)) {

@@ -24,6 +24,7 @@ import type { SeekRow } from './pairing';
 import { SEEK_PRESENCE } from '../presence/seek-presence';
 import type { SeekPresence } from '../presence/seek-presence';
 import { appConfig } from '../config/config';
+import { lockForTransaction } from '../database/advisory-lock';
 
 export interface SeekRequest {
   preset?: string | null;
@@ -72,7 +73,6 @@ const ENDED_SHOWN_HOURS = 24;
 const INSERT_SQL = `INSERT INTO seeks (id, player, account_id, bucket, preset, ruleset_id, overrides, options, players, turn_time_limit, on_expiry, rated, rating, rating_min, rating_max, correspondence)
   VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6::uuid, $7::jsonb, $8::jsonb, $9::int, $10, $11, $12::boolean, $13::int, $14::int, $15::int, $16::boolean)
   RETURNING ${SEEK_COLUMNS}`;
-const PLAYER_LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`;
 
 @Injectable()
 export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -135,7 +135,7 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     const row = await this.prisma.$transaction(
       async (tx) => {
         // One creation per player at a time, on every instance: the limit and the identical seek are exact.
-        await tx.$queryRawUnsafe(PLAYER_LOCK_SQL, `seek-owner:${caller.username}`);
+        await lockForTransaction(tx, `seek-owner:${caller.username}`);
         const identical = await tx.$queryRawUnsafe<SeekRow[]>(
           `SELECT ${SEEK_COLUMNS} FROM seeks WHERE player = $1 AND status = 'open' AND bucket = $2
              AND rating_min IS NOT DISTINCT FROM $3::int AND rating_max IS NOT DISTINCT FROM $4::int LIMIT 1`,

@@ -45,6 +45,7 @@ import type { StandingRow } from './standings';
 import { TournamentLogStore } from './tournament-store';
 import { writeTournamentExport } from './tournament-export';
 import type { Folded, Sql } from './tournament-store';
+import { lockForTransaction } from '../database/advisory-lock';
 
 export const TOURNAMENT_MAX_PLAYERS = 256;
 export const TOURNAMENT_MAX_ROUNDS = 20;
@@ -144,8 +145,6 @@ const DUE_STARTS_SQL = prepared(
   `SELECT id::text AS id FROM tournaments WHERE status = 'created' AND starts_at <= now() ORDER BY starts_at LIMIT ${DUE_STARTS_BATCH}`,
 );
 
-// A transaction-scoped advisory lock on one key (as the seeks' owner lock, src/lobby/seeks.service.ts).
-const CREATOR_LOCK_SQL = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`;
 const OPEN_CREATED_SQL = `SELECT count(*)::int AS n FROM tournaments WHERE created_by = $1 AND status IN ('created', 'started')`;
 const JOINS_OF_PLAYER_SQL = `SELECT count(*)::int AS n FROM tournament_events WHERE tournament_id = $1::uuid AND type = 'PlayerJoined' AND payload->>'player' = $2`;
 
@@ -188,7 +187,7 @@ export class TournamentsService {
     const limit = this.openPerAccount;
     const folded = await this.prisma.$transaction(async (tx) => {
       // One creation per account at a time, on every instance (the lock is the transaction's): the count and the insert are exact.
-      await tx.$queryRawUnsafe(CREATOR_LOCK_SQL, `tournament-creator:${caller.username}`);
+      await lockForTransaction(tx, `tournament-creator:${caller.username}`);
       const open = await tx.$queryRawUnsafe<{ n: number }[]>(OPEN_CREATED_SQL, caller.username);
       const live = open[0]?.n ?? 0;
       if (live >= limit) {

@@ -6,6 +6,7 @@ import { PrismaService } from '../database/prisma.service';
 import { RefusedTargetError, targetPolicyFromEnv } from './target-policy';
 import type { WebhookTargetPolicy } from './target-policy';
 import { AppConfig } from '../config/config';
+import { lockForTransaction } from '../database/advisory-lock';
 
 export const WEBHOOK_EVENTS = ['your_turn', 'match_finished', 'match_started', 'challenge_received', 'challenge_accepted', 'challenge_declined', 'clock_low', 'analysis_ready', 'tournament_round_paired'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -96,7 +97,7 @@ export class WebhooksService {
     // of instances) count one after the other, so the bound holds.
     const row = await this.prisma.$transaction(
       async (tx) => {
-        await tx.$queryRawUnsafe(`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended($1::text, 0))) l`, `webhooks:${owner.accountId}`);
+        await lockForTransaction(tx, `webhooks:${owner.accountId}`);
         const count = await tx.webhook.count({ where: { accountId: owner.accountId } });
         if (count >= MAX_WEBHOOKS) throw new DomainError('CONFLICT', `at most ${MAX_WEBHOOKS} webhooks per account`);
         return tx.webhook.create({
