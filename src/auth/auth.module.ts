@@ -8,6 +8,7 @@ import { REDIS } from '../realtime/realtime.module';
 import type { RedisConnections } from '../realtime/redis';
 import { AccessTokenVerifiers } from './access-token-verifiers';
 import { AccountsService } from './accounts.service';
+import { AccountsStore } from './accounts-store';
 import { AuthController } from './auth.controller';
 import { BearerAuthGuard } from './auth.guard';
 import { AuthResolver } from './auth.resolver';
@@ -40,6 +41,7 @@ import { WsAuthService } from './ws-auth.service';
   providers: [
     AccessTokenVerifiers,
     AccountsService,
+    AccountsStore,
     TokensService,
     SessionsService,
     RevocationBus,
@@ -59,6 +61,6 @@ import { WsAuthService } from './ws-auth.service';
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [AccountsService, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits, AccessTokenVerifiers, RevocationBus],
+  exports: [AccountsService, AccountsStore, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits, AccessTokenVerifiers, RevocationBus],
 })
 export class AuthModule {}

@@ -6,12 +6,13 @@ import { RulesetsModule } from '../rulesets/rulesets.module';
 import { ChallengesController } from './challenges.controller';
 import { ChallengesResolver } from './challenges.resolver';
 import { ChallengesService } from './challenges.service';
+import { ChallengesStore } from './challenges-store';
 
 /** Direct challenges (accept, decline, cancel, expiry) and the acceptChallenges account setting. */
 @Module({
   imports: [AuthModule, RulesetsModule, StoreModule, MatchMakerModule],
   controllers: [ChallengesController],
-  providers: [ChallengesService, ChallengesResolver],
+  providers: [ChallengesService, ChallengesStore, ChallengesResolver],
   exports: [ChallengesService],
 })
 export class ChallengesModule {}

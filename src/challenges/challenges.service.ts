@@ -25,6 +25,8 @@ import { DomainError } from '../common/domain-error';
 import type { Principal } from '../auth/principal';
 import { AccountsService } from '../auth/accounts.service';
 import { PrismaService } from '../database/prisma.service';
+import { ChallengesStore } from './challenges-store';
+import type { ChallengeRow } from './challenges-store';
 import { MatchStore } from '../events/match-store';
 import type { StoreTransaction } from '../events/match-store';
 import { playerChannel } from '../realtime/channels';
@@ -79,31 +81,6 @@ export interface MyChallenges {
   out: ChallengeInfo[];
 }
 
-interface ChallengeRow {
-  id: string;
-  challenger: string;
-  dest_user: string;
-  preset: string | null;
-  ruleset_id: string | null;
-  overrides: Record<string, unknown> | null;
-  turn_time_limit: string | null;
-  on_expiry: string;
-  rated: boolean;
-  seat: number | null;
-  status: string;
-  decline_reason: string | null;
-  match_id: string | null;
-  created_at: Date;
-  expires_at: Date;
-}
-
-const COLUMNS = `id::text AS id, challenger, dest_user, preset, ruleset_id::text AS ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat,
-  status, decline_reason, match_id::text AS match_id, created_at, expires_at`;
-
-/** Answers a pending challenge ($1 id, $2 new status, $3 decline reason): one row, unless it is answered, expired, or being answered (locked). */
-const CLAIM_SQL = `UPDATE challenges SET status = $2, decline_reason = $3, answered_at = now()
-  WHERE id = (SELECT id FROM challenges WHERE id = $1::uuid AND status = 'pending' AND expires_at > now() FOR UPDATE SKIP LOCKED)`;
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Lichess's decline reasons (a free text is refused: the challenger sees it). */
@@ -142,6 +119,7 @@ export class ChallengesService {
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly challenges: ChallengesStore,
     private readonly accounts: AccountsService,
     private readonly rulesets: CustomRulesetsService,
     private readonly maker: MatchMaker,
@@ -152,17 +130,12 @@ export class ChallengesService {
   // ------------------------------------------------------------ settings
 
   async acceptChallenges(player: string): Promise<AcceptChallenges> {
-    const rows = await this.prisma.$queryRawUnsafe<{ accept_challenges: string }[]>(`SELECT accept_challenges FROM player_settings WHERE player = $1`, player);
-    return (rows[0]?.accept_challenges ?? 'everyone') as AcceptChallenges;
+    return ((await this.challenges.acceptChallenges(player)) ?? 'everyone') as AcceptChallenges;
   }
 
   async setAcceptChallenges(caller: Principal, value: unknown): Promise<AcceptChallenges> {
     if (!(ACCEPT_CHALLENGES as readonly unknown[]).includes(value)) throw new DomainError('VALIDATION_FAILED', `acceptChallenges: one of ${ACCEPT_CHALLENGES.join(', ')}`);
-    await this.prisma.$executeRawUnsafe(
-      `INSERT INTO player_settings (player, accept_challenges) VALUES ($1, $2) ON CONFLICT (player) DO UPDATE SET accept_challenges = EXCLUDED.accept_challenges`,
-      caller.username,
-      value,
-    );
+    await this.challenges.setAcceptChallenges(caller.username, value as AcceptChallenges);
     return value as AcceptChallenges;
   }
 
@@ -211,35 +184,34 @@ export class ChallengesService {
     }
 
     const id = randomUUID();
-    const rows = await this.prisma.$transaction(
+    const row = await this.prisma.$transaction(
       async (tx) => {
         // One challenger's creations one at a time, so that the count below holds the limit.
-        await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('challenges:' || $1::text))::text`, caller.username);
-        const made = await tx.$queryRawUnsafe<ChallengeRow[]>(
-          `INSERT INTO challenges (id, challenger, dest_user, preset, ruleset_id, overrides, turn_time_limit, on_expiry, rated, seat, expires_at)
-           SELECT $1::uuid, $2, $3, $4, $5::uuid, $6::jsonb, $7, $8, $9, $10::int, now() + make_interval(secs => $11::double precision / 1000)
-           WHERE (SELECT count(*) FROM challenges WHERE challenger = $2 AND status = 'pending' AND expires_at > now()) < $12::int
-           RETURNING ${COLUMNS}`,
-          id,
-          caller.username,
-          dest,
-          req.rulesetId ? null : preset,
-          req.rulesetId ?? null,
-          JSON.stringify(req.overrides ?? {}),
-          turnTimeLimit,
-          req.onExpiry ?? 'autoPlay',
-          req.rated === true,
-          req.seat ?? null,
-          this.ttlMs,
+        await this.challenges.lockChallenger(tx, caller.username);
+        const made = await this.challenges.insert(
+          tx,
+          {
+            id,
+            challenger: caller.username,
+            destUser: dest,
+            preset: req.rulesetId ? null : preset,
+            rulesetId: req.rulesetId ?? null,
+            overrides: req.overrides ?? {},
+            turnTimeLimit,
+            onExpiry: req.onExpiry ?? 'autoPlay',
+            rated: req.rated === true,
+            seat: req.seat ?? null,
+            ttlMs: this.ttlMs,
+          },
           MAX_PENDING_OUT,
         );
-        if (made[0]) await enqueueWebhooks(tx, [{ player: dest, event: { type: 'challengeReceived', challenge: wire(toInfo(made[0])) } }]);
+        if (made) await enqueueWebhooks(tx, [{ player: dest, event: { type: 'challengeReceived', challenge: wire(toInfo(made)) } }]);
         return made;
       },
       { maxWait: 15_000, timeout: 15_000 },
     );
-    if (!rows[0]) throw new DomainError('LIMIT_REACHED', `at most ${MAX_PENDING_OUT} pending challenges at once`, { limit: MAX_PENDING_OUT });
-    const info = toInfo(rows[0]);
+    if (!row) throw new DomainError('LIMIT_REACHED', `at most ${MAX_PENDING_OUT} pending challenges at once`, { limit: MAX_PENDING_OUT });
+    const info = toInfo(row);
     await this.notify(dest, { type: 'challengeReceived', challenge: wire(info) });
     return info;
   }
@@ -264,12 +236,11 @@ export class ChallengesService {
       startBy: c.challenger,
       // SKIP LOCKED: of answers racing, the others do not queue behind the one under way (each would hold a pooled connection): they are refused at once.
       before: async (tx) => {
-        const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, 'accepted', null);
-        if (n !== 1) throw await this.answered(tx, c.id);
+        if (!(await this.challenges.claim(tx, c.id, 'accepted', null))) throw await this.answered(tx, c.id);
       },
       after: async (tx, made) => {
         matchId = made;
-        await tx.$executeRawUnsafe(`UPDATE challenges SET match_id = $2::uuid WHERE id = $1::uuid`, c.id, made);
+        await this.challenges.setMatch(tx, c.id, made);
       },
       announce: (made) => [{ player: c.challenger, event: { type: 'challengeAccepted', challenge: wire({ ...c, status: 'accepted', matchId: made }), matchId: made } }],
     });
@@ -307,8 +278,7 @@ export class ChallengesService {
     const answered: ChallengeInfo = { ...c, status, declineReason: reason };
     await this.prisma.$transaction(
       async (tx) => {
-        const n = await tx.$executeRawUnsafe(CLAIM_SQL, c.id, status, reason);
-        if (n !== 1) throw await this.answered(tx, c.id);
+        if (!(await this.challenges.claim(tx, c.id, status, reason))) throw await this.answered(tx, c.id);
         if (also) await also(tx, answered);
       },
       { maxWait: 15_000, timeout: 15_000 },
@@ -318,8 +288,8 @@ export class ChallengesService {
 
   /** Why a claim found nothing: the challenge's status now (read on the same connection), or another answer under way. */
   private async answered(tx: StoreTransaction, id: string): Promise<DomainError> {
-    const rows = await tx.$queryRawUnsafe<ChallengeRow[]>(`SELECT ${COLUMNS} FROM challenges WHERE id = $1::uuid`, id);
-    const status = rows[0] ? toInfo(rows[0]).status : 'pending';
+    const row = await this.challenges.find(id, tx);
+    const status = row ? toInfo(row).status : 'pending';
     return status === 'pending'
       ? new DomainError('CONFLICT', 'another answer to this challenge is under way', { challengeStatus: 'pending' })
       : new DomainError('CONFLICT', `this challenge is ${status}`, { challengeStatus: status });
@@ -336,19 +306,14 @@ export class ChallengesService {
 
   /** My pending challenges, received (in) and sent (out), newest first. */
   async mine(caller: Principal): Promise<MyChallenges> {
-    const rows = await this.prisma.$queryRawUnsafe<ChallengeRow[]>(
-      `SELECT ${COLUMNS} FROM challenges WHERE (dest_user = $1 OR challenger = $1) AND status = 'pending' AND expires_at > now()
-       ORDER BY created_at DESC, id LIMIT 200`,
-      caller.username,
-    );
-    const all = rows.map(toInfo);
+    const all = (await this.challenges.pendingOf(caller.username)).map(toInfo);
     return { in: all.filter((c) => c.destUser === caller.username), out: all.filter((c) => c.challenger === caller.username) };
   }
 
   private async find(id: string): Promise<ChallengeInfo> {
-    const rows = UUID.test(id) ? await this.prisma.$queryRawUnsafe<ChallengeRow[]>(`SELECT ${COLUMNS} FROM challenges WHERE id = $1::uuid`, id) : [];
-    if (!rows[0]) throw new DomainError('NOT_FOUND', `no challenge ${id}`);
-    return toInfo(rows[0]);
+    const row = UUID.test(id) ? await this.challenges.find(id) : undefined;
+    if (!row) throw new DomainError('NOT_FOUND', `no challenge ${id}`);
+    return toInfo(row);
   }
 
   private mustBePending(c: ChallengeInfo): void {

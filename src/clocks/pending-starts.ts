@@ -16,7 +16,7 @@ import { Injectable } from '@nestjs/common';
 import { seatsAwaitingClientSeed } from '../engine';
 import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
-import type { CommandResult } from '../events/match-store';
+import type { CommandResult, StoreTransaction } from '../events/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
 import { appConfig } from '../config/config';
 import { prepared } from '../database/prepared-statements';
@@ -48,11 +48,23 @@ export class PendingStarts {
    * is no longer open).
    */
   async request(matchId: string, seq: number, player: string, idempotencyKey: string | null): Promise<Date | null> {
-    await this.prisma.$executeRawUnsafe(PENDING_START_SQL, matchId, seq, this.windowMs, player, idempotencyKey);
+    await this.record(this.prisma, matchId, seq, player, idempotencyKey);
     // A last seed appended before this row existed found nothing to start: look again (row first, then the log).
     const { state } = await this.store.current(matchId);
     if (state.phase === 'open' && seatsAwaitingClientSeed(state).length === 0) await this.startNow(matchId);
     return this.startsAt(matchId);
+  }
+
+  /**
+   * Records the pending start of a match created in `tx` (the transaction of
+   * its create: the match maker's), in the name of `player`, with no command key.
+   */
+  async recordInTransaction(tx: StoreTransaction, matchId: string, seq: number, player: string): Promise<void> {
+    await this.record(tx, matchId, seq, player, null);
+  }
+
+  private async record(db: Pick<StoreTransaction, '$executeRawUnsafe'>, matchId: string, seq: number, player: string, idempotencyKey: string | null): Promise<void> {
+    await db.$executeRawUnsafe(PENDING_START_SQL, matchId, seq, this.windowMs, player, idempotencyKey);
   }
 
   /** When the pending start of a match deals at the latest; null when none is pending. */

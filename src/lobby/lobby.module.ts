@@ -11,6 +11,7 @@ import { LobbyService } from './lobby.service';
 import { Pairing } from './pairing';
 import { SEEK_PRESENCE, socketPresence } from '../presence/seek-presence';
 import { SeeksService } from './seeks.service';
+import { SeeksStore } from './seeks-store';
 
 /** The lobby (public matches with open seats, and their changes) and seeks with their pairing and sweeper. */
 @Module({
@@ -19,6 +20,7 @@ import { SeeksService } from './seeks.service';
   providers: [
     LobbyService,
     SeeksService,
+    SeeksStore,
     Pairing,
     LobbyResolver,
     { provide: SEEK_PRESENCE, useFactory: socketPresence, inject: [SocketRegistry] },

@@ -27,42 +27,12 @@ import { PrismaService } from '../database/prisma.service';
 import { MatchMaker } from '../matches/match-maker';
 import type { MadeInTransaction } from '../matches/match-maker';
 import { lockForTransaction } from '../database/advisory-lock';
+import { SeeksStore } from './seeks-store';
+import type { SeekRow } from './seeks-store';
 
-export interface SeekRow {
-  id: string;
-  player: string;
-  bucket: string;
-  preset: string;
-  ruleset_id: string | null;
-  overrides: Record<string, unknown>;
-  options: Record<string, unknown>;
-  players: number;
-  turn_time_limit: string | null;
-  on_expiry: string;
-  rated: boolean;
-  rating: number;
-  rating_min: number | null;
-  rating_max: number | null;
-  correspondence: boolean;
-  status: string;
-  match_id: string | null;
-  seat: number | null;
-  created_at: Date;
-  last_seen_at: Date;
-  ended_at: Date | null;
-}
-
-export const SEEK_COLUMNS = `id::text AS id, player, bucket, preset, ruleset_id::text AS ruleset_id, overrides, options, players, turn_time_limit, on_expiry,
-  rated, rating, rating_min, rating_max, correspondence, status, match_id::text AS match_id, seat, created_at, last_seen_at, ended_at`;
-
-/** Seeks read per attempt, and matches made per transaction (a longer queue takes another attempt at once). */
-const READ_LIMIT = 400;
+/** Matches made per transaction (an attempt reads up to 400 seeks: ./seeks-store.ts; a longer queue takes another attempt at once). */
 const MATCHES_PER_TRANSACTION = 25;
 
-const OPEN_SEEKS_SQL = `SELECT ${SEEK_COLUMNS} FROM seeks WHERE bucket = $1::text AND status = 'open' ORDER BY created_at, id LIMIT ${READ_LIMIT} FOR UPDATE`;
-const PAIR_SQL = `UPDATE seeks SET status = 'paired', match_id = $2::uuid, seat = x.seat, ended_at = now()
-  FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, seat int)
-  WHERE seeks.id = x.id AND seeks.status = 'open'`;
 /** Two seeks may meet: other players, and when rated each inside the other's rating range. */
 export function compatible(a: Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max'>, b: typeof a): boolean {
   if (a.player === b.player) return false;
@@ -129,6 +99,7 @@ export class Pairing {
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly seeks: SeeksStore,
     private readonly maker: MatchMaker,
   ) {}
 
@@ -166,7 +137,7 @@ export class Pairing {
     const made = await this.prisma.$transaction(
       async (tx) => {
         await lockForTransaction(tx, `seeks:${bucket}`);
-        const seeks = await tx.$queryRawUnsafe<SeekRow[]>(OPEN_SEEKS_SQL, bucket);
+        const seeks = await this.seeks.openForPairing(tx, bucket);
         const out: MadeInTransaction[] = [];
         for (const group of groupSeeks(seeks, MATCHES_PER_TRANSACTION)) {
           const first = group[0];
@@ -185,7 +156,7 @@ export class Pairing {
               // The start, in the first seek's player's name.
               startBy: first.player,
               after: async (t, matchId) => {
-                const paired = await t.$executeRawUnsafe(PAIR_SQL, JSON.stringify(group.map((s) => ({ id: s.id, seat: seatOf(s) }))), matchId);
+                const paired = await this.seeks.markPaired(t, matchId, group.map((s) => ({ id: s.id, seat: seatOf(s) })));
                 if (paired !== group.length) throw new Error(`pairing: ${paired} of ${group.length} seeks were still open`);
               },
               // seekPaired to each player (and its match_started webhook).

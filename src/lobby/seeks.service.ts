@@ -16,11 +16,14 @@ import { Poller } from '../common/poller';
 import type { Principal } from '../auth/principal';
 import { RevocationBus, sessionKey } from '../auth/revocations';
 import { PrismaService } from '../database/prisma.service';
+import { AccountsStore } from '../auth/accounts-store';
+import { roundedRating } from '../ratings/rating-store';
 import { canonicalJson } from '../events/chain';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { MatchMaker } from '../matches/match-maker';
-import { Pairing, SEEK_COLUMNS } from './pairing';
-import type { SeekRow } from './pairing';
+import { Pairing } from './pairing';
+import { SeeksStore } from './seeks-store';
+import type { SeekRow } from './seeks-store';
 import { SEEK_PRESENCE } from '../presence/seek-presence';
 import type { SeekPresence } from '../presence/seek-presence';
 import { appConfig } from '../config/config';
@@ -70,10 +73,6 @@ const CORRESPONDENCE_SECONDS = 86_400;
 /** How long ended seeks stay in mySeeks. */
 const ENDED_SHOWN_HOURS = 24;
 
-const INSERT_SQL = `INSERT INTO seeks (id, player, account_id, bucket, preset, ruleset_id, overrides, options, players, turn_time_limit, on_expiry, rated, rating, rating_min, rating_max, correspondence)
-  VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6::uuid, $7::jsonb, $8::jsonb, $9::int, $10, $11, $12::boolean, $13::int, $14::int, $15::int, $16::boolean)
-  RETURNING ${SEEK_COLUMNS}`;
-
 @Injectable()
 export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Open seeks one account may have (SEEKS_PER_ACCOUNT). */
@@ -87,6 +86,8 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly seeks: SeeksStore,
+    private readonly accounts: AccountsStore,
     private readonly rulesets: CustomRulesetsService,
     private readonly pairing: Pairing,
     @Inject(SEEK_PRESENCE) private readonly presence: SeekPresence,
@@ -119,14 +120,8 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
    * elsewhere. The update is idempotent: every instance may run it.
    */
   private async signedOut(sessionIds: string[]): Promise<void> {
-    await this.prisma.$executeRawUnsafe(
-      `UPDATE seeks SET status = 'canceled', ended_at = now()
-       WHERE status = 'open' AND correspondence = false AND player IN (
-         SELECT a.username FROM accounts a
-         WHERE a.id IN (SELECT s.account_id FROM sessions s WHERE s.id = ANY ($1::uuid[]))
-           AND NOT EXISTS (SELECT 1 FROM sessions l WHERE l.account_id = a.id AND l.revoked_at IS NULL AND l.expires_at > now()))`,
-      sessionIds,
-    );
+    const gone = await this.accounts.signedOutEverywhere(sessionIds);
+    if (gone.length > 0) await this.seeks.cancelLiveOf(gone);
   }
 
   /** Creates a seek (or returns the identical open one the caller has: `created: false`), then tries to pair its bucket. */
@@ -136,40 +131,14 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
       async (tx) => {
         // One creation per player at a time, on every instance: the limit and the identical seek are exact.
         await lockForTransaction(tx, `seek-owner:${caller.username}`);
-        const identical = await tx.$queryRawUnsafe<SeekRow[]>(
-          `SELECT ${SEEK_COLUMNS} FROM seeks WHERE player = $1 AND status = 'open' AND bucket = $2
-             AND rating_min IS NOT DISTINCT FROM $3::int AND rating_max IS NOT DISTINCT FROM $4::int LIMIT 1`,
-          caller.username,
-          spec.bucket,
-          spec.ratingMin,
-          spec.ratingMax,
-        );
-        if (identical[0]) return { row: identical[0], created: false };
-        const open = await tx.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM seeks WHERE player = $1 AND status = 'open'`, caller.username);
-        const live = open[0]?.n ?? 0;
+        const identical = await this.seeks.identicalOpen(tx, caller.username, spec.bucket, spec.ratingMin, spec.ratingMax);
+        if (identical) return { row: identical, created: false };
+        const live = await this.seeks.openCount(tx, caller.username);
         if (live >= this.perAccount) {
           throw new DomainError('LIMIT_REACHED', `at most ${this.perAccount} open seeks per account (SEEKS_PER_ACCOUNT): cancel one first`, { limit: this.perAccount, live });
         }
-        const rows = await tx.$queryRawUnsafe<SeekRow[]>(
-          INSERT_SQL,
-          randomUUID(),
-          caller.username,
-          caller.accountId,
-          spec.bucket,
-          spec.preset,
-          spec.rulesetId,
-          JSON.stringify(spec.overrides),
-          JSON.stringify(spec.options),
-          spec.players,
-          spec.turnTimeLimit,
-          spec.onExpiry,
-          spec.rated,
-          spec.rating,
-          spec.ratingMin,
-          spec.ratingMax,
-          spec.correspondence,
-        );
-        return { row: rows[0], created: true };
+        const inserted = await this.seeks.insert(tx, { id: randomUUID(), player: caller.username, accountId: caller.accountId, ...spec });
+        return { row: inserted, created: true };
       },
       { maxWait: 30_000, timeout: 30_000 },
     );
@@ -186,21 +155,17 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
 
   async get(caller: Principal, id: string): Promise<Seek> {
     if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such seek');
-    const rows = await this.prisma.$queryRawUnsafe<SeekRow[]>(`SELECT ${SEEK_COLUMNS} FROM seeks WHERE id = $1::uuid AND player = $2`, id, caller.username);
-    if (!rows[0]) throw new DomainError('NOT_FOUND', 'no such seek');
-    return toSeek(rows[0]);
+    const row = await this.seeks.get(id, caller.username);
+    if (!row) throw new DomainError('NOT_FOUND', 'no such seek');
+    return toSeek(row);
   }
 
   /** Cancels my open seek; cancelling one already cancelled or expired returns it; one already paired is CONFLICT (with its matchId). */
   async cancel(caller: Principal, id: string): Promise<Seek> {
     if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such seek');
     // Waits for a pairing that holds the row, then finds it paired.
-    const rows = await this.prisma.$queryRawUnsafe<SeekRow[]>(
-      `UPDATE seeks SET status = 'canceled', ended_at = now() WHERE id = $1::uuid AND player = $2 AND status = 'open' RETURNING ${SEEK_COLUMNS}`,
-      id,
-      caller.username,
-    );
-    if (rows[0]) return toSeek(rows[0]);
+    const canceled = await this.seeks.cancelOpen(id, caller.username);
+    if (canceled) return toSeek(canceled);
     const seek = await this.get(caller, id);
     if (seek.status === 'paired') throw new DomainError('CONFLICT', 'this seek is already paired', { matchId: seek.matchId });
     return seek;
@@ -208,11 +173,7 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** My open seeks, then those that ended in the last 24 hours (paired ones with their match), newest first. */
   async mine(caller: Principal): Promise<Seek[]> {
-    const rows = await this.prisma.$queryRawUnsafe<SeekRow[]>(
-      `SELECT ${SEEK_COLUMNS} FROM seeks WHERE player = $1 AND (status = 'open' OR ended_at > now() - interval '${ENDED_SHOWN_HOURS} hours')
-       ORDER BY (status = 'open') DESC, created_at DESC, id DESC LIMIT 200`,
-      caller.username,
-    );
+    const rows = await this.seeks.mine(caller.username, ENDED_SHOWN_HOURS);
     return rows.map(toSeek);
   }
 
@@ -224,23 +185,10 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
    * waiting longer than one period).
    */
   async sweep(): Promise<void> {
-    const owners = await this.prisma.$queryRawUnsafe<{ player: string }[]>(`SELECT DISTINCT player FROM seeks WHERE status = 'open' AND correspondence = false`);
-    const seen = owners.map((o) => o.player).filter((p) => this.presence.isOnline(p));
-    if (seen.length > 0) {
-      await this.prisma.$executeRawUnsafe(
-        `UPDATE seeks SET last_seen_at = now() WHERE status = 'open' AND correspondence = false AND player = ANY ($1::text[])`,
-        seen,
-      );
-    }
-    await this.prisma.$executeRawUnsafe(
-      `UPDATE seeks SET status = 'expired', ended_at = now()
-       WHERE status = 'open' AND correspondence = false AND last_seen_at < now() - make_interval(secs => $1::double precision)`,
-      this.idleExpirySeconds,
-    );
-    const buckets = await this.prisma.$queryRawUnsafe<{ bucket: string }[]>(
-      `SELECT bucket FROM seeks WHERE status = 'open' GROUP BY bucket, players HAVING count(DISTINCT player) >= players ORDER BY min(created_at)`,
-    );
-    for (const { bucket } of buckets) await this.pairing.attempt(bucket);
+    const seen = (await this.seeks.liveOwners()).filter((p) => this.presence.isOnline(p));
+    if (seen.length > 0) await this.seeks.seen(seen);
+    await this.seeks.expireIdle(this.idleExpirySeconds);
+    for (const bucket of await this.seeks.pairableBuckets()) await this.pairing.attempt(bucket);
   }
 
   // ------------------------------------------------------------------ resolving
@@ -330,9 +278,8 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** A player's rating in a pool (src/ratings), rounded; 1500 without one. */
-  private async ratingOf(pool: string, player: string): Promise<number> {
-    const row = await this.prisma.rating.findUnique({ where: { pool_player: { pool, player } }, select: { rating: true } });
-    return Math.round(row?.rating ?? 1500);
+  private ratingOf(pool: string, player: string): Promise<number> {
+    return roundedRating(this.prisma, pool, player);
   }
 }
 

@@ -31,7 +31,7 @@ import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import type { CommandResult, CreateMatchInput, StoreTransaction, TransactionalCreate } from '../events/match-store';
 import type { RulesetVersionRef } from '../events/event-store';
-import { PENDING_START_SQL, PendingStarts } from '../clocks/pending-starts';
+import { PendingStarts } from '../clocks/pending-starts';
 import { playerChannel } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { PUB_SUB } from '../realtime/realtime.module';
@@ -155,7 +155,7 @@ export class MatchMaker {
     await order.after?.(tx, matchId);
     // The start waits for the client seeds: a pending start of the starter (a durable row: any instance's scheduler issues it).
     if (order.startBy !== undefined && this.waitsForSeeds() && !order.seed) {
-      await tx.$executeRawUnsafe(PENDING_START_SQL, matchId, created.result.seq, this.starts.windowMs, order.startBy, null);
+      await this.starts.recordInTransaction(tx, matchId, created.result.seq, order.startBy);
     }
     const announced = order.announce?.(matchId) ?? [];
     await enqueueWebhooks(tx, announced);

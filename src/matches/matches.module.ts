@@ -13,12 +13,13 @@ import { MatchesController } from './matches.controller';
 import { MatchFieldsResolver, MatchSettingsResolver, MatchesResolver, SeatPresenceResolver, TurnNoticeResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
+import { RematchesStore } from './rematches-store';
 
 /** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService (what follows an append: src/reactions/after-append.ts). */
 @Module({
   imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, BotsModule, RatingsModule, ClocksModule, PresenceModule, MatchMakerModule, TournamentTablesModule],
   controllers: [MatchesController],
-  providers: [MatchesService, RematchesService, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, TurnNoticeResolver, SeatPresenceResolver],
+  providers: [MatchesService, RematchesService, RematchesStore, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, TurnNoticeResolver, SeatPresenceResolver],
   exports: [MatchesService, RematchesService],
 })
 export class MatchesModule {}

@@ -21,7 +21,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../auth/principal';
-import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import { playerChannel } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
@@ -29,7 +28,8 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchMaker } from './match-maker';
 import { appConfig } from '../config/config';
-import { prepared } from '../database/prepared-statements';
+import { RematchesStore } from './rematches-store';
+import type { OfferRow } from './rematches-store';
 
 export interface RematchOffer {
   /** The finished match. */
@@ -46,36 +46,13 @@ export interface RematchOffer {
   expiresAt: Date;
 }
 
-interface OfferRow {
-  asked: string[];
-  status: string;
-  declined_by: string | null;
-  new_match_id: string | null;
-  expires_at: Date;
-}
-
-const ASK_SQL = `INSERT INTO rematch_offers (match_id, asked, status, expires_at)
-  VALUES ($1::uuid, ARRAY[$2::text], 'open', now() + make_interval(secs => $3::double precision / 1000))
-  ON CONFLICT (match_id) DO UPDATE SET
-    asked = CASE WHEN rematch_offers.status = 'open' AND rematch_offers.expires_at > now()
-      THEN (SELECT array_agg(DISTINCT x ORDER BY x) FROM unnest(rematch_offers.asked || ARRAY[$2::text]) AS x) ELSE ARRAY[$2::text] END,
-    expires_at = CASE WHEN rematch_offers.status = 'open' AND rematch_offers.expires_at > now()
-      THEN rematch_offers.expires_at ELSE EXCLUDED.expires_at END,
-    status = 'open', declined_by = NULL
-  WHERE rematch_offers.status <> 'accepted'
-  RETURNING asked, status, declined_by, new_match_id::text AS new_match_id, expires_at`;
-
-// Read with every match a client reads (its rematchOf).
-const REMATCH_OF_SQL = prepared(`SELECT match_id::text AS match_id FROM rematch_offers WHERE new_match_id = $1::uuid`);
-const READ_SQL = `SELECT asked, status, declined_by, new_match_id::text AS new_match_id, expires_at FROM rematch_offers WHERE match_id = $1::uuid`;
-
 @Injectable()
 export class RematchesService {
   /** REMATCH_TTL (ISO 8601, default PT5M): how long a rematch offer waits for the other players. */
   readonly ttlMs = appConfig().REMATCH_TTL;
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly offers: RematchesStore,
     private readonly store: MatchStore,
     private readonly maker: MatchMaker,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
@@ -83,25 +60,23 @@ export class RematchesService {
 
   /** The match this one is a rematch of (null: none). */
   async rematchOf(matchId: string): Promise<string | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string }[]>(REMATCH_OF_SQL, matchId);
-    return rows[0]?.match_id ?? null;
+    return this.offers.rematchOf(matchId);
   }
 
   /** The offer after a finished match, as it stands (NOT_FOUND when nobody asked). */
   async offer(matchId: string): Promise<RematchOffer> {
     const { players } = await this.finished(matchId);
-    const rows = await this.prisma.$queryRawUnsafe<OfferRow[]>(READ_SQL, matchId);
-    if (!rows[0]) throw new DomainError('NOT_FOUND', 'nobody has asked for a rematch of this match');
-    return this.toOffer(matchId, players, rows[0]);
+    const row = await this.offers.read(matchId);
+    if (!row) throw new DomainError('NOT_FOUND', 'nobody has asked for a rematch of this match');
+    return this.toOffer(matchId, players, row);
   }
 
   /** I ask for a rematch; the last human to ask makes and starts it (newMatchId). */
   async ask(caller: Principal, matchId: string): Promise<RematchOffer> {
     const { players, state, summary } = await this.finished(matchId);
     if (!players.includes(caller.username)) throw new DomainError('NOT_SEATED', 'only a human player of the match may ask for its rematch');
-    const rows = await this.prisma.$queryRawUnsafe<OfferRow[]>(ASK_SQL, matchId, caller.username, this.ttlMs);
     // No row: the offer was accepted already (the rematch exists).
-    const row = rows[0] ?? (await this.prisma.$queryRawUnsafe<OfferRow[]>(READ_SQL, matchId))[0];
+    const row = (await this.offers.ask(matchId, caller.username, this.ttlMs)) ?? (await this.offers.read(matchId))!;
     if (row.status === 'accepted') return this.toOffer(matchId, players, row);
     if (!players.every((p) => row.asked.includes(p))) {
       await this.notify(players.filter((p) => p !== caller.username), { type: 'rematchOffered', matchId, by: caller.username, expiresAt: new Date(row.expires_at).toISOString() });
@@ -125,16 +100,10 @@ export class RematchesService {
         settings,
         startBy: createdBy,
         before: async (tx) => {
-          const claimed = await tx.$executeRawUnsafe(
-            `UPDATE rematch_offers SET status = 'accepted' WHERE match_id = (SELECT match_id FROM rematch_offers
-               WHERE match_id = $1::uuid AND status = 'open' AND expires_at > now() AND asked @> ARRAY(SELECT jsonb_array_elements_text($2::jsonb)) FOR UPDATE SKIP LOCKED)`,
-            matchId,
-            JSON.stringify(players),
-          );
-          if (claimed !== 1) throw new DomainError('CONFLICT', 'the rematch offer changed meanwhile', { rematchRace: true });
+          if (!(await this.offers.claim(tx, matchId, players))) throw new DomainError('CONFLICT', 'the rematch offer changed meanwhile', { rematchRace: true });
         },
         after: async (tx, made) => {
-          await tx.$executeRawUnsafe(`UPDATE rematch_offers SET new_match_id = $2::uuid WHERE match_id = $1::uuid`, matchId, made);
+          await this.offers.setRematch(tx, matchId, made);
         },
         announce: (newMatchId) => players.map((player) => ({ player, event: { type: 'rematchStarted', matchId, newMatchId } })),
       });
@@ -142,7 +111,7 @@ export class RematchesService {
       // Another ask completed it first (or it lapsed meanwhile): answer the offer as it is now.
       if (!(err instanceof DomainError && err.details.rematchRace === true)) throw err;
     }
-    const now = (await this.prisma.$queryRawUnsafe<OfferRow[]>(READ_SQL, matchId))[0];
+    const now = (await this.offers.read(matchId))!;
     return this.toOffer(matchId, players, now);
   }
 
@@ -150,15 +119,10 @@ export class RematchesService {
   async decline(caller: Principal, matchId: string): Promise<RematchOffer> {
     const { players } = await this.finished(matchId);
     if (!players.includes(caller.username)) throw new DomainError('NOT_SEATED', 'only a human player of the match may decline its rematch');
-    const rows = await this.prisma.$queryRawUnsafe<OfferRow[]>(
-      `UPDATE rematch_offers SET status = 'declined', declined_by = $2 WHERE match_id = $1::uuid AND status = 'open' AND expires_at > now()
-       RETURNING asked, status, declined_by, new_match_id::text AS new_match_id, expires_at`,
-      matchId,
-      caller.username,
-    );
-    if (!rows[0]) throw new DomainError('CONFLICT', 'there is no open rematch offer for this match');
+    const row = await this.offers.decline(matchId, caller.username);
+    if (!row) throw new DomainError('CONFLICT', 'there is no open rematch offer for this match');
     await this.notify(players.filter((p) => p !== caller.username), { type: 'rematchDeclined', matchId, by: caller.username });
-    return this.toOffer(matchId, players, rows[0]);
+    return this.toOffer(matchId, players, row);
   }
 
   private async finished(matchId: string) {

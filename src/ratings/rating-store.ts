@@ -34,6 +34,12 @@ export function poolOf(match: { preset: string; rulesetId: string | null }): str
   return match.rulesetId ?? match.preset;
 }
 
+/** A player's rating in a pool, rounded; 1500 without one (a seek's rating: src/lobby). */
+export async function roundedRating(prisma: Pick<Prisma, 'rating'>, pool: string, player: string): Promise<number> {
+  const row = await prisma.rating.findUnique({ where: { pool_player: { pool, player } }, select: { rating: true } });
+  return Math.round(row?.rating ?? 1500);
+}
+
 export class RatingStore {
   /** The logs are read through the match archive (the store's tables are read in src/events only). */
   private readonly archive: MatchArchive;
