@@ -27,7 +27,7 @@
  * guard checks it against the log.
  *
  * Self-contained on purpose (relative imports only): every stream's store
- * builds on this file.
+ * builds on this file. See docs/match-store.md "Streams".
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
