@@ -12,7 +12,8 @@ import { prismaRowReader } from '../database/database';
 import type { Prisma, RowReader, StatementRunner } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
-import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
+import { BATCH_START_TYPES, GENESIS_HASH, MATCH_STREAM, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
+import { guardFailure, seqTaken, uniqueViolationText } from './stream-store';
 import { appConfig } from '../config/config';
 
 /** What runs a statement: the client, or a transaction of the caller's (see MatchStore.createInTransaction). */
@@ -238,24 +239,10 @@ const FIND_COMMAND_SQL = prepared('SELECT seq, command_hash FROM match_events WH
 
 /** A unique violation from either driver adapter, with the constraint it names when known. */
 export function uniqueViolation(err: unknown): { constraint: string } | null {
-  const seen = new Set<unknown>();
-  const walk = (e: unknown, depth: number): { constraint: string } | null => {
-    if (!e || typeof e !== 'object' || seen.has(e) || depth > 6) return null;
-    seen.add(e);
-    const o = e as Record<string, unknown>;
-    const text = `${String(o.message ?? '')} ${String(o.code ?? '')} ${String(o.kind ?? '')} ${String(o.originalCode ?? '')}`;
-    if (o.code === '23505' || o.originalCode === '23505' || o.kind === 'UniqueConstraintViolation' || /duplicate key value|23505|Unique constraint/i.test(text)) {
-      const all = JSON.stringify(e, Object.getOwnPropertyNames(e)) + text;
-      const constraint = /command_key/.test(all) ? 'match_events_match_id_command_key_key' : /match_events_pkey|\(match_id, seq\)|"seq"/.test(all) ? 'match_events_pkey' : /matches_pkey/.test(all) ? 'matches_pkey' : 'unknown';
-      return { constraint };
-    }
-    for (const k of ['cause', 'meta', 'driverAdapterError', 'error']) {
-      const found = walk(o[k], depth + 1);
-      if (found) return found;
-    }
-    return null;
-  };
-  return walk(err, 0);
+  const all = uniqueViolationText(err);
+  if (all === null) return null;
+  const constraint = /command_key/.test(all) ? 'match_events_match_id_command_key_key' : /match_events_pkey|\(match_id, seq\)|"seq"/.test(all) ? 'match_events_pkey' : /matches_pkey/.test(all) ? 'matches_pkey' : 'unknown';
+  return { constraint };
 }
 
 /** An append decided and chained, waiting for its statement. */
@@ -274,7 +261,7 @@ function appendError(err: unknown, a: PendingAppend): unknown {
   if (unique?.constraint === 'match_events_match_id_command_key_key') {
     return new DomainError('IDEMPOTENCY_KEY_REUSED', 'this command key was already used in this match', { duplicate: true });
   }
-  if (unique) return new DomainError('VERSION_CONFLICT', `match ${a.matchId} moved on from seq ${a.expectedSeq}`, { expectedSeq: a.expectedSeq });
+  if (unique) return seqTaken(MATCH_STREAM, a.matchId, a.expectedSeq);
   return err;
 }
 
@@ -462,9 +449,7 @@ export class EventStore {
 
   /** Why an append's guard matched no row: no such match, or the log is at another seq. */
   private async guardFailed(a: PendingAppend): Promise<DomainError> {
-    const seq = await this.currentSeq(a.matchId);
-    if (seq === null) return new DomainError('NOT_FOUND', `no match ${a.matchId}`);
-    return new DomainError('VERSION_CONFLICT', `match ${a.matchId} is at seq ${seq}, not ${a.expectedSeq}`, { expectedSeq: a.expectedSeq, currentSeq: seq });
+    return guardFailure(MATCH_STREAM, a.matchId, a.expectedSeq, await this.currentSeq(a.matchId));
   }
 
   async currentSeq(matchId: string): Promise<number | null> {

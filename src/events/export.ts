@@ -16,8 +16,10 @@ import { createPublicKey, sign as edSign, verify as edVerify } from 'node:crypto
 import type { KeyObject } from 'node:crypto';
 import { auditEvents, isSeedHex, seedCommitment, seedFromHex } from '../engine';
 import type { EndReason, MatchSettings, RulesetOptions, Seat } from '../engine';
-import { GENESIS_HASH, canonicalJson, joinEvent, sha256Hex, timedEventHash, verifyChain } from './chain';
+import { GENESIS_HASH, MATCH_STREAM, canonicalJson, joinEvent, sha256Hex, timedEventHash, verifyChain } from './chain';
 import type { ChainedEvent, StoredEvent } from './chain';
+import { streamLine } from './stream-store';
+import type { StreamLine } from './stream-store';
 
 /** The format written today: times inside the hashes, signed. */
 export const EXPORT_FORMAT = 'scopa-match/2';
@@ -91,15 +93,8 @@ export interface ExportRatingChange {
   volatilityAfter: number;
 }
 
-export interface ExportLine {
-  seq: number;
-  type: string;
-  payload: Record<string, unknown>;
-  actor: string | null;
-  time: string;
-  prevHash: string;
-  hash: string;
-}
+/** One event line: every stream's export line (./stream-store.ts). */
+export type ExportLine = StreamLine;
 
 /** The header fields a writer gives; format, events, lastHash and the signature follow from the log and the key. */
 export type ExportFields = Omit<ExportHeader, 'format' | 'events' | 'lastHash' | 'issuer' | 'keyId' | 'signature'>;
@@ -114,7 +109,7 @@ export function writeExport(fields: ExportFields, events: readonly StoredEvent[]
   const lines: ExportLine[] = [];
   let prev = GENESIS_HASH;
   for (const e of events) {
-    const line: ExportLine = { seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, time: e.time.toISOString(), prevHash: prev, hash: '' };
+    const line = streamLine(MATCH_STREAM, fields.matchId, { ...e, prevHash: prev, hash: '' });
     line.hash = timedEventHash(prev, fields.matchId, line);
     prev = line.hash;
     lines.push(line);
@@ -181,8 +176,7 @@ export function verifyHeaderSignature(header: ExportHeader, keys: ExportKeySet, 
 export function toJsonl(header: ExportHeader, events: readonly StoredEvent[]): string {
   const lines = [JSON.stringify(header)];
   for (const e of events) {
-    const line: ExportLine = { seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, time: e.time.toISOString(), prevHash: e.prevHash, hash: e.hash };
-    lines.push(JSON.stringify(line));
+    lines.push(JSON.stringify(streamLine(MATCH_STREAM, header.matchId, e)));
   }
   return lines.join('\n') + '\n';
 }

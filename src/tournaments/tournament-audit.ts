@@ -29,7 +29,7 @@ import { createHash } from 'node:crypto';
 import { GENESIS_HASH } from '../events/chain';
 import { roundSeed, tableSeed } from './duplicate-seed';
 import { evolveTournament, initialTournamentState, joinTournamentEvent, nextPairing, standingsOf, SUPPORTED_PAIRING_VERSIONS, tournamentEventHash } from './tournament-log';
-import type { TournamentEvent, TournamentState } from './tournament-log';
+import type { ChainedTournamentEvent, TournamentEvent, TournamentState } from './tournament-log';
 import type { StandingRow } from './standings';
 import { headerProblems, isTournamentHeader } from './tournament-export';
 import type { TournamentExportHeader } from './tournament-export';
@@ -77,7 +77,7 @@ export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string,
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as unknown);
   const header = isTournamentHeader(parsed[0]) ? parsed[0] : null;
-  const lines = (header ? parsed.slice(1) : parsed) as { tournamentId: string; seq: number; type: string; payload: Record<string, unknown>; actor: string | null; time: string; prevHash: string; hash: string }[];
+  const lines = (header ? parsed.slice(1) : parsed) as ChainedTournamentEvent[];
   if (header) problems.push(...headerProblems(header, lines));
   const id = lines[0]?.tournamentId ?? null;
   let state: TournamentState = initialTournamentState(id ?? '');

@@ -1,5 +1,6 @@
 /**
- * A tournament's own log, hash-chained like a match's (src/events/chain.ts):
+ * A tournament's own log, a stream of the generic stream store
+ * (src/events/stream-store.ts, TOURNAMENT_STREAM), hash-chained like a match's:
  *
  *   hash_n = hex(sha256(hash_{n-1} || canonical_json({tournamentId, seq, type, payload, actor, time})))
  *
@@ -10,7 +11,8 @@
  * round's pairing is a pure function of that state (nextPairing), so the
  * audit (tournament-audit.ts) recomputes every pairing and every standing.
  */
-import { canonicalJson, GENESIS_HASH, sha256Hex } from '../events/chain';
+import { chainStream, joinStreamEvent, streamHash, streamLine } from '../events/stream-store';
+import type { KeyedStreamLine, StreamKind } from '../events/stream-store';
 import { maxSwissRounds, pairSwiss, PAIRING_VERSION, roundRobinRounds, roundRobinSchedule } from './pairing';
 import { pairSwissV1 } from './pairing-v1';
 import type { PairingPlayer, RoundPairing } from './pairing';
@@ -75,19 +77,14 @@ export type TournamentEvent =
 
 export type TournamentEventType = TournamentEvent['type'];
 
-export interface ChainedTournamentEvent {
-  tournamentId: string;
-  seq: number;
-  type: string;
-  payload: Record<string, unknown>;
-  actor: string | null;
-  time: string;
-  prevHash: string;
-  hash: string;
-}
+/** A tournament's log as a stream: `tournamentId` in the hash, timed as stored, export lines that start with the id. */
+export const TOURNAMENT_STREAM: StreamKind = { name: 'tournament', idKey: 'tournamentId', timed: true, linesCarryId: true };
+
+/** One event of the log as chained, stored and exported (the stream export line, with the tournament's id). */
+export type ChainedTournamentEvent = KeyedStreamLine<'tournamentId'>;
 
 export function tournamentEventHash(prevHash: string, e: Omit<ChainedTournamentEvent, 'prevHash' | 'hash'>): string {
-  return sha256Hex(prevHash + canonicalJson({ tournamentId: e.tournamentId, seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, time: e.time }));
+  return streamHash(TOURNAMENT_STREAM, e.tournamentId, prevHash, e, e.time);
 }
 
 export function chainTournamentEvents(
@@ -97,20 +94,13 @@ export function chainTournamentEvents(
   actor: string | null,
   time: Date,
 ): ChainedTournamentEvent[] {
-  let seq = after?.seq ?? 0;
-  let prev = after?.hash ?? GENESIS_HASH;
-  return events.map((event) => {
-    const { type, ...payload } = event as TournamentEvent & Record<string, unknown>;
-    const base = { tournamentId, seq: ++seq, type, payload, actor, time: time.toISOString() };
-    const hash = tournamentEventHash(prev, base);
-    const out = { ...base, prevHash: prev, hash };
-    prev = hash;
-    return out;
-  });
+  return chainStream(TOURNAMENT_STREAM, tournamentId, after, events, actor, time.toISOString()).map(
+    (e) => streamLine(TOURNAMENT_STREAM, tournamentId, { ...e, time: e.time! }) as ChainedTournamentEvent,
+  );
 }
 
 export function joinTournamentEvent(e: { type: string; payload: Record<string, unknown> }): TournamentEvent {
-  return { type: e.type, ...e.payload } as TournamentEvent;
+  return joinStreamEvent<TournamentEvent>(e);
 }
 
 // ---------------------------------------------------------------- state

@@ -1,46 +1,51 @@
 /**
- * The tournament log in the database: tournament_events (the chain), the
- * tournaments row (its projection: status, round, last seq and hash), and
- * the tables of each round (tournament_tables, which link matches to rounds).
+ * The tournament log in the database: a stream of the generic stream store
+ * (src/events/stream-store.ts) over tournament_events (the chain) and the
+ * tournaments row (its head: last seq and hash, and the projection: status,
+ * round, player count). The tables of each round (tournament_tables, which
+ * link matches to rounds) are the service's.
  *
  * Every transition runs in ONE transaction that first locks the tournament's
  * row (`SELECT ... FOR UPDATE`): transitions of one tournament happen one
  * after the other on every instance, each deciding on the log as the one
  * before it left it, so a result is recorded once and a round advances once
- * however many instances receive its last results at once. The primary key
- * (tournament_id, seq) refuses a second writer at a seq besides.
+ * however many instances receive its last results at once. The stream's
+ * append guard (the row at the seq decided on) and the primary key
+ * (tournament_id, seq) refuse a second writer besides.
  *
- * States are folded from the log and cached per tournament (the fold of the
- * events up to a seq never changes): a transition reads only the events
- * after the cached seq.
+ * States are folded from the log and cached per tournament (the stream's
+ * fold cache): a transition reads only the events after the cached seq.
  */
 import type { StoreTransaction } from '../events/match-store';
-import { chainTournamentEvents, evolveTournament, initialTournamentState, joinTournamentEvent } from './tournament-log';
+import { StreamStore } from '../events/stream-store';
+import type { Folded as StreamFolded, StreamSpec } from '../events/stream-store';
+import { evolveTournament, initialTournamentState, TOURNAMENT_STREAM } from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentState } from './tournament-log';
-import { GENESIS_HASH } from '../events/chain';
 
-export interface Folded {
-  seq: number;
-  hash: string;
-  state: TournamentState;
-}
-
-interface EventRow {
-  seq: number;
-  type: string;
-  payload: Record<string, unknown>;
-  actor: string | null;
-  time: Date;
-  prev_hash: string;
-  hash: string;
-}
+export type Folded = StreamFolded<TournamentState>;
 
 export type Sql = Pick<StoreTransaction, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
-const CACHE_MAX = 1000;
+/** The tournament stream: its chain, its tables and its fold. */
+export const TOURNAMENT_STREAM_SPEC: StreamSpec<TournamentEvent, TournamentState> = {
+  kind: TOURNAMENT_STREAM,
+  table: {
+    events: 'tournament_events',
+    idColumn: 'tournament_id',
+    head: 'tournaments',
+    projection: [
+      { column: 'status', type: 'text', of: (s) => s.status },
+      { column: 'round', type: 'int', of: (s) => s.paired.length },
+      { column: 'player_count', type: 'int', of: (s) => s.players.filter((p) => !p.withdrawn).length },
+    ],
+  },
+  initial: initialTournamentState,
+  evolve: evolveTournament,
+  cacheSize: 1000,
+};
 
 export class TournamentLogStore {
-  private readonly cache = new Map<string, Folded>();
+  private readonly stream = new StreamStore(TOURNAMENT_STREAM_SPEC);
 
   /** Locks the tournament's row for this transaction; null when there is none. */
   async lock(tx: Sql, id: string): Promise<{ masterSeed: string | null } | null> {
@@ -49,62 +54,22 @@ export class TournamentLogStore {
   }
 
   /** The state folded from the whole log (cached; only newer events are read). */
-  async load(db: Sql, id: string): Promise<Folded> {
-    const cached = this.cache.get(id);
-    const from = cached?.seq ?? 0;
-    const rows = await db.$queryRawUnsafe<EventRow[]>(
-      `SELECT seq, type, payload, actor, time, prev_hash, hash FROM tournament_events WHERE tournament_id = $1::uuid AND seq > $2::int ORDER BY seq`,
-      id,
-      from,
-    );
-    let folded: Folded = cached ?? { seq: 0, hash: GENESIS_HASH, state: initialTournamentState(id) };
-    for (const r of rows) folded = { seq: r.seq, hash: r.hash, state: evolveTournament(folded.state, joinTournamentEvent(r)) };
-    this.remember(id, folded);
-    return folded;
+  load(db: Sql, id: string): Promise<Folded> {
+    return this.stream.load(db, id);
   }
 
   /** Every event of the log, chained as stored (the export). */
   async events(db: Sql, id: string): Promise<ChainedTournamentEvent[]> {
-    const rows = await db.$queryRawUnsafe<EventRow[]>(
-      `SELECT seq, type, payload, actor, time, prev_hash, hash FROM tournament_events WHERE tournament_id = $1::uuid ORDER BY seq`,
-      id,
-    );
-    return rows.map((r) => ({ tournamentId: id, seq: r.seq, type: r.type, payload: r.payload, actor: r.actor, time: new Date(r.time).toISOString(), prevHash: r.prev_hash, hash: r.hash }));
+    return (await this.stream.lines(db, id)) as ChainedTournamentEvent[];
   }
 
   /** Appends events after `folded` (inside the caller's transaction, the row locked) and returns the new fold. */
-  async append(tx: Sql, folded: Folded, events: readonly TournamentEvent[], actor: string | null): Promise<Folded> {
-    if (events.length === 0) return folded;
-    const id = folded.state.id;
-    const chained = chainTournamentEvents(id, { seq: folded.seq, hash: folded.hash }, events, actor, new Date());
-    await tx.$executeRawUnsafe(
-      `INSERT INTO tournament_events (tournament_id, seq, type, payload, actor, time, prev_hash, hash)
-       SELECT $1::uuid, e.seq, e.type, e.payload, e.actor, e.time::timestamptz, e.prev_hash, e.hash
-       FROM jsonb_to_recordset($2::jsonb) AS e(seq int, type text, payload jsonb, actor text, time text, prev_hash text, hash text)`,
-      id,
-      JSON.stringify(chained.map((c) => ({ seq: c.seq, type: c.type, payload: c.payload, actor: c.actor, time: c.time, prev_hash: c.prevHash, hash: c.hash }))),
-    );
-    let state = folded.state;
-    for (const e of events) state = evolveTournament(state, e);
-    const last = chained[chained.length - 1];
-    await tx.$executeRawUnsafe(
-      `UPDATE tournaments SET current_seq = $2::int, last_hash = $3, status = $4, round = $5::int, player_count = $6::int, updated_at = now() WHERE id = $1::uuid`,
-      id,
-      last.seq,
-      last.hash,
-      state.status,
-      state.paired.length,
-      state.players.filter((p) => !p.withdrawn).length,
-    );
-    return { seq: last.seq, hash: last.hash, state };
+  append(tx: Sql, folded: Folded, events: readonly TournamentEvent[], actor: string | null): Promise<Folded> {
+    return this.stream.append(tx, folded.state.id, folded, events, actor);
   }
 
   /** After a commit: the fold it made is the log's. */
   remember(id: string, folded: Folded): void {
-    const cached = this.cache.get(id);
-    if (cached && cached.seq >= folded.seq) return;
-    this.cache.delete(id);
-    this.cache.set(id, folded);
-    if (this.cache.size > CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    this.stream.remember(id, folded);
   }
 }
