@@ -23,30 +23,27 @@ import type { MatchAnalysis } from './analyzer';
 import type { AnalysisJob } from './analysis-queue';
 import { analysisChannel, progressOf } from './analysis-progress';
 import type { AnalysisProgressMessage } from './analysis-progress';
+import { AnalysisStore } from './analysis-store';
+import type { WorkerRow } from './analysis-store';
 
 /** A log holds at most this many events (a long cirulla match has about a thousand). */
 export const MAX_EVENTS = 20_000;
 /** How often a running analysis writes its progress to its row and publishes it. */
 const PROGRESS_EVERY_MS = 500;
 
-interface Row {
-  id: string;
-  match_id: string;
-  analyzer: string;
-  requested_by: string;
-  status: string;
-}
-
 export class AnalysisRunner {
   readonly name = `${hostname()}:${process.pid}`;
   private stopping = false;
+  private readonly rows: AnalysisStore;
 
   constructor(
     private readonly prisma: Prisma,
     private readonly store: MatchStore,
     private readonly pubsub: NoticePublisher,
     private readonly log: (line: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.rows = new AnalysisStore(prisma);
+  }
 
   /** Running analyses give up at their next decision (their job fails and is retried elsewhere or later). */
   stop(): void {
@@ -66,12 +63,7 @@ export class AnalysisRunner {
   }
 
   private async analyse(analysisId: string): Promise<void> {
-    const rows = await this.prisma.$queryRawUnsafe<Row[]>(
-      `UPDATE match_analyses SET status = 'running', attempts = attempts + 1, error = NULL, updated_at = now()
-       WHERE id = $1::uuid AND status <> 'done' RETURNING id::text, match_id::text, analyzer, requested_by, status`,
-      analysisId,
-    );
-    const row = rows[0];
+    const row = await this.rows.claim(analysisId);
     if (!row) return; // done already (or gone with its match)
     const analyzer = analyzerFromKey(row.analyzer);
     const stored = await this.store.eventsFrom(row.match_id, 1, MAX_EVENTS);
@@ -91,7 +83,7 @@ export class AnalysisRunner {
       if (published < 0 || (done !== published && Date.now() - last >= PROGRESS_EVERY_MS)) {
         last = Date.now();
         published = done;
-        await this.prisma.$executeRawUnsafe(`UPDATE match_analyses SET done = $2, total = $3, updated_at = now() WHERE id = $1::uuid AND status = 'running'`, analysisId, done, total);
+        await this.rows.progress(analysisId, done, total);
         await this.publish({ matchId: row.match_id, analyzer: row.analyzer, status: 'running', done, total });
       }
       // A turn of the event loop at each pause (every few milliseconds): requests and the queue's polls go on meanwhile.
@@ -100,22 +92,15 @@ export class AnalysisRunner {
     await this.finish(row, result);
   }
 
-  private async finish(row: Row, result: MatchAnalysis): Promise<void> {
+  private async finish(row: WorkerRow, result: MatchAnalysis): Promise<void> {
     const total = result.decisions.length;
     const readers = [...new Set([row.requested_by, ...result.players.flatMap((p) => (p.player && !p.player.startsWith('bot:') ? [p.player] : []))])];
     const ready: PlayerEvent = { type: 'analysisReady', matchId: row.match_id, analyzer: row.analyzer };
     const written = await this.prisma.$transaction(async (tx) => {
-      const n = await tx.$executeRawUnsafe(
-        `UPDATE match_analyses SET status = 'done', result = $2::jsonb, done = $3, total = $3, finished_at = now(), finished_by = $4, updated_at = now()
-         WHERE id = $1::uuid AND status <> 'done'`,
-        row.id,
-        JSON.stringify(result),
-        total,
-        this.name,
-      );
+      const written = await this.rows.finish(tx, row.id, result, total, this.name);
       // The webhooks exist exactly when the result does.
-      if (n > 0) await enqueueWebhooks(tx, readers.map((player) => ({ player, event: ready })));
-      return n > 0;
+      if (written) await enqueueWebhooks(tx, readers.map((player) => ({ player, event: ready })));
+      return written;
     });
     if (!written) return;
     this.log(`analysis ${row.id} of match ${row.match_id} done by ${this.name}`);
@@ -125,13 +110,8 @@ export class AnalysisRunner {
 
   private async fail(analysisId: string, err: unknown): Promise<void> {
     const message = err instanceof Error ? err.message : String(err);
-    const rows = await this.prisma.$queryRawUnsafe<Row[]>(
-      `UPDATE match_analyses SET status = 'failed', error = $2, updated_at = now() WHERE id = $1::uuid AND status <> 'done'
-       RETURNING id::text, match_id::text, analyzer, requested_by, status`,
-      analysisId,
-      message.slice(0, 500),
-    );
-    if (rows[0]) await this.publish({ matchId: rows[0].match_id, analyzer: rows[0].analyzer, status: 'failed', done: 0, total: 0 });
+    const failed = await this.rows.fail(analysisId, message.slice(0, 500));
+    if (failed) await this.publish({ matchId: failed.match_id, analyzer: failed.analyzer, status: 'failed', done: 0, total: 0 });
   }
 
   private async publish(p: Omit<AnalysisProgressMessage, 'share'>): Promise<void> {

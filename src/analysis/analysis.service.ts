@@ -46,24 +46,8 @@ import { AnalysisRunner, MAX_EVENTS } from './analysis-runner';
 import { analysisChannel, progressOf } from './analysis-progress';
 import type { AnalysisProgressMessage, AnalysisStatus } from './analysis-progress';
 import { jobDatabase } from './job-database';
-import { lockForTransaction } from '../database/advisory-lock';
-
-interface Row {
-  id: string;
-  match_id: string;
-  analyzer: string;
-  requested_by: string;
-  status: AnalysisStatus;
-  job_id: string;
-  done: number;
-  total: number;
-  attempts: number;
-  result: MatchAnalysis | null;
-  error: string | null;
-  created_at: Date;
-  finished_at: Date | null;
-  how?: 'inserted' | 'requeued' | 'existing';
-}
+import { AnalysisStore } from './analysis-store';
+import type { AnalysisRow } from './analysis-store';
 
 export interface AnalysisView {
   matchId: string;
@@ -79,34 +63,11 @@ export interface AnalysisView {
   result: MatchAnalysis | null;
 }
 
-const COLUMNS = `id::text, match_id::text, analyzer, requested_by, status, job_id::text, done, total, attempts, result, error, created_at, finished_at`;
-
-// One statement: the existing analysis, or a new one (or a failed one queued again) if the caller's and the total
-// queue allow it. Two requests racing for one match: one inserts, the other finds nothing and reads it again.
-const REQUEST_SQL = `
-WITH existing AS (
-  SELECT ${COLUMNS} FROM match_analyses WHERE match_id = $2::uuid AND analyzer = $3
-), live AS (
-  SELECT count(*) FILTER (WHERE requested_by = $4) AS mine, count(*) AS total FROM match_analyses WHERE status IN ('queued', 'running')
-), inserted AS (
-  INSERT INTO match_analyses (id, match_id, analyzer, requested_by, job_id)
-  SELECT $1::uuid, $2::uuid, $3, $4, $7::uuid FROM live
-  WHERE NOT EXISTS (SELECT 1 FROM existing) AND live.mine < $5 AND live.total < $6
-  ON CONFLICT (match_id, analyzer) DO NOTHING
-  RETURNING ${COLUMNS}
-), requeued AS (
-  UPDATE match_analyses a SET status = 'queued', job_id = $7::uuid, requested_by = $4, error = NULL, done = 0, total = 0, updated_at = now()
-  FROM live WHERE a.match_id = $2::uuid AND a.analyzer = $3 AND a.status = 'failed' AND live.mine < $5 AND live.total < $6
-  RETURNING a.id::text, a.match_id::text, a.analyzer, a.requested_by, a.status, a.job_id::text, a.done, a.total, a.attempts, a.result, a.error, a.created_at, a.finished_at
-)
-SELECT *, 'inserted' AS how FROM inserted
-UNION ALL SELECT *, 'requeued' AS how FROM requeued
-UNION ALL SELECT *, 'existing' AS how FROM existing WHERE NOT EXISTS (SELECT 1 FROM requeued)`;
-
 @Injectable()
 export class AnalysisService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly analyzer: AnalyzerInfo;
   private readonly queue: AnalysisQueue;
+  private readonly rows: AnalysisStore;
   private readonly runner: AnalysisRunner;
   private readonly notices: AnalysisNotices;
   private readonly logger = new Logger('Analysis');
@@ -118,6 +79,7 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     private readonly config: AppConfig,
     private readonly tables: TournamentTables,
   ) {
+    this.rows = new AnalysisStore(prisma);
     this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
     this.queue = new AnalysisQueue(jobDatabase(prisma.database), analysisQueueOptions(config), (err) => this.logger.warn(`job queue: ${(err as Error)?.message ?? err}`));
     this.notices = analysisNotices(prisma.database, config.REDIS_URL, pubsub, true, (err) => this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`));
@@ -146,24 +108,18 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     const before = await this.row(matchId);
     // Its size, from the log (nothing is queued beyond the bound); a done or running analysis is what it is.
     const decisions = !before || before.status === 'failed' || before.status === 'queued' ? await this.decisions(matchId, before?.status !== 'queued') : 0;
-    const args = [randomUUID(), matchId, key, caller.username, this.config.ANALYSIS_QUEUE_PER_ACCOUNT, this.config.ANALYSIS_QUEUE_MAX, randomUUID()];
-    const queued = await this.prisma.$transaction(
-      async (tx) => {
-        // Before REQUEST_SQL: every instance's requests queue one at a time, each counting from a snapshot taken after the
-        // previous one committed (one statement alone would count from a snapshot taken before the lock, and racing
-        // requests would each see room). One lock for both bounds: the total one is shared by every account.
-        await lockForTransaction(tx, 'scopa:analysis-queue');
-        return tx.$queryRawUnsafe<Row[]>(REQUEST_SQL, ...args);
-      },
-      // A burst of requests waits its turn for the lock rather than failing after Prisma's 2 s.
-      { maxWait: 15_000, timeout: 15_000 },
-    );
+    const queued = await this.rows.request({
+      id: randomUUID(),
+      matchId,
+      analyzer: key,
+      requestedBy: caller.username,
+      perAccount: this.config.ANALYSIS_QUEUE_PER_ACCOUNT,
+      max: this.config.ANALYSIS_QUEUE_MAX,
+      jobId: randomUUID(),
+    });
     let row = queued[0] ?? (await this.row(matchId));
     if (!row) {
-      const [live] = await this.prisma.$queryRawUnsafe<{ mine: number; total: number }[]>(
-        `SELECT count(*) FILTER (WHERE requested_by = $1)::int AS mine, count(*)::int AS total FROM match_analyses WHERE status IN ('queued', 'running')`,
-        caller.username,
-      );
+      const live = await this.rows.live(caller.username);
       const mine = live.mine >= this.config.ANALYSIS_QUEUE_PER_ACCOUNT;
       throw new DomainError(
         'ANALYSIS_QUEUE_FULL',
@@ -179,7 +135,7 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
       if (row.how !== 'existing') await this.notices.publisher.publish(analysisChannel(matchId), progressOf({ matchId, analyzer: key, status: 'queued', done: 0, total: 0 })).catch(() => undefined);
     } else if (row.status === 'running' && (await this.queue.jobState(row.job_id)) === 'failed') {
       // Its worker died on the last attempt: the job failed by timeout, the row never heard of it.
-      row = (await this.markFailed(row.id, 'the job timed out on its last attempt')) ?? row;
+      row = (await this.rows.markFailed(row.id, 'the job timed out on its last attempt')) ?? row;
     }
     return view(row);
   }
@@ -231,18 +187,8 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     return decisions > this.config.ANALYSIS_LARGE_DECISIONS ? ANALYSIS_LARGE_QUEUE : ANALYSIS_QUEUE;
   }
 
-  private async row(matchId: string): Promise<Row | null> {
-    const rows = await this.prisma.$queryRawUnsafe<Row[]>(`SELECT ${COLUMNS} FROM match_analyses WHERE match_id = $1::uuid AND analyzer = $2`, matchId, this.analyzer.key);
-    return rows[0] ?? null;
-  }
-
-  private async markFailed(id: string, error: string): Promise<Row | null> {
-    const rows = await this.prisma.$queryRawUnsafe<Row[]>(
-      `UPDATE match_analyses SET status = 'failed', error = $2, updated_at = now() WHERE id = $1::uuid AND status = 'running' RETURNING ${COLUMNS}`,
-      id,
-      error,
-    );
-    return rows[0] ?? null;
+  private async row(matchId: string): Promise<AnalysisRow | null> {
+    return this.rows.row(matchId, this.analyzer.key);
   }
 
   /** Over, and public or played by the caller (NOT_FOUND, CONFLICT, FORBIDDEN otherwise). */
@@ -258,7 +204,7 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
   }
 }
 
-function view(row: Row): AnalysisView {
+function view(row: AnalysisRow): AnalysisView {
   const { share } = progressOf({ matchId: row.match_id, analyzer: row.analyzer, status: row.status, done: row.done, total: row.total });
   return {
     matchId: row.match_id,

@@ -1,4 +1,5 @@
 import { Module, RequestMethod } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { text } from 'express';
@@ -14,7 +15,7 @@ import { appConfig } from '../config/config';
 
 /** User archives (JSON pages, NDJSON streams), batch export and import of finished matches. */
 @Module({
-  imports: [StoreModule, RatingsModule, TournamentTablesModule],
+  imports: [StoreModule, RatingsModule, TournamentTablesModule, AuthModule],
   controllers: [ArchivesController, ExportKeysController],
   providers: [ArchivesService, ArchivesResolver],
 })

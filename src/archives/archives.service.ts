@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { PAGE_DEFAULT, PAGE_MAX } from '../common/archive-limits';
 import { REVEAL_WAITS, TournamentTables } from '../tournament-tables/tournament-tables';
 import { DomainError } from '../common/domain-error';
-import { PrismaService } from '../database/prisma.service';
+import { AccountsService } from '../auth/accounts.service';
 import { MatchArchive } from '../events/match-archive';
 import { ExportKeys } from '../events/export-keys';
 import type { ExportKeySet } from '../events/export';
@@ -51,11 +51,11 @@ export type BatchExportLine = { id: string; export: string } | { id: string; err
 @Injectable()
 export class ArchivesService {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly archive: MatchArchive,
     private readonly ratings: RatingsService,
     private readonly keys: ExportKeys,
     private readonly tables: TournamentTables,
+    private readonly accounts: AccountsService,
   ) {}
 
   /** GET /.well-known/scopa-keys.json: the public keys that verify this service's exports (the current one first, then the retired ones kept). */
@@ -165,7 +165,7 @@ export class ArchivesService {
   private async resolve(username: string, q: ArchiveQuery, viewer: string | null): Promise<{ filter: ArchiveFilter; after: ArchiveCursor | null }> {
     const player = String(username ?? '').toLowerCase();
     const foreign = player.includes('@') && player.length <= 300;
-    const account = !foreign && player.length > 0 && player.length <= 64 ? await this.prisma.account.findUnique({ where: { username: player }, select: { id: true } }) : null;
+    const account = !foreign && player.length > 0 && player.length <= 64 ? await this.accounts.byUsername(player) : null;
     if (!account && !foreign) throw new DomainError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
     const since = q.since ? timestamp('since', q.since) : undefined;
     const until = q.until ? timestamp('until', q.until) : undefined;

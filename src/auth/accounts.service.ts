@@ -70,6 +70,11 @@ export class AccountsService {
     return this.prisma.account.findUnique({ where: { id }, select: { id: true, username: true, createdAt: true } });
   }
 
+  /** The account of a username (lower case), or null. */
+  async byUsername(username: string): Promise<{ id: string; username: string; createdAt: Date } | null> {
+    return this.prisma.account.findUnique({ where: { username }, select: { id: true, username: true, createdAt: true } });
+  }
+
   async exists(username: string): Promise<boolean> {
     return (await this.prisma.account.count({ where: { username: username.toLowerCase() } })) > 0;
   }

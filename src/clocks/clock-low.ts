@@ -22,17 +22,17 @@ import type { PlayerEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { appConfig } from '../config/config';
 import { prepared, sqlNumber } from '../database/prepared-statements';
+import { RUNNING_TURN_CLOCKS } from '../events/match-clocks';
 
 // Polled: prepared, its fraction and batch written in (see sqlNumber), so that a connection plans it
 // once rather than on every poll (about 1.5 ms a plan).
 const clockLowSql = (fraction: number, batch: number): string =>
   prepared(`
 WITH due AS (
-  SELECT c.match_id, c.seq, c.seat, c.deadline, m.turn_player AS player
-  FROM match_clocks c JOIN matches m ON m.id = c.match_id
-  WHERE c.kind = 'turn' AND m.status = 'playing' AND m.current_seq = c.seq AND m.turn_time_limit IS NOT NULL
-    AND m.turn_player IS NOT NULL AND m.turn_player NOT LIKE 'bot:%'
-    AND c.deadline > now() AND c.deadline - now() <= m.turn_time_limit::interval * ${sqlNumber(fraction)}::double precision
+  SELECT c.match_id, c.seq, c.seat, c.deadline, c.player
+  FROM ${RUNNING_TURN_CLOCKS} c
+  WHERE c.player NOT LIKE 'bot:%'
+    AND c.deadline > now() AND c.deadline - now() <= c.turn_time_limit::interval * ${sqlNumber(fraction)}::double precision
     AND NOT EXISTS (SELECT 1 FROM clock_low_notices n WHERE n.match_id = c.match_id AND n.seq = c.seq)
   ORDER BY c.deadline
   LIMIT ${sqlNumber(batch)}::int

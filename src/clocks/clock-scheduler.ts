@@ -22,7 +22,8 @@
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
 import type { CommandResult, MatchStore } from '../events/match-store';
-import { prepared, sqlNumber } from '../database/prepared-statements';
+import { MatchClockRows } from '../events/match-clocks';
+import type { ClockRow } from '../events/match-clocks';
 
 export interface ClaimedClock {
   matchId: string;
@@ -54,47 +55,6 @@ const STALE = new Set(['VERSION_CONFLICT', 'NOT_YOUR_TURN', 'MATCH_OVER', 'MATCH
 /** ... and for a pending start: the match started meanwhile (or cannot start in this name any more). */
 const STALE_START = new Set(['MATCH_ALREADY_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'SEATS_NOT_FILLED']);
 
-const RETURNED = `c.match_id::text AS match_id, c.kind, c.seat, c.seq, c.on_expiry, c.attempts, c.start_by, c.command_key`;
-
-/**
- * The poll's claim, its batch and lease written in (see sqlNumber): planned once per connection. One
- * statement, so atomic without a transaction around it.
- */
-const claimSql = (batch: number, leaseMs: number): string =>
-  prepared(`
-UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => ${sqlNumber(leaseMs / 1000)}::double precision), attempts = c.attempts + 1
-FROM (
-  SELECT match_id FROM match_clocks
-  WHERE deadline <= now() AND (claimed_until IS NULL OR claimed_until < now())
-  ORDER BY deadline
-  LIMIT ${sqlNumber(batch)}::int
-  FOR UPDATE SKIP LOCKED
-) due
-WHERE c.match_id = due.match_id
-RETURNING ${RETURNED}`);
-
-/** Claims one match's pending start now, whatever its deadline (the last client seed came in). */
-const CLAIM_START_SQL = `
-UPDATE match_clocks c SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), attempts = c.attempts + 1
-FROM (
-  SELECT match_id FROM match_clocks
-  WHERE match_id = $1::uuid AND kind = 'start' AND (claimed_until IS NULL OR claimed_until < now())
-  FOR UPDATE SKIP LOCKED
-) due
-WHERE c.match_id = due.match_id
-RETURNING ${RETURNED}`;
-
-interface ClockRow {
-  match_id: string;
-  kind: string;
-  seat: number;
-  seq: number;
-  on_expiry: string;
-  attempts: number;
-  start_by: string | null;
-  command_key: string | null;
-}
-
 const claimed = (r: ClockRow): ClaimedClock => ({
   matchId: r.match_id,
   kind: r.kind === 'start' ? 'start' : 'turn',
@@ -107,28 +67,25 @@ const claimed = (r: ClockRow): ClaimedClock => ({
 });
 
 export class ClockScheduler {
-  private readonly leaseMs: number;
-  private readonly claimSql: string;
+  private readonly rows: MatchClockRows;
 
   constructor(
-    private readonly prisma: Prisma,
+    prisma: Prisma,
     private readonly store: MatchStore,
     private readonly options: ClockSchedulerOptions = {},
   ) {
-    this.leaseMs = options.leaseMs ?? 30_000;
-    this.claimSql = claimSql(options.batch ?? 20, this.leaseMs);
+    this.rows = new MatchClockRows(prisma, options.leaseMs ?? 30_000, options.batch ?? 20);
   }
 
   /** Claims the due deadlines (rows locked by another transaction are skipped). */
   async claim(): Promise<ClaimedClock[]> {
-    const rows = await this.prisma.$queryRawUnsafe<ClockRow[]>(this.claimSql);
-    return rows.map(claimed);
+    return (await this.rows.claimDue()).map(claimed);
   }
 
   /** Claims the pending start of one match now (none, or held by another claim: null). */
   async claimStart(matchId: string): Promise<ClaimedClock | null> {
-    const rows = await this.prisma.$queryRawUnsafe<ClockRow[]>(CLAIM_START_SQL, matchId, this.leaseMs);
-    return rows.length > 0 ? claimed(rows[0]) : null;
+    const row = await this.rows.claimStart(matchId);
+    return row ? claimed(row) : null;
   }
 
   /** Handles one claimed expiry. */
@@ -183,6 +140,6 @@ export class ClockScheduler {
 
   /** Removes the row if it still is the one claimed (same seq). */
   private async drop(clock: ClaimedClock): Promise<void> {
-    await this.prisma.$executeRawUnsafe('DELETE FROM match_clocks WHERE match_id = $1::uuid AND seq = $2::int AND kind = $3', clock.matchId, clock.seq, clock.kind);
+    await this.rows.drop(clock.matchId, clock.seq, clock.kind);
   }
 }

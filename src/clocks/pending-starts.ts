@@ -19,27 +19,24 @@ import { MatchStore } from '../events/match-store';
 import type { CommandResult, StoreTransaction } from '../events/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
 import { appConfig } from '../config/config';
-import { prepared } from '../database/prepared-statements';
+import { PendingStartRows } from '../events/match-clocks';
 
-// Read with every open match a client reads (its startsAt).
-const STARTS_AT_SQL = prepared(`SELECT deadline FROM match_clocks WHERE match_id = $1::uuid AND kind = 'start'`);
-
-/** The pending start of an open match ($1 id, $2 seq, $3 window ms, $4 asker, $5 key); the first asker's row stays. */
-export const PENDING_START_SQL = `INSERT INTO match_clocks (match_id, kind, seat, seq, deadline, on_expiry, start_by, command_key)
-  SELECT m.id, 'start', -1, $2::int, now() + make_interval(secs => $3::double precision / 1000), 'start', $4, $5
-  FROM matches m WHERE m.id = $1::uuid AND m.status = 'open'
-  ON CONFLICT (match_id) DO NOTHING`;
+// The rows are the match store's (match_clocks, src/events/match-clocks.ts); match creation records one in its transaction.
+export { PENDING_START_SQL } from '../events/match-clocks';
 
 @Injectable()
 export class PendingStarts {
   /** CLIENT_SEED_WINDOW in ms (0: a start never waits). */
   readonly windowMs = appConfig().CLIENT_SEED_WINDOW;
+  private readonly rows: PendingStartRows;
 
   constructor(
-    private readonly prisma: PrismaService,
+    prisma: PrismaService,
     private readonly store: MatchStore,
     private readonly clocks: ClockSchedulerService,
-  ) {}
+  ) {
+    this.rows = new PendingStartRows(prisma);
+  }
 
   /**
    * Records that `player` asked to start the open match at `seq` (the first
@@ -48,7 +45,7 @@ export class PendingStarts {
    * is no longer open).
    */
   async request(matchId: string, seq: number, player: string, idempotencyKey: string | null): Promise<Date | null> {
-    await this.record(this.prisma, matchId, seq, player, idempotencyKey);
+    await this.rows.record(matchId, seq, this.windowMs, player, idempotencyKey);
     // A last seed appended before this row existed found nothing to start: look again (row first, then the log).
     const { state } = await this.store.current(matchId);
     if (state.phase === 'open' && seatsAwaitingClientSeed(state).length === 0) await this.startNow(matchId);
@@ -60,17 +57,12 @@ export class PendingStarts {
    * its create: the match maker's), in the name of `player`, with no command key.
    */
   async recordInTransaction(tx: StoreTransaction, matchId: string, seq: number, player: string): Promise<void> {
-    await this.record(tx, matchId, seq, player, null);
-  }
-
-  private async record(db: Pick<StoreTransaction, '$executeRawUnsafe'>, matchId: string, seq: number, player: string, idempotencyKey: string | null): Promise<void> {
-    await db.$executeRawUnsafe(PENDING_START_SQL, matchId, seq, this.windowMs, player, idempotencyKey);
+    await this.rows.record(matchId, seq, this.windowMs, player, null, tx);
   }
 
   /** When the pending start of a match deals at the latest; null when none is pending. */
   async startsAt(matchId: string): Promise<Date | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ deadline: Date }[]>(STARTS_AT_SQL, matchId);
-    return rows.length > 0 ? new Date(rows[0].deadline) : null;
+    return this.rows.deadline(matchId);
   }
 
   /** Issues the pending start of a match now, if there is one and no other claim holds it; waits for its reactions. */

@@ -31,6 +31,11 @@ export class PrismaService extends OmittingPrismaClient implements OnModuleInit,
     Logger.log(`database ready (${this.database.kind === 'pg' ? 'PostgreSQL' : 'PGlite'})`, 'Database');
   }
 
+  /** Resolves when the database answers a query (readiness, src/health). */
+  async ping(): Promise<void> {
+    await this.$queryRawUnsafe('SELECT 1');
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.$disconnect();
     await this.database.close();

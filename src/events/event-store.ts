@@ -15,6 +15,8 @@ import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, MATCH_STREAM, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
 import { guardFailure, seqTaken, uniqueViolationText } from './stream-store';
 import { appConfig } from '../config/config';
+import { lockRulesetVersionCtes } from '../ruleset-versions/ruleset-version';
+import type { RulesetVersionRef } from '../ruleset-versions/ruleset-version';
 
 /** What runs a statement: the client, or a transaction of the caller's (see MatchStore.createInTransaction). */
 export type SqlRunner = Pick<Prisma, '$queryRawUnsafe' | '$executeRawUnsafe'>;
@@ -49,12 +51,7 @@ export interface NewMatch {
   visibility?: 'public' | 'private';
 }
 
-/** A saved ruleset version as read when a match was resolved from it. */
-export interface RulesetVersionRef {
-  id: string;
-  preset: string;
-  overrides: Record<string, unknown>;
-}
+export type { RulesetVersionRef };
 
 export interface AppendOptions {
   actor: string | null;
@@ -197,25 +194,10 @@ WITH m AS (
 
 // A match from a saved ruleset version ($11), resolved by the caller as preset $19 and overrides $20.
 // The match is inserted only if the version still holds exactly that, and this same statement locks
-// the version (makes it immutable). By this statement's snapshot the version was either
-// - unlocked (`s`): `l` locks it, its row lock making a concurrent in-place save wait and then find it
-//   locked (that save makes the next version instead); after waiting for a concurrent save, `l` checks
-//   the content again on the row as committed; a concurrent creation that locked it first is fine
-//   (COALESCE keeps its time; the row is unchanged);
-// - or locked: `k` finds it so, with that content (a locked version never changes).
+// the version (makes it immutable): `k`, the rulesets' fragment (src/ruleset-versions/ruleset-version.ts).
 // Otherwise (a save edited it after it was read) nothing is written and the caller reads it again.
 const CREATE_FROM_RULESET_SQL = `
-WITH s AS (
-  SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NULL
-), l AS (
-  UPDATE rulesets SET locked_at = COALESCE(rulesets.locked_at, now())
-  FROM s WHERE rulesets.id = s.id AND rulesets.preset = $19::text AND rulesets.overrides = $20::jsonb
-  RETURNING rulesets.id
-), k AS (
-  SELECT id FROM l
-  UNION ALL
-  SELECT id FROM rulesets WHERE id = $11::uuid AND locked_at IS NOT NULL AND preset = $19::text AND overrides = $20::jsonb
-), m AS (
+WITH ${lockRulesetVersionCtes('$11', '$19', '$20')}, m AS (
   INSERT INTO matches (${MATCH_COLUMNS}) SELECT ${MATCH_VALUES} FROM k
   RETURNING id
 )${CREATE_TAIL}`;

@@ -15,7 +15,7 @@ export class ReadinessService {
   ) {}
 
   checks(): HealthIndicatorFunction[] {
-    const checks = [() => this.probe('database', () => this.prisma.$queryRawUnsafe('SELECT 1'))];
+    const checks = [() => this.probe('database', () => this.prisma.ping())];
     const ping = this.redisPing;
     if (ping) checks.push(() => this.probe('redis', ping));
     return checks;

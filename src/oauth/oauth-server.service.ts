@@ -13,6 +13,7 @@ import { RateLimits } from '../auth/rate-limits';
 import { appConfig } from '../config/config';
 import { RevocationBus, accessTokenKey, grantKey } from '../auth/revocations';
 import { PrismaService } from '../database/prisma.service';
+import { AccountsService } from '../auth/accounts.service';
 import { accessTokenTtl, codeTtl, derivedKey, grantTtl, oauthIssuer, refreshTokenTtl, signingJwk } from './oauth.config';
 import { PrismaAdapter } from './prisma-adapter';
 
@@ -66,6 +67,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     private readonly verifiers: AccessTokenVerifiers,
     private readonly bus: RevocationBus,
     private readonly http: HttpAdapterHost,
+    private readonly accounts: AccountsService,
     @Optional() private readonly limits?: RateLimits,
   ) {}
 
@@ -122,7 +124,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     if (!at || !at.accountId || !at.grantId || !at.jti || at.isExpired) return null;
     if (this.bus.isRevoked(accessTokenKey(at.jti)) || this.bus.isRevoked(grantKey(at.grantId)) || !(await this.grantExists(at.grantId))) return null;
     const usr = (at.extra as { usr?: unknown } | undefined)?.usr;
-    const username = typeof usr === 'string' ? usr : (await this.prisma.account.findUnique({ where: { id: at.accountId }, select: { username: true } }))?.username;
+    const username = typeof usr === 'string' ? usr : (await this.accounts.byId(at.accountId))?.username;
     if (!username) return null;
     return {
       accountId: at.accountId,
@@ -160,10 +162,11 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
 
   private build(): Provider {
     const prisma = this.prisma;
+    const accounts = this.accounts;
     const hooks = { grantRevoked: (grantId: string, accountId: string | null) => this.revokeGrant(grantId, accountId) };
     const usernameOf = async (id: string | undefined): Promise<string | undefined> => {
       if (!id) return undefined;
-      const row = await prisma.account.findUnique({ where: { id }, select: { username: true } }).catch(() => null);
+      const row = await accounts.byId(id).catch(() => null);
       return row?.username;
     };
 

@@ -159,6 +159,54 @@ export class RatingStore {
 
   // ------------------------------------------------------------ reading
 
+  /** The player's rating in the pool, null without one; `db`: a caller's transaction (a tournament's join reads it under its lock). */
+  async ratingIn(pool: string, player: string, db: Pick<Prisma, '$queryRawUnsafe'> = this.prisma): Promise<number | null> {
+    const rows = await db.$queryRawUnsafe<{ rating: number }[]>(`SELECT rating FROM ratings WHERE pool = $1 AND player = $2`, pool, player);
+    return rows[0]?.rating ?? null;
+  }
+
+  /** The player's ratings, one per pool, by pool. */
+  async ratingsOf(player: string) {
+    return this.prisma.rating.findMany({ where: { player }, orderBy: { pool: 'asc' } });
+  }
+
+  /** The player's rating changes in a pool, newest first, at most `take`. */
+  async changesOf(player: string, pool: string, take: number) {
+    return this.prisma.ratingChange.findMany({
+      where: { player, pool },
+      orderBy: [{ endedAt: 'desc' }, { matchId: 'desc' }],
+      take,
+    });
+  }
+
+  /** The best ratings of a pool with an RD of at most `maxRd`, at most `limit`. */
+  async best(pool: string, maxRd: number, limit: number) {
+    return this.prisma.rating.findMany({
+      where: { pool, rd: { lte: maxRd } },
+      orderBy: [{ rating: 'desc' }, { player: 'asc' }],
+      take: limit,
+    });
+  }
+
+  /** x against y in rated matches: per pool, and their last `last` matches, newest first, ranks as x's and y's. */
+  async headToHead(x: string, y: string, last: number) {
+    const pools = await this.prisma.$queryRaw<{ pool: string; wins: bigint; losses: bigint; draws: bigint }[]>`
+      SELECT x.pool,
+        count(*) FILTER (WHERE x.rank < y.rank) AS wins,
+        count(*) FILTER (WHERE x.rank > y.rank) AS losses,
+        count(*) FILTER (WHERE x.rank = y.rank) AS draws
+      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
+      WHERE x.player = ${x}
+      GROUP BY x.pool ORDER BY x.pool`;
+    const matches = await this.prisma.$queryRaw<{ match_id: string; pool: string; ended_at: Date; rank_a: number; rank_b: number; rating_before: number; rating_after: number }[]>`
+      SELECT x.match_id::text AS match_id, x.pool, x.ended_at, x.rank AS rank_a, y.rank AS rank_b, x.rating_before, x.rating_after
+      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
+      WHERE x.player = ${x}
+      ORDER BY x.ended_at DESC, x.match_id DESC
+      LIMIT ${last}`;
+    return { pools, matches };
+  }
+
   /** changesFor of several matches in two statements: only the matches taken into the ratings have an entry. */
   async changesForMany(matchIds: readonly string[]): Promise<Map<string, MatchRatingChange[]>> {
     const out = new Map<string, MatchRatingChange[]>();

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { StoreModule } from '../events/store.module';
 import { RatingsController } from './ratings.controller';
 import { RatingsRecorder } from './ratings-recorder.service';
@@ -7,7 +8,7 @@ import { RatingsService } from './ratings.service';
 
 /** Glicko-2 ratings of rated matches (a projection of their logs), profiles, leaderboards, crosstables. */
 @Module({
-  imports: [StoreModule],
+  imports: [StoreModule, AuthModule],
   controllers: [RatingsController],
   providers: [RatingsService, RatingsRecorder, RatingsResolver],
   exports: [RatingsService, RatingsRecorder],

@@ -1,8 +1,9 @@
-/** Ratings for the transports: profiles, rating history, leaderboards, head-to-head records. */
+/** Ratings for the transports: profiles, rating history, leaderboards, head-to-head records (the rows read through ./rating-store.ts). */
 import { Injectable } from '@nestjs/common';
 import { BOT_LEVELS } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
+import { AccountsService } from '../auth/accounts.service';
 import { GLICKO, isProvisional } from './glicko';
 import { RatingStore } from './rating-store';
 import { ratingPeriodMsFromEnv } from './rating-period';
@@ -86,7 +87,10 @@ export interface Crosstable {
 
 @Injectable()
 export class RatingsService extends RatingStore {
-  constructor(prisma: PrismaService) {
+  constructor(
+    prisma: PrismaService,
+    private readonly accounts: AccountsService,
+  ) {
     super(prisma, { periodMs: ratingPeriodMsFromEnv() });
   }
 
@@ -96,7 +100,7 @@ export class RatingsService extends RatingStore {
     if (id.startsWith('bot:')) {
       if ((BOT_LEVELS as readonly string[]).includes(id.slice(4))) return { id, memberSince: null, bot: true };
     } else if (id.length > 0 && id.length <= 64) {
-      const account = await this.prisma.account.findUnique({ where: { username: id }, select: { createdAt: true } });
+      const account = await this.accounts.byUsername(id);
       if (account) return { id, memberSince: account.createdAt, bot: false };
     }
     throw new DomainError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
@@ -104,7 +108,7 @@ export class RatingsService extends RatingStore {
 
   async profile(username: string): Promise<UserProfile> {
     const who = await this.player(username);
-    const rows = await this.prisma.rating.findMany({ where: { player: who.id }, orderBy: { pool: 'asc' } });
+    const rows = await this.ratingsOf(who.id);
     const ratings = rows.map((r) => ({
       ruleset: r.pool,
       rating: r.rating,
@@ -125,11 +129,7 @@ export class RatingsService extends RatingStore {
   async history(username: string, ruleset: string): Promise<RatingPoint[]> {
     const who = await this.player(username);
     checkRuleset(ruleset);
-    const rows = await this.prisma.ratingChange.findMany({
-      where: { player: who.id, pool: ruleset },
-      orderBy: [{ endedAt: 'desc' }, { matchId: 'desc' }],
-      take: HISTORY_MAX,
-    });
+    const rows = await this.changesOf(who.id, ruleset, HISTORY_MAX);
     return rows.reverse().map((r) => ({
       matchId: r.matchId,
       time: r.endedAt,
@@ -147,11 +147,7 @@ export class RatingsService extends RatingStore {
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > LEADERBOARD_MAX) {
       throw new DomainError('VALIDATION_FAILED', `limit: an integer in 1..${LEADERBOARD_MAX}`);
     }
-    const rows = await this.prisma.rating.findMany({
-      where: { pool: ruleset, rd: { lte: GLICKO.provisionalRd } },
-      orderBy: [{ rating: 'desc' }, { player: 'asc' }],
-      take: limit,
-    });
+    const rows = await this.best(ruleset, GLICKO.provisionalRd, limit);
     return rows.map((r, i) => ({ rank: i + 1, username: r.player, rating: r.rating, rd: r.rd, games: r.games }));
   }
 
@@ -160,20 +156,7 @@ export class RatingsService extends RatingStore {
     const x = await this.player(a);
     const y = await this.player(b);
     if (x.id === y.id) throw new DomainError('VALIDATION_FAILED', 'a crosstable is between two different players');
-    const pools = await this.prisma.$queryRaw<{ pool: string; wins: bigint; losses: bigint; draws: bigint }[]>`
-      SELECT x.pool,
-        count(*) FILTER (WHERE x.rank < y.rank) AS wins,
-        count(*) FILTER (WHERE x.rank > y.rank) AS losses,
-        count(*) FILTER (WHERE x.rank = y.rank) AS draws
-      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y.id} AND y.side <> x.side
-      WHERE x.player = ${x.id}
-      GROUP BY x.pool ORDER BY x.pool`;
-    const last = await this.prisma.$queryRaw<{ match_id: string; pool: string; ended_at: Date; rank_a: number; rank_b: number; rating_before: number; rating_after: number }[]>`
-      SELECT x.match_id::text AS match_id, x.pool, x.ended_at, x.rank AS rank_a, y.rank AS rank_b, x.rating_before, x.rating_after
-      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y.id} AND y.side <> x.side
-      WHERE x.player = ${x.id}
-      ORDER BY x.ended_at DESC, x.match_id DESC
-      LIMIT ${CROSSTABLE_LAST}`;
+    const { pools, matches: last } = await this.headToHead(x.id, y.id, CROSSTABLE_LAST);
     const perPool = pools.map((p) => ({ ruleset: p.pool, wins: Number(p.wins), losses: Number(p.losses), draws: Number(p.draws) }));
     const sum = (k: 'wins' | 'losses' | 'draws') => perPool.reduce((n, p) => n + p[k], 0);
     return {

@@ -3,78 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { optionsRecord, resolveRuleset } from '../engine';
 import type { ResolvedRuleset, RulesetOptions } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { PrismaService } from '../database/prisma.service';
+import { RulesetVersionsStore } from '../ruleset-versions/ruleset-versions-store';
+import type { RulesetRow, SqlRow } from '../ruleset-versions/ruleset-versions-store';
 import type { Principal } from '../auth/principal';
-import type { RulesetVersionRef } from '../events/event-store';
+import type { RulesetVersionRef } from '../ruleset-versions/ruleset-version';
 import type { CustomRulesetModel, RulesetOptionsModel } from './ruleset.model';
 
-type Row = {
-  id: string;
-  name: string;
-  version: number;
-  preset: string;
-  overrides: unknown;
-  options: unknown;
-  createdAt: Date;
-  lockedAt: Date | null;
-  owner: { username: string };
-};
-
-interface SqlRow {
-  id: string;
-  name: string;
-  version: number;
-  preset: string;
-  overrides: unknown;
-  options: unknown;
-  created_at: Date;
-  locked_at: Date | null;
-  username: string;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const COLUMNS = 'id, name, version, preset, overrides, options, created_at, locked_at';
-
-/**
- * One save, in one statement. `head` is the latest version, row-locked (a
- * concurrent save or match creation of it waits, and this statement sees the
- * row as it is once it may go on). Then exactly one of:
- * - `same`: the head already holds this preset and these overrides: returned as it is;
- * - `edited`: the head is unused (not locked): changed in place;
- * - `added`: the head is used, or there is none: version head + 1 is inserted.
- * No row comes back when `added` collides with a version inserted after this
- * statement's snapshot (the head it saw was no longer the latest): the caller
- * runs it again, on a new snapshot. Versions are only ever head + 1 under the
- * unique key (owner_id, name, version), so they stay gap-free and ordered.
- */
-const SAVE_SQL = `
-WITH head AS (
-  SELECT ${COLUMNS} FROM rulesets
-  WHERE owner_id = $1::uuid AND name = $2::text
-  ORDER BY version DESC LIMIT 1
-  FOR UPDATE
-), same AS (
-  SELECT ${COLUMNS} FROM head WHERE preset = $3::text AND overrides = $4::jsonb
-), edited AS (
-  UPDATE rulesets AS r SET preset = $3::text, overrides = $4::jsonb, options = $5::jsonb
-  FROM head
-  WHERE r.id = head.id AND head.locked_at IS NULL AND r.locked_at IS NULL AND NOT EXISTS (SELECT 1 FROM same)
-  RETURNING r.id, r.name, r.version, r.preset, r.overrides, r.options, r.created_at, r.locked_at
-), added AS (
-  INSERT INTO rulesets (id, owner_id, name, version, preset, overrides, options)
-  SELECT $6::uuid, $1::uuid, $2::text, COALESCE((SELECT version FROM head), 0) + 1, $3::text, $4::jsonb, $5::jsonb
-  WHERE NOT EXISTS (SELECT 1 FROM same) AND NOT EXISTS (SELECT 1 FROM edited)
-  ON CONFLICT (owner_id, name, version) DO NOTHING
-  RETURNING ${COLUMNS}
-), saved AS (
-  SELECT * FROM same UNION ALL SELECT * FROM edited UNION ALL SELECT * FROM added
-)
-SELECT saved.id::text AS id, saved.name, saved.version, saved.preset, saved.overrides, saved.options, saved.created_at, saved.locked_at, a.username
-FROM saved JOIN accounts a ON a.id = $1::uuid`;
-
-/** Makes a version immutable without creating a match (see forMatch); returns it as it is from then on. */
-const FREEZE_SQL = `UPDATE rulesets SET locked_at = COALESCE(locked_at, now()) WHERE id = $1::uuid RETURNING preset, overrides`;
 
 /**
  * Saves that found a newer version than their snapshot's head run again; each
@@ -95,7 +30,7 @@ const OPTIMISTIC_CREATES = 3;
  */
 @Injectable()
 export class CustomRulesetsService {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly rows: RulesetVersionsStore) {}
 
   async save(owner: Principal, name: string, preset: string, overrides: unknown): Promise<CustomRulesetModel> {
     const resolved = resolveRuleset(preset, overrides ?? {});
@@ -103,8 +38,8 @@ export class CustomRulesetsService {
     const overridesJson = JSON.stringify(overrides ?? {});
     const optionsJson = JSON.stringify(resolved.ruleset.options);
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
-      const rows = await this.prisma.$queryRawUnsafe<SqlRow[]>(SAVE_SQL, owner.accountId, name, preset, overridesJson, optionsJson, randomUUID());
-      if (rows[0]) return toModel(fromSql(rows[0]));
+      const row = await this.rows.save(owner, name, preset, overridesJson, optionsJson, randomUUID());
+      if (row) return toModel(fromSql(row));
     }
     throw new DomainError('CONFLICT', `ruleset ${JSON.stringify(name)} is being saved by too many requests at once; try again`);
   }
@@ -112,18 +47,13 @@ export class CustomRulesetsService {
   /** Anyone may read a ruleset by id: that is how rulesets are shared. */
   async get(id: string): Promise<CustomRulesetModel> {
     if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such ruleset');
-    const row = await this.prisma.ruleset.findUnique({ where: { id }, include: { owner: { select: { username: true } } } });
+    const row = await this.rows.byId(id);
     if (!row) throw new DomainError('NOT_FOUND', 'no such ruleset');
     return toModel(row);
   }
 
   async mine(owner: Principal): Promise<CustomRulesetModel[]> {
-    const rows = await this.prisma.ruleset.findMany({
-      where: { ownerId: owner.accountId },
-      orderBy: [{ name: 'asc' }, { version: 'asc' }],
-      include: { owner: { select: { username: true } } },
-    });
-    return rows.map(toModel);
+    return (await this.rows.ofOwner(owner.accountId)).map(toModel);
   }
 
   /** The preset and overrides a match created from this ruleset is played under, as stored now. */
@@ -155,9 +85,9 @@ export class CustomRulesetsService {
   /** Locks the version (immutable from now on) and returns it as it stays; also for a seek, which holds its version until paired (src/lobby). */
   async freeze(id: string): Promise<RulesetVersionRef & { resolved: ResolvedRuleset }> {
     if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such ruleset');
-    const rows = await this.prisma.$queryRawUnsafe<{ preset: string; overrides: Record<string, unknown> | null }[]>(FREEZE_SQL, id);
-    if (!rows[0]) throw new DomainError('NOT_FOUND', 'no such ruleset');
-    return withResolved(id, rows[0].preset, rows[0].overrides ?? {});
+    const frozen = await this.rows.freeze(id);
+    if (!frozen) throw new DomainError('NOT_FOUND', 'no such ruleset');
+    return withResolved(id, frozen.preset, frozen.overrides ?? {});
   }
 }
 
@@ -167,7 +97,7 @@ function withResolved(id: string, preset: string, overrides: Record<string, unkn
   return { id, preset, overrides, resolved: resolved.ruleset };
 }
 
-function fromSql(r: SqlRow): Row {
+function fromSql(r: SqlRow): RulesetRow {
   return {
     id: r.id,
     name: r.name,
@@ -181,7 +111,7 @@ function fromSql(r: SqlRow): Row {
   };
 }
 
-function toModel(row: Row): CustomRulesetModel {
+function toModel(row: RulesetRow): CustomRulesetModel {
   return {
     id: row.id,
     name: row.name,

@@ -17,10 +17,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
-import { PrismaService } from '../database/prisma.service';
-
-const HIDDEN_SQL = `SELECT match_id::text AS match_id, players FROM tournament_tables WHERE match_id = ANY($1::uuid[]) AND duplicate AND NOT round_ended`;
-const TABLE_SQL = `SELECT 1 AS one FROM tournament_tables WHERE match_id = $1::uuid`;
+import { TournamentTablesStore } from './tournament-tables-store';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The message of a reveal that waits for its round's end. */
@@ -28,26 +25,26 @@ export const REVEAL_WAITS = 'this table of a duplicate tournament round keeps it
 
 @Injectable()
 export class TournamentTables {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly store: TournamentTablesStore) {}
 
   /** The matches among `matchIds` that `viewer` (null: anonymous) may not read now. */
   async hiddenFrom(viewer: string | null, matchIds: readonly string[]): Promise<Set<string>> {
     if (matchIds.length === 0) return new Set();
-    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string; players: string[] }[]>(HIDDEN_SQL, matchIds);
+    const rows = await this.store.runningDuplicates(matchIds);
     return new Set(rows.filter((r) => viewer === null || !r.players.includes(viewer)).map((r) => r.match_id));
   }
 
   /** Whether the match is a table of a tournament (any round, any format). */
   async isTable(matchId: string): Promise<boolean> {
     if (!UUID.test(matchId)) return false;
-    return (await this.prisma.$queryRawUnsafe<{ one: number }[]>(TABLE_SQL, matchId)).length > 0;
+    return this.store.isTable(matchId);
   }
 
   /** The matches among `matchIds` whose reveal waits, for everyone (their players too): tables of a duplicate round that runs. */
   async undisclosed(matchIds: readonly string[]): Promise<Set<string>> {
     const ids = matchIds.filter((id) => UUID.test(id));
     if (ids.length === 0) return new Set();
-    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string; players: string[] }[]>(HIDDEN_SQL, ids);
+    const rows = await this.store.runningDuplicates(ids);
     return new Set(rows.map((r) => r.match_id));
   }
 

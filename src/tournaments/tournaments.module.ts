@@ -3,6 +3,8 @@ import { AuthModule } from '../auth/auth.module';
 import { StoreModule } from '../events/store.module';
 import { MatchMakerModule } from '../matches/match-maker.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
+import { RatingsModule } from '../ratings/ratings.module';
+import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
 import { TournamentsController } from './tournaments.controller';
 import { TournamentFieldsResolver, TournamentsResolver } from './tournaments.resolver';
 import { TournamentsService } from './tournaments.service';
@@ -10,7 +12,7 @@ import { TournamentSchedulerService } from './tournament-scheduler.service';
 
 /** Tournaments (docs/tournaments.md): the service, its scheduler, and two thin transports. Results come through src/reactions/after-append.ts. */
 @Module({
-  imports: [AuthModule, StoreModule, MatchMakerModule, RulesetsModule],
+  imports: [AuthModule, StoreModule, MatchMakerModule, RulesetsModule, RatingsModule, TournamentTablesModule],
   controllers: [TournamentsController],
   providers: [TournamentsService, TournamentSchedulerService, TournamentsResolver, TournamentFieldsResolver],
   exports: [TournamentsService, TournamentSchedulerService],

@@ -34,7 +34,6 @@ import type { PubSubEngine } from '../realtime/realtime.module';
 import { playerChannel } from '../realtime/channels';
 import type { TournamentRoundPairedEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
-import { prepared } from '../database/prepared-statements';
 import { appConfig } from '../config/config';
 import { ExportKeys } from '../events/export-keys';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
@@ -44,7 +43,10 @@ import type { ChainedTournamentEvent, TournamentEvent, TournamentFormat, Tournam
 import type { StandingRow } from './standings';
 import { TournamentLogStore } from './tournament-store';
 import { writeTournamentExport } from './tournament-export';
-import type { Folded, Sql } from './tournament-store';
+import type { Folded } from './tournament-store';
+import { TournamentRecords } from './tournament-records-store';
+import { TournamentTablesStore } from '../tournament-tables/tournament-tables-store';
+import { RatingsService } from '../ratings/ratings.service';
 import { lockForTransaction } from '../database/advisory-lock';
 
 export const TOURNAMENT_MAX_PLAYERS = 256;
@@ -138,16 +140,6 @@ export interface TournamentPage {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TX = { maxWait: 15_000, timeout: 30_000 };
 
-/** Tournaments started per scheduler tick, at most (the rest on the next). */
-const DUE_STARTS_BATCH = 20;
-// Polled every tick: prepared, with no parameters, so a connection plans it once.
-const DUE_STARTS_SQL = prepared(
-  `SELECT id::text AS id FROM tournaments WHERE status = 'created' AND starts_at <= now() ORDER BY starts_at LIMIT ${DUE_STARTS_BATCH}`,
-);
-
-const OPEN_CREATED_SQL = `SELECT count(*)::int AS n FROM tournaments WHERE created_by = $1 AND status IN ('created', 'started')`;
-const JOINS_OF_PLAYER_SQL = `SELECT count(*)::int AS n FROM tournament_events WHERE tournament_id = $1::uuid AND type = 'PlayerJoined' AND payload->>'player' = $2`;
-
 interface Outcome {
   folded: Folded;
   made: MadeInTransaction[];
@@ -162,6 +154,7 @@ interface Outcome {
 export class TournamentsService {
   private readonly logger = new Logger('Tournaments');
   readonly log = new TournamentLogStore();
+  private readonly records = new TournamentRecords();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -169,6 +162,8 @@ export class TournamentsService {
     private readonly store: MatchStore,
     private readonly rulesets: CustomRulesetsService,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly tableRows: TournamentTablesStore,
+    private readonly ratings: RatingsService,
     /** What signs the exports (the match exports' key, published at /.well-known/scopa-keys.json); without it, unsigned. */
     @Optional() private readonly keys?: ExportKeys,
   ) {}
@@ -188,24 +183,11 @@ export class TournamentsService {
     const folded = await this.prisma.$transaction(async (tx) => {
       // One creation per account at a time, on every instance (the lock is the transaction's): the count and the insert are exact.
       await lockForTransaction(tx, `tournament-creator:${caller.username}`);
-      const open = await tx.$queryRawUnsafe<{ n: number }[]>(OPEN_CREATED_SQL, caller.username);
-      const live = open[0]?.n ?? 0;
+      const live = await this.records.openCreatedBy(tx, caller.username);
       if (live >= limit) {
         throw new DomainError('LIMIT_REACHED', `at most ${limit} open tournaments (created or started) per account (TOURNAMENT_LIMIT): cancel or finish one first`, { limit, live });
       }
-      await tx.$executeRawUnsafe(
-        `INSERT INTO tournaments (id, name, format, created_by, visibility, settings, starts_at, last_hash, master_seed)
-         VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7::timestamptz, $8, $9)`,
-        id,
-        settings.name,
-        settings.format,
-        caller.username,
-        settings.visibility,
-        JSON.stringify(settings),
-        settings.startsAt,
-        '0'.repeat(64),
-        master,
-      );
+      await this.records.insert(tx, { id, settings, createdBy: caller.username, masterSeed: master });
       const empty = await this.log.load(tx, id);
       return this.log.append(tx, empty, [created], caller.username);
     }, TX);
@@ -225,14 +207,13 @@ export class TournamentsService {
       }
       if (s.players.length >= s.settings.maxPlayers) throw new DomainError('TOURNAMENT_FULL', `the tournament has its ${s.settings.maxPlayers} players`, { maxPlayers: s.settings.maxPlayers });
       // Under the tournament's row lock: the count and this join are one step.
-      const joined = await tx.$queryRawUnsafe<{ n: number }[]>(JOINS_OF_PLAYER_SQL, id, caller.username);
-      const joins = joined[0]?.n ?? 0;
+      const joins = await this.records.joinsOf(tx, id, caller.username);
       if (joins >= TOURNAMENT_JOINS_PER_PLAYER) {
         throw new DomainError('LIMIT_REACHED', `at most ${TOURNAMENT_JOINS_PER_PLAYER} joins per player and tournament: you have withdrawn from this one too often`, { limit: TOURNAMENT_JOINS_PER_PLAYER, live: joins });
       }
       if (s.settings.rated) await this.maker.assertMayPlayRated([caller.username]);
       const rating = s.settings.rated ? await this.ratingOf(tx, caller.username, s.settings) : null;
-      await tx.$executeRawUnsafe(`INSERT INTO tournament_players (tournament_id, player) VALUES ($1::uuid, $2)`, id, caller.username);
+      await this.records.addPlayer(tx, id, caller.username);
       return { events: [{ type: 'PlayerJoined', player: caller.username, rating, clientSeed: seed }], kinds: ['joined'] };
     });
     return this.view(out.folded);
@@ -245,10 +226,10 @@ export class TournamentsService {
       const me = s.players.find((p) => p.id === caller.username);
       if (!me || me.withdrawn) throw new DomainError('NOT_IN_TOURNAMENT', 'you are not a player of this tournament');
       if (s.status === 'created') {
-        await tx.$executeRawUnsafe(`DELETE FROM tournament_players WHERE tournament_id = $1::uuid AND player = $2`, id, caller.username);
+        await this.records.removePlayer(tx, id, caller.username);
         return { events: [{ type: 'PlayerWithdrew', player: caller.username, round: null }], kinds: ['withdrew'] };
       }
-      await tx.$executeRawUnsafe(`UPDATE tournament_players SET withdrawn = true WHERE tournament_id = $1::uuid AND player = $2`, id, caller.username);
+      await this.records.markWithdrawn(tx, id, caller.username);
       // Mid-event: the game of this round not yet recorded is forfeited now; later rounds do not pair the player.
       const round = currentRound(s);
       const events: TournamentEvent[] = [{ type: 'PlayerWithdrew', player: caller.username, round: round?.round ?? null }];
@@ -258,7 +239,7 @@ export class TournamentsService {
           const seat = t.players.indexOf(caller.username);
           if (seat < 0 || round.results.has(t.table)) continue;
           events.push({ type: 'MatchResultRecorded', round: round.round, table: t.table, matchId: t.matchId, outcome: seat === 0 ? 'second' : 'first', points: [0, 0], forfeit: true, reason: 'withdrawn' });
-          await tx.$executeRawUnsafe(`UPDATE tournament_tables SET recorded = true WHERE tournament_id = $1::uuid AND round = $2::int AND table_no = $3::int`, id, round.round, t.table);
+          await this.tableRows.markRecorded(tx, id, round.round, t.table);
           if (t.matchId) resign.push([t.matchId, caller.username]);
         }
       }
@@ -279,7 +260,7 @@ export class TournamentsService {
     const out = await this.transition(id, caller.username, async (tx, f) => {
       if (f.state.createdBy !== caller.username) throw new DomainError('FORBIDDEN', 'only the creator of a tournament cancels it');
       this.mustBeOpen(f.state);
-      await tx.$executeRawUnsafe(`UPDATE tournaments SET starts_at = NULL WHERE id = $1::uuid`, id);
+      await this.records.clearStartsAt(tx, id);
       return { events: [{ type: 'TournamentCancelled' }], kinds: ['cancelled'] };
     });
     return this.view(out.folded);
@@ -289,7 +270,7 @@ export class TournamentsService {
   async startDue(id: string): Promise<void> {
     await this.transition(id, null, async (tx, f) => {
       if (f.state.status !== 'created') return { events: [], kinds: [] };
-      await tx.$executeRawUnsafe(`UPDATE tournaments SET starts_at = NULL WHERE id = $1::uuid`, id);
+      await this.records.clearStartsAt(tx, id);
       // Fewer than two players at startsAt: nothing to play.
       if (f.state.players.length < 2) return { events: [{ type: 'TournamentCancelled' }], kinds: ['cancelled'] };
       return this.startEvents(f.state);
@@ -312,20 +293,11 @@ export class TournamentsService {
   async matchEnded(matchId: string, end: { winner: number | null; totals: number[]; reason: string }): Promise<void> {
     // Every table is made private (`pair`, below): the end of a public match, as the snapshot tells it, is no table's result and costs no read.
     if (this.store.peek(matchId)?.visibility === 'public') return;
-    const rows = await this.prisma.$queryRawUnsafe<{ tournament_id: string; round: number; table_no: number; recorded: boolean }[]>(
-      `SELECT tournament_id::text AS tournament_id, round, table_no, recorded FROM tournament_tables WHERE match_id = $1::uuid`,
-      matchId,
-    );
-    const row = rows[0];
+    const row = await this.tableRows.tableOf(matchId);
     if (!row || row.recorded) return;
     await this.transition(row.tournament_id, null, async (tx, f) => {
-      const claimed = await tx.$executeRawUnsafe(
-        `UPDATE tournament_tables SET recorded = true WHERE tournament_id = $1::uuid AND round = $2::int AND table_no = $3::int AND NOT recorded`,
-        row.tournament_id,
-        row.round,
-        row.table_no,
-      );
-      if (claimed === 0) return { events: [], kinds: [] }; // recorded meanwhile (another instance, a withdrawal)
+      const claimed = await this.tableRows.claimResult(tx, row.tournament_id, row.round, row.table_no);
+      if (!claimed) return { events: [], kinds: [] }; // recorded meanwhile (another instance, a withdrawal)
       const round = f.state.paired.find((r) => r.round === row.round);
       if (!round || round.results.has(row.table_no)) return { events: [], kinds: [] };
       const r = resultOfMatchEnd(end);
@@ -372,7 +344,7 @@ export class TournamentsService {
       if (round && !round.ended) {
         if (!roundComplete(round)) return;
         out.folded = await this.log.append(tx, out.folded, [{ type: 'RoundEnded', round: round.round, seed: master ? roundSeed(master, round.round) : null }], null);
-        await tx.$executeRawUnsafe(`UPDATE tournament_tables SET round_ended = true WHERE tournament_id = $1::uuid AND round = $2::int`, s.id, round.round);
+        await this.tableRows.endRound(tx, s.id, round.round);
         out.kinds.push('roundEnded');
         out.round = round.round;
         continue;
@@ -422,15 +394,7 @@ export class TournamentsService {
       const winner = forfeited.get(t.table) ?? null;
       events.push({ type: 'MatchResultRecorded', round: next.round, table: t.table, matchId: null, outcome: winner === 0 ? 'first' : winner === 1 ? 'second' : 'draw', points: [0, 0], forfeit: true, reason: 'withdrawn' });
     }
-    await tx.$executeRawUnsafe(
-      `INSERT INTO tournament_tables (tournament_id, round, table_no, match_id, players, recorded, duplicate)
-       SELECT $1::uuid, $2::int, t.table_no, t.match_id::uuid, t.players, t.match_id IS NULL, $4::boolean
-       FROM jsonb_to_recordset($3::jsonb) AS t(table_no int, match_id text, players text[])`,
-      s.id,
-      next.round,
-      JSON.stringify(tables.map((t) => ({ table_no: t.table, match_id: t.matchId, players: t.players }))),
-      settings.duplicate,
-    );
+    await this.tableRows.pair(tx, s.id, next.round, tables, settings.duplicate);
     out.folded = await this.log.append(tx, out.folded, events, null);
     out.kinds.push('paired');
     out.round = next.round;
@@ -480,21 +444,17 @@ export class TournamentsService {
 
   /** Tournaments whose startsAt has come (at most DUE_STARTS_BATCH a tick). */
   async dueStarts(): Promise<string[]> {
-    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(DUE_STARTS_SQL);
-    return rows.map((r) => r.id);
+    return this.records.dueStarts(this.prisma);
   }
 
   /** The tables of running rounds whose match has ended without its result recorded (a crash after the end): recorded now. */
   async sweepResults(limit = 50): Promise<number> {
-    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string }[]>(
-      `SELECT match_id::text AS match_id FROM tournament_tables WHERE NOT recorded AND match_id IS NOT NULL LIMIT $1::int`,
-      limit,
-    );
+    const matchIds = await this.tableRows.unrecordedMatches(limit);
     let recorded = 0;
-    for (const r of rows) {
-      const state = await this.store.state(r.match_id).catch(() => null);
+    for (const matchId of matchIds) {
+      const state = await this.store.state(matchId).catch(() => null);
       if (!state || state.phase !== 'over' || !state.result) continue;
-      await this.matchEnded(r.match_id, { winner: state.result.winner, totals: [...state.scores], reason: state.result.reason });
+      await this.matchEnded(matchId, { winner: state.result.winner, totals: [...state.scores], reason: state.result.reason });
       recorded++;
     }
     return recorded;
@@ -520,19 +480,7 @@ export class TournamentsService {
         throw new DomainError('VALIDATION_FAILED', 'after: a cursor from an earlier page');
       }
     }
-    const rows = await this.prisma.$queryRawUnsafe<{ id: string; created_at: Date }[]>(
-      `SELECT id::text AS id, created_at FROM tournaments
-       WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR format = $2)
-         AND (visibility = 'public' OR created_by = $3 OR EXISTS (SELECT 1 FROM tournament_players p WHERE p.tournament_id = tournaments.id AND p.player = $3))
-         AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::uuid))
-       ORDER BY created_at DESC, id DESC LIMIT $6::int`,
-      filter.status ?? null,
-      filter.format ?? null,
-      caller ?? '',
-      cursor?.t ?? null,
-      cursor?.id ?? null,
-      limit + 1,
-    );
+    const rows = await this.records.page(this.prisma, { status: filter.status ?? null, format: filter.format ?? null, caller: caller ?? '', cursor, limit });
     const page = rows.slice(0, limit);
     const items = await Promise.all(page.map((r) => this.get(r.id)));
     const last = page[page.length - 1];
@@ -623,9 +571,8 @@ export class TournamentsService {
   }
 
   /** The player's rating in the tournament's pool (the ruleset id, else the preset), 1500 without one. */
-  private async ratingOf(tx: Sql, player: string, settings: TournamentSettings): Promise<number> {
-    const rows = await tx.$queryRawUnsafe<{ rating: number }[]>(`SELECT rating FROM ratings WHERE pool = $1 AND player = $2`, settings.rulesetId ?? settings.preset, player);
-    return Math.round(rows[0]?.rating ?? 1500);
+  private async ratingOf(tx: StoreTransaction, player: string, settings: TournamentSettings): Promise<number> {
+    return Math.round((await this.ratings.ratingIn(settings.rulesetId ?? settings.preset, player, tx)) ?? 1500);
   }
 
   private async settingsOf(req: CreateTournamentRequest): Promise<TournamentSettings> {
