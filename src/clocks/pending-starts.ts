@@ -18,7 +18,7 @@ import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import type { CommandResult } from '../events/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
-import { appConfig } from '../config/config';
+import { ClocksConfig } from '../config/slices';
 import { prepared } from '../database/prepared-statements';
 
 // Read with every open match a client reads (its startsAt).
@@ -33,12 +33,15 @@ export const PENDING_START_SQL = `INSERT INTO match_clocks (match_id, kind, seat
 @Injectable()
 export class PendingStarts {
   /** CLIENT_SEED_WINDOW in ms (0: a start never waits). */
-  readonly windowMs = appConfig().CLIENT_SEED_WINDOW;
+  get windowMs(): number {
+    return this.settings.CLIENT_SEED_WINDOW;
+  }
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly store: MatchStore,
     private readonly clocks: ClockSchedulerService,
+    private readonly settings: ClocksConfig,
   ) {}
 
   /**

@@ -13,7 +13,6 @@ import type { Prisma, RowReader, StatementRunner } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
-import { appConfig } from '../config/config';
 
 /** What runs a statement: the client, or a transaction of the caller's (see MatchStore.createInTransaction). */
 export type SqlRunner = Pick<Prisma, '$queryRawUnsafe' | '$executeRawUnsafe'>;
@@ -280,7 +279,7 @@ function appendError(err: unknown, a: PendingAppend): unknown {
 
 export interface EventStoreOptions {
   /**
-   * Append statements under way at once (default APPEND_IN_FLIGHT or 1); more appends wait and go out together.
+   * Append statements under way at once (default 1; StoreModule passes APPEND_IN_FLIGHT); more appends wait and go out together.
    * One keeps the most plays per statement and the fewest server backends busy at once: on two cores it gave
    * the same saturation throughput as 4 and about half the play p99 at 500 plays/s (bench:api).
    */
@@ -307,7 +306,7 @@ export class EventStore {
     this.batcher = new AppendBatcher<PendingAppend, StoredEvent[]>({
       runOne: (a) => this.appendOne(a),
       runBatch: (appends) => this.appendMany(appends),
-      maxInFlight: options.appendsInFlight ?? appConfig().APPEND_IN_FLIGHT,
+      maxInFlight: options.appendsInFlight ?? 1,
       maxBatch: options.maxAppendBatch ?? 64,
     });
   }

@@ -23,7 +23,7 @@ import { Pairing, SEEK_COLUMNS } from './pairing';
 import type { SeekRow } from './pairing';
 import { SEEK_PRESENCE } from '../presence/seek-presence';
 import type { SeekPresence } from '../presence/seek-presence';
-import { appConfig } from '../config/config';
+import { LobbyConfig } from '../config/slices';
 import { lockForTransaction } from '../database/advisory-lock';
 
 export interface SeekRequest {
@@ -77,11 +77,17 @@ const INSERT_SQL = `INSERT INTO seeks (id, player, account_id, bucket, preset, r
 @Injectable()
 export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Open seeks one account may have (SEEKS_PER_ACCOUNT). */
-  readonly perAccount = appConfig().SEEKS_PER_ACCOUNT;
+  get perAccount(): number {
+    return this.lobby.SEEKS_PER_ACCOUNT;
+  }
   /** Seconds a live seek survives its owner having no open connection (SEEK_IDLE_EXPIRY). */
-  readonly idleExpirySeconds = appConfig().SEEK_IDLE_EXPIRY;
+  get idleExpirySeconds(): number {
+    return this.lobby.SEEK_IDLE_EXPIRY;
+  }
   /** Sweeper period (SEEK_SWEEP_MS; 0 disables it on this instance). */
-  readonly sweepMs = appConfig().SEEK_SWEEP_MS;
+  get sweepMs(): number {
+    return this.lobby.SEEK_SWEEP_MS;
+  }
   private readonly logger = new Logger('Seeks');
   private readonly poller = new Poller('seek sweep', () => this.sweep(), this.logger);
 
@@ -92,6 +98,7 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(SEEK_PRESENCE) private readonly presence: SeekPresence,
     private readonly revocations: RevocationBus,
     private readonly maker: MatchMaker,
+    private readonly lobby: LobbyConfig,
   ) {}
 
   private stopHearing?: () => void;

@@ -6,6 +6,7 @@ import { PrismaService } from '../database/prisma.service';
 import { GLICKO, isProvisional } from './glicko';
 import { RatingStore } from './rating-store';
 import { ratingPeriodMsFromEnv } from './rating-period';
+import { RatingsConfig } from '../config/slices';
 
 export const LEADERBOARD_DEFAULT = 10;
 export const LEADERBOARD_MAX = 100;
@@ -86,8 +87,8 @@ export interface Crosstable {
 
 @Injectable()
 export class RatingsService extends RatingStore {
-  constructor(prisma: PrismaService) {
-    super(prisma, { periodMs: ratingPeriodMsFromEnv() });
+  constructor(prisma: PrismaService, config: RatingsConfig) {
+    super(prisma, { periodMs: ratingPeriodMsFromEnv(config) });
   }
 
   /** A username or bot level as rated players are named; NOT_FOUND unless it is an account or a bot level. */
