@@ -5,14 +5,16 @@
  * database settings (DATABASE_URL, else the PGlite folder DATA_DIR: stop the
  * service first, one process owns a PGlite folder) and RATING_PERIOD.
  */
-import { openDatabase } from '../src/database/database';
+import { appConfig } from '../src/config/config';
+import { databaseOptionsFromEnv, openDatabase } from '../src/database/database';
 import { RatingStore } from '../src/ratings/rating-store';
 import { ratingPeriodMsFromEnv } from '../src/ratings/rating-period';
 
 async function main(): Promise<void> {
-  const db = await openDatabase();
+  const config = appConfig(); // a script: no container, the environment read here
+  const db = await openDatabase(databaseOptionsFromEnv(config));
   try {
-    const store = new RatingStore(db.prisma, { periodMs: ratingPeriodMsFromEnv() });
+    const store = new RatingStore(db.prisma, { periodMs: ratingPeriodMsFromEnv(config) });
     const started = Date.now();
     const { matches, rated } = await store.rebuild((done, total) => {
       if (done % 1000 === 0) console.log(`${done}/${total} matches`);

@@ -15,8 +15,8 @@ import { validationPipe } from './common/validation';
 import { serveGraphiql } from './web/graphiql';
 import { serveWebClient } from './web/web-client';
 import { serveDocs } from './docs/docs-site';
-import { appConfig } from './config/config';
 import type { AppConfig } from './config/config';
+import { HttpConfig, LimitsConfig, SitesConfig } from './config/slices';
 
 /** Paths whose request bodies their handler parses itself: the OAuth token, revocation and introspection endpoints. */
 const OWN_BODY_PATHS = /^\/oauth\/(token|revoke|introspect|par)$/;
@@ -29,7 +29,8 @@ const OWN_BODY_PATHS = /^\/oauth\/(token|revoke|introspect|par)$/;
  */
 export function configureApp(app: INestApplication): INestApplication {
   const express = app as NestExpressApplication;
-  const config = appConfig();
+  // the settings of this application's container (read when it was created)
+  const config = app.get(HttpConfig);
   // req.ip: X-Forwarded-For only from the proxies TRUST_PROXY names (per-address rate limits)
   express.set('trust proxy', trustProxy(config.TRUST_PROXY));
   applySecurity(app, config);
@@ -52,11 +53,12 @@ export function configureApp(app: INestApplication): INestApplication {
       return undefined; // not built yet
     }
   };
-  express.use(graphqlPrecheck(schemaOnceBuilt));
+  express.use(graphqlPrecheck(schemaOnceBuilt, app.get(LimitsConfig)));
   express.disable('x-powered-by');
-  serveDocs(app);
-  serveWebClient(app);
-  serveGraphiql(app);
+  const sites = app.get(SitesConfig);
+  serveDocs(app, sites);
+  serveWebClient(app, sites);
+  serveGraphiql(app, sites);
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(new InputGuardPipe(), validationPipe());
   app.enableShutdownHooks();

@@ -11,7 +11,7 @@ async function bootstrap(): Promise<void> {
   const config = appConfig(); // a bad value of any variable stops the start here, naming it
   applyEmbeddedHeapSettings(config);
   // Nest's line per module and route at debug: what is left at info is the warnings and where the service listens.
-  const logger = new BootLogger({ logLevels: nestLogLevels(logLevel()) });
+  const logger = new BootLogger({ logLevels: nestLogLevels(logLevel(config)) });
   // Body parsers are installed by configureApp, so that their errors are problem documents too.
   const app = configureApp(await NestFactory.create(AppModule, { bodyParser: false, logger }));
   const address = await listen(app, config);

@@ -17,6 +17,7 @@ import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
 import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(600_000);
 
@@ -31,7 +32,7 @@ describe('post-game analysis in the replay (Chromium)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000', ANALYSIS_ITERATIONS: '16', ANALYSIS_POLL_SECONDS: '0.5' });
     base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1200, height: 1000 });

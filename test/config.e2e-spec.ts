@@ -45,6 +45,17 @@ describe('one configuration module', () => {
     expect(readers.map(rel)).toEqual([]);
   });
 
+  it('reaches the application only by injection: appConfig() only where no container exists', () => {
+    // main.ts reads it before the application exists; the analysis worker is a process of its own, with no container.
+    const WITHOUT_CONTAINER = ['src/main.ts', 'src/analysis/worker.ts'];
+    const callers = filesUnder(
+      path.join(ROOT, 'src'),
+      (f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'),
+      (d) => ['src/config', 'src/database/generated'].includes(rel(d)),
+    ).filter((f) => /\bappConfig\s*\(/.test(readFileSync(f, 'utf8')));
+    expect(callers.map(rel).filter((f) => !WITHOUT_CONTAINER.includes(f))).toEqual([]);
+  });
+
   it('declares every variable the scripts, benchmarks, tests and the example bot read', () => {
     const declared = new Set([...Object.keys(VARIABLES), ...Object.keys(TOOLING_VARIABLES)]);
     const read = /process\.env(?:\.([A-Z][A-Z0-9_]*)|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g;

@@ -17,6 +17,7 @@ import { docsDir } from '../src/docs/docs-site';
 import { ARTIFACTS, confineTo, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
 import { createTestApp, listenOnLoopback } from './support/app';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(300_000);
 
@@ -36,7 +37,7 @@ describe('API reference at /docs (Chromium)', () => {
   let offsite: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(docsDir(), 'index.html'))) throw new Error(`no API reference in ${docsDir()}: run npm run docs`);
+    if (!existsSync(path.join(docsDir(loadConfig()), 'index.html'))) throw new Error(`no API reference in ${docsDir(loadConfig())}: run npm run docs`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1280, height: 900 });

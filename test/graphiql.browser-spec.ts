@@ -17,6 +17,7 @@ import { ARTIFACTS, confineTo, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
 import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(300_000);
 
@@ -33,7 +34,7 @@ describe('GraphiQL (Chromium)', () => {
   let foreign: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(graphiqlDir(), 'index.html'))) throw new Error(`no GraphiQL in ${graphiqlDir()}: run npm run build:graphiql`);
+    if (!existsSync(path.join(graphiqlDir(loadConfig()), 'index.html'))) throw new Error(`no GraphiQL in ${graphiqlDir(loadConfig())}: run npm run build:graphiql`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1400, height: 900 });

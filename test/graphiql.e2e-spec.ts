@@ -11,6 +11,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { graphiqlDir } from '../src/web/graphiql';
 import { createTestApp } from './support/app';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(300_000);
 
@@ -18,7 +19,7 @@ describe('GraphiQL at /graphiql (e2e)', () => {
   let app: INestApplication;
 
   beforeAll(async () => {
-    if (!existsSync(path.join(graphiqlDir(), 'index.html'))) execSync('npm run build:graphiql', { stdio: 'inherit' });
+    if (!existsSync(path.join(graphiqlDir(loadConfig()), 'index.html'))) execSync('npm run build:graphiql', { stdio: 'inherit' });
     app = await createTestApp();
   });
   afterAll(async () => {
@@ -44,14 +45,14 @@ describe('GraphiQL at /graphiql (e2e)', () => {
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect(ref).toMatch(/^\/graphiql\/assets\//);
     // the files the bundle loads at run time (chunks, workers, fonts) are in the build too
-    const assets = readdirSync(path.join(graphiqlDir(), 'assets'));
+    const assets = readdirSync(path.join(graphiqlDir(loadConfig()), 'assets'));
     expect(assets.some((f) => /worker.*\.js$/.test(f))).toBe(true);
     for (const ref of refs) {
       const res = await request(app.getHttpServer()).get(ref);
       expect({ ref, status: res.status }).toEqual({ ref, status: 200 });
     }
     // nothing in the page or its entry script loads from a CDN
-    const entry = readFileSync(path.join(graphiqlDir(), refs.find((r) => r.endsWith('.js') && r.includes('index'))!.replace('/graphiql/', '')), 'utf8');
+    const entry = readFileSync(path.join(graphiqlDir(loadConfig()), refs.find((r) => r.endsWith('.js') && r.includes('index'))!.replace('/graphiql/', '')), 'utf8');
     expect(page + entry).not.toMatch(/(unpkg\.com|jsdelivr\.net|esm\.sh|cdnjs)/);
   });
 

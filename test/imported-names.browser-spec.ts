@@ -18,6 +18,7 @@ import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { reissue } from './support/exports';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(180_000);
 
@@ -34,7 +35,7 @@ describe('imported names in the web client (Chromium)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     mia = await register(app, 'mia');

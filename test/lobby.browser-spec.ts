@@ -19,6 +19,7 @@ import type { Chromium } from './support/chromium';
 import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(300_000);
 
@@ -35,7 +36,7 @@ describe('lobby page (Chromium)', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1200, height: 900 });

@@ -21,6 +21,7 @@ import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { authorizeUrl, form, pkce } from './support/oauth';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(300_000);
 
@@ -48,7 +49,7 @@ describe('OAuth consent page (Chromium)', () => {
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     appServer = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname === '/callback') landed.push(url);

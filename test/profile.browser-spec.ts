@@ -25,6 +25,7 @@ import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import { playOneCardEach } from './support/play';
 import type { Account } from './support/clients';
+import { loadConfig } from '../src/config/config';
 
 jest.setTimeout(600_000);
 
@@ -99,7 +100,7 @@ describe('profile page (Chromium)', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     [dora, enzo] = [await register(app, 'dora'), await register(app, 'enzo')];

@@ -11,7 +11,7 @@ import { ArchivesController } from './archives.controller';
 import { ExportKeysController } from './export-keys.controller';
 import { ArchivesResolver } from './archives.resolver';
 import { ArchivesService } from './archives.service';
-import { appConfig } from '../config/config';
+import { HttpConfig } from '../config/slices';
 
 /** User archives (JSON pages, NDJSON streams), batch export and import of finished matches. */
 @Module({
@@ -20,9 +20,11 @@ import { appConfig } from '../config/config';
   providers: [ArchivesService, ArchivesResolver],
 })
 export class ArchivesModule implements NestModule {
+  constructor(private readonly http: HttpConfig) {}
+
   configure(consumer: MiddlewareConsumer): void {
     // IMPORT_BODY_LIMIT: the largest export accepted as a text/plain or application/x-ndjson import body (a JSON body keeps BODY_LIMIT).
-    const importText = text({ type: ['text/plain', 'application/x-ndjson'], limit: appConfig().IMPORT_BODY_LIMIT });
+    const importText = text({ type: ['text/plain', 'application/x-ndjson'], limit: this.http.IMPORT_BODY_LIMIT });
     // The import also takes the export as it is (text); a parser failure (too large) is a problem document like any other.
     consumer
       .apply((req: Request, res: Response, next: NextFunction) => importText(req, res, (err?: unknown) => (err ? sendProblem(res, err) : next())))

@@ -4,9 +4,8 @@ import { JwtService } from '@nestjs/jwt';
 import argon2 from 'argon2';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
-import { jwtTtlSeconds, sessionRefreshTtlSeconds } from './auth.config';
 import { SessionsService } from './sessions.service';
-import { appConfig } from '../config/config';
+import { AuthConfig } from '../config/slices';
 
 export interface Session {
   accessToken: string;
@@ -18,14 +17,14 @@ export interface Session {
 
 /** A hash of a random password, verified when the username is unknown so both failures take as long. */
 let dummyHash: Promise<string> | undefined;
-const dummy = (): Promise<string> => (dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), hashOptions()));
+const dummy = (config: AuthConfig): Promise<string> => (dummyHash ??= argon2.hash(randomBytes(16).toString('hex'), hashOptions(config)));
 
 /** argon2id at OWASP's baseline (19 MiB, 2 passes, 1 lane) unless ARGON2_MEMORY_KIB / ARGON2_PASSES say more. */
-const hashOptions = () =>
+const hashOptions = (config: Pick<AuthConfig, 'ARGON2_MEMORY_KIB' | 'ARGON2_PASSES'>) =>
   ({
     type: argon2.argon2id,
-    memoryCost: appConfig().ARGON2_MEMORY_KIB,
-    timeCost: appConfig().ARGON2_PASSES,
+    memoryCost: config.ARGON2_MEMORY_KIB,
+    timeCost: config.ARGON2_PASSES,
     parallelism: 1,
   }) as const;
 
@@ -40,6 +39,7 @@ export class AccountsService {
     private readonly prisma: PrismaService,
     private readonly jwt: JwtService,
     private readonly sessions: SessionsService,
+    private readonly config: AuthConfig,
   ) {}
 
   async register(username: string, password: string): Promise<Session> {
@@ -49,7 +49,7 @@ export class AccountsService {
       const message = `password: ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`;
       throw new DomainError('VALIDATION_FAILED', message, { errors: [{ field: 'password', messages: [message] }] });
     }
-    const passwordHash = await argon2.hash(password, hashOptions());
+    const passwordHash = await argon2.hash(password, hashOptions(this.config));
     try {
       const account = await this.prisma.account.create({ data: { username: name, passwordHash } });
       return this.session(account);
@@ -61,7 +61,7 @@ export class AccountsService {
 
   async login(username: string, password: string): Promise<Session> {
     const account = await this.prisma.account.findUnique({ where: { username: String(username).toLowerCase() } });
-    const ok = await argon2.verify(account?.passwordHash ?? (await dummy()), password).catch(() => false);
+    const ok = await argon2.verify(account?.passwordHash ?? (await dummy(this.config)), password).catch(() => false);
     if (!account || !ok) throw new DomainError('UNAUTHENTICATED', 'wrong username or password');
     return this.session(account);
   }
@@ -88,12 +88,12 @@ export class AccountsService {
   }
 
   private async session(account: { id: string; username: string; createdAt: Date }): Promise<Session> {
-    const session = await this.sessions.start(account.id, Math.max(jwtTtlSeconds(), sessionRefreshTtlSeconds()));
+    const session = await this.sessions.start(account.id, Math.max(this.config.JWT_TTL, this.config.SESSION_REFRESH_TTL));
     return this.sign(account, session.id, session.refreshToken);
   }
 
   private async sign(account: { id: string; username: string; createdAt: Date }, sessionId: string, refreshToken: string): Promise<Session> {
-    const expiresIn = jwtTtlSeconds();
+    const expiresIn = this.config.JWT_TTL;
     const accessToken = await this.jwt.signAsync({ sub: account.id, usr: account.username, sid: sessionId }, { expiresIn });
     return { accessToken, tokenType: 'Bearer', expiresIn, refreshToken, account: { id: account.id, username: account.username, createdAt: account.createdAt } };
   }

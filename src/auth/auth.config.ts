@@ -3,13 +3,13 @@ import type { KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
-import { appConfig, configValue } from '../config/config';
 import type { AppConfig } from '../config/config';
 
-let generated: string | undefined;
+/** The stand-in secret of each stored file ('' for the in-memory one), made once per process: the applications a process builds agree. */
+const generated = new Map<string, string>();
 
 /** Where the embedded database keeps the generated secret (beside its data), or null when there is no such folder. */
-export function storedSecretFile(config: Pick<AppConfig, 'DATABASE_URL' | 'DATA_DIR'> = appConfig()): string | null {
+export function storedSecretFile(config: Pick<AppConfig, 'DATABASE_URL' | 'DATA_DIR'>): string | null {
   const { DATABASE_URL: url, DATA_DIR: dataDir } = config;
   if (url || !dataDir || dataDir === 'memory') return null;
   return path.join(path.resolve(process.cwd(), dataDir), 'jwt-secret');
@@ -38,16 +38,15 @@ export function storedSecret(file: string): string {
 /**
  * JWT_SECRET; else, on the embedded database, a secret generated once and
  * kept in DATA_DIR/jwt-secret; else (in-memory database) one per process,
- * so sessions end with it.
+ * so sessions end with it. Read once per application (ServerSecret).
  */
-export function jwtSecret(): string {
-  // on every authenticated request (jwtVerifyKey): this one variable only
-  const secret = configValue('JWT_SECRET');
-  if (secret) return secret;
-  if (!generated) {
-    const config = appConfig();
-    const file = storedSecretFile(config);
-    generated = file ? storedSecret(file) : randomBytes(32).toString('base64url');
+export function jwtSecret(config: Pick<AppConfig, 'JWT_SECRET' | 'DATABASE_URL' | 'DATA_DIR' | 'NODE_ENV'>): string {
+  if (config.JWT_SECRET) return config.JWT_SECRET;
+  const file = storedSecretFile(config);
+  let secret = generated.get(file ?? '');
+  if (!secret) {
+    secret = file ? storedSecret(file) : randomBytes(32).toString('base64url');
+    generated.set(file ?? '', secret);
     if (config.NODE_ENV !== 'test') {
       Logger.warn(
         file ? `JWT_SECRET is unset: using the secret kept in ${file}; set JWT_SECRET in production` : 'JWT_SECRET is unset: using a random secret, sessions end with this process',
@@ -55,34 +54,16 @@ export function jwtSecret(): string {
       );
     }
   }
-  return generated;
+  return secret;
 }
-
-let secretKey: { secret: string; key: KeyObject } | undefined;
 
 /**
  * The secret as a KeyObject, for verifying: given a string, jsonwebtoken
  * first tries (and fails) to parse it as a public key on every call, which
  * costs more than the HMAC itself.
  */
-export function jwtVerifyKey(): KeyObject {
-  const secret = jwtSecret();
-  if (secretKey?.secret !== secret) secretKey = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
-  return secretKey.key;
-}
-
-/** Session lifetime in seconds (JWT_TTL, default one hour). */
-export function jwtTtlSeconds(): number {
-  return appConfig().JWT_TTL;
-}
-
-/**
- * How long a password session lasts when refreshed (SESSION_REFRESH_TTL
- * seconds, default 30 days): the life of its refresh tokens. Each access
- * token (JWT) still lasts JWT_TTL.
- */
-export function sessionRefreshTtlSeconds(): number {
-  return appConfig().SESSION_REFRESH_TTL;
+export function jwtVerifyKey(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret, 'utf8'));
 }
 
 export const JWT_ISSUER = 'scopa-service';

@@ -7,7 +7,8 @@ import { IS_PUBLIC } from '../common/public.decorator';
 import { AccessTokenVerifiers, looksLikeJwt } from './access-token-verifiers';
 import { LRUCache } from 'lru-cache';
 import { entriesAtMost } from '../common/lru-bound';
-import { API_TOKEN_PREFIX, jwtSecret } from './auth.config';
+import { API_TOKEN_PREFIX } from './auth.config';
+import { ServerSecret } from './server-secret';
 import { JwtStrategy } from './jwt.strategy';
 import type { JwtPayload } from './jwt.strategy';
 import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
@@ -44,6 +45,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     private readonly tokens: TokensService,
     private readonly verifiers: AccessTokenVerifiers,
     private readonly jwt: JwtStrategy,
+    private readonly secret: ServerSecret,
     @Optional() private readonly limits?: RateLimits,
   ) {
     super();
@@ -52,7 +54,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
   /** A JWT verified here before, still unexpired, under the same secret: its session checked again; else passport. */
   private async authenticateJwt(context: ExecutionContext, req: { user?: Principal }, bearer: string): Promise<void> {
     const known = this.verified.get(bearer);
-    if (known && known.payload.exp * 1000 > Date.now() && known.secret === jwtSecret()) {
+    if (known && known.payload.exp * 1000 > Date.now() && known.secret === this.secret.value) {
       const principal = await this.jwt.validate(known.payload);
       if (principal) {
         req.user = principal;
@@ -62,7 +64,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     await (super.canActivate(context) as Promise<boolean>);
     const user = req.user;
     if (user?.via === 'session' && user.sessionId && user.expiresAt) {
-      this.verified.set(bearer, { payload: { sub: user.accountId, usr: user.username, sid: user.sessionId, exp: user.expiresAt / 1000 }, secret: jwtSecret() });
+      this.verified.set(bearer, { payload: { sub: user.accountId, usr: user.username, sid: user.sessionId, exp: user.expiresAt / 1000 }, secret: this.secret.value });
     }
   }
 

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '../config/config';
+import { AuthConfig } from '../config/slices';
 import { DatabaseModule } from '../database/database.module';
 import { REDIS } from '../realtime/realtime.module';
 import type { RedisConnections } from '../realtime/redis';
@@ -17,6 +18,7 @@ import { JwtStrategy } from './jwt.strategy';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimits, rateLimitConfig } from './rate-limits';
 import { RevocationBus } from './revocations';
+import { ServerSecret } from './server-secret';
 import { SessionsService } from './sessions.service';
 import { SocketRegistry } from './socket-registry';
 import { SubscriptionCaps } from './subscription-caps';
@@ -34,11 +36,13 @@ import { WsAuthService } from './ws-auth.service';
     DatabaseModule,
     PassportModule,
     JwtModule.registerAsync({
-      useFactory: () => ({ secret: jwtSecret(), signOptions: { issuer: JWT_ISSUER, algorithm: 'HS256' } }),
+      inject: [AuthConfig],
+      useFactory: (config: AuthConfig) => ({ secret: jwtSecret(config), signOptions: { issuer: JWT_ISSUER, algorithm: 'HS256' } }),
     }),
   ],
   controllers: [AuthController],
   providers: [
+    ServerSecret,
     AccessTokenVerifiers,
     AccountsService,
     AccountsStore,
@@ -61,6 +65,6 @@ import { WsAuthService } from './ws-auth.service';
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [AccountsService, AccountsStore, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits, AccessTokenVerifiers, RevocationBus],
+  exports: [ServerSecret, AccountsService, AccountsStore, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits, AccessTokenVerifiers, RevocationBus],
 })
 export class AuthModule {}

@@ -6,6 +6,7 @@ import { RevocationBus } from './revocations';
 import { SocketRegistry } from './socket-registry';
 import { SubscriptionCaps } from './subscription-caps';
 import { HttpStreams, responseSocket } from './http-streams';
+import { loadConfig } from '../config/config';
 
 class FakeResponse extends EventEmitter {
   destroyed = false;
@@ -58,7 +59,7 @@ describe('HTTP streams as tracked sockets', () => {
 
   it('a revocation ends the stream and frees its place in the cap; the cap refuses one more with RATE_LIMITED', async () => {
     process.env.WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT = '2';
-    const caps = new SubscriptionCaps();
+    const caps = new SubscriptionCaps(loadConfig());
     const streams = new HttpStreams(registry, caps);
     const ended: string[] = [];
     const first = res();

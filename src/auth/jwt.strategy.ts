@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { DomainError } from '../common/domain-error';
-import { JWT_ISSUER, jwtVerifyKey } from './auth.config';
+import { JWT_ISSUER } from './auth.config';
 import type { Principal } from './principal';
 import { SCOPES } from './principal';
+import { ServerSecret } from './server-secret';
 import { SessionsService } from './sessions.service';
 
 export interface JwtPayload {
@@ -19,11 +20,14 @@ export interface JwtPayload {
 /** Password sessions: a signed, expiring JWT as the bearer token, naming a session that logout can end. */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  constructor(private readonly sessions: SessionsService) {
+  constructor(
+    private readonly sessions: SessionsService,
+    secret: ServerSecret,
+  ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       // jsonwebtoken takes a KeyObject (see jwtVerifyKey); passport-jwt's types only name string and Buffer.
-      secretOrKeyProvider: (_req: unknown, _token: unknown, done: (err: unknown, key?: string) => void) => done(null, jwtVerifyKey() as unknown as string),
+      secretOrKeyProvider: (_req: unknown, _token: unknown, done: (err: unknown, key?: string) => void) => done(null, secret.verifyKey as unknown as string),
       issuer: JWT_ISSUER,
       algorithms: ['HS256'],
       ignoreExpiration: false,

@@ -6,6 +6,7 @@ import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
 import { ARCHIVE_ROWS_PER_DOCUMENT, PAGE_DEFAULT, archivePageCost } from '../common/archive-limits';
 import { DomainError } from '../common/domain-error';
 import { SKIP_RATE_LIMIT } from '../common/public.decorator';
+import { LimitsConfig } from '../config/slices';
 import { AUTH_ROUTES, ROUTE_COSTS, maxAnonymousCost, maxCost, operationCharge, overBudget, tooManyArchiveRows } from './request-cost';
 import type { OperationCharge, OperationCost } from './request-cost';
 import type { Principal } from './principal';
@@ -137,13 +138,17 @@ function routeCost(operationId: string, req: RequestLike & { accepts?: (types: s
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   /** GRAPHQL_MAX_COST and GRAPHQL_MAX_COST_ANONYMOUS, as the instance was configured. */
-  private readonly maxCost = maxCost();
-  private readonly anonymousMax = maxAnonymousCost();
+  private readonly maxCost: number;
+  private readonly anonymousMax: number;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly limits: RateLimits,
-  ) {}
+    config: LimitsConfig,
+  ) {
+    this.maxCost = maxCost(config);
+    this.anonymousMax = maxAnonymousCost(config);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(SKIP_RATE_LIMIT, [context.getHandler(), context.getClass()])) return true;
@@ -157,7 +162,7 @@ export class RateLimitGuard implements CanActivate {
         // An anonymous document has the lower budget for what it reads (the validation rule held it to GRAPHQL_MAX_COST; login and register
         // aliases spend the login bucket instead): beyond it, refused before any field runs, nothing spent.
         if (!req.user && charge.cost - charge.authCost > this.anonymousMax) {
-          const { message, details } = overBudget(charge.cost - charge.authCost, this.anonymousMax, true);
+          const { message, details } = overBudget(charge.cost - charge.authCost, this.anonymousMax, true, this.maxCost);
           throw new DomainError('VALIDATION_FAILED', message, details);
         }
         await spend(this.limits, chargesOf(this.limits, req, charge), ctx.res);

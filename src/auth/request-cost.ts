@@ -7,7 +7,7 @@
 import { Kind, getNamedType, isCompositeType, isInterfaceType, isObjectType, valueFromASTUntyped } from 'graphql';
 import type { FieldNode, FragmentDefinitionNode, GraphQLCompositeType, GraphQLSchema, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 import { ARCHIVE_ROWS_PER_DOCUMENT, PAGE_DEFAULT, archivePageCost } from '../common/archive-limits';
-import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 
 /**
  * Rate-limit units of the expensive fields, as `Type.field`; every other
@@ -172,15 +172,16 @@ export const ROUTE_COSTS: Readonly<Record<string, number>> = {
 export const AUTH_ROUTES: ReadonlySet<string> = new Set(['register', 'login']);
 
 /** Largest cost one document may have (units); beyond it: VALIDATION_FAILED before anything runs. */
-export const maxCost = (): number => appConfig().GRAPHQL_MAX_COST;
+export const maxCost = (config: Pick<AppConfig, 'GRAPHQL_MAX_COST'>): number => config.GRAPHQL_MAX_COST;
 /** Largest cost of an anonymous document (no credential): lower, since an address is all that pays for it. */
-export const maxAnonymousCost = (): number => Math.min(appConfig().GRAPHQL_MAX_COST_ANONYMOUS, appConfig().GRAPHQL_MAX_COST);
+export const maxAnonymousCost = (config: Pick<AppConfig, 'GRAPHQL_MAX_COST' | 'GRAPHQL_MAX_COST_ANONYMOUS'>): number =>
+  Math.min(config.GRAPHQL_MAX_COST_ANONYMOUS, config.GRAPHQL_MAX_COST);
 
-/** Why a document over its budget is refused (VALIDATION_FAILED), with the figures. */
-export function overBudget(cost: number, max: number, anonymous: boolean): { message: string; details: Record<string, unknown> } {
+/** Why a document over its budget is refused (VALIDATION_FAILED), with the figures (`credentialMax`: the budget with a credential, named to an anonymous caller). */
+export function overBudget(cost: number, max: number, anonymous: boolean, credentialMax = max): { message: string; details: Record<string, unknown> } {
   return {
     message: anonymous
-      ? `query cost ${cost} exceeds the budget of ${max} rate-limit units of an anonymous document (with a credential: ${maxCost()})`
+      ? `query cost ${cost} exceeds the budget of ${max} rate-limit units of an anonymous document (with a credential: ${credentialMax})`
       : `query cost ${cost}+ exceeds the budget of ${max} rate-limit units`,
     details: anonymous ? { cost, maxCost: max, anonymous: true } : { cost, maxCost: max },
   };

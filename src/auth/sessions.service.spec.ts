@@ -2,6 +2,7 @@ import { PubSub } from 'graphql-subscriptions';
 import type { PrismaService } from '../database/prisma.service';
 import { RevocationBus } from './revocations';
 import { SessionsService } from './sessions.service';
+import { loadConfig } from '../config/config';
 
 const SID = '0b7d6a4e-3c1f-4e2a-9a55-6f0d2c1b9e11';
 
@@ -31,7 +32,7 @@ describe('SessionsService.isActive', () => {
 
   it('reads a session once for concurrent requests, then answers from memory', async () => {
     const db = fakePrisma();
-    const sessions = new SessionsService(db.prisma, bus);
+    const sessions = new SessionsService(db.prisma, bus, loadConfig());
     const both = Promise.all([sessions.isActive(SID, 'acc'), sessions.isActive(SID, 'acc')]);
     db.answer({ accountId: 'acc', revokedAt: null });
     expect(await both).toEqual([true, true]);
@@ -41,7 +42,7 @@ describe('SessionsService.isActive', () => {
 
   it('a revocation heard while the row was being read wins over the row', async () => {
     const db = fakePrisma();
-    const sessions = new SessionsService(db.prisma, bus);
+    const sessions = new SessionsService(db.prisma, bus, loadConfig());
     const check = sessions.isActive(SID, 'acc');
     await bus.publish({ kind: 'sessions', accountId: 'acc', sessions: [{ id: SID, expiresAt: Date.now() + 60_000 }] });
     db.answer({ accountId: 'acc', revokedAt: null });
@@ -51,15 +52,15 @@ describe('SessionsService.isActive', () => {
 
   it("refuses a session of another account, a revoked or unknown one, and an id that is not a uuid without reading", async () => {
     const db = fakePrisma();
-    const sessions = new SessionsService(db.prisma, bus);
+    const sessions = new SessionsService(db.prisma, bus, loadConfig());
     const other = sessions.isActive(SID, 'someone-else');
     db.answer({ accountId: 'acc', revokedAt: null });
     expect(await other).toBe(false);
-    const sessions2 = new SessionsService(db.prisma, bus);
+    const sessions2 = new SessionsService(db.prisma, bus, loadConfig());
     const revoked = sessions2.isActive(SID, 'acc');
     db.answer({ accountId: 'acc', revokedAt: new Date() });
     expect(await revoked).toBe(false);
-    const sessions3 = new SessionsService(db.prisma, bus);
+    const sessions3 = new SessionsService(db.prisma, bus, loadConfig());
     const unknown = sessions3.isActive(SID, 'acc');
     db.answer(null);
     expect(await unknown).toBe(false);

@@ -6,7 +6,7 @@ import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { REFRESH_TOKEN_PREFIX } from './auth.config';
 import { RevocationBus, sessionKey } from './revocations';
-import { appConfig } from '../config/config';
+import { AuthConfig } from '../config/slices';
 
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 const newRefreshToken = (): string => REFRESH_TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -18,8 +18,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * seconds, default 60). Revocations reach every instance at once through the
  * pub/sub; this only bounds how stale a cache can be if such news is lost.
  */
-export function sessionCacheTtlMs(): number {
-  return appConfig().SESSION_CACHE_TTL * 1000;
+export function sessionCacheTtlMs(config: Pick<AuthConfig, 'SESSION_CACHE_TTL'>): number {
+  return config.SESSION_CACHE_TTL * 1000;
 }
 
 /**
@@ -29,12 +29,15 @@ export function sessionCacheTtlMs(): number {
  */
 @Injectable()
 export class SessionsService {
-  private readonly active = new LRUCache<string, Promise<boolean>>({ ...entriesAtMost(100_000), ttl: Math.max(1, sessionCacheTtlMs()) });
+  private readonly active: LRUCache<string, Promise<boolean>>;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly bus: RevocationBus,
-  ) {}
+    config: AuthConfig,
+  ) {
+    this.active = new LRUCache<string, Promise<boolean>>({ ...entriesAtMost(100_000), ttl: Math.max(1, sessionCacheTtlMs(config)) });
+  }
 
   /**
    * A new session of the account, valid for ttlSeconds (the refresh tokens'

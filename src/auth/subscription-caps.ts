@@ -8,7 +8,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import { MetricsService } from '../observability/metrics.service';
-import { appConfig } from '../config/config';
+import { LimitsConfig } from '../config/slices';
 
 interface Gauge {
   inc(): void;
@@ -26,8 +26,8 @@ export class SubscriptionCaps {
   private readonly counts = new Map<string, number>();
   private readonly gauge: Gauge | null;
 
-  constructor(@Optional() metrics?: MetricsService) {
-    this.max = appConfig().WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT;
+  constructor(config: LimitsConfig, @Optional() metrics?: MetricsService) {
+    this.max = config.WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT;
     this.gauge = metrics?.subscriptionsOpen ?? null;
   }
 

@@ -24,12 +24,11 @@ import { botMove as engineBotMove, cardCodes, mulberry32, seatView } from '../en
 import type { BotLevel, Command, IsmctsOptions, MatchState } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { MatchStore } from '../events/match-store';
-import { appConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
 
 export interface BotSeatsOptions {
-  /** ismcts budget (default: ismctsBudgetFromEnv()). */
-  ismcts?: IsmctsOptions;
+  /** ismcts budget (ismctsBudgetFromEnv of the configuration). */
+  ismcts: IsmctsOptions;
   /** Max bot plays of one chain (a guard against a loop; a scopa match to 100 takes a few hundred). */
   maxPlays?: number;
   /** The sweep leaves a match alone while its last append is younger than this (ms, default 2000): its chain is alive somewhere. */
@@ -47,7 +46,7 @@ export const ISMCTS_DEFAULT_MS = 40;
  * out first. The search runs on the event loop, so it always has a time
  * budget; the engine reads no clock, so the clock is passed in.
  */
-export function ismctsBudgetFromEnv(config: Pick<AppConfig, 'BOT_ISMCTS_ITERATIONS' | 'BOT_ISMCTS_MS'> = appConfig()): IsmctsOptions {
+export function ismctsBudgetFromEnv(config: Pick<AppConfig, 'BOT_ISMCTS_ITERATIONS' | 'BOT_ISMCTS_MS'>): IsmctsOptions {
   return {
     iterations: config.BOT_ISMCTS_ITERATIONS,
     ms: Math.min(config.BOT_ISMCTS_MS, ISMCTS_MAX_MS),
@@ -112,9 +111,9 @@ export class BotSeats {
 
   constructor(
     private readonly store: MatchStore,
-    private readonly options: BotSeatsOptions = {},
+    private readonly options: BotSeatsOptions,
   ) {
-    this.budget = options.ismcts ?? ismctsBudgetFromEnv();
+    this.budget = options.ismcts;
     this.maxPlays = options.maxPlays ?? 2000;
     this.sweepIdleMs = options.sweepIdleMs ?? 2000;
   }

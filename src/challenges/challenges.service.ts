@@ -36,7 +36,7 @@ import type { PubSubEngine } from '../realtime/realtime.module';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { MatchMaker } from '../matches/match-maker';
-import { appConfig } from '../config/config';
+import { LobbyConfig } from '../config/slices';
 
 export const ACCEPT_CHALLENGES = ['none', 'known', 'everyone'] as const;
 export type AcceptChallenges = (typeof ACCEPT_CHALLENGES)[number];
@@ -115,7 +115,9 @@ function wire(c: ChallengeInfo): Record<string, unknown> {
 @Injectable()
 export class ChallengesService {
   /** CHALLENGE_TTL (ISO 8601, default P1D): how long a challenge waits for an answer. */
-  readonly ttlMs = appConfig().CHALLENGE_TTL;
+  get ttlMs(): number {
+    return this.lobby.CHALLENGE_TTL;
+  }
 
   constructor(
     private readonly prisma: PrismaService,
@@ -125,6 +127,7 @@ export class ChallengesService {
     private readonly maker: MatchMaker,
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly lobby: LobbyConfig,
   ) {}
 
   // ------------------------------------------------------------ settings

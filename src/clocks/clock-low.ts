@@ -20,7 +20,6 @@ import { playerChannel, turnChannel } from '../realtime/channels';
 import type { TurnNotice } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
-import { appConfig } from '../config/config';
 import { prepared, sqlNumber } from '../database/prepared-statements';
 import { RUNNING_TURN_CLOCKS } from '../events/match-clocks';
 
@@ -59,7 +58,7 @@ export class ClockLowNotifier {
     private readonly prisma: Prisma,
     private readonly pubsub: PubSubEngine,
     /** CLOCK_LOW_FRACTION. */
-    fraction = appConfig().CLOCK_LOW_FRACTION,
+    fraction: number,
     batch = 100,
   ) {
     this.sql = clockLowSql(fraction, batch);

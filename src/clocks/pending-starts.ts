@@ -18,7 +18,7 @@ import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../events/match-store';
 import type { CommandResult, StoreTransaction } from '../events/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
-import { appConfig } from '../config/config';
+import { ClocksConfig } from '../config/slices';
 import { PendingStartRows } from '../events/match-clocks';
 
 // The rows are the match store's (match_clocks, src/events/match-clocks.ts); match creation records one in its transaction.
@@ -27,13 +27,16 @@ export { PENDING_START_SQL } from '../events/match-clocks';
 @Injectable()
 export class PendingStarts {
   /** CLIENT_SEED_WINDOW in ms (0: a start never waits). */
-  readonly windowMs = appConfig().CLIENT_SEED_WINDOW;
   private readonly rows: PendingStartRows;
+  get windowMs(): number {
+    return this.settings.CLIENT_SEED_WINDOW;
+  }
 
   constructor(
     prisma: PrismaService,
     private readonly store: MatchStore,
     private readonly clocks: ClockSchedulerService,
+    private readonly settings: ClocksConfig,
   ) {
     this.rows = new PendingStartRows(prisma);
   }

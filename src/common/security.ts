@@ -5,12 +5,11 @@
  */
 import type { INestApplication } from '@nestjs/common';
 import helmet from 'helmet';
-import { appConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
 
 export const EXPOSED_HEADERS = ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Location'];
 
-export function applySecurity(app: INestApplication, config: Pick<AppConfig, 'CORS_ORIGINS'> = appConfig()): void {
+export function applySecurity(app: INestApplication, config: Pick<AppConfig, 'CORS_ORIGINS'>): void {
   app.use(
     helmet({
       contentSecurityPolicy: {

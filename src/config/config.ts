@@ -5,14 +5,16 @@
  * accepts (before, some parsers threw, others turned `Number('abc')` into
  * NaN and quietly switched a poller off).
  *
- * Two ways in, the same values:
- * - Nest providers inject `AppConfig` (ConfigModule provides it, read when
- *   the application is created, so a bad value fails `NestFactory.create`);
- * - code that runs outside Nest, or builds plain objects at module level,
- *   calls `appConfig()`: the same reading of process.env, kept until
- *   process.env changes (the tests change it between applications). It
- *   reads every variable to see whether one changed (tens of µs): for a
- *   value wanted on every request, `configValue(name)` reads that one only.
+ * How code gets it:
+ * - inside the application, only by injection: ConfigModule reads AppConfig
+ *   when the container is built (a bad value fails `NestFactory.create`) and
+ *   provides each feature's slice of it (./slices.ts: `constructor(lobby:
+ *   LobbyConfig)`); a plain function a provider calls takes the setting as a
+ *   parameter; a module factory lists the slice in `inject`;
+ * - where there is no container (src/main.ts before the app exists, the
+ *   analysis worker's bootstrap, scripts/, bench/), `appConfig()`: the same
+ *   reading of process.env, kept until process.env changes. `configValue(name)`
+ *   reads one variable alone.
  *
  * Nothing else under src/ reads process.env (test/config.e2e-spec.ts).
  */

@@ -12,8 +12,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import pg from 'pg';
-import { appConfig } from '../config/config';
+import { loadConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
+
+/** The schema's defaults, for options a caller left out (the environment is read by whoever calls databaseOptionsFromEnv, not here). */
+const DEFAULTS = loadConfig({});
 import { PrismaClient } from './generated/client';
 import { lockDataDir } from './data-dir-lock';
 import type { DataDirLock } from './data-dir-lock';
@@ -86,13 +89,15 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PGlite: start from this dump (dumpDataDir) instead of an empty cluster. */
   loadDataDir?: Blob | File;
-  /** PGlite: its PostgreSQL's shared_buffers, MB (default PGLITE_SHARED_BUFFERS_MB, 16 unless set). */
+  /** PGlite: its PostgreSQL's shared_buffers, MB (databaseOptionsFromEnv: PGLITE_SHARED_BUFFERS_MB; else its default, 16). */
   pgliteSharedBuffersMb?: number;
-  /** pg pool size (default PG_POOL_SIZE, 10 unless set). */
+  /** pg pool size (databaseOptionsFromEnv: PG_POOL_SIZE; else its default, 10). */
   poolSize?: number;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
   migrations?: MigrationFile[];
+  /** Where to read them, unless `migrations` are given (databaseOptionsFromEnv: MIGRATIONS_DIR; else ./prisma/migrations). */
+  migrationsDir?: string;
 }
 
 export interface Database {
@@ -109,11 +114,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** DATABASE_URL, DATA_DIR, PGLITE_SHARED_BUFFERS_MB and PG_POOL_SIZE (src/config). */
+/** DATABASE_URL, DATA_DIR, PGLITE_SHARED_BUFFERS_MB, PG_POOL_SIZE and MIGRATIONS_DIR (src/config): what PrismaService and the standalone processes open. */
 export function databaseOptionsFromEnv(
-  config: Pick<AppConfig, 'DATABASE_URL' | 'DATA_DIR' | 'PGLITE_SHARED_BUFFERS_MB' | 'PG_POOL_SIZE'> = appConfig(),
+  config: Pick<AppConfig, 'DATABASE_URL' | 'DATA_DIR' | 'PGLITE_SHARED_BUFFERS_MB' | 'PG_POOL_SIZE' | 'MIGRATIONS_DIR'>,
 ): DatabaseOptions {
-  return { url: config.DATABASE_URL, dataDir: config.DATA_DIR, pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB, poolSize: config.PG_POOL_SIZE };
+  return {
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    pgliteSharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB,
+    poolSize: config.PG_POOL_SIZE,
+    migrationsDir: config.MIGRATIONS_DIR,
+  };
 }
 
 /**
@@ -132,13 +143,13 @@ export interface PreparedDatabase {
   close(): Promise<void>;
 }
 
-export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEnv()): PreparedDatabase {
+export function prepareDatabase(options: DatabaseOptions): PreparedDatabase {
   const noMigrations: MigrationReport = { applied: [], alreadyApplied: [] };
   if (options.url) {
     const url = options.url;
     const pool = new pg.Pool({
       connectionString: url,
-      max: options.poolSize ?? appConfig().PG_POOL_SIZE,
+      max: options.poolSize ?? DEFAULTS.PG_POOL_SIZE,
       // Idle connections stay open for 5 minutes (pg's default is 10 s): a new server backend costs a fork and
       // cold caches, and reopening them whenever load rises after a lull showed as latency spikes.
       idleTimeoutMillis: 300_000,
@@ -152,7 +163,7 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
       pool,
       rows: async <T>(sql: string, params: readonly unknown[]) => (await pool.query(sql, [...params])).rows as T[],
       statements: async <T>(sql: string, params: readonly unknown[]) => (await pool.query({ text: sql, values: [...params], name: preparedStatementName(sql) })).rows as T[],
-      ready: () => (options.migrate === false ? Promise.resolve(noMigrations) : pgMigrate(url, options.migrations)),
+      ready: () => (options.migrate === false ? Promise.resolve(noMigrations) : pgMigrate(url, options.migrations ?? readMigrations(options.migrationsDir))),
       close: async () => {
         if (ended) return;
         ended = true;
@@ -181,7 +192,7 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
     ready: async () => {
       await pglite.waitReady;
       // Through PGlite's own exec: pglite-prisma-adapter does not await executeScript.
-      return options.migrate === false ? noMigrations : migrate(pgliteConnection(pglite), options.migrations ?? readMigrations());
+      return options.migrate === false ? noMigrations : migrate(pgliteConnection(pglite), options.migrations ?? readMigrations(options.migrationsDir));
     },
     close: async () => {
       try {
@@ -193,7 +204,7 @@ export function prepareDatabase(options: DatabaseOptions = databaseOptionsFromEn
   };
 }
 
-export async function openDatabase(options: DatabaseOptions = databaseOptionsFromEnv()): Promise<Database> {
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const prepared = prepareDatabase(options);
   let migrations: MigrationReport;
   try {
@@ -238,7 +249,7 @@ export function pgliteConnection(db: PGlite): MigrationConnection {
  * the folder through ordinary file calls). PGlite applies them to a data
  * folder; DATA_DIR=memory (tests) keeps its configuration file's 128 MB.
  */
-export function pgliteStartParams(sharedBuffersMb: number = appConfig().PGLITE_SHARED_BUFFERS_MB): string[] {
+export function pgliteStartParams(sharedBuffersMb: number = DEFAULTS.PGLITE_SHARED_BUFFERS_MB): string[] {
   return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`];
 }
 

@@ -10,7 +10,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { appConfig } from '../config/config';
 
 /** The two operations the migrator needs from a single connection. */
 export interface MigrationConnection {
@@ -25,7 +24,8 @@ export interface MigrationFile {
   checksum: string;
 }
 
-export const DEFAULT_MIGRATIONS_DIR = () => appConfig().MIGRATIONS_DIR ?? path.join(process.cwd(), 'prisma', 'migrations');
+/** ./prisma/migrations from the working directory (MIGRATIONS_DIR reaches readMigrations through DatabaseOptions.migrationsDir). */
+export const DEFAULT_MIGRATIONS_DIR = (): string => path.join(process.cwd(), 'prisma', 'migrations');
 
 // Prisma's own lock key for migrations (so the real CLI and this migrator exclude each other).
 const ADVISORY_LOCK_KEY = 72707369;

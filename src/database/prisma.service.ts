@@ -10,7 +10,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaClient } from './generated/client';
-import { databaseOptionsFromEnv, prepareDatabase } from './database';
+import { prepareDatabase } from './database';
 import type { DatabaseOptions, PreparedDatabase, Prisma } from './database';
 
 const OmittingPrismaClient = PrismaClient as unknown as new (options: ConstructorParameters<typeof PrismaClient>[0]) => Prisma;
@@ -19,8 +19,9 @@ const OmittingPrismaClient = PrismaClient as unknown as new (options: Constructo
 export class PrismaService extends OmittingPrismaClient implements OnModuleInit, OnModuleDestroy {
   readonly database: PreparedDatabase;
 
-  constructor(options?: DatabaseOptions) {
-    const prepared = prepareDatabase(options ?? databaseOptionsFromEnv());
+  /** `options`: databaseOptionsFromEnv of the application's configuration (DatabaseModule), or a test's own. */
+  constructor(options: DatabaseOptions) {
+    const prepared = prepareDatabase(options);
     super({ adapter: prepared.adapter, omit: { match: { seed: true } } });
     this.database = prepared;
   }

@@ -5,11 +5,11 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { appConfig } from '../config/config';
+import type { SitesConfig } from '../config/slices';
 
 /** Where `npm run docs` writes the API reference: DOCS_DIR, else ./docs-site (from the working directory). */
-export function docsDir(): string {
-  return path.resolve(process.cwd(), appConfig().DOCS_DIR);
+export function docsDir(config: Pick<SitesConfig, 'DOCS_DIR'>): string {
+  return path.resolve(process.cwd(), config.DOCS_DIR);
 }
 
 /**
@@ -18,10 +18,10 @@ export function docsDir(): string {
  * script (the build moves them to files), so the service's strict CSP applies
  * unchanged. Without a build, /docs answers a 404 problem saying how to make one.
  */
-export function serveDocs(app: INestApplication): void {
-  const dir = docsDir();
+export function serveDocs(app: INestApplication, config: SitesConfig): void {
+  const dir = docsDir(config);
   const built = existsSync(path.join(dir, 'index.html'));
-  const nodeEnv = appConfig().NODE_ENV;
+  const nodeEnv = config.NODE_ENV;
   if (!built && nodeEnv !== 'test' && nodeEnv !== 'production') {
     new Logger('Docs').warn(`no API reference in ${dir} (run npm run docs)`);
   }

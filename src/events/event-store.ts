@@ -14,7 +14,6 @@ import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
 import { BATCH_START_TYPES, GENESIS_HASH, MATCH_STREAM, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
 import { guardFailure, seqTaken, uniqueViolationText } from './stream-store';
-import { appConfig } from '../config/config';
 import { lockRulesetVersionCtes } from '../ruleset-versions/ruleset-version';
 import type { RulesetVersionRef } from '../ruleset-versions/ruleset-version';
 
@@ -249,7 +248,7 @@ function appendError(err: unknown, a: PendingAppend): unknown {
 
 export interface EventStoreOptions {
   /**
-   * Append statements under way at once (default APPEND_IN_FLIGHT or 1); more appends wait and go out together.
+   * Append statements under way at once (default 1; StoreModule passes APPEND_IN_FLIGHT); more appends wait and go out together.
    * One keeps the most plays per statement and the fewest server backends busy at once: on two cores it gave
    * the same saturation throughput as 4 and about half the play p99 at 500 plays/s (bench:api).
    */
@@ -276,7 +275,7 @@ export class EventStore {
     this.batcher = new AppendBatcher<PendingAppend, StoredEvent[]>({
       runOne: (a) => this.appendOne(a),
       runBatch: (appends) => this.appendMany(appends),
-      maxInFlight: options.appendsInFlight ?? appConfig().APPEND_IN_FLIGHT,
+      maxInFlight: options.appendsInFlight ?? 1,
       maxBatch: options.maxAppendBatch ?? 64,
     });
   }

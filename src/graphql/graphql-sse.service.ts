@@ -27,7 +27,8 @@ import type { Principal } from '../auth/principal';
 import { HttpStreams } from '../auth/http-streams';
 import { DomainError, isDomainError } from '../common/domain-error';
 import { formatError } from './format-error';
-import { complexityRule, costRule, depthLimitRule } from './limits';
+import { documentLimitRules } from './limits';
+import { LimitsConfig } from '../config/slices';
 import { wsExecution } from './ws-execution';
 import type { WsExecution } from './ws-execution';
 
@@ -43,13 +44,16 @@ const sse = (event: string, data: unknown) => `event: ${event}\ndata:${data === 
 
 @Injectable()
 export class GraphqlSseService {
-  private readonly execution: WsExecution = wsExecution({ rules: [depthLimitRule(), complexityRule(), costRule()], formatError });
+  private readonly execution: WsExecution;
   private handler: Handler | null = null;
 
   constructor(
     private readonly schemaHost: GraphQLSchemaHost,
     private readonly http: HttpStreams,
-  ) {}
+    limits: LimitsConfig,
+  ) {
+    this.execution = wsExecution({ rules: documentLimitRules(limits), formatError });
+  }
 
   /** Serves one graphql-sse request of an authenticated caller. */
   async handle(caller: Principal, req: Request, res: Response): Promise<void> {

@@ -15,7 +15,7 @@ import { formatError } from './format-error';
 import { JSONScalar } from '../common/json.scalar';
 import { clientAddress, trustProxy } from '../common/client-address';
 import { SubscriptionCaps } from '../auth/subscription-caps';
-import { complexityRule, costRule, depthLimitRule } from './limits';
+import { documentLimitRules } from './limits';
 import { SocketLimits, socketLimitsConfig } from './socket-limits';
 import type { SocketLimitState } from './socket-limits';
 import { subscriptionsOverWsRule } from './subscriptions-over-ws.rule';
@@ -24,11 +24,11 @@ import { GraphqlSseController } from './graphql-sse.controller';
 import { GraphqlSseService } from './graphql-sse.service';
 import { coalesceSends } from '../realtime/coalesced-sends';
 import type { CoalescableSocket } from '../realtime/coalesced-sends';
-import { appConfig } from '../config/config';
+import { HttpConfig, LimitsConfig } from '../config/slices';
 
 /** Where to write the SDL the code builds: GRAPHQL_SCHEMA_FILE, else nowhere (kept in memory). */
-function schemaTarget(): string | true {
-  const file = appConfig().GRAPHQL_SCHEMA_FILE;
+function schemaTarget(config: Pick<HttpConfig, 'GRAPHQL_SCHEMA_FILE'>): string | true {
+  const file = config.GRAPHQL_SCHEMA_FILE;
   return file ? path.resolve(process.cwd(), file) : true;
 }
 
@@ -52,20 +52,20 @@ interface WsExtra {
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       imports: [AuthModule],
-      inject: [WsAuthService, SubscriptionCaps],
-      useFactory: (wsAuth: WsAuthService, caps: SubscriptionCaps): ApolloDriverConfig => {
-        const rules = [depthLimitRule(), complexityRule(), costRule()];
+      inject: [WsAuthService, SubscriptionCaps, HttpConfig, LimitsConfig],
+      useFactory: (wsAuth: WsAuthService, caps: SubscriptionCaps, http: HttpConfig, limits: LimitsConfig): ApolloDriverConfig => {
+        const rules = documentLimitRules(limits);
         const overWs = wsExecution({ rules, formatError });
-        const trust = trustProxy(appConfig().TRUST_PROXY);
+        const trust = trustProxy(http.TRUST_PROXY);
         const limitsOf = (ctx: WsContext): SocketLimitState => {
           const extra = ctx.extra as WsExtra;
           return (extra.limits ??= { address: clientAddress(extra.request, trust) });
         };
-        const socketLimits = new SocketLimits(socketLimitsConfig(), caps);
+        const socketLimits = new SocketLimits(socketLimitsConfig(limits), caps);
         const capped = socketLimits.hooks(overWs.hooks.onSubscribe, (ctx) => (ctx.extra as WsExtra).user?.accountId, limitsOf);
         return {
           path: '/graphql',
-          autoSchemaFile: schemaTarget(),
+          autoSchemaFile: schemaTarget(http),
           sortSchema: true,
           resolvers: { JSON: JSONScalar },
           introspection: true,

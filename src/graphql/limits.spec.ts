@@ -5,6 +5,10 @@ import type { OperationDefinitionNode } from 'graphql';
 import { parse as parseYaml } from 'yaml';
 import { AUTH_ROUTES, FIELD_COSTS, LIST_COSTS, ROUTE_COSTS, SMALL_LISTS, TOURNAMENT_PLAYERS_PRICED, maxCost, operationCost } from '../auth/request-cost';
 import { costRule } from './limits';
+import { loadConfig } from '../config/config';
+
+/** The limits as an instance configured by this environment has them. */
+const limits = loadConfig();
 
 // The committed contracts (a contract test keeps them equal to what the code builds).
 const schema = buildSchema(readFileSync(path.join(process.cwd(), 'schema.graphql'), 'utf8'));
@@ -38,12 +42,12 @@ describe('the cost of a GraphQL document', () => {
   });
 
   it('refuses a document over the budget at validation, with VALIDATION_FAILED and the figures', () => {
-    const n = Math.floor(maxCost() / FIELD_COSTS['Query.hint']) + 1;
+    const n = Math.floor(maxCost(limits) / FIELD_COSTS['Query.hint']) + 1;
     const over = parse(`query($m: ID!) { ${Array.from({ length: n }, (_, i) => `h${i}: hint(matchId: $m) { card }`).join(' ')} }`);
-    const [error] = validate(schema, over, [...specifiedRules, costRule()]);
-    expect(error?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', maxCost: maxCost() });
+    const [error] = validate(schema, over, [...specifiedRules, costRule(limits.GRAPHQL_MAX_COST, limits.GRAPHQL_MAX_COMPLEXITY)]);
+    expect(error?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', maxCost: maxCost(limits) });
     const within = parse(`query($m: ID!) { ${Array.from({ length: n - 1 }, (_, i) => `h${i}: hint(matchId: $m) { card }`).join(' ')} }`);
-    expect(validate(schema, within, [...specifiedRules, costRule()])).toEqual([]);
+    expect(validate(schema, within, [...specifiedRules, costRule(limits.GRAPHQL_MAX_COST, limits.GRAPHQL_MAX_COMPLEXITY)])).toEqual([]);
   });
 });
 
@@ -70,8 +74,8 @@ describe('the cost of the lists a document reads', () => {
     expect(costOf(`query($id: ID!) { tournament(id: $id) { standings { ${STANDING} } } }`).cost).toBe(TOURNAMENT_PLAYERS_PRICED / LIST_COSTS['Tournament.standings'].itemsPerUnit);
     // the document of issue 42: 60 aliases of a 256-player standings
     expect(costOf(flood(60)).cost).toBe(60 * 8);
-    const [error] = validate(schema, parse(flood(60)), [...specifiedRules, costRule()]);
-    expect(error?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', maxCost: maxCost() });
+    const [error] = validate(schema, parse(flood(60)), [...specifiedRules, costRule(limits.GRAPHQL_MAX_COST, limits.GRAPHQL_MAX_COMPLEXITY)]);
+    expect(error?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', maxCost: maxCost(limits) });
     // a round's tables: 128 of them at most
     expect(costOf(`query($id: ID!) { tournament(id: $id) { round(n: 1) { tables { players matchId points } } } }`).cost).toBe(4);
   });

@@ -8,7 +8,7 @@ import { GraphQLError, Kind } from 'graphql';
 import type { ASTVisitor, FragmentDefinitionNode, SelectionSetNode, ValidationContext } from 'graphql';
 import { operationCharge, tooManyArchiveRows } from '../auth/request-cost';
 import { ARCHIVE_ROWS_PER_DOCUMENT } from '../common/archive-limits';
-import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
 
 /** Introspection (tools' standard query nests ofType deeply) gets its own, larger bound. */
 export const MAX_INTROSPECTION_DEPTH = 16;
@@ -17,8 +17,8 @@ function refused(message: string, details: Record<string, unknown>): GraphQLErro
   return new GraphQLError(message, { extensions: { code: 'VALIDATION_FAILED', status: 400, ...details, http: { status: 400 } } });
 }
 
-/** Depth of the deepest field path, following fragment spreads (each counted once per path); at most GRAPHQL_MAX_DEPTH unless given. */
-export function depthLimitRule(max = appConfig().GRAPHQL_MAX_DEPTH) {
+/** Depth of the deepest field path, following fragment spreads (each counted once per path); at most `max` (GRAPHQL_MAX_DEPTH). */
+export function depthLimitRule(max: number) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -57,9 +57,9 @@ export function depthLimitRule(max = appConfig().GRAPHQL_MAX_DEPTH) {
  * expanded (aliases count again), so many aliases or fragment fan-out cannot
  * multiply the work. (graphql-query-complexity's rule needs the variables,
  * which a validation rule never sees: it fails on required variables.)
- * The bound is GRAPHQL_MAX_COMPLEXITY unless given.
+ * The bound is `max` (GRAPHQL_MAX_COMPLEXITY).
  */
-export function complexityRule(max = appConfig().GRAPHQL_MAX_COMPLEXITY) {
+export function complexityRule(max: number) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -84,10 +84,10 @@ export function complexityRule(max = appConfig().GRAPHQL_MAX_COMPLEXITY) {
 }
 
 /**
- * Refuses an operation whose cost exceeds the budget (GRAPHQL_MAX_COST unless given), before any of it runs
- * (many aliases of `hint` or `register`...); counting stops at GRAPHQL_MAX_COMPLEXITY fields.
+ * Refuses an operation whose cost exceeds the budget `max` (GRAPHQL_MAX_COST), before any of it runs
+ * (many aliases of `hint` or `register`...); counting stops at `maxFields` (GRAPHQL_MAX_COMPLEXITY) fields.
  */
-export function costRule(max = appConfig().GRAPHQL_MAX_COST, maxFields = appConfig().GRAPHQL_MAX_COMPLEXITY) {
+export function costRule(max: number, maxFields: number) {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
@@ -102,4 +102,9 @@ export function costRule(max = appConfig().GRAPHQL_MAX_COST, maxFields = appConf
       },
     };
   };
+}
+
+/** The three rules at the limits the instance was configured with (Apollo, graphql-ws, graphql-sse and the precheck share them). */
+export function documentLimitRules(config: Pick<AppConfig, 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COMPLEXITY' | 'GRAPHQL_MAX_COST'>) {
+  return [depthLimitRule(config.GRAPHQL_MAX_DEPTH), complexityRule(config.GRAPHQL_MAX_COMPLEXITY), costRule(config.GRAPHQL_MAX_COST, config.GRAPHQL_MAX_COMPLEXITY)];
 }

@@ -18,9 +18,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { GraphQLError, Kind, TypeInfo, ValidationContext, parse } from 'graphql';
 import type { ASTVisitor, DocumentNode, GraphQLSchema, OperationDefinitionNode, ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { complexityRule, costRule, depthLimitRule } from './limits';
+import { documentLimitRules } from './limits';
 import { formatError } from './format-error';
-import { maxAnonymousCost, operationCharge, overBudget } from '../auth/request-cost';
+import { maxAnonymousCost, maxCost, operationCharge, overBudget } from '../auth/request-cost';
+import type { LimitsConfig } from '../config/slices';
 import { DomainError } from '../common/domain-error';
 import { toGraphQLExtensions } from '../common/error-mapping';
 
@@ -57,13 +58,14 @@ function queryOf(req: Request): string | undefined {
 /**
  * Express middleware for `/graphql`: refuses (400, the errors Apollo's
  * validation would give) a document beyond the depth, complexity or cost
- * limits before Apollo's validation runs. `schema()`: the schema once built
+ * limits (the instance's, `limits`) before Apollo's validation runs. `schema()`: the schema once built
  * (undefined before: the request goes on to Apollo).
  */
-export function graphqlPrecheck(schema: () => GraphQLSchema | undefined) {
+export function graphqlPrecheck(schema: () => GraphQLSchema | undefined, limits: LimitsConfig) {
   // The limits as the instance is configured (as Apollo's rules are, src/graphql/graphql.module.ts).
-  const rules: ValidationRule[] = [depthLimitRule(), complexityRule(), costRule()];
-  const anonymousMax = maxAnonymousCost();
+  const rules: ValidationRule[] = documentLimitRules(limits);
+  const anonymousMax = maxAnonymousCost(limits);
+  const credentialMax = maxCost(limits);
   const verdicts = new LRUCache<string, Verdict>({ max: 1000, maxSize: 4_000_000, sizeCalculation: (_v, text) => Math.max(1, text.length) });
   return (req: Request, res: Response, next: NextFunction): void => {
     const text = req.path === '/graphql' || req.originalUrl.split('?')[0] === '/graphql' ? queryOf(req) : undefined;
@@ -98,7 +100,7 @@ export function graphqlPrecheck(schema: () => GraphQLSchema | undefined) {
     res.locals.graphqlReadOnly = verdict.readOnly;
     if (!verdict.errors && verdict.readCost > anonymousMax && !req.headers.authorization) {
       // No credential at all: the anonymous budget, as the rate-limit guard applies it once a field would run (src/auth/rate-limit.guard.ts).
-      const { message, details } = overBudget(verdict.readCost, anonymousMax, true);
+      const { message, details } = overBudget(verdict.readCost, anonymousMax, true, credentialMax);
       const refused = toGraphQLExtensions(new DomainError('VALIDATION_FAILED', message, details));
       res.status(400).type('application/json').send(JSON.stringify({ errors: [refused] }));
       return;

@@ -11,7 +11,6 @@ import { GraphQLError, getOperationAST } from 'graphql';
 import type { ExecutionArgs } from 'graphql';
 import type { Context, ServerOptions, SubscribePayload } from 'graphql-ws';
 import type { SubscriptionCaps } from '../auth/subscription-caps';
-import { appConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
 
 export interface SocketLimitsConfig {
@@ -19,7 +18,7 @@ export interface SocketLimitsConfig {
 }
 
 /** WS_MAX_CONNECTIONS_PER_ADDRESS (src/config). */
-export function socketLimitsConfig(config: Pick<AppConfig, 'WS_MAX_CONNECTIONS_PER_ADDRESS'> = appConfig()): SocketLimitsConfig {
+export function socketLimitsConfig(config: Pick<AppConfig, 'WS_MAX_CONNECTIONS_PER_ADDRESS'>): SocketLimitsConfig {
   return { maxConnectionsPerAddress: config.WS_MAX_CONNECTIONS_PER_ADDRESS };
 }
 

@@ -1,7 +1,7 @@
 /** "My turn" across all my matches, the most urgent first; and my own events (./player-events.ts) as they happen. */
 import { Inject, Injectable } from '@nestjs/common';
 import { MatchStore } from '../events/match-store';
-import { appConfig } from '../config/config';
+import { ClocksConfig } from '../config/slices';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { playerChannel } from '../realtime/channels';
@@ -25,11 +25,11 @@ export interface InboxEntry {
 
 @Injectable()
 export class InboxService {
-  private readonly lowFraction = appConfig().CLOCK_LOW_FRACTION;
 
   constructor(
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly clocks: ClocksConfig,
   ) {}
 
   /** Every event of `player`'s channel from now on (GraphQL myEvents; the NDJSON event stream reads the same channel). */
@@ -39,7 +39,7 @@ export class InboxService {
 
   /** Matches where it is `player`'s turn: by deadline (soonest first; untimed last, oldest turn first). `limit` (1..500) is checked by InboxQuery. */
   async myTurn(player: string, limit = 50): Promise<InboxEntry[]> {
-    const rows = await this.store.myTurn(player, limit, this.lowFraction);
+    const rows = await this.store.myTurn(player, limit, this.clocks.CLOCK_LOW_FRACTION);
     return rows.map((r) => ({ matchId: r.match_id, preset: r.preset, seq: r.current_seq, seat: r.turn_seat, deadline: r.deadline, since: r.updated_at, clockLow: r.clock_low === true }));
   }
 }

@@ -26,7 +26,7 @@ import { SeeksStore } from './seeks-store';
 import type { SeekRow } from './seeks-store';
 import { SEEK_PRESENCE } from '../presence/seek-presence';
 import type { SeekPresence } from '../presence/seek-presence';
-import { appConfig } from '../config/config';
+import { LobbyConfig } from '../config/slices';
 import { lockForTransaction } from '../database/advisory-lock';
 
 export interface SeekRequest {
@@ -76,11 +76,17 @@ const ENDED_SHOWN_HOURS = 24;
 @Injectable()
 export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Open seeks one account may have (SEEKS_PER_ACCOUNT). */
-  readonly perAccount = appConfig().SEEKS_PER_ACCOUNT;
+  get perAccount(): number {
+    return this.lobby.SEEKS_PER_ACCOUNT;
+  }
   /** Seconds a live seek survives its owner having no open connection (SEEK_IDLE_EXPIRY). */
-  readonly idleExpirySeconds = appConfig().SEEK_IDLE_EXPIRY;
+  get idleExpirySeconds(): number {
+    return this.lobby.SEEK_IDLE_EXPIRY;
+  }
   /** Sweeper period (SEEK_SWEEP_MS; 0 disables it on this instance). */
-  readonly sweepMs = appConfig().SEEK_SWEEP_MS;
+  get sweepMs(): number {
+    return this.lobby.SEEK_SWEEP_MS;
+  }
   private readonly logger = new Logger('Seeks');
   private readonly poller = new Poller('seek sweep', () => this.sweep(), this.logger);
 
@@ -93,6 +99,7 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     @Inject(SEEK_PRESENCE) private readonly presence: SeekPresence,
     private readonly revocations: RevocationBus,
     private readonly maker: MatchMaker,
+    private readonly lobby: LobbyConfig,
   ) {}
 
   private stopHearing?: () => void;

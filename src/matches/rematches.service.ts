@@ -27,7 +27,7 @@ import type { PlayerEvent } from '../inbox/player-events';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchMaker } from './match-maker';
-import { appConfig } from '../config/config';
+import { LobbyConfig } from '../config/slices';
 import { RematchesStore } from './rematches-store';
 import type { OfferRow } from './rematches-store';
 
@@ -49,13 +49,16 @@ export interface RematchOffer {
 @Injectable()
 export class RematchesService {
   /** REMATCH_TTL (ISO 8601, default PT5M): how long a rematch offer waits for the other players. */
-  readonly ttlMs = appConfig().REMATCH_TTL;
+  get ttlMs(): number {
+    return this.lobby.REMATCH_TTL;
+  }
 
   constructor(
     private readonly offers: RematchesStore,
     private readonly store: MatchStore,
     private readonly maker: MatchMaker,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
+    private readonly lobby: LobbyConfig,
   ) {}
 
   /** The match this one is a rematch of (null: none). */

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { clientSecretOf } from './oauth.config';
+import { ServerSecret } from '../auth/server-secret';
 import { OAuthServer } from './oauth-server.service';
 import { clientMetadata } from './prisma-adapter';
 
@@ -37,6 +38,7 @@ export class OAuthAppsService {
   constructor(
     private readonly prisma: PrismaService,
     private readonly server: OAuthServer,
+    private readonly secret: ServerSecret,
   ) {}
 
   async register(owner: Principal, name: string, redirectUris: string[], confidential = false): Promise<{ app: OAuthAppInfo; clientSecret: string | null }> {
@@ -49,13 +51,13 @@ export class OAuthAppsService {
     const secretSalt = confidential ? randomBytes(16).toString('base64url') : null;
     // The library's own checks of the metadata (the same it applies when the app is used).
     try {
-      await this.server.oidc.Client.validate(clientMetadata({ id, name: name.trim(), redirectUris: uris, confidential, secretSalt }));
+      await this.server.oidc.Client.validate(clientMetadata({ id, name: name.trim(), redirectUris: uris, confidential, secretSalt }, this.secret.value));
     } catch (err) {
       const e = err as { error_description?: string; message?: string };
       throw new DomainError('VALIDATION_FAILED', `redirectUris: ${e.error_description ?? e.message ?? 'invalid client metadata'}`, { field: 'redirectUris' });
     }
     const row = await this.prisma.oAuthApp.create({ data: { id, ownerId: owner.accountId, name: name.trim(), redirectUris: uris, confidential, secretSalt } });
-    return { app: toInfo(row), clientSecret: secretSalt ? clientSecretOf(id, secretSalt) : null };
+    return { app: toInfo(row), clientSecret: secretSalt ? clientSecretOf(this.secret.value, id, secretSalt) : null };
   }
 
   async list(owner: Principal): Promise<OAuthAppInfo[]> {

@@ -10,11 +10,12 @@ import { AccessTokenVerifiers } from '../auth/access-token-verifiers';
 import { SCOPES, expandScopes } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { RateLimits } from '../auth/rate-limits';
-import { appConfig } from '../config/config';
 import { RevocationBus, accessTokenKey, grantKey } from '../auth/revocations';
 import { PrismaService } from '../database/prisma.service';
 import { AccountsService } from '../auth/accounts.service';
-import { accessTokenTtl, codeTtl, derivedKey, grantTtl, oauthIssuer, refreshTokenTtl, signingJwk } from './oauth.config';
+import { derivedKey, oauthIssuer, signingJwk, tokenTtls } from './oauth.config';
+import { ServerSecret } from '../auth/server-secret';
+import { OAuthConfig } from '../config/slices';
 import { PrismaAdapter } from './prisma-adapter';
 
 /** The authorization server's endpoints, at the service's own origin. */
@@ -68,6 +69,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     private readonly bus: RevocationBus,
     private readonly http: HttpAdapterHost,
     private readonly accounts: AccountsService,
+    private readonly config: OAuthConfig,
+    private readonly secret: ServerSecret,
     @Optional() private readonly limits?: RateLimits,
   ) {}
 
@@ -180,7 +183,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     );
 
     const configuration: Configuration = {
-      adapter: (name: string) => new PrismaAdapter(name, prisma, hooks),
+      adapter: (name: string) => new PrismaAdapter(name, prisma, hooks, this.secret.value),
       clients: [],
       findAccount: async (_ctx, sub) => {
         const username = await usernameOf(sub);
@@ -229,27 +232,24 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       // Tokens live their own lives: the provider's browser session only lasts the authorization.
       expiresWithSession: async () => false,
       ttl: {
-        AccessToken: accessTokenTtl(),
-        AuthorizationCode: codeTtl(),
-        RefreshToken: refreshTokenTtl(),
-        Grant: grantTtl(),
+        ...tokenTtls(this.config),
         IdToken: 3600,
         Interaction: 600,
         Session: 600,
       },
       interactions: { url: async (_ctx, interaction) => consentPath(interaction.uid), policy },
       // SameSite=Lax for the provider's session cookie too (oidc-provider 8 defaults it to None; 9 to Lax).
-      cookies: { keys: [derivedKey('cookies').toString('base64url')], long: { sameSite: 'lax' } },
-      jwks: { keys: [signingJwk() as never] },
+      cookies: { keys: [derivedKey(this.secret.value, 'cookies').toString('base64url')], long: { sameSite: 'lax' } },
+      jwks: { keys: [signingJwk(this.secret.value) as never] },
       enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
       renderError: async (ctx, out) => {
         ctx.type = 'application/json';
         ctx.body = out;
       },
     };
-    const provider = new Provider(oauthIssuer(), configuration);
+    const provider = new Provider(oauthIssuer(this.config), configuration);
     // X-Forwarded-Proto/Host from the proxies the service trusts (as Express does).
-    provider.proxy = !!appConfig().TRUST_PROXY;
+    provider.proxy = !!this.config.TRUST_PROXY;
     provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
       const accountId = ctx.oidc?.entities?.Grant?.accountId ?? ctx.oidc?.entities?.RefreshToken?.accountId ?? ctx.oidc?.entities?.AuthorizationCode?.accountId ?? null;
       void this.bus.publish({ kind: 'grant', accountId: accountId ?? '', grantId });

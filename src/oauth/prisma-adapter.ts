@@ -13,8 +13,8 @@ export interface AdapterHooks {
 
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 
-/** An app (a row of oauth_apps) as oidc-provider's client metadata. */
-export function clientMetadata(app: { id: string; name: string; redirectUris: string[]; confidential: boolean; secretSalt: string | null }): ClientMetadata {
+/** An app (a row of oauth_apps) as oidc-provider's client metadata (`secret`: the server secret its client secret derives from). */
+export function clientMetadata(app: { id: string; name: string; redirectUris: string[]; confidential: boolean; secretSalt: string | null }, secret: string): ClientMetadata {
   return {
     client_id: app.id,
     client_name: app.name,
@@ -23,7 +23,7 @@ export function clientMetadata(app: { id: string; name: string; redirectUris: st
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     ...(app.confidential && app.secretSalt
-      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: clientSecretOf(app.id, app.secretSalt) }
+      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: clientSecretOf(secret, app.id, app.secretSalt) }
       : { token_endpoint_auth_method: 'none' }),
   };
 }
@@ -56,6 +56,8 @@ export class PrismaAdapter implements Adapter {
     private readonly model: string,
     private readonly prisma: PrismaService,
     private readonly hooks: AdapterHooks,
+    /** The server secret (ServerSecret), for the apps' client secrets. */
+    private readonly secret: string,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
@@ -75,7 +77,7 @@ export class PrismaAdapter implements Adapter {
     if (typeof id !== 'string' || id.length > 512) return undefined;
     if (this.model === 'Client') {
       const app = await this.prisma.oAuthApp.findUnique({ where: { id } });
-      return app ? clientMetadata(app) : undefined;
+      return app ? clientMetadata(app, this.secret) : undefined;
     }
     const row = await this.prisma.oAuthPayload.findUnique({ where: { model_id: { model: this.model, id } } });
     return row ? this.payloadOf(row) : undefined;

@@ -16,11 +16,11 @@ import { CommandMetricsService } from './command-metrics.service';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 import { requestId } from './request-id';
-import { appConfig } from '../config/config';
+import type { AppConfig } from '../config/config';
+import { ObservabilityConfig } from '../config/slices';
 
 /** LOG_LEVEL, else silent under NODE_ENV=test, else info. */
-export function logLevel(): string {
-  const config = appConfig();
+export function logLevel(config: Pick<AppConfig, 'LOG_LEVEL' | 'NODE_ENV'>): string {
   return config.LOG_LEVEL ?? (config.NODE_ENV === 'test' ? 'silent' : 'info');
 }
 
@@ -34,9 +34,8 @@ const conciseResponse = (res: { statusCode?: number }) => ({ statusCode: res.sta
  */
 export const REQUEST_LINE_LEVEL = 'debug';
 
-/** The request log at `level`, to stdout or `destination`: one line per request at `lineLevel` (5xx at error). */
-export function requestLogger(level: string = logLevel(), destination?: NodeJS.WritableStream, lineLevel: 'info' | 'debug' = 'info') {
-  const instance = appConfig().INSTANCE_ID;
+/** The request log at `level`, to stdout or `destination`: one line per request at `lineLevel` (5xx at error), naming `instance` (INSTANCE_ID). */
+export function requestLogger(level: string, destination?: NodeJS.WritableStream, lineLevel: 'info' | 'debug' = 'info', instance?: string) {
   const verbose = level === 'debug' || level === 'trace';
   const http = pinoHttp(
     {
@@ -77,7 +76,9 @@ export function requestLogger(level: string = logLevel(), destination?: NodeJS.W
   exports: [MetricsService, CommandMetricsService],
 })
 export class ObservabilityModule implements NestModule {
+  constructor(private readonly config: ObservabilityConfig) {}
+
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestLogger(logLevel(), undefined, REQUEST_LINE_LEVEL)).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
+    consumer.apply(requestLogger(logLevel(this.config), undefined, REQUEST_LINE_LEVEL, this.config.INSTANCE_ID)).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
   }
 }

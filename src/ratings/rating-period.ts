@@ -1,5 +1,5 @@
 /** RATING_PERIOD: how long a player may stay away before RD grows by one no-game step (docs/ratings.md "What counts"); declared in src/config/variables.ts. */
-import { appConfig, parseVariable } from '../config/config';
+import { parseVariable } from '../config/config';
 import type { AppConfig } from '../config/config';
 
 /** An ISO 8601 duration in weeks, days, hours, minutes and seconds (P7D, PT12H), as milliseconds. */
@@ -7,6 +7,6 @@ export function parseRatingPeriod(text: string): number {
   return parseVariable('RATING_PERIOD', text);
 }
 
-export function ratingPeriodMsFromEnv(config: Pick<AppConfig, 'RATING_PERIOD'> = appConfig()): number {
+export function ratingPeriodMsFromEnv(config: Pick<AppConfig, 'RATING_PERIOD'>): number {
   return config.RATING_PERIOD;
 }

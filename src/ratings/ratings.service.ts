@@ -7,6 +7,7 @@ import { AccountsService } from '../auth/accounts.service';
 import { GLICKO, isProvisional } from './glicko';
 import { RatingStore } from './rating-store';
 import { ratingPeriodMsFromEnv } from './rating-period';
+import { RatingsConfig } from '../config/slices';
 
 export const LEADERBOARD_DEFAULT = 10;
 export const LEADERBOARD_MAX = 100;
@@ -90,8 +91,9 @@ export class RatingsService extends RatingStore {
   constructor(
     prisma: PrismaService,
     private readonly accounts: AccountsService,
+    config: RatingsConfig,
   ) {
-    super(prisma, { periodMs: ratingPeriodMsFromEnv() });
+    super(prisma, { periodMs: ratingPeriodMsFromEnv(config) });
   }
 
   /** A username or bot level as rated players are named; NOT_FOUND unless it is an account or a bot level. */

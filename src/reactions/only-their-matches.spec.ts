@@ -85,7 +85,7 @@ describe('tournaments step', () => {
     const reads: string[] = [];
     const prisma = { $queryRawUnsafe: async () => (reads.push('read'), []) };
     const store = { peek: () => snap };
-    return { service: new TournamentsService(prisma as never, {} as never, store as never, {} as never, {} as never, new TournamentTablesStore(prisma as never), {} as never), reads };
+    return { service: new TournamentsService(prisma as never, {} as never, store as never, {} as never, {} as never, new TournamentTablesStore(prisma as never), {} as never, {} as never), reads };
   }
   const end = { winner: 0, totals: [11, 4], reason: 'target' };
 

@@ -40,10 +40,10 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { LineQueue } from './line-queue';
 import { listen } from './channel';
-import { AppConfig, appConfig } from '../config/config';
+import { AppConfig } from '../config/config';
 
 /** STREAM_KEEPALIVE: seconds between keep-alive lines (a decimal number, 0.05 to 3600; default 7). Anything else stops the service at startup. */
-export function streamKeepAliveMs(config: Pick<AppConfig, 'STREAM_KEEPALIVE'> = appConfig()): number {
+export function streamKeepAliveMs(config: Pick<AppConfig, 'STREAM_KEEPALIVE'>): number {
   return config.STREAM_KEEPALIVE;
 }
 

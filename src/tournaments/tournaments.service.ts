@@ -34,7 +34,7 @@ import type { PubSubEngine } from '../realtime/realtime.module';
 import { playerChannel } from '../realtime/channels';
 import type { TournamentRoundPairedEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
-import { appConfig } from '../config/config';
+import { TournamentsConfig } from '../config/slices';
 import { ExportKeys } from '../events/export-keys';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
 import { PAIRING_VERSION, ROUND_ROBIN_MAX } from './pairing';
@@ -164,12 +164,15 @@ export class TournamentsService {
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly tableRows: TournamentTablesStore,
     private readonly ratings: RatingsService,
+    private readonly settings: TournamentsConfig,
     /** What signs the exports (the match exports' key, published at /.well-known/scopa-keys.json); without it, unsigned. */
     @Optional() private readonly keys?: ExportKeys,
   ) {}
 
   /** Open (created or started) tournaments one account may have created (TOURNAMENT_LIMIT). */
-  readonly openPerAccount = appConfig().TOURNAMENT_LIMIT;
+  get openPerAccount(): number {
+    return this.settings.TOURNAMENT_LIMIT;
+  }
 
   // ------------------------------------------------------------ commands
 

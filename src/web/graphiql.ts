@@ -5,11 +5,11 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { appConfig } from '../config/config';
+import type { SitesConfig } from '../config/slices';
 
 /** Where the built GraphiQL is: GRAPHIQL_DIR, else ./graphiql/dist (from the working directory). */
-export function graphiqlDir(): string {
-  return path.resolve(process.cwd(), appConfig().GRAPHIQL_DIR);
+export function graphiqlDir(config: Pick<SitesConfig, 'GRAPHIQL_DIR'>): string {
+  return path.resolve(process.cwd(), config.GRAPHIQL_DIR);
 }
 
 /**
@@ -18,11 +18,11 @@ export function graphiqlDir(): string {
  * and its assets are local files, so the CSP of every route (src/common/security.ts)
  * holds for it too.
  */
-export function serveGraphiql(app: INestApplication): void {
-  const dir = graphiqlDir();
+export function serveGraphiql(app: INestApplication, config: SitesConfig): void {
+  const dir = graphiqlDir(config);
   const index = path.join(dir, 'index.html');
   if (!existsSync(index)) {
-    if (appConfig().NODE_ENV !== 'test') new Logger('GraphiQL').warn(`no GraphiQL in ${dir} (run npm run build:graphiql)`);
+    if (config.NODE_ENV !== 'test') new Logger('GraphiQL').warn(`no GraphiQL in ${dir} (run npm run build:graphiql)`);
     return;
   }
   const assets = express.static(dir, {

@@ -5,13 +5,13 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { appConfig } from '../config/config';
+import type { SitesConfig } from '../config/slices';
 
 const API_PATH = /^\/(v1|graphql|health|metrics)(\/|$)/;
 
 /** Where the built web client is: WEB_DIR, else ./web/dist (from the working directory). */
-export function webClientDir(): string {
-  return path.resolve(process.cwd(), appConfig().WEB_DIR);
+export function webClientDir(config: Pick<SitesConfig, 'WEB_DIR'>): string {
+  return path.resolve(process.cwd(), config.WEB_DIR);
 }
 
 /**
@@ -20,10 +20,10 @@ export function webClientDir(): string {
  * (and `/` → index.html), so /v1, /graphql, /health and /metrics are untouched.
  * The client routes with the URL hash, so no fallback route is needed.
  */
-export function serveWebClient(app: INestApplication): void {
-  const dir = webClientDir();
+export function serveWebClient(app: INestApplication, config: SitesConfig): void {
+  const dir = webClientDir(config);
   if (!existsSync(path.join(dir, 'index.html'))) {
-    if (appConfig().NODE_ENV !== 'test') new Logger('WebClient').warn(`no web client in ${dir} (run npm run build:web)`);
+    if (config.NODE_ENV !== 'test') new Logger('WebClient').warn(`no web client in ${dir} (run npm run build:web)`);
     return;
   }
   const files = express.static(dir, {

@@ -13,7 +13,6 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
-import { appConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
 
 /** Why a target was refused (the deliveries log says only "refused target"). */
@@ -102,7 +101,7 @@ export class WebhookTargetPolicy {
 }
 
 /** WEBHOOK_ALLOW_PRIVATE (src/config). */
-export function targetPolicyFromEnv(config: Pick<AppConfig, 'WEBHOOK_ALLOW_PRIVATE'> = appConfig()): WebhookTargetPolicy {
+export function targetPolicyFromEnv(config: Pick<AppConfig, 'WEBHOOK_ALLOW_PRIVATE'>): WebhookTargetPolicy {
   return new WebhookTargetPolicy(config.WEBHOOK_ALLOW_PRIVATE);
 }
 

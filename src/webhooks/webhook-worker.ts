@@ -20,7 +20,6 @@ import { isIP } from 'node:net';
 import type { Prisma } from '../database/database';
 import { signatureHeader, SIGNATURE_HEADER } from './signature';
 import { RefusedTargetError, targetPolicyFromEnv, WebhookTargetPolicy } from './target-policy';
-import { appConfig } from '../config/config';
 import type { AppConfig } from '../config/config';
 import { prepared, sqlNumber } from '../database/prepared-statements';
 
@@ -42,7 +41,7 @@ export interface WebhookWorkerOptions {
 }
 
 /** The WEBHOOK_* variables (src/config). */
-export function webhookOptionsFromEnv(config: AppConfig = appConfig()): WebhookWorkerOptions {
+export function webhookOptionsFromEnv(config: AppConfig): WebhookWorkerOptions {
   return {
     batch: config.WEBHOOK_BATCH,
     maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,

@@ -16,6 +16,7 @@ import { OPTION_NAMES } from '../../src/engine/options';
 import { maxAnonymousCost, maxCost, operationCharge } from '../../src/auth/request-cost';
 import { Kind, parse } from 'graphql';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { loadConfig } from '../../src/config/config';
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -85,7 +86,7 @@ function costOf(schema: GraphQLSchema, query: string, variables: Record<string, 
   const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   if (ops.length !== 1) return undefined;
   const charge = operationCharge(schema, ops[0], fragments, Infinity, Infinity, variables);
-  return anonymous ? { cost: charge.cost - charge.authCost, budget: maxAnonymousCost() } : { cost: charge.cost, budget: maxCost() };
+  return anonymous ? { cost: charge.cost - charge.authCost, budget: maxAnonymousCost(loadConfig()) } : { cost: charge.cost, budget: maxCost(loadConfig()) };
 }
 
 /** A JSON body with a `__proto__`, `constructor` or `prototype` member somewhere (option overrides aside: their keys are the engine's to name): it must be refused, as any unknown member is. */

@@ -8,9 +8,10 @@ import { mulberry32 } from '../../src/engine';
 import { databaseOptionsFromEnv, openDatabase } from '../../src/database/database';
 import { MatchStore } from '../../src/events/match-store';
 import { players, randomCommand } from './helpers';
+import { loadConfig } from '../../src/config/config';
 
 async function main(): Promise<void> {
-  const db = await openDatabase(databaseOptionsFromEnv());
+  const db = await openDatabase(databaseOptionsFromEnv(loadConfig()));
   const store = new MatchStore(db.prisma);
   const rng = mulberry32(Number(process.env.CRASH_SEED ?? 1));
   const count = Number(process.env.MATCHES ?? 20);

@@ -16,6 +16,7 @@ import { webClientDir } from '../../src/web/web-client';
 import { createTestApp, listenOnLoopback } from './app';
 import { ARTIFACTS, launchChromium } from './chromium';
 import type { Chromium } from './chromium';
+import { loadConfig } from '../../src/config/config';
 
 export interface WebClientPage {
   readonly app: INestApplication;
@@ -52,7 +53,7 @@ export function useWebClientPage(options: WebClientPageOptions = {}): WebClientP
   const prefix = options.shotPrefix ?? '';
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(), 'index.html'))) throw new Error(`no web client in ${webClientDir()}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     // CLIENT_SEED_WINDOW is 60 s: had the client given no seed, a start would wait that long.
     app = await createTestApp({ RATE_LIMIT: '100000', CLIENT_SEED_WINDOW: '60', ...options.env });
     base = (await listenOnLoopback(app)).http;
