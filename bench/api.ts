@@ -42,7 +42,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { http } from './http';
 import { LIVE } from './live-query';
 import { createClient } from 'graphql-ws';

@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { createClient } from 'graphql-ws';
-import type { Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { ClockSchedulerService } from '../src/clocks/clock-scheduler.service';

@@ -262,7 +262,7 @@ describe('graphql-ws caps and the open-subscriptions gauge (e2e)', () => {
         onNonLazyError: () => undefined,
       });
       clients.push(client);
-      closed.then((code) => reject(new Error(`closed with ${code}`)));
+      void closed.then((code) => reject(new Error(`closed with ${code}`)));
     });
   const gauge = async () => {
     const text = (await request(app.getHttpServer()).get('/metrics')).text;

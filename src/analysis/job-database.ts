@@ -15,6 +15,7 @@ import type pg from 'pg';
 
 export interface JobDatabase {
   // pg-boss reads its own columns from these rows.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
 }
 

@@ -1,7 +1,7 @@
 /** "What would the bot of this level play for me now?": from my seat's view only, on my turn only. */
 import { Injectable } from '@nestjs/common';
 import { decide, evolve, seatOf } from '../engine';
-import type { BotLevel, Declaration, IsmctsOptions, MatchState } from '../engine';
+import type { BotLevel, Declaration, IsmctsOptions } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { MatchStore } from '../events/match-store';
 import { botMove, botRng, ismctsBudgetFromEnv } from './bot-seats';

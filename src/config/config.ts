@@ -28,6 +28,7 @@ export type RawEnv = Readonly<Record<string, string | undefined>>;
  * The configuration's injection token and type: `constructor(config: AppConfig)`.
  * An abstract class (a runtime token) merged with the values' interface.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export abstract class AppConfig {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface AppConfig extends ConfigValues {}
