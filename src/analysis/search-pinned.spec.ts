@@ -4,7 +4,7 @@ import { mulberry32 } from '../engine/bots/rng';
 import { playedWithMistakes, startedMatch } from '../engine/testing';
 import { seatView } from '../engine/views';
 import { decisionPoints } from './analyzer';
-import { evaluateMoves } from './search';
+import { evaluateMoves } from './option-values';
 
 // The analyzer's values, pinned: the same seeds give the same value of every
 // option (unrounded), decision after decision of played matches, by the

@@ -8,8 +8,8 @@ import { legalPlaysOf } from '../plays';
 import { playRandomly, seedFrom, startedMatch } from '../testing';
 import type { MatchEvent, MatchState } from '../types';
 import { declarationsInView, seatView } from '../views';
-import { applyDeclaration, applyPlay, legalDeclarations, legalPlays } from './ismcts';
-import type { Sim } from './ismcts';
+import { applyDeclaration, applyPlay, legalDeclarations, legalPlays } from './round-simulator';
+import type { Sim } from './round-simulator';
 import { mulberry32 } from './rng';
 
 // The ismcts bot searches with its own fast round simulator; this holds it to
