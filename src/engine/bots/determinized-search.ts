@@ -155,6 +155,9 @@ function findChild(node: SearchNode, key: number): SearchNode | null {
   return null;
 }
 
+/** UCB1 with the availability count in place of the parent's visits. */
+const ucb = (n: SearchNode, c: number): number => n.total / n.visits + c * Math.sqrt(Math.log(n.avail) / n.visits);
+
 const path: SearchNode[] = [];
 
 /**
@@ -203,7 +206,7 @@ function iterate(root: SearchNode, s: Sim, rng: Rng, policy: TreePolicy): number
     let bestDeclaration: Declaration | null = null;
     for (const p of plays) {
       const child = findChild(node, playKey(p))!;
-      const value = child.total / child.visits + c * Math.sqrt(Math.log(child.avail) / child.visits);
+      const value = ucb(child, c);
       if (value > bestValue) {
         bestValue = value;
         best = child;
@@ -212,7 +215,7 @@ function iterate(root: SearchNode, s: Sim, rng: Rng, policy: TreePolicy): number
     }
     for (const d of declarations) {
       const child = findChild(node, declarationKey(d))!;
-      const value = child.total / child.visits + c * Math.sqrt(Math.log(child.avail) / child.visits);
+      const value = ucb(child, c);
       if (value > bestValue) {
         bestValue = value;
         best = child;
