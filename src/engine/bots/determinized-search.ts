@@ -26,17 +26,20 @@
  */
 import { BIT as BIT_TABLE, RANK as RANK_TABLE } from '../cards';
 import type { Declaration } from '../bonuses';
-import { scorePlay, unseenCards } from '../auto-play';
-import { sideOf } from '../options';
+import { scorePlay as scorePlayOf, unseenCards } from '../auto-play';
+import { sideOf as sideOfSeat } from '../options';
 import type { Play } from '../plays';
 import type { MatchView } from '../views';
-import { applyDeclaration, applyMove, applyPlay, baseSim, cloneSim, determinize, isLastPlay, legalDeclarations, legalPlays, rewards } from './round-simulator';
+import * as simulator from './round-simulator';
 import type { SearchMove, Sim } from './round-simulator';
 import type { Rng } from './rng';
 
 // Local copies: under tsx every imported binding is read through a getter (hot loops below).
 const RANK = RANK_TABLE;
 const BIT = BIT_TABLE;
+const scorePlay = scorePlayOf;
+const sideOf = sideOfSeat;
+const { applyDeclaration, applyMove, applyPlay, baseSim, cloneSim, determinize, isLastPlay, legalDeclarations, legalPlays, rewards } = simulator;
 
 export type RolloutPolicy = 'greedy' | 'random';
 
