@@ -7,7 +7,7 @@ import type { Command, MatchEvent, MatchState } from '../engine/types';
 import { declarationsInView, legalPlaysInView, seatView } from '../engine/views';
 import { accuracyOf, analyzeDecision, analyzeMatch, analyzeMatchSteps, analyzerInfo, classOf, decisionAt, decisionPoints } from './analyzer';
 import type { AnalysisOption, LoggedEvent } from './analyzer';
-import { isExactPosition } from './search';
+import { isExactPosition } from './option-values';
 
 const SEED = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff);
 /** A small budget: these tests check what is exact, or differences of a point or more. */

@@ -1,7 +1,7 @@
 /**
  * Post-game analysis of a finished match (docs/analysis.md): for every
  * decision of every seat, every legal option valued from that seat's view
- * (./search.ts), the option played against the best one, the loss and its
+ * (./option-values.ts), the option played against the best one, the loss and its
  * class; per seat, the total loss, an accuracy and the costliest decisions.
  *
  * Decisions: each play (CardPlayed, auto-plays included and marked), and
@@ -25,8 +25,8 @@ import { seedFromHex } from '../engine/shuffle';
 import type { MatchEvent, MatchState } from '../engine/types';
 import { declarationsInView, legalPlaysInView, seatView } from '../engine/views';
 import { mulberry32 } from '../engine/bots/rng';
-import { drain, evaluateMovesSteps } from './search';
-import type { Method, Move, SearchBudget } from './search';
+import { drain, evaluateMovesSteps } from './option-values';
+import type { Method, Move, SearchBudget } from './option-values';
 
 export const ANALYZER_NAME = 'ismcts';
 /** Bumped whenever a change to the analyzer can change its numbers: a new version is a new analysis. */

@@ -8,11 +8,12 @@ import { legalPlaysOf } from '../plays';
 import { playRandomly, seedFrom, startedMatch } from '../testing';
 import type { MatchEvent, MatchState } from '../types';
 import { declarationsInView, seatView } from '../views';
-import { applyDeclaration, applyPlay, legalDeclarations, legalPlays } from './ismcts';
-import type { Sim } from './ismcts';
+import { applyDeclaration, applyPlay, legalDeclarations, legalPlays } from './round-simulator';
+import type { Sim } from './round-simulator';
 import { mulberry32 } from './rng';
 
-// The ismcts bot searches with its own fast round simulator; this holds it to
+// The determinized search (the ismcts bot's and the analyzer's) runs on its own
+// fast round simulator (./round-simulator.ts); this holds it to
 // the rules: from seeded states of every preset, the same plays through the
 // simulator and through decide/evolve leave the same hands, table, captures,
 // scope and turn, up to the round's end. Hand declarations (cirulla) too: the
