@@ -25,7 +25,7 @@ import { analyzeMatch, analyzerInfo } from '../src/analysis/analyzer';
 import { AnalysisQueue } from '../src/analysis/analysis-queue';
 import { jobDatabase } from '../src/analysis/job-database';
 import { openDatabase } from '../src/database/database';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 
 const PG_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const JOBS = Number(process.env.BENCH_ANALYSIS_JOBS ?? 40);

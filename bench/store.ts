@@ -23,9 +23,9 @@ import { mulberry32, replay, seedFromHex } from '../src/engine';
 import type { MatchEvent } from '../src/engine';
 import { openDatabase } from '../src/database/database';
 import { prepared } from '../src/database/prepared-statements';
-import { joinEvent } from '../src/events/chain';
-import type { StoredEvent } from '../src/events/chain';
-import { MatchStore } from '../src/events/match-store';
+import { joinEvent } from '../src/match-formats/chain';
+import type { StoredEvent } from '../src/match-formats/chain';
+import { MatchStore } from '../src/match-store/match-store';
 import { players, randomCommand } from '../test/store/helpers';
 import { compareLastLines, sideBySideArgs } from './baseline';
 

@@ -27,18 +27,18 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Test } from '@nestjs/testing';
 import { cardCode, greedyPlay, mulberry32, seatView } from '../src/engine';
-import type { MatchStore as MatchStoreType } from '../src/events/match-store';
+import type { MatchStore as MatchStoreType } from '../src/match-store/match-store';
 import type { TournamentsService as TournamentsServiceType } from '../src/tournaments/tournaments.service';
 import { evolveTournament, initialTournamentState, joinTournamentEvent, nextPairing } from '../src/tournaments/tournament-log';
 import type { TournamentEvent } from '../src/tournaments/tournament-log';
-import type { Principal } from '../src/auth/principal';
+import type { Principal } from '../src/common/principal';
 
 // The application as built (dist/, by `npm run bench:tournament`): tsx compiles without the decorator metadata Nest injects by.
 const built = createRequire(__filename);
 const { AppModule } = built('../dist/app.module') as typeof import('../src/app.module');
 const { configureApp } = built('../dist/app.setup') as typeof import('../src/app.setup');
 const { PrismaService } = built('../dist/database/prisma.service') as typeof import('../src/database/prisma.service');
-const { MatchStore } = built('../dist/events/match-store') as typeof import('../src/events/match-store');
+const { MatchStore } = built('../dist/match-store/match-store') as typeof import('../src/match-store/match-store');
 const { TournamentsService } = built('../dist/tournaments/tournaments.service') as typeof import('../src/tournaments/tournaments.service');
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 256);

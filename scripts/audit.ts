@@ -20,10 +20,10 @@
  * --keys, signed and verified), 1 otherwise, 2 on a usage error.
  */
 import { readFileSync } from 'node:fs';
-import { auditJsonl, parseJsonl, verifyHeaderSignature } from '../src/events/export';
-import type { ExportKeySet, SignatureVerdict } from '../src/events/export';
-import { parseKeySet, readKeySet } from '../src/events/export-keys';
-import { auditNotation } from '../src/events/notation';
+import { auditJsonl, parseJsonl, verifyHeaderSignature } from '../src/match-formats/export';
+import type { ExportKeySet, SignatureVerdict } from '../src/match-formats/export';
+import { parseKeySet, readKeySet } from '../src/match-formats/export-keys';
+import { auditNotation } from '../src/match-formats/notation';
 import { auditTournament } from '../src/tournaments/tournament-audit';
 import { isTournamentHeader, verifyTournamentSignature } from '../src/tournaments/tournament-export';
 

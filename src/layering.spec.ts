@@ -1,12 +1,12 @@
 /**
  * The layers, checked on the imports of every source file (tests exempt;
  * the engine's own rule is in src/engine/purity.spec.ts):
- * - the event store (src/events, with the match store and its module)
+ * - the match store (src/match-store, with its module)
  *   imports no transport code: no GraphQL, no OpenAPI, no HTTP, no
  *   controller or resolver;
  * - a feature's transports (*.controller.ts, *.resolver.ts) import, from
  *   this repository, only their own folder's services, models and inputs,
- *   the caller decorators (src/auth/principal.ts) and src/common;
+ *   and src/common (the caller decorators are src/common/principal.ts);
  * - no folder imports a folder that imports it back, however far round;
  * - src/common imports no feature (only src/config and the engine): what
  *   composes features is the root's (src/app.setup.ts, src/app.module.ts).
@@ -39,11 +39,11 @@ it('reads the whole tree', () => {
   expect(graph.filter((f) => /\.(controller|resolver)\.ts$/.test(f.file)).length).toBeGreaterThan(10);
 });
 
-it('the event store imports no transport code', () => {
+it('the match store imports no transport code', () => {
   const TRANSPORT_PACKAGES = [/^@nestjs\/(graphql|apollo|swagger|platform-express)\b/, /^express\b/, /^graphql\b/, /^graphql-ws\b/, /^ws$/];
   const offending: string[] = [];
   for (const { file, imports } of graph) {
-    if (folderOf(file) !== 'events') continue;
+    if (folderOf(file) !== 'match-store') continue;
     for (const { spec, path } of imports) {
       if (path === null ? TRANSPORT_PACKAGES.some((re) => re.test(spec)) : /\.(controller|resolver)$/.test(path) || folderOf(path) === 'graphql') {
         offending.push(`${file}: ${spec}`);
@@ -62,7 +62,7 @@ it("a feature's transports import only their own services, models and inputs (an
       if (path === null) continue;
       const allowed =
         folderOf(path) === 'common' ||
-        path === 'auth/principal' ||
+        path === 'common/principal' ||
         (folderOf(path) === own && /\.(service|model|input)$/.test(path));
       if (!allowed) offending.push(`${file}: ${spec}`);
     }

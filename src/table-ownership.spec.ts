@@ -4,7 +4,7 @@
  * Prisma delegate of its model. A feature that needs another's data calls
  * that feature's store or service; a statement that must read another
  * feature's rows in the same statement as its own write (for atomicity)
- * takes the owner's fragment (src/events/match-clocks.ts's RUNNING_TURN_CLOCKS,
+ * takes the owner's fragment (src/match-store/match-clocks.ts's RUNNING_TURN_CLOCKS,
  * src/ruleset-versions/ruleset-version.ts's lock of a version), so the
  * table's name and shape stay in the owner's folder. No exceptions.
  *
@@ -29,11 +29,11 @@ const OWNERS: Record<string, string> = {
   // a folder that imports no feature: the match store's create statement takes its lock of a version
   rulesets: 'ruleset-versions',
   // the match log and what the append statement projects from it in the same statement
-  matches: 'events',
-  match_players: 'events',
-  match_events: 'events',
+  matches: 'match-store',
+  match_players: 'match-store',
+  match_events: 'match-store',
   // the deadline of a match: the async-play trigger writes it in the appending statement; the turn reads join it
-  match_clocks: 'events',
+  match_clocks: 'match-store',
   clock_low_notices: 'clocks',
   webhooks: 'webhooks',
   webhook_deliveries: 'webhooks',
@@ -49,8 +49,9 @@ const OWNERS: Record<string, string> = {
   tournaments: 'tournaments',
   tournament_players: 'tournaments',
   tournament_events: 'tournaments',
-  // read by every match read path: a folder that imports none of them (src/tournament-tables/tournament-tables.ts)
-  tournament_tables: 'tournament-tables',
+  // which match is which tournament table: read by every match read path (src/match-store/tournament-tables.ts),
+  // written by the tournaments through src/match-store/tournament-tables-store.ts
+  tournament_tables: 'match-store',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

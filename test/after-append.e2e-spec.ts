@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { legalPlayCodesInView, seatOf, seatView } from '../src/engine';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { matchChannel, turnChannel } from '../src/realtime/channels';
 import type { MatchNotice, TurnNotice } from '../src/realtime/channels';
 import { PUB_SUB } from '../src/realtime/realtime.module';

@@ -15,7 +15,7 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { createTestApp } from './support/app';
 import { errorCode, gql, register } from './support/clients';
 import type { Account } from './support/clients';

@@ -25,7 +25,7 @@ import request from 'supertest';
 import WebSocket from 'ws';
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { startInstance } from './support/instances';

@@ -13,7 +13,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { startInstance } from './support/instances';

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { ARCHIVE_ROWS_PER_DOCUMENT, archivePageCost } from '../src/common/archive-limits';
 import { createTestApp, listenOnLoopback } from './support/app';
 import { gql, register } from './support/clients';

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import fc from 'fast-check';
 import request from 'supertest';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { cardCodes } from '../src/engine';
 import { createTestApp } from './support/app';
 import { errorCode, gql, register } from './support/clients';

@@ -17,7 +17,7 @@ import request from 'supertest';
 import { ClockScheduler } from '../src/clocks/clock-scheduler';
 import { ClockSchedulerService } from '../src/clocks/clock-scheduler.service';
 import { PrismaService } from '../src/database/prisma.service';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { createTestApp } from './support/app';
 import { errorCode, gql, gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';

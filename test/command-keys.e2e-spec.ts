@@ -1,6 +1,6 @@
 /**
  * Client and system commands live in separate key spaces (issue #14, item 5;
- * src/events/command-key.ts): an account named `clock` or `bot` that sends
+ * src/match-store/command-key.ts): an account named `clock` or `bot` that sends
  * the idempotency key the clock or a bot seat will use for its own command
  * no longer silences the clock expiry or the bot move; a client's retry with
  * its key still returns the first result.

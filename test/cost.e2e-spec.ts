@@ -11,7 +11,7 @@ import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { listen } from '../src/app.setup';
 import { PrismaService } from '../src/database/prisma.service';
-import { ANALYSIS_DECISIONS_PRICED, TOURNAMENT_PLAYERS_PRICED } from '../src/auth/request-cost';
+import { ANALYSIS_DECISIONS_PRICED, TOURNAMENT_PLAYERS_PRICED } from '../src/limits/request-cost';
 import { TOURNAMENT_INVITED_MAX, TOURNAMENT_MAX_PLAYERS } from '../src/tournaments/tournaments.service';
 import { createTestApp } from './support/app';
 import { STANDING_FIELDS, floodCases, get, graphql, post, standingsDocument, startedSwiss } from './cost/flood-suite';

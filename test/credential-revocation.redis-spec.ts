@@ -11,7 +11,7 @@ import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
-import { RevocationBus } from '../src/auth/revocations';
+import { RevocationBus } from '../src/connections/revocations';
 import { freshPgDatabase } from './store/helpers';
 import { startInstance } from './support/instances';
 import { endings, holdAll } from './support/connections';

@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { AppModule } from '../src/app.module';
 import { PrismaService } from '../src/database/prisma.service';
-import { pgliteTemplate } from '../src/database/template';
+import { pgliteTemplate } from './support/pglite-template';
 
 describe('health, readiness and metrics (e2e)', () => {
   let app: INestApplication;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { webClientDir } from '../src/web/web-client';
 import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { auditNotation } from '../src/events/notation';
+import { auditNotation } from '../src/match-formats/notation';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';
 import type { Account } from './support/clients';

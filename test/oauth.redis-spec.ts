@@ -10,7 +10,7 @@ import { jest } from '@jest/globals';
 import { createClient } from 'graphql-ws';
 import type { Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { RevocationBus } from '../src/auth/revocations';
+import { RevocationBus } from '../src/connections/revocations';
 import { freshPgDatabase } from './store/helpers';
 import { startInstance } from './support/instances';
 import { CookieJar, authorizeUrl, browse, form, pkce } from './support/oauth';

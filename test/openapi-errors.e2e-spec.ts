@@ -10,7 +10,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
-import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY } from '../src/auth/principal';
+import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY } from '../src/common/principal';
 import { ERROR_CODES } from '../src/common/domain-error';
 import { httpStatusOf } from '../src/common/error-mapping';
 import { DEFAULT_SCOPE_OF_ROUTES, REQUIRED_SCOPE_KEY, SESSION_ONLY_KEY, openApiDocument, routeContracts } from '../src/common/openapi';
@@ -68,7 +68,7 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
     return declared;
   }
 
-  it('the auth metadata keys restated in common are those of src/auth/principal.ts', () => {
+  it('the auth metadata keys restated in common are those of src/common/principal.ts', () => {
     expect([REQUIRED_SCOPE_KEY, SESSION_ONLY_KEY, DEFAULT_SCOPE_OF_ROUTES]).toEqual([REQUIRED_SCOPE, SESSION_ONLY, DEFAULT_SCOPE]);
   });
 

@@ -6,7 +6,7 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { PrismaService } from '../src/database/prisma.service';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { createTestApp } from './support/app';
 
 // Loaded, as in CI where every suite runs at once, starting an app and writing the matches takes tens of seconds.

@@ -16,7 +16,7 @@ import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
 import { playerChannel } from '../src/realtime/channels';
 import { PLAYER_EVENT_TYPES } from '../src/inbox/player-events';
-import { SubscriptionCaps } from '../src/auth/subscription-caps';
+import { SubscriptionCaps } from '../src/limits/subscription-caps';
 
 jest.setTimeout(60_000);
 

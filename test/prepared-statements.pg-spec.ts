@@ -11,9 +11,9 @@
  */
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
-import { APPEND_SQL } from '../src/events/event-store';
-import { MatchArchive } from '../src/events/match-archive';
-import { MatchStore } from '../src/events/match-store';
+import { APPEND_SQL } from '../src/match-store/event-store';
+import { MatchArchive } from '../src/match-store/match-archive';
+import { MatchStore } from '../src/match-store/match-store';
 import { freshPgDatabase, players, randomCommand } from './store/helpers';
 import { mulberry32 } from '../src/engine';
 import { ClockScheduler } from '../src/clocks/clock-scheduler';

@@ -1,10 +1,10 @@
 /**
- * Rate-limit leases (src/auth/rate-limits.ts): two instances' RateLimits on
+ * Rate-limit leases (src/limits/rate-limits.ts): two instances' RateLimits on
  * one Redis, spending one key alternately, never allow more than the limit
  * together and refuse at most (instances x LEASE_FRACTION) of it early.
  */
 import { Redis } from 'ioredis';
-import { LEASE_FRACTION, RateLimits } from '../src/auth/rate-limits';
+import { LEASE_FRACTION, RateLimits } from '../src/limits/rate-limits';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 

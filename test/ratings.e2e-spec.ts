@@ -10,7 +10,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { PrismaService } from '../src/database/prisma.service';
-import { auditJsonl } from '../src/events/export';
+import { auditJsonl } from '../src/match-formats/export';
 import { RatingStore } from '../src/ratings/rating-store';
 import { RatingsService } from '../src/ratings/ratings.service';
 import { createTestApp } from './support/app';

@@ -9,7 +9,7 @@ import { jest } from '@jest/globals';
 import { legalPlayCodesInView, seatView } from '../src/engine';
 import { openDatabase } from '../src/database/database';
 import type { Database } from '../src/database/database';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { RatingStore } from '../src/ratings/rating-store';
 import { freshPgDatabase } from './store/helpers';
 

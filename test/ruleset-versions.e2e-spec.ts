@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { DomainError } from '../src/common/domain-error';
 import { PrismaService } from '../src/database/prisma.service';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { CustomRulesetsService } from '../src/rulesets/custom-rulesets.service';
 import { createTestApp } from './support/app';
 import { register } from './support/clients';

@@ -21,8 +21,8 @@ import { restTransport } from './support/play';
 import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
 import { playerChannel } from '../src/realtime/channels';
-import { SubscriptionCaps } from '../src/auth/subscription-caps';
-import { SocketRegistry } from '../src/auth/socket-registry';
+import { SubscriptionCaps } from '../src/limits/subscription-caps';
+import { SocketRegistry } from '../src/connections/socket-registry';
 import { MatchesService } from '../src/matches/matches.service';
 
 jest.setTimeout(120_000);

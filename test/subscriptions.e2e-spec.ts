@@ -13,7 +13,7 @@ import { PUB_SUB } from '../src/realtime/realtime.module';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
 import { matchChannel } from '../src/realtime/channels';
 import type { MatchNotice } from '../src/realtime/channels';
-import { MatchStore } from '../src/events/match-store';
+import { MatchStore } from '../src/match-store/match-store';
 import { randomCommand } from './store/helpers';
 import { cardCode, mulberry32 } from '../src/engine';
 

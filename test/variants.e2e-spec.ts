@@ -17,7 +17,7 @@ import path from 'node:path';
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { eventHash, timedEventHash } from '../src/events/chain';
+import { eventHash, timedEventHash } from '../src/match-formats/chain';
 import { createTestApp } from './support/app';
 import { errorCode, gql, gqlOk, register } from './support/clients';
 import type { Account } from './support/clients';

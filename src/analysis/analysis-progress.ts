@@ -7,7 +7,7 @@
 export type AnalysisStatus = 'queued' | 'running' | 'done' | 'failed';
 export const ANALYSIS_STATUSES: readonly AnalysisStatus[] = ['queued', 'running', 'done', 'failed'];
 
-export const analysisChannel = (matchId: string): string => `analysis:${matchId}`;
+export { analysisChannel } from '../realtime/channels';
 
 export interface AnalysisProgressMessage {
   matchId: string;

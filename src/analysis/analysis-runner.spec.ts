@@ -7,7 +7,7 @@
 import { apply, startedMatch } from '../engine/testing';
 import { cardCode, greedyPlay, seatView } from '../engine';
 import type { Prisma } from '../database/database';
-import type { MatchStore } from '../events/match-store';
+import type { MatchStore } from '../match-store/match-store';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { AnalysisRunner } from './analysis-runner';
 

@@ -13,8 +13,8 @@
 import { hostname } from 'node:os';
 import type { NoticePublisher } from '../realtime/pg-notices';
 import type { Prisma } from '../database/database';
-import { joinEvent } from '../events/chain';
-import type { MatchStore } from '../events/match-store';
+import { joinEvent } from '../match-formats/chain';
+import type { MatchStore } from '../match-store/match-store';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { playerChannel } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';

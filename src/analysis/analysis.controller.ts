@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller, MATCH_PLAY, RequireScope } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, MATCH_PLAY, RequireScope } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { ApiErrors } from '../common/api-errors';
 import { AnalysisService } from './analysis.service';
 import { AnalysisModel } from './analysis.model';

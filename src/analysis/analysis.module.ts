@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { StoreModule } from '../events/store.module';
-import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
+import { StoreModule } from '../match-store/store.module';
+import { TournamentTablesModule } from '../match-store/tournament-tables.module';
 import { AnalysisController } from './analysis.controller';
 import { AnalysisResolver } from './analysis.resolver';
 import { AnalysisService } from './analysis.service';

@@ -1,6 +1,6 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { Caller, MATCH_PLAY, RequireScope } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, MATCH_PLAY, RequireScope } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { AnalysisService } from './analysis.service';
 import { AnalysisModel, AnalysisProgressModel } from './analysis.model';
 

@@ -25,16 +25,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../common/principal';
 import { AppConfig } from '../config/config';
 import { DomainError } from '../common/domain-error';
-import { TournamentTables } from '../tournament-tables/tournament-tables';
+import { TournamentTables } from '../match-store/tournament-tables';
 import { subscriptionIterator } from '../common/subscription-iterator';
 import { PrismaService } from '../database/prisma.service';
-import { MatchStore } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import { joinEvent } from '../events/chain';
+import { joinEvent } from '../match-formats/chain';
 import { analyzerInfo, decisionCount } from './analyzer';
 import type { AnalyzerInfo, MatchAnalysis } from './analyzer';
 import { ANALYSIS_LARGE_QUEUE, ANALYSIS_QUEUE, AnalysisQueue } from './analysis-queue';
@@ -195,7 +195,7 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
   private async mayRead(caller: Principal, matchId: string): Promise<void> {
     const summary = await this.store.get(matchId);
     if (summary.status !== 'over') throw new DomainError('CONFLICT', 'a match is analysed once it is over', { status: summary.status });
-    // Every hand of the match, from each seat's view: at a table whose duplicate round runs, not before the round's end (src/tournament-tables).
+    // Every hand of the match, from each seat's view: at a table whose duplicate round runs, not before the round's end (src/match-store/tournament-tables.ts).
     await this.tables.assertDisclosed(matchId);
     const seats = (summary.seats ?? []) as { player?: string | null }[];
     if (seats.some((s) => s?.player === caller.username)) return;

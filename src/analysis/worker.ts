@@ -16,7 +16,7 @@
  */
 import { appConfig } from '../config/config';
 import { databaseOptionsFromEnv, openDatabase } from '../database/database';
-import { MatchStore } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
 import { createRealtime } from '../realtime/realtime';
 import { RedisConnections } from '../realtime/redis';
 import { analysisQueueOptions } from './analysis-config';

@@ -1,11 +1,11 @@
 import { Module, RequestMethod } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
+import { TournamentTablesModule } from '../match-store/tournament-tables.module';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import { text } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { sendProblem } from '../common/problem.filter';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { ArchivesController } from './archives.controller';
 import { ExportKeysController } from './export-keys.controller';

@@ -1,5 +1,5 @@
 import { Args, Context, Query, Resolver } from '@nestjs/graphql';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../common/principal';
 import { Public } from '../common/public.decorator';
 import { UserMatchesArgs } from './archives.input';
 import { UserMatchesPageModel } from './archives.model';

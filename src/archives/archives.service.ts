@@ -1,18 +1,18 @@
 /** User archives (finished matches, newest first), batch export and import, over the match archive. */
 import { Injectable } from '@nestjs/common';
 import { PAGE_DEFAULT, PAGE_MAX } from '../common/archive-limits';
-import { REVEAL_WAITS, TournamentTables } from '../tournament-tables/tournament-tables';
+import { REVEAL_WAITS, TournamentTables } from '../match-store/tournament-tables';
 import { DomainError } from '../common/domain-error';
 import { AccountsService } from '../auth/accounts.service';
-import { MatchArchive } from '../events/match-archive';
-import { ExportKeys } from '../events/export-keys';
-import type { ExportKeySet } from '../events/export';
+import { MatchArchive } from '../match-store/match-archive';
+import { ExportKeys } from '../match-formats/export-keys';
+import type { ExportKeySet } from '../match-formats/export';
 import { RatingsService } from '../ratings/ratings.service';
-import { decodeCursor, encodeCursor } from '../events/archive-query';
-import type { ArchiveCursor, ArchiveFilter, ArchivedMatch, ResultFilter } from '../events/archive-query';
-import type { ImportResult } from '../events/match-archive';
+import { decodeCursor, encodeCursor } from '../match-store/archive-query';
+import type { ArchiveCursor, ArchiveFilter, ArchivedMatch, ResultFilter } from '../match-store/archive-query';
+import type { ImportResult } from '../match-store/match-archive';
 
-export type { ArchivedMatch } from '../events/archive-query';
+export type { ArchivedMatch } from '../match-store/archive-query';
 
 /** NDJSON: the largest `max` accepted (no limit when not given). */
 export const STREAM_MAX = 1_000_000;
@@ -72,7 +72,7 @@ export class ArchivesService {
     const rows = await this.archive.page(filter, after, max + 1);
     const listed = rows.slice(0, max);
     const last = listed[listed.length - 1];
-    // A table of a running duplicate tournament round has no archive entry but for its players (src/tournament-tables).
+    // A table of a running duplicate tournament round has no archive entry but for its players (src/match-store/tournament-tables.ts).
     const hidden = await this.tables.hiddenFrom(viewer, listed.map((m) => m.id));
     const matches = listed.filter((m) => !hidden.has(m.id));
     return { matches, next: rows.length > max && last ? encodeCursor({ endedAt: last.endedAt, id: last.id }) : null };
@@ -115,7 +115,7 @@ export class ArchivesService {
    */
   private async *withExports(matches: readonly ArchivedMatch[]): AsyncGenerator<ArchiveExportLine> {
     for (let i = 0; i < matches.length; i += EXPORT_CHUNK) {
-      // A table whose duplicate round runs has no export yet, for its players too (src/tournament-tables): its entry comes once the round ends.
+      // A table whose duplicate round runs has no export yet, for its players too (src/match-store/tournament-tables.ts): its entry comes once the round ends.
       const waits = await this.tables.undisclosed(matches.slice(i, i + EXPORT_CHUNK).map((m) => m.id));
       const chunk = matches.slice(i, i + EXPORT_CHUNK).filter((m) => !waits.has(m.id));
       const writers = await this.exportWriters(chunk.map((m) => m.id), new Set(chunk.filter((m) => m.rated).map((m) => m.id)));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from './principal';
+import type { Principal } from '../common/principal';
 
 /** Checks a bearer token that is neither a session JWT nor a personal API token: null when it does not know it. */
 export type AccessTokenVerifier = (token: string) => Promise<Principal | null>;

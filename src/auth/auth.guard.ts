@@ -11,10 +11,10 @@ import { API_TOKEN_PREFIX } from './auth.config';
 import { ServerSecret } from './server-secret';
 import { JwtStrategy } from './jwt.strategy';
 import type { JwtPayload } from './jwt.strategy';
-import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY, requestOf } from './principal';
-import type { Principal, Scope } from './principal';
-import { RateLimits } from './rate-limits';
-import { chargeRefusedCredential } from './rate-limit.guard';
+import { DEFAULT_SCOPE, REQUIRED_SCOPE, SESSION_ONLY, requestOf } from '../common/principal';
+import type { Principal, Scope } from '../common/principal';
+import { RateLimits } from '../limits/rate-limits';
+import { chargeRefusedCredential } from '../limits/rate-limit.guard';
 import { TokensService } from './tokens.service';
 
 function bearerOf(headers: Record<string, unknown> | undefined): string | null {

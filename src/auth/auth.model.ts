@@ -2,8 +2,8 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './accounts.service';
-import { TOKEN_SCOPES } from './principal';
-import type { TokenScope } from './principal';
+import { TOKEN_SCOPES } from '../common/principal';
+import type { TokenScope } from '../common/principal';
 
 export enum TokenTypeEnum {
   Bearer = 'Bearer',

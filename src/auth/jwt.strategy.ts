@@ -3,8 +3,8 @@ import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { DomainError } from '../common/domain-error';
 import { JWT_ISSUER } from './auth.config';
-import type { Principal } from './principal';
-import { SCOPES } from './principal';
+import type { Principal } from '../common/principal';
+import { SCOPES } from '../common/principal';
 import { ServerSecret } from './server-secret';
 import { SessionsService } from './sessions.service';
 

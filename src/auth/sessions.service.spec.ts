@@ -1,6 +1,6 @@
 import { PubSub } from 'graphql-subscriptions';
 import type { PrismaService } from '../database/prisma.service';
-import { RevocationBus } from './revocations';
+import { RevocationBus } from '../connections/revocations';
 import { SessionsService } from './sessions.service';
 import { loadConfig } from '../config/config';
 

@@ -5,7 +5,7 @@ import { entriesAtMost } from '../common/lru-bound';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { REFRESH_TOKEN_PREFIX } from './auth.config';
-import { RevocationBus, sessionKey } from './revocations';
+import { RevocationBus, sessionKey } from '../connections/revocations';
 import { AuthConfig } from '../config/slices';
 
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');

@@ -3,9 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { API_TOKEN_PREFIX } from './auth.config';
-import { RevocationBus } from './revocations';
-import { TOKEN_SCOPES, expandScopes } from './principal';
-import type { Principal, TokenScope } from './principal';
+import { RevocationBus } from '../connections/revocations';
+import { TOKEN_SCOPES, expandScopes } from '../common/principal';
+import type { Principal, TokenScope } from '../common/principal';
 
 export interface ApiTokenInfo {
   id: string;

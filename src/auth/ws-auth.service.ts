@@ -3,9 +3,9 @@ import { JwtService } from '@nestjs/jwt';
 import { AccessTokenVerifiers, looksLikeJwt } from './access-token-verifiers';
 import { API_TOKEN_PREFIX, JWT_ISSUER } from './auth.config';
 import { JwtStrategy } from './jwt.strategy';
-import type { Principal } from './principal';
-import { SocketRegistry } from './socket-registry';
-import type { Connection } from './socket-registry';
+import type { Principal } from '../common/principal';
+import { SocketRegistry } from '../connections/socket-registry';
+import type { Connection } from '../connections/socket-registry';
 import { TokensService } from './tokens.service';
 
 /**

@@ -12,9 +12,9 @@
 import { Injectable } from '@nestjs/common';
 import type { SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { MatchStore } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
 import { AppConfig } from '../config/config';
-import type { SqlRunner } from '../events/event-store';
+import type { SqlRunner } from '../match-store/event-store';
 import { lockForTransaction } from '../database/advisory-lock';
 
 /** True when no seat is a person's (taken, reserved or open). */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { MatchStore } from '../events/match-store';
-import type { CommandResult } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
+import type { CommandResult } from '../match-store/match-store';
 import { BotSeats, ismctsBudgetFromEnv } from './bot-seats';
 import { Poller } from '../common/poller';
 import { AppConfig } from '../config/config';

@@ -2,7 +2,7 @@
  * Seats held by built-in bots play server-side, through the same command path
  * as people (MatchStore.execute, actor = the bot's player id), at most once
  * per seq (expectedSeq, and the system command key `{bot}` `<bot>:seq<n>`,
- * which no client key can reach: src/events/command-key.ts), so that several
+ * which no client key can reach: src/match-store/command-key.ts), so that several
  * instances or triggers racing on one turn append one play. A bot sees only
  * its seat's view.
  *
@@ -23,7 +23,7 @@
 import { botMove as engineBotMove, cardCodes, mulberry32, seatView } from '../engine';
 import type { BotLevel, Command, IsmctsOptions, MatchState } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { MatchStore } from '../events/match-store';
+import type { MatchStore } from '../match-store/match-store';
 import type { AppConfig } from '../config/config';
 
 export interface BotSeatsOptions {

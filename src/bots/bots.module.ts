@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { BotMatchLimit } from './bot-match-limit';
 import { BotSeatsService } from './bot-seats.service';
 import { HintController } from './hint.controller';

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { HintService } from './hint.service';
 import { HintModel, HintQuery } from './hint.model';
 import { ApiErrors } from '../common/api-errors';

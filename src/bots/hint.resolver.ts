@@ -1,6 +1,6 @@
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { Caller } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { HintService } from './hint.service';
 import { HintArgs, HintModel } from './hint.model';
 

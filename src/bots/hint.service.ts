@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { decide, evolve, seatOf } from '../engine';
 import type { BotLevel, Declaration, IsmctsOptions } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { MatchStore } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
 import { botMove, botRng, ismctsBudgetFromEnv } from './bot-seats';
 import { AppConfig } from '../config/config';
 

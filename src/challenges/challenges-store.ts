@@ -7,7 +7,7 @@
  */
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import type { StoreTransaction } from '../events/match-store';
+import type { StoreTransaction } from '../match-store/match-store';
 
 export interface ChallengeRow {
   id: string;

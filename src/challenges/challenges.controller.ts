@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CHALLENGE_WRITE, Caller, PROFILE_READ, RequireScope } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, PROFILE_READ, RequireScope } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { ChallengesService } from './challenges.service';
 import { AccountSettingsInput, ChallengeInput, DeclineChallengeInput } from './challenge.input';
 import { AccountSettingsModel, ChallengeModel, MyChallengesModel } from './challenge.model';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { MatchMakerModule } from '../matches/match-maker.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { ChallengesController } from './challenges.controller';

@@ -1,6 +1,6 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { CHALLENGE_WRITE, Caller, PROFILE_READ, RequireScope } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, PROFILE_READ, RequireScope } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { ChallengesService } from './challenges.service';
 import { AccountSettingsInput, ChallengeInput } from './challenge.input';
 import { AccountSettingsModel, ChallengeModel, DeclineReasonEnum, MyChallengesModel } from './challenge.model';

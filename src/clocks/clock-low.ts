@@ -21,7 +21,7 @@ import type { TurnNotice } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { prepared, sqlNumber } from '../database/prepared-statements';
-import { RUNNING_TURN_CLOCKS } from '../events/match-clocks';
+import { RUNNING_TURN_CLOCKS } from '../match-store/match-clocks';
 
 // Polled: prepared, its fraction and batch written in (see sqlNumber), so that a connection plans it
 // once rather than on every poll (about 1.5 ms a plan).

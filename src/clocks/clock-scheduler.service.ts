@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import { MatchStore } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
 import { MetricsService } from '../observability/metrics.service';
 import { ClockScheduler } from './clock-scheduler';
 import { Poller } from '../common/poller';

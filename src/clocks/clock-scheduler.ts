@@ -21,9 +21,9 @@
  */
 import { DomainError } from '../common/domain-error';
 import type { Prisma } from '../database/database';
-import type { CommandResult, MatchStore } from '../events/match-store';
-import { MatchClockRows } from '../events/match-clocks';
-import type { ClockRow } from '../events/match-clocks';
+import type { CommandResult, MatchStore } from '../match-store/match-store';
+import { MatchClockRows } from '../match-store/match-clocks';
+import type { ClockRow } from '../match-store/match-clocks';
 
 export interface ClaimedClock {
   matchId: string;

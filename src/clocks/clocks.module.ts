@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { ClockSchedulerService } from './clock-scheduler.service';
 import { PendingStarts } from './pending-starts';
 

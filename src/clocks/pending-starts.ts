@@ -15,14 +15,14 @@
 import { Injectable } from '@nestjs/common';
 import { seatsAwaitingClientSeed } from '../engine';
 import { PrismaService } from '../database/prisma.service';
-import { MatchStore } from '../events/match-store';
-import type { CommandResult, StoreTransaction } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
+import type { CommandResult, StoreTransaction } from '../match-store/match-store';
 import { ClockSchedulerService } from './clock-scheduler.service';
 import { ClocksConfig } from '../config/slices';
-import { PendingStartRows } from '../events/match-clocks';
+import { PendingStartRows } from '../match-store/match-clocks';
 
-// The rows are the match store's (match_clocks, src/events/match-clocks.ts); match creation records one in its transaction.
-export { PENDING_START_SQL } from '../events/match-clocks';
+// The rows are the match store's (match_clocks, src/match-store/match-clocks.ts); match creation records one in its transaction.
+export { PENDING_START_SQL } from '../match-store/match-clocks';
 
 @Injectable()
 export class PendingStarts {

@@ -11,14 +11,14 @@ import type { ErrorCode } from './domain-error';
 import { httpStatusOf, titleOf } from './error-mapping';
 import { IS_PUBLIC, SKIP_RATE_LIMIT } from './public.decorator';
 
-// Route metadata keys of Nest (@nestjs/common/constants) and of the auth decorators (src/auth/principal.ts:
+// Route metadata keys of Nest (@nestjs/common/constants) and of the auth decorators (src/common/principal.ts:
 // common must not import auth, so the two keys are restated here; openapi.spec.ts checks they agree).
 const METHOD_METADATA = 'method';
 const ROUTE_ARGS_METADATA = '__routeArguments__';
 const HEADERS_PARAMTYPE = 6; // RouteParamtypes.HEADERS
 export const REQUIRED_SCOPE_KEY = 'scopa:requiredScope';
 export const SESSION_ONLY_KEY = 'scopa:sessionOnly';
-/** The scope of a route without @RequireScope (DEFAULT_SCOPE of src/auth/principal.ts, restated: common must not import auth). */
+/** The scope of a route without @RequireScope (DEFAULT_SCOPE of src/common/principal.ts, restated: common must not import auth). */
 export const DEFAULT_SCOPE_OF_ROUTES = 'match:read';
 
 /** What the OpenAPI post-processing needs to know of a route, read from its decorators. */

@@ -4,7 +4,7 @@
  * is not sent; the caller gets VALIDATION_FAILED (`reason:
  * "responseTooLarge"`, `responseBytes`, `maxResponseBytes`) instead: as
  * problem+json over REST, as a GraphQL error (400) at /graphql.
- * A backstop behind the cost of GraphQL documents (src/auth/request-cost.ts),
+ * A backstop behind the cost of GraphQL documents (src/limits/request-cost.ts),
  * which refuses most oversized documents before they run. Streams (NDJSON,
  * Server-Sent Events) and exports are written in chunks and not bounded here.
  */

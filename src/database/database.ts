@@ -22,7 +22,7 @@ import { lockDataDir } from './data-dir-lock';
 import type { DataDirLock } from './data-dir-lock';
 import { migrate, readMigrations } from './migrator';
 import { preparedStatementName } from './prepared-statements';
-import { takeTurns } from './turns';
+import { takeTurns } from './pglite-read-queue';
 import type { MigrationConnection, MigrationFile, MigrationReport } from './migrator';
 
 export function createPrismaClient(adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>) {
@@ -57,7 +57,7 @@ export interface RowReader {
   <T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /**
    * Rows a bulk read should ask for at once, where a read holds the event
-   * loop while it runs (PGlite: see turns.ts); unset, a read takes as many as
+   * loop while it runs (PGlite: see pglite-read-queue.ts); unset, a read takes as many as
    * it needs.
    */
   readonly chunkRows?: number;
@@ -185,7 +185,7 @@ export function prepareDatabase(options: DatabaseOptions): PreparedDatabase {
     kind: 'pglite',
     adapter: new PrismaPGlite(pglite),
     pglite,
-    // One bulk read at a time, each after a turn of the event loop: PGlite holds the loop while it reads (turns.ts).
+    // One bulk read at a time, each after a turn of the event loop: PGlite holds the loop while it reads (pglite-read-queue.ts).
     rows: Object.assign(takeTurns(async <T>(sql: string, params: readonly unknown[]) => (await pglite.query<T>(sql, [...params])).rows) as RowReader, {
       chunkRows: PGLITE_READ_CHUNK,
     }),

@@ -2,8 +2,8 @@ import { All, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipRateLimit } from '../common/public.decorator';
-import { Caller } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { GraphqlSseService } from './graphql-sse.service';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The limits of src/graphql/limits.ts (depth, complexity, cost) checked on a
+ * The limits of src/limits/graphql-limits.ts (depth, complexity, cost) checked on a
  * GraphQL request over HTTP before Apollo validates it. graphql's full
  * validation walks every node of a document with every specified rule: for
  * a document of 60 aliases of a tournament's standings (about a thousand
@@ -18,9 +18,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { GraphQLError, Kind, TypeInfo, ValidationContext, parse } from 'graphql';
 import type { ASTVisitor, DocumentNode, GraphQLSchema, OperationDefinitionNode, ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { documentLimitRules } from './limits';
+import { documentLimitRules } from '../limits/graphql-limits';
 import { formatError } from './format-error';
-import { maxAnonymousCost, maxCost, operationCharge, overBudget } from '../auth/request-cost';
+import { maxAnonymousCost, maxCost, operationCharge, overBudget } from '../limits/request-cost';
 import type { LimitsConfig } from '../config/slices';
 import { DomainError } from '../common/domain-error';
 import { toGraphQLExtensions } from '../common/error-mapping';
@@ -29,7 +29,7 @@ import { toGraphQLExtensions } from '../common/error-mapping';
 export function limitErrors(schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[]): GraphQLError[] {
   const errors: GraphQLError[] = [];
   const context = new ValidationContext(schema, document, new TypeInfo(schema), (e) => errors.push(e));
-  // Each rule acts on OperationDefinition alone (src/graphql/limits.ts): called on each operation, no walk of the document.
+  // Each rule acts on OperationDefinition alone (src/limits/graphql-limits.ts): called on each operation, no walk of the document.
   const visitors = rules.map((rule) => rule(context) as ASTVisitor & { OperationDefinition?: (node: OperationDefinitionNode) => void });
   for (const def of document.definitions) {
     if (def.kind !== Kind.OPERATION_DEFINITION) continue;
@@ -99,7 +99,7 @@ export function graphqlPrecheck(schema: () => GraphQLSchema | undefined, limits:
     // What the response bound (src/common/response-limit.ts) needs: a read only document's response may be refused, a mutation's not (it has acted).
     res.locals.graphqlReadOnly = verdict.readOnly;
     if (!verdict.errors && verdict.readCost > anonymousMax && !req.headers.authorization) {
-      // No credential at all: the anonymous budget, as the rate-limit guard applies it once a field would run (src/auth/rate-limit.guard.ts).
+      // No credential at all: the anonymous budget, as the rate-limit guard applies it once a field would run (src/limits/rate-limit.guard.ts).
       const { message, details } = overBudget(verdict.readCost, anonymousMax, true, credentialMax);
       const refused = toGraphQLExtensions(new DomainError('VALIDATION_FAILED', message, details));
       res.status(400).type('application/json').send(JSON.stringify({ errors: [refused] }));

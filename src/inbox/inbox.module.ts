@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { InboxController } from './inbox.controller';
 import { InboxResolver } from './inbox.resolver';
 import { InboxService } from './inbox.service';
-import { TurnNotifier } from './turn-notifier';
+import { TurnNotifier } from '../realtime/turn-notifier';
 import { LifecycleNotifier } from './lifecycle-notifier';
 
 /** The inbox ("my turn" by deadline) and the live notices after each append. */

@@ -1,6 +1,6 @@
 import { Args, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { Caller } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { InboxService } from './inbox.service';
 import { InboxEntryModel, InboxQuery, PlayerEventModel } from './inbox.model';
 import type { PlayerEvent } from './inbox.service';

@@ -1,6 +1,6 @@
 /** "My turn" across all my matches, the most urgent first; and my own events (./player-events.ts) as they happen. */
 import { Inject, Injectable } from '@nestjs/common';
-import { MatchStore } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
 import { ClocksConfig } from '../config/slices';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';

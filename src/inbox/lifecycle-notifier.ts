@@ -8,8 +8,8 @@
  * result only exists once the match is over.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MatchStore } from '../events/match-store';
-import type { CommandResult } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
+import type { CommandResult } from '../match-store/match-store';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { playerChannel } from '../realtime/channels';

@@ -46,7 +46,7 @@ export interface ClockLowEvent {
   deadline: string;
 }
 
-/** `seekPaired`: a seek of the player's was paired into a new match (src/lobby/pairing.ts). */
+/** `seekPaired`: a seek of the player's was paired into a new match (src/lobby/seek-pairing.ts). */
 export interface SeekPairedEvent {
   type: 'seekPaired';
   seekId: string;

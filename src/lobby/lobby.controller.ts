@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, RequireScope } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { CreateSeekInput, LobbyPageModel, LobbyQuery, SeekModel } from './lobby.model';
 import { LobbyService } from './lobby.service';
 import { SeeksService } from './seeks.service';

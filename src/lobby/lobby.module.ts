@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { SocketRegistry } from '../auth/socket-registry';
+import { SocketRegistry } from '../connections/socket-registry';
 import { ClocksModule } from '../clocks/clocks.module';
 import { MatchMakerModule } from '../matches/match-maker.module';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { LobbyController } from './lobby.controller';
 import { LobbyResolver } from './lobby.resolver';
 import { LobbyService } from './lobby.service';
-import { Pairing } from './pairing';
+import { Pairing } from './seek-pairing';
 import { SEEK_PRESENCE, socketPresence } from '../presence/seek-presence';
 import { SeeksService } from './seeks.service';
 import { SeeksStore } from './seeks-store';

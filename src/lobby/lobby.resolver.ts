@@ -1,6 +1,6 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { CHALLENGE_WRITE, Caller, RequireScope } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { CHALLENGE_WRITE, Caller, RequireScope } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { CreateSeekInput, LobbyChangeModel, LobbyFilterArgs, LobbyPageModel, LobbyQuery, SeekModel } from './lobby.model';
 import { LobbyService } from './lobby.service';
 import { SeeksService } from './seeks.service';

@@ -10,15 +10,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { durationSeconds } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { subscriptionIterator } from '../common/subscription-iterator';
-import { MatchStore } from '../events/match-store';
-import type { ClockKind, CommandResult, LobbyFilter, LobbyRow } from '../events/match-store';
-import type { Snapshot } from '../events/snapshot-cache';
+import { MatchStore } from '../match-store/match-store';
+import type { ClockKind, CommandResult, LobbyFilter, LobbyRow } from '../match-store/match-store';
+import type { Snapshot } from '../match-store/snapshot-cache';
 import { lobbyChannel } from '../realtime/channels';
 import type { LobbyChange } from '../realtime/channels';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 
-export type { ClockKind, LobbyFilter } from '../events/match-store';
+export type { ClockKind, LobbyFilter } from '../match-store/match-store';
 
 export interface LobbySeat {
   seat: number;

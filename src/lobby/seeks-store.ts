@@ -3,11 +3,11 @@
  * only. Raw SQL throughout: the pairing reads under its bucket's lock and
  * FOR UPDATE, and a creation counts under its owner's lock, so the
  * statements that must run in the caller's transaction take it as `tx`
- * (the caller holds the lock: ./seeks.service.ts, ./pairing.ts).
+ * (the caller holds the lock: ./seeks.service.ts, ./seek-pairing.ts).
  */
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
-import type { StoreTransaction } from '../events/match-store';
+import type { StoreTransaction } from '../match-store/match-store';
 
 export interface SeekRow {
   id: string;
@@ -56,7 +56,7 @@ export interface NewSeek {
 export const SEEK_COLUMNS = `id::text AS id, player, bucket, preset, ruleset_id::text AS ruleset_id, overrides, options, players, turn_time_limit, on_expiry,
   rated, rating, rating_min, rating_max, correspondence, status, match_id::text AS match_id, seat, created_at, last_seen_at, ended_at`;
 
-/** Seeks one pairing attempt reads (./pairing.ts). */
+/** Seeks one pairing attempt reads (./seek-pairing.ts). */
 const PAIRING_READ_LIMIT = 400;
 
 const INSERT_SQL = `INSERT INTO seeks (id, player, account_id, bucket, preset, ruleset_id, overrides, options, players, turn_time_limit, on_expiry, rated, rating, rating_min, rating_max, correspondence)

@@ -1,7 +1,7 @@
 /**
  * Seeks (docs/lobby.md "Seeks"): a player asks for a match with whoever
  * fits; the seek waits in the database until enough compatible seeks exist,
- * then ./pairing.ts makes the match. This file: creating (validated by the
+ * then ./seek-pairing.ts makes the match. This file: creating (validated by the
  * engine's own create, limited per account, an identical seek returning the
  * existing one), cancelling, listing, and the sweeper's periodic work
  * (last seen, expiry of live seeks, pairing attempts).
@@ -13,15 +13,15 @@ import { decide, durationSeconds, initialState, isPresetId, PRESETS, seedCommitm
 import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { Poller } from '../common/poller';
-import type { Principal } from '../auth/principal';
-import { RevocationBus, sessionKey } from '../auth/revocations';
+import type { Principal } from '../common/principal';
+import { RevocationBus, sessionKey } from '../connections/revocations';
 import { PrismaService } from '../database/prisma.service';
 import { AccountsStore } from '../auth/accounts-store';
 import { roundedRating } from '../ratings/rating-store';
-import { canonicalJson } from '../events/chain';
+import { canonicalJson } from '../match-formats/chain';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { MatchMaker } from '../matches/match-maker';
-import { Pairing } from './pairing';
+import { Pairing } from './seek-pairing';
 import { SeeksStore } from './seeks-store';
 import type { SeekRow } from './seeks-store';
 import { SEEK_PRESENCE } from '../presence/seek-presence';

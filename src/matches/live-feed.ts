@@ -11,9 +11,9 @@
  */
 import { evolve } from '../engine';
 import type { MatchState } from '../engine';
-import { joinEvent } from '../events/chain';
-import type { StoredEvent } from '../events/chain';
-import type { Snapshot } from '../events/snapshot-cache';
+import { joinEvent } from '../match-formats/chain';
+import type { StoredEvent } from '../match-formats/chain';
+import type { Snapshot } from '../match-store/snapshot-cache';
 import type { MatchNotice, PresenceChange } from '../realtime/channels';
 
 /** What the feed reads: the match store, in the service. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClocksModule } from '../clocks/clocks.module';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { BotsModule } from '../bots/bots.module';
 import { RatedPlay } from '../ratings/rated-play';

@@ -5,7 +5,7 @@ import { DeclarationModel, RulesetOptionsModel } from '../rulesets/ruleset.model
 import { GameResultEnum, MatchEndReasonEnum, OnExpiryEnum } from '../common/match-fields';
 import { BotLevelEnum } from '../bots/bot-level';
 import type { MatchView } from '../engine';
-import type { MatchStatus } from '../events/match-store';
+import type { MatchStatus } from '../match-store/match-store';
 import { MatchPhaseEnum, MatchStatusEnum } from './match.input';
 import type { FullView } from './match-views';
 import type { MatchPresentation } from './matches.service';

@@ -9,8 +9,8 @@ import {
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import { Caller, RequireScope, MATCH_PLAY } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, RequireScope, MATCH_PLAY } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';

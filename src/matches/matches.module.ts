@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ClocksModule } from '../clocks/clocks.module';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { InboxModule } from '../inbox/inbox.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { PresenceModule } from '../presence/presence.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { BotsModule } from '../bots/bots.module';
 import { MatchMakerModule } from './match-maker.module';
-import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
+import { TournamentTablesModule } from '../match-store/tournament-tables.module';
 import { MatchesController } from './matches.controller';
 import { MatchFieldsResolver, MatchSettingsResolver, MatchesResolver, SeatPresenceResolver, TurnNoticeResolver } from './matches.resolver';
 import { MatchesService } from './matches.service';

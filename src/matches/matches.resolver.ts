@@ -1,6 +1,6 @@
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
-import { RequireScope, Caller, MATCH_PLAY } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { RequireScope, Caller, MATCH_PLAY } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';

@@ -11,24 +11,24 @@ import { Inject, Injectable } from '@nestjs/common';
 import { decide, legalMovesInView, seatOf, seatView, seatsAwaitingClientSeed } from '../engine';
 import type { BotLevel, Command, Declaration, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../common/principal';
 import { AccountsService } from '../auth/accounts.service';
 import { PendingStarts } from '../clocks/pending-starts';
-import type { StoredEvent } from '../events/chain';
+import type { StoredEvent } from '../match-formats/chain';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import { MatchStore } from '../events/match-store';
-import type { ListOptions, MatchStatus, MatchSummary } from '../events/match-store';
-import { MatchArchive } from '../events/match-archive';
-import type { VerifyReport } from '../events/match-archive';
-import type { CommandKey } from '../events/command-key';
+import { MatchStore } from '../match-store/match-store';
+import type { ListOptions, MatchStatus, MatchSummary } from '../match-store/match-store';
+import { MatchArchive } from '../match-store/match-archive';
+import type { VerifyReport } from '../match-store/match-archive';
+import type { CommandKey } from '../match-store/command-key';
 import { RatingsService } from '../ratings/ratings.service';
 import type { MatchRatingChange } from '../ratings/rating-store';
 import { matchChannel, turnChannel } from '../realtime/channels';
 import type { MatchNotice, TurnNotice } from '../realtime/channels';
 import { LiveFeed } from './live-feed';
 import { MatchMaker } from './match-maker';
-import { TournamentTables } from '../tournament-tables/tournament-tables';
+import { TournamentTables } from '../match-store/tournament-tables';
 import { RematchesService } from './rematches.service';
 import { PresenceService } from '../presence/presence.service';
 import type { Presence } from '../presence/presence.service';
@@ -287,7 +287,7 @@ export class MatchesService {
         throw new DomainError('VALIDATION_FAILED', `atSeq: an integer in 1..${summary.currentSeq}`, { currentSeq: summary.currentSeq });
       }
       const state = await this.store.state(matchId, atSeq);
-      // A table whose duplicate round runs replays as a match in play: no hands, no seed (src/tournament-tables).
+      // A table whose duplicate round runs replays as a match in play: no hands, no seed (src/match-store/tournament-tables.ts).
       const over = summary.status === 'over' && !(await this.withheld(matchId));
       // A replay shows no pending start: that is a fact of now, not of atSeq.
       const replayed = { ...this.seen(caller?.username ?? null, this.presentation(summary, atSeq, ...replayViews(state, over))), startsAt: null };
@@ -304,7 +304,7 @@ export class MatchesService {
 
   /**
    * Over, at a table of a duplicate tournament round that still runs: its reveal (seed, hands, deck) waits for the
-   * round's end, for its players too (src/tournament-tables). Every table is private: a public match costs no read.
+   * round's end, for its players too (src/match-store/tournament-tables.ts). Every table is private: a public match costs no read.
    */
   private async withheld(matchId: string): Promise<boolean> {
     if (this.store.peek(matchId)?.visibility === 'public') return false;
@@ -383,7 +383,7 @@ export class MatchesService {
     return { seq, plays: moves.plays, declarations: moves.declarations };
   }
 
-  /** `viewer`: who reads (null: anonymous); a table of a running duplicate round is hidden from all but its players (src/tournament-tables). */
+  /** `viewer`: who reads (null: anonymous); a table of a running duplicate round is hidden from all but its players (src/match-store/tournament-tables.ts). */
   async events(matchId: string, fromSeq = 1, limit = 100, viewer: string | null = null): Promise<EventMessage[]> {
     await this.tables.assertMayRead(viewer, matchId);
     const events = (await this.store.eventsFrom(matchId, fromSeq, limit)).map(toMessage);
@@ -410,7 +410,7 @@ export class MatchesService {
 
   async myMatches(caller: Principal, q: ListOptions): Promise<MatchSummary[]> {
     const listed = await this.store.listMatches(caller.username, { status: q.status ?? undefined, myTurn: q.myTurn ?? undefined, limit: q.limit ?? undefined, offset: q.offset ?? undefined });
-    // A table whose duplicate round runs shows no seed yet (src/tournament-tables): one lookup for the page's finished matches.
+    // A table whose duplicate round runs shows no seed yet (src/match-store/tournament-tables.ts): one lookup for the page's finished matches.
     const waits = await this.tables.undisclosed(listed.filter((m) => m.revealedSeed !== null).map((m) => m.id));
     return waits.size === 0 ? listed : listed.map((m) => (waits.has(m.id) ? { ...m, revealedSeed: null } : m));
   }
@@ -424,7 +424,7 @@ export class MatchesService {
     // Over, and fromSeq past its last event: nothing will ever come (the feed ends after the last one).
     if (summary.status === 'over' && fromSeq > summary.currentSeq) return ended<LiveEvent>();
     // A table of a duplicate round that runs now: nothing this feed sends reveals its seed or hands, even once it ends
-    // (src/tournament-tables); read the match again after the round's end.
+    // (src/match-store/tournament-tables.ts); read the match again after the round's end.
     const waits = await this.withheld(matchId);
     const shown = (p: MatchPresentation): MatchPresentation => (waits ? { ...p, reveal: null } : p);
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.

@@ -20,8 +20,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { Principal } from '../auth/principal';
-import { MatchStore } from '../events/match-store';
+import type { Principal } from '../common/principal';
+import { MatchStore } from '../match-store/match-store';
 import { playerChannel } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { PUB_SUB } from '../realtime/realtime.module';

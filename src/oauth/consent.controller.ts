@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Caller, SessionOnly } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, SessionOnly } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { Public } from '../common/public.decorator';
 import { OAuthGrantsService } from './oauth-grants.service';
 import { ConsentDecisionInput, ConsentOutcomeModel, ConsentRequestModel } from './oauth.model';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../common/principal';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { clientSecretOf } from './oauth.config';

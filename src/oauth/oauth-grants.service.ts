@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SCOPE_DESCRIPTIONS, expandScopes, isScope } from '../auth/principal';
-import type { Principal, Scope } from '../auth/principal';
+import { SCOPE_DESCRIPTIONS, expandScopes, isScope } from '../common/principal';
+import type { Principal, Scope } from '../common/principal';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
 import { OAuthServer } from './oauth-server.service';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller, SessionOnly } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, SessionOnly } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { OAuthAppsService } from './oauth-apps.service';
 import { OAuthGrantsService } from './oauth-grants.service';
 import { AuthorizedAppModel, OAuthAppModel, RegisterOAuthAppInput, RegisteredOAuthAppModel } from './oauth.model';

@@ -2,8 +2,8 @@ import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { ScopeEnum } from '../auth/auth.model';
-import { TOKEN_SCOPES } from '../auth/principal';
-import type { Scope } from '../auth/principal';
+import { TOKEN_SCOPES } from '../common/principal';
+import type { Scope } from '../common/principal';
 
 @ObjectType('OAuthApp', { description: 'A third-party app I registered: its id is the OAuth client_id.' })
 export class OAuthAppModel {

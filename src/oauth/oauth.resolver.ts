@@ -1,6 +1,6 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Caller, SessionOnly } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, SessionOnly } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { OAuthAppsService } from './oauth-apps.service';
 import { OAuthGrantsService } from './oauth-grants.service';
 import { AuthorizedAppModel, OAuthAppModel, RegisterOAuthAppInput, RegisteredOAuthAppModel } from './oauth.model';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CommandOutcome } from '../events/match-store';
+import type { CommandOutcome } from '../match-store/match-store';
 import { MetricsService } from './metrics.service';
 
 /**

@@ -11,7 +11,7 @@ import { Global, Module, RequestMethod } from '@nestjs/common';
 import type { MiddlewareConsumer, NestModule } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pinoHttp } from 'pino-http';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { CommandMetricsService } from './command-metrics.service';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';

@@ -7,7 +7,7 @@
  * `seeks.last_seen_at` for the owners connected to it, and a live seek
  * expires when no instance has seen its owner for SEEK_IDLE_EXPIRY.
  */
-import { SocketRegistry } from '../auth/socket-registry';
+import { SocketRegistry } from '../connections/socket-registry';
 
 export interface SeekPresence {
   /** Whether the player (a lowercased username) holds an open connection here now. */

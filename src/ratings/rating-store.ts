@@ -10,8 +10,8 @@ import type { Prisma } from '../database/database';
 import { afterInactivity, INITIAL_RATING, ratePeriod } from './glicko';
 import type { Rating } from './glicko';
 import { isRatedLog, ratedAttendance, ratedMatchVerdict } from './rated-match';
-import type { ExportRatingChange } from '../events/export';
-import { MatchArchive } from '../events/match-archive';
+import type { ExportRatingChange } from '../match-formats/export';
+import { MatchArchive } from '../match-store/match-archive';
 
 /** Many ends recorded at once (two instances, a rebuild beside the live path) wait for a pooled connection rather than failing after Prisma's 2 s. */
 const TRANSACTION = { maxWait: 15_000, timeout: 15_000 };
@@ -41,7 +41,7 @@ export async function roundedRating(prisma: Pick<Prisma, 'rating'>, pool: string
 }
 
 export class RatingStore {
-  /** The logs are read through the match archive (the store's tables are read in src/events only). */
+  /** The logs are read through the match archive (the store's tables are read in src/match-store only). */
   private readonly archive: MatchArchive;
 
   constructor(

@@ -8,8 +8,8 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnModuleDestroy } from '@nestjs/common';
-import { MatchStore } from '../events/match-store';
-import type { CommandResult } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
+import type { CommandResult } from '../match-store/match-store';
 import { RatingsService } from './ratings.service';
 
 @Injectable()

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { RatingsController } from './ratings.controller';
 import { RatingsRecorder } from './ratings-recorder.service';
 import { RatingsResolver } from './ratings.resolver';

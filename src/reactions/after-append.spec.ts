@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { AFTER_APPEND_STEPS, AfterAppend, SQL_STEP } from './after-append';
-import type { CommandResult } from '../events/match-store';
+import type { CommandResult } from '../match-store/match-store';
 import { sources, withoutComments } from '../../test/support/sources';
 
 const ROOT = process.cwd();

@@ -21,7 +21,7 @@
  * 1. `metrics` of the command, appended or refused (src/observability/command-metrics.service.ts,
  *    from MatchStore.onCommand: it alone sees refusals and the decide+append time); recorded
  *    synchronously as the store reports the outcome, before any step below has finished;
- * 2. `turnNotices`: the match's notice and "your turn" (src/inbox/turn-notifier.ts);
+ * 2. `turnNotices`: the match's notice and "your turn" (src/realtime/turn-notifier.ts);
  * 3. `lifecycleNotices`: `matchStarted` / `matchEnded` to each human seat (src/inbox/lifecycle-notifier.ts);
  * 4. `lobby`: the lobby change of a public match that is or was open (src/lobby/lobby.service.ts);
  *    returns at once, with no read, for a private match, a match created full or started, or one
@@ -48,10 +48,10 @@
  */
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { MatchStore } from '../events/match-store';
-import type { CommandOutcome, CommandResult } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
+import type { CommandOutcome, CommandResult } from '../match-store/match-store';
 import { PendingStarts } from '../clocks/pending-starts';
-import { TurnNotifier } from '../inbox/turn-notifier';
+import { TurnNotifier } from '../realtime/turn-notifier';
 import { LifecycleNotifier } from '../inbox/lifecycle-notifier';
 import { LobbyService } from '../lobby/lobby.service';
 import { CommandMetricsService } from '../observability/command-metrics.service';

@@ -8,10 +8,10 @@
 import { LobbyService } from '../lobby/lobby.service';
 import { RatingsRecorder } from '../ratings/ratings-recorder.service';
 import { TournamentsService } from '../tournaments/tournaments.service';
-import { TournamentTablesStore } from '../tournament-tables/tournament-tables-store';
+import { TournamentTablesStore } from '../match-store/tournament-tables-store';
 import { BotSeatsService } from '../bots/bot-seats.service';
 import type { AppConfig } from '../config/config';
-import type { CommandResult } from '../events/match-store';
+import type { CommandResult } from '../match-store/match-store';
 
 const seat = (player: string | null) => ({ player, reservedFor: null, bot: null });
 const snapshot = (seq: number, started: boolean, seats: ReturnType<typeof seat>[], rated = false, visibility: 'public' | 'private' = 'public') => ({

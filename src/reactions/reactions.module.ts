@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClocksModule } from '../clocks/clocks.module';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { InboxModule } from '../inbox/inbox.module';
 import { LobbyModule } from '../lobby/lobby.module';
 import { RatingsModule } from '../ratings/ratings.module';

@@ -1,8 +1,10 @@
 /** The pub/sub channels of live notices (GraphQL subscriptions), and their messages. */
-import type { ExportLine } from '../events/export';
+import type { ExportLine } from '../match-formats/export';
 
 export const matchChannel = (matchId: string): string => `match:${matchId}`;
 export const turnChannel = (player: string): string => `turn:${player}`;
+export const tournamentChannel = (tournamentId: string): string => `tournament:${tournamentId}`;
+export const analysisChannel = (matchId: string): string => `analysis:${matchId}`;
 
 /** An event of a match log as published, in the shape of an export line (JSON: ISO time), plus its match: public by construction. */
 export interface NoticeEvent extends ExportLine {

@@ -26,7 +26,7 @@ export function createRealtime(redis: RedisConnections | null): Realtime {
  * watchers are many: Node's default limit (10) logged a
  * MaxListenersExceededWarning that warns of nothing. The bound on listeners is
  * the subscription caps instead (WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT and the
- * connection limits, src/auth/subscription-caps.ts); over Redis each channel
+ * connection limits, src/limits/subscription-caps.ts); over Redis each channel
  * is one Redis subscription per instance whatever the number of subscribers.
  */
 function unboundedEmitter(): EventEmitter {

@@ -2,7 +2,7 @@
  * The instance's one Redis (REDIS_URL), shared by everything that uses it:
  * the subscriptions' pub/sub (./realtime.ts), presence
  * (src/presence/presence.service.ts) and the rate limits' counters
- * (src/auth/rate-limits.ts). Two connections, because Redis allows no other
+ * (src/limits/rate-limits.ts). Two connections, because Redis allows no other
  * command on a connection in subscribe mode: `client` for every command and
  * publish, `subscriber` for the pub/sub's subscriptions. Without REDIS_URL
  * there is none (REDIS provides null) and each user keeps its state in

@@ -5,7 +5,7 @@ import type { ResolvedRuleset, RulesetOptions } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { RulesetVersionsStore } from '../ruleset-versions/ruleset-versions-store';
 import type { RulesetRow, SqlRow } from '../ruleset-versions/ruleset-versions-store';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../common/principal';
 import type { RulesetVersionRef } from '../ruleset-versions/ruleset-version';
 import type { CustomRulesetModel, RulesetOptionsModel } from './ruleset.model';
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../common/public.decorator';
-import { Caller, RequireScope, PROFILE_READ, RULESET_WRITE } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, RequireScope, PROFILE_READ, RULESET_WRITE } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { CustomRulesetsService } from './custom-rulesets.service';
 import { CustomRulesetModel, PresetModel } from './ruleset.model';
 import { SaveRulesetInput } from './ruleset.input';

@@ -1,7 +1,7 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { Public } from '../common/public.decorator';
-import { Caller, RequireScope, PROFILE_READ, RULESET_WRITE } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, RequireScope, PROFILE_READ, RULESET_WRITE } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { CustomRulesetsService } from './custom-rulesets.service';
 import { CustomRulesetModel, PresetModel } from './ruleset.model';
 import { SaveRulesetInput } from './ruleset.input';

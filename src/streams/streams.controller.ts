@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { Caller } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { StreamsService } from './streams.service';
 import { LobbyStreamQuery, MatchStreamQuery } from './streams.input';
 import { EventStreamLineModel, LobbyStreamLineModel, MatchStreamLineModel, StreamErrorLineModel } from './streams.model';

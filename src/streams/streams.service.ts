@@ -25,8 +25,8 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import type { Principal } from '../auth/principal';
-import { HttpStreams } from '../auth/http-streams';
+import type { Principal } from '../common/principal';
+import { HttpStreams } from '../connections/http-streams';
 import { DomainError } from '../common/domain-error';
 import { sendNdjson } from '../common/ndjson';
 import { lobbyChannel, playerChannel, turnChannel } from '../realtime/channels';

@@ -26,7 +26,7 @@
  *    is audited as before.
  */
 import { createHash } from 'node:crypto';
-import { GENESIS_HASH } from '../events/chain';
+import { GENESIS_HASH } from '../match-formats/chain';
 import { roundSeed, tableSeed } from './duplicate-seed';
 import { evolveTournament, initialTournamentState, joinTournamentEvent, nextPairing, standingsOf, SUPPORTED_PAIRING_VERSIONS, tournamentEventHash } from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentState } from './tournament-log';

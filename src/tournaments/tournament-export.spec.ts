@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { publicJwkOf } from '../events/export';
+import { publicJwkOf } from '../match-formats/export';
 import { auditTournament } from './tournament-audit';
 import { headerProblems, verifyTournamentSignature, writeTournamentExport } from './tournament-export';
 import type { TournamentExportHeader } from './tournament-export';

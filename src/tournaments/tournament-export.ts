@@ -6,7 +6,7 @@
  * event of the hash-chained log. The header says whose log it is (the
  * tournament, its creator, its status, its players in join order), how many
  * events follow and the hash of the last (the whole chain in one value), and
- * is signed as a match export's header is (src/events/export.ts): `issuer`,
+ * is signed as a match export's header is (src/match-formats/export.ts): `issuer`,
  * `keyId` (the service's Ed25519 key, published at
  * `/.well-known/scopa-keys.json`) and `signature`, the base64url Ed25519
  * signature of the canonical JSON (RFC 8785) of the header without
@@ -16,9 +16,9 @@
  * `scopa-tournament/1` (before): the event lines alone, no header, unsigned;
  * still read and audited as they were.
  */
-import { signHeader, verifyHeaderSignature } from '../events/export';
-import type { ExportHeader, ExportKeySet, ExportSigner, SignatureVerdict } from '../events/export';
-import { GENESIS_HASH } from '../events/chain';
+import { signHeader, verifyHeaderSignature } from '../match-formats/export';
+import type { ExportHeader, ExportKeySet, ExportSigner, SignatureVerdict } from '../match-formats/export';
+import { GENESIS_HASH } from '../match-formats/chain';
 import { evolveTournament, initialTournamentState, joinTournamentEvent } from './tournament-log';
 import type { ChainedTournamentEvent, TournamentState } from './tournament-log';
 

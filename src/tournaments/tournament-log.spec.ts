@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
-import { PAIRING_VERSION } from './pairing';
+import { PAIRING_VERSION } from './round-pairing';
 import { auditTournament } from './tournament-audit';
 import { chainTournamentEvents, foldTournament, nextPairing, standingsOf, tournamentEventHash } from './tournament-log';
 import type { TournamentEvent, TournamentSettings } from './tournament-log';

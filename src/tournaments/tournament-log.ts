@@ -1,6 +1,6 @@
 /**
  * A tournament's own log, a stream of the generic stream store
- * (src/events/stream-store.ts, TOURNAMENT_STREAM), hash-chained like a match's:
+ * (src/stream-store/stream-store.ts, TOURNAMENT_STREAM), hash-chained like a match's:
  *
  *   hash_n = hex(sha256(hash_{n-1} || canonical_json({tournamentId, seq, type, payload, actor, time})))
  *
@@ -11,11 +11,11 @@
  * round's pairing is a pure function of that state (nextPairing), so the
  * audit (tournament-audit.ts) recomputes every pairing and every standing.
  */
-import { chainStream, joinStreamEvent, streamHash, streamLine } from '../events/stream-store';
-import type { KeyedStreamLine, StreamKind } from '../events/stream-store';
-import { maxSwissRounds, pairSwiss, PAIRING_VERSION, roundRobinRounds, roundRobinSchedule } from './pairing';
-import { pairSwissV1 } from './pairing-v1';
-import type { PairingPlayer, RoundPairing } from './pairing';
+import { chainStream, joinStreamEvent, streamHash, streamLine } from '../stream-store/stream-store';
+import type { KeyedStreamLine, StreamKind } from '../stream-store/stream-store';
+import { maxSwissRounds, pairSwiss, PAIRING_VERSION, roundRobinRounds, roundRobinSchedule } from './round-pairing';
+import { pairSwissV1 } from './round-pairing-v1';
+import type { PairingPlayer, RoundPairing } from './round-pairing';
 import { computeStandings } from './standings';
 import type { ByeRecord, GameOutcome, GameRecord, StandingRow } from './standings';
 
@@ -58,7 +58,7 @@ export type TournamentEvent =
   | ({ type: 'TournamentCreated'; createdBy: string; seedCommitment: string | null } & TournamentSettings)
   | { type: 'PlayerJoined'; player: string; rating: number | null; clientSeed: string | null }
   | { type: 'PlayerWithdrew'; player: string; round: number | null }
-  /** pairingVersion: the Swiss pairing rules of the event (pairing.ts PAIRING_VERSION); absent in logs written before version 2, which pair with version 1. */
+  /** pairingVersion: the Swiss pairing rules of the event (round-pairing.ts PAIRING_VERSION); absent in logs written before version 2, which pair with version 1. */
   | { type: 'TournamentStarted'; players: string[]; rounds: number; pairingVersion?: number }
   | { type: 'TournamentCancelled' }
   | { type: 'RoundPaired'; round: number; tables: TableRecord[]; bye: string | null; seedCommitment: string | null }

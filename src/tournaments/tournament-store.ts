@@ -1,6 +1,6 @@
 /**
  * The tournament log in the database: a stream of the generic stream store
- * (src/events/stream-store.ts) over tournament_events (the chain) and the
+ * (src/stream-store/stream-store.ts) over tournament_events (the chain) and the
  * tournaments row (its head: last seq and hash, and the projection: status,
  * round, player count). The tables of each round (tournament_tables, which
  * link matches to rounds) are the service's.
@@ -16,9 +16,9 @@
  * States are folded from the log and cached per tournament (the stream's
  * fold cache): a transition reads only the events after the cached seq.
  */
-import type { StoreTransaction } from '../events/match-store';
-import { StreamStore } from '../events/stream-store';
-import type { Folded as StreamFolded, StreamSpec } from '../events/stream-store';
+import type { StoreTransaction } from '../match-store/match-store';
+import { StreamStore } from '../stream-store/stream-store';
+import type { Folded as StreamFolded, StreamSpec } from '../stream-store/stream-store';
 import { evolveTournament, initialTournamentState, TOURNAMENT_STREAM } from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentState } from './tournament-log';
 

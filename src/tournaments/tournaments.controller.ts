@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Caller, RequireScope, TOURNAMENT_WRITE } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, RequireScope, TOURNAMENT_WRITE } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { ApiErrors } from '../common/api-errors';
 import { sendNdjson } from '../common/ndjson';
 import { Public } from '../common/public.decorator';

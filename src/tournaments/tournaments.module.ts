@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { StoreModule } from '../events/store.module';
+import { StoreModule } from '../match-store/store.module';
 import { MatchMakerModule } from '../matches/match-maker.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { RatingsModule } from '../ratings/ratings.module';
-import { TournamentTablesModule } from '../tournament-tables/tournament-tables.module';
+import { TournamentTablesModule } from '../match-store/tournament-tables.module';
 import { TournamentsController } from './tournaments.controller';
 import { TournamentFieldsResolver, TournamentsResolver } from './tournaments.resolver';
 import { TournamentsService } from './tournaments.service';

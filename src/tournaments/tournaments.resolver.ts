@@ -1,6 +1,6 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
-import { Caller, RequireScope, TOURNAMENT_WRITE } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, RequireScope, TOURNAMENT_WRITE } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { Public } from '../common/public.decorator';
 import { TournamentsService } from './tournaments.service';
 import type { TournamentUpdate } from './tournaments.service';

@@ -22,22 +22,22 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { normalizeClientSeed, resolveRuleset, turnTimeLimitProblem } from '../engine';
 import { DomainError } from '../common/domain-error';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../common/principal';
 import { PrismaService } from '../database/prisma.service';
-import { MatchStore } from '../events/match-store';
-import type { CommandResult, StoreTransaction } from '../events/match-store';
+import { MatchStore } from '../match-store/match-store';
+import type { CommandResult, StoreTransaction } from '../match-store/match-store';
 import { MatchMaker } from '../matches/match-maker';
 import type { MadeInTransaction } from '../matches/match-maker';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
-import { playerChannel } from '../realtime/channels';
+import { playerChannel, tournamentChannel } from '../realtime/channels';
 import type { TournamentRoundPairedEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { TournamentsConfig } from '../config/slices';
-import { ExportKeys } from '../events/export-keys';
+import { ExportKeys } from '../match-formats/export-keys';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
-import { PAIRING_VERSION, ROUND_ROBIN_MAX } from './pairing';
+import { PAIRING_VERSION, ROUND_ROBIN_MAX } from './round-pairing';
 import { currentRound, nextPairing, resultOfMatchEnd, roundComplete, roundsToPlay, seatedInOrder, standingsOf, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentFormat, TournamentSettings, TournamentState, TournamentStatus } from './tournament-log';
 import type { StandingRow } from './standings';
@@ -45,7 +45,7 @@ import { TournamentLogStore } from './tournament-store';
 import { writeTournamentExport } from './tournament-export';
 import type { Folded } from './tournament-store';
 import { TournamentRecords } from './tournament-records-store';
-import { TournamentTablesStore } from '../tournament-tables/tournament-tables-store';
+import { TournamentTablesStore } from '../match-store/tournament-tables-store';
 import { RatingsService } from '../ratings/ratings.service';
 import { lockForTransaction } from '../database/advisory-lock';
 
@@ -61,7 +61,6 @@ export const TOURNAMENT_INVITED_MAX = 256;
 export const TOURNAMENT_JOINS_PER_PLAYER = 3;
 
 /** The channel of a tournament's updates (GraphQL tournamentUpdated). */
-export const tournamentChannel = (id: string): string => `tournament:${id}`;
 
 export interface TournamentUpdate {
   tournamentId: string;

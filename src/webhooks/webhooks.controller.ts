@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Caller, RequireScope, WEBHOOK_WRITE, PROFILE_READ } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, RequireScope, WEBHOOK_WRITE, PROFILE_READ } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { CreateWebhookInput, CreatedWebhookModel, DeliveriesQuery, WebhookDeliveryModel, WebhookModel } from './webhook.model';
 import { WebhooksService } from './webhooks.service';
 import { ApiErrors } from '../common/api-errors';

@@ -1,6 +1,6 @@
 import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { Caller, RequireScope, WEBHOOK_WRITE, PROFILE_READ } from '../auth/principal';
-import type { Principal } from '../auth/principal';
+import { Caller, RequireScope, WEBHOOK_WRITE, PROFILE_READ } from '../common/principal';
+import type { Principal } from '../common/principal';
 import { CreateWebhookInput, CreatedWebhookModel, WebhookDeliveryModel, WebhookModel } from './webhook.model';
 import { WebhooksService } from './webhooks.service';
 

@@ -9,8 +9,8 @@ import type { Prisma } from '../../src/database/database';
 import { ClockScheduler } from '../../src/clocks/clock-scheduler';
 import type { ExpiryOutcome } from '../../src/clocks/clock-scheduler';
 import { PENDING_START_SQL } from '../../src/clocks/pending-starts';
-import { MatchArchive } from '../../src/events/match-archive';
-import { MatchStore } from '../../src/events/match-store';
+import { MatchArchive } from '../../src/match-store/match-archive';
+import { MatchStore } from '../../src/match-store/match-store';
 
 export interface RaceDatabase {
   /** Two clients of one database (may be the same client). */

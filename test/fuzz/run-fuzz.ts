@@ -13,7 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { graphqlOperations } from './graphql-operations';
 import { openApiRequests } from './openapi-requests';
 import { OPTION_NAMES } from '../../src/engine/options';
-import { maxAnonymousCost, maxCost, operationCharge } from '../../src/auth/request-cost';
+import { maxAnonymousCost, maxCost, operationCharge } from '../../src/limits/request-cost';
 import { Kind, parse } from 'graphql';
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { loadConfig } from '../../src/config/config';
@@ -72,7 +72,7 @@ function acceptsUnknownOption(body: string | undefined): boolean {
 }
 
 /**
- * The budget a document's answer must keep to: its cost (src/auth/request-cost.ts, with its variables), and the budget of its
+ * The budget a document's answer must keep to: its cost (src/limits/request-cost.ts, with its variables), and the budget of its
  * caller (anonymous or not); undefined when it does not parse (GraphQL says why).
  */
 function costOf(schema: GraphQLSchema, query: string, variables: Record<string, unknown>, anonymous: boolean): { cost: number; budget: number } | undefined {
@@ -149,7 +149,7 @@ async function setUp(baseUrl: string, accounts: number): Promise<{ tokens: strin
   await call('POST', `/v1/matches/${duel.id}/join`, tokens[1], {});
   await call('POST', `/v1/matches/${duel.id}/start`, tokens[0], {});
   const ruleset = await call('POST', '/v1/custom-rulesets', tokens[2], { name: `fuzz${suffix}`, preset: 'scopa', overrides: { target: 3 } }).catch(() => null);
-  // A started tournament, for its standings, players and rounds (the lists GraphQL prices, src/auth/request-cost.ts).
+  // A started tournament, for its standings, players and rounds (the lists GraphQL prices, src/limits/request-cost.ts).
   const tournament = await call('POST', '/v1/tournaments', tokens[0], { name: `fuzz${suffix}`, format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2 });
   for (const token of tokens) await call('POST', `/v1/tournaments/${tournament.id}/join`, token, {});
   await call('POST', `/v1/tournaments/${tournament.id}/start`, tokens[0], {});

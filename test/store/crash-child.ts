@@ -6,7 +6,7 @@
  */
 import { mulberry32 } from '../../src/engine';
 import { databaseOptionsFromEnv, openDatabase } from '../../src/database/database';
-import { MatchStore } from '../../src/events/match-store';
+import { MatchStore } from '../../src/match-store/match-store';
 import { players, randomCommand } from './helpers';
 import { loadConfig } from '../../src/config/config';
 

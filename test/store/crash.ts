@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import type { DatabaseOptions } from '../../src/database/database';
 import { openDatabase } from '../../src/database/database';
-import { MatchArchive } from '../../src/events/match-archive';
-import { MatchStore } from '../../src/events/match-store';
+import { MatchArchive } from '../../src/match-store/match-archive';
+import { MatchStore } from '../../src/match-store/match-store';
 
 export async function crashAndCheck(env: Record<string, string>, reopen: DatabaseOptions, acksBeforeKill = 300): Promise<{ acked: number; matches: number }> {
   // node itself with tsx as a loader: the tsx launcher runs the script in a grandchild, which a SIGKILL of the launcher leaves alive.

@@ -5,7 +5,7 @@ import { PRESETS, PRESET_IDS, cardCode, randomPlay, seatView } from '../../src/e
 import type { Command, MatchState, Rng } from '../../src/engine';
 import { openDatabase } from '../../src/database/database';
 import type { Prisma, RowReader, StatementRunner } from '../../src/database/database';
-import { pgliteTemplate } from '../../src/database/template';
+import { pgliteTemplate } from '../support/pglite-template';
 
 export interface TestDatabase {
   kind: 'pglite' | 'pg';

@@ -11,14 +11,14 @@ import type { MatchState } from '../../src/engine';
 import { DomainError } from '../../src/common/domain-error';
 import { prismaRowReader } from '../../src/database/database';
 import { readMigrations } from '../../src/database/migrator';
-import { eventHash, joinEvent } from '../../src/events/chain';
-import { EventStore } from '../../src/events/event-store';
-import { auditJsonl } from '../../src/events/export';
-import type { ExportRatingChange } from '../../src/events/export';
-import { auditNotation, parseNotation } from '../../src/events/notation';
-import { MatchArchive } from '../../src/events/match-archive';
-import { MatchStore } from '../../src/events/match-store';
-import type { CommandKey, MatchStoreOptions } from '../../src/events/match-store';
+import { eventHash, joinEvent } from '../../src/match-formats/chain';
+import { EventStore } from '../../src/match-store/event-store';
+import { auditJsonl } from '../../src/match-formats/export';
+import type { ExportRatingChange } from '../../src/match-formats/export';
+import { auditNotation, parseNotation } from '../../src/match-formats/notation';
+import { MatchArchive } from '../../src/match-store/match-archive';
+import { MatchStore } from '../../src/match-store/match-store';
+import type { CommandKey, MatchStoreOptions } from '../../src/match-store/match-store';
 import { viewFor } from '../support/views';
 import { CONFIGS, players, randomCommand } from './helpers';
 import type { DatabaseFactory, TestDatabase } from './helpers';
@@ -57,7 +57,7 @@ async function startedMatch(store: MatchStore, preset = 'scopa', overrides: Reco
   return matchId;
 }
 
-// Client keys, as the matches service gives them (one key space per username; src/events/command-key.ts).
+// Client keys, as the matches service gives them (one key space per username; src/match-store/command-key.ts).
 const K1: CommandKey = { client: 'p0', key: 'k-1' };
 const SHARED_K: CommandKey = { client: 'p0', key: 'shared-k' };
 

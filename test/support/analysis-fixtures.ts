@@ -1,6 +1,6 @@
 /** What the analysis suites share: matches finished fast through the store, and polling until a read says done. */
 import { cardCode, greedyPlay, seatView } from '../../src/engine';
-import type { MatchStore } from '../../src/events/match-store';
+import type { MatchStore } from '../../src/match-store/match-store';
 
 /** A match of `preset` between `players`, played to its end by greedy seats through the store (fast: no HTTP). */
 export async function finishedMatch(store: MatchStore, players: readonly string[], overrides: Record<string, unknown> = { target: 1 }, preset = 'scopa'): Promise<string> {

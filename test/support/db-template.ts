@@ -1,2 +1,2 @@
 // One migrated PGlite template for every suite: the one the store suites use.
-export { pgliteTemplate } from '../../src/database/template';
+export { pgliteTemplate } from './pglite-template';

@@ -9,7 +9,7 @@ process.env.AUTH_RATE_LIMIT = '100000';
 // by a suite inherit it). test/client-seeds.e2e-spec.ts sets its own window.
 process.env.CLIENT_SEED_WINDOW = '0';
 // Rate-limit counters in Redis are per key and shared by every instance on that Redis; the suites all
-// charge from 127.0.0.1, and each instance leases a share of a key's limit (src/auth/rate-limits.ts), so
+// charge from 127.0.0.1, and each instance leases a share of a key's limit (src/limits/rate-limits.ts), so
 // suites run side by side would spend each other's budget. Each test file gets counters of its own; the
 // instances one file spawns inherit them and share them, as instances of one deployment do.
 process.env.RATE_LIMIT_REDIS_PREFIX = `scopa:rl:test:${process.pid}:${Date.now()}`;

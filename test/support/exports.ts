@@ -1,6 +1,6 @@
 /** Exports as a forger (or another service) writes them, for the suites that import them. */
-import { parseJsonl, writeExport } from '../../src/events/export';
-import type { ExportFields, ExportHeader, ExportLine, ExportSigner } from '../../src/events/export';
+import { parseJsonl, writeExport } from '../../src/match-formats/export';
+import type { ExportFields, ExportHeader, ExportLine, ExportSigner } from '../../src/match-formats/export';
 
 /**
  * The export with `change` applied to its header and lines, its chain (times

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { cardCodes, seatOf, toHex } from '../../src/engine';
 import type { MatchState } from '../../src/engine';
-import { MatchStore } from '../../src/events/match-store';
+import { MatchStore } from '../../src/match-store/match-store';
 
 const CARD = /(?<![A-Za-z0-9])(10|[1-9])[DCSB](?![A-Za-z0-9])/g;
 

@@ -13,7 +13,7 @@ import request from 'supertest';
 import { auditTournament } from '../../src/tournaments/tournament-audit';
 import { verifyTournamentSignature } from '../../src/tournaments/tournament-export';
 import type { TournamentExportHeader } from '../../src/tournaments/tournament-export';
-import { canonicalJson, sha256Hex } from '../../src/events/chain';
+import { canonicalJson, sha256Hex } from '../../src/match-formats/chain';
 import { openNdjson } from './ndjson-stream';
 
 export interface Player {

@@ -8,7 +8,7 @@
  * GPL-3.0, and it only weighs against a second bye instead of forbidding it.
  *
  * Swiss (pairSwiss), version 2 (PAIRING_VERSION; logs that name no version
- * pair with version 1, pairing-v1.ts): the priorities of the FIDE Dutch
+ * pair with version 1, round-pairing-v1.ts): the priorities of the FIDE Dutch
  * system (Handbook C.04.3) with the first seat for the white pieces.
  * 1. rank the active players: match points (descending), then rating
  *    (descending, rated events only), then join order;
@@ -51,7 +51,7 @@
  * rematch-free pairing exists (Dirac's theorem gives a Hamiltonian cycle of
  * the "not yet met" graph); maxSwissRounds caps a tournament's rounds at
  * that and at ⌈log₂ n⌉. Within that cap no random event of 2 to 40 players
- * has needed the seat rules to give way (pairing.spec.ts; 3,000 events once),
+ * has needed the seat rules to give way (round-pairing.spec.ts; 3,000 events once),
  * so version 2 has no lookahead (version 1 needed one to keep seats within
  * one, a bound it held above scores).
  *
@@ -106,7 +106,7 @@ export function rankForPairing(players: readonly PairingPlayer[]): PairingPlayer
   );
 }
 
-/** The Swiss pairing rules new tournaments record (TournamentStarted.pairingVersion); a log without one pairs with version 1 (pairing-v1.ts). */
+/** The Swiss pairing rules new tournaments record (TournamentStarted.pairingVersion); a log without one pairs with version 1 (round-pairing-v1.ts). */
 export const PAIRING_VERSION = 2;
 
 /** No first-seat balance beyond this, either way (an absolute seat rule). */

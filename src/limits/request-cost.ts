@@ -2,7 +2,7 @@
  * What a request costs in rate-limit units: the expensive GraphQL fields
  * (each selection counts, aliases and fragment spreads included) and their
  * REST twins. The rate-limit guard charges it; the GraphQL cost rule
- * (src/graphql/limits.ts) refuses a document beyond GRAPHQL_MAX_COST.
+ * (src/limits/graphql-limits.ts) refuses a document beyond GRAPHQL_MAX_COST.
  */
 import { Kind, getNamedType, isCompositeType, isInterfaceType, isObjectType, valueFromASTUntyped } from 'graphql';
 import type { FieldNode, FragmentDefinitionNode, GraphQLCompositeType, GraphQLSchema, OperationDefinitionNode, SelectionSetNode } from 'graphql';
@@ -60,7 +60,7 @@ export interface ListPrice {
 /**
  * Every list field that reads rows or computes a per-player table, as
  * `Type.field`, priced at the most it may return, so that a document's cost
- * is known before any of it runs. src/graphql/limits.spec.ts checks that
+ * is known before any of it runs. src/limits/graphql-limits.spec.ts checks that
  * every list field of the schema is here or in SMALL_LISTS.
  */
 export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {

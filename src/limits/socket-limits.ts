@@ -10,7 +10,7 @@
 import { GraphQLError, getOperationAST } from 'graphql';
 import type { ExecutionArgs } from 'graphql';
 import type { Context, ServerOptions, SubscribePayload } from 'graphql-ws';
-import type { SubscriptionCaps } from '../auth/subscription-caps';
+import type { SubscriptionCaps } from './subscription-caps';
 import type { AppConfig } from '../config/config';
 
 export interface SocketLimitsConfig {

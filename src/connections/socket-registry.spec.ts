@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { PubSub } from 'graphql-subscriptions';
-import type { Principal } from './principal';
+import type { Principal } from '../common/principal';
 import { RevocationBus, accessTokenKey, grantKey, sessionKey, tokenKey } from './revocations';
 import { SocketRegistry } from './socket-registry';
 import type { Connection, TrackedSocket } from './socket-registry';

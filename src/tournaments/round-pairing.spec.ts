@@ -1,8 +1,8 @@
 import blossom from 'edmonds-blossom-fixed';
 import fc from 'fast-check';
-import { EXACT_FIELD, maxSwissRounds, pairSwiss, roundRobinRounds, roundRobinSchedule, ROUND_ROBIN_MAX } from './pairing';
-import type { PairingPlayer, RoundPairing } from './pairing';
-import { pairSwissV1 } from './pairing-v1';
+import { EXACT_FIELD, maxSwissRounds, pairSwiss, roundRobinRounds, roundRobinSchedule, ROUND_ROBIN_MAX } from './round-pairing';
+import type { PairingPlayer, RoundPairing } from './round-pairing';
+import { pairSwissV1 } from './round-pairing-v1';
 
 interface Sim {
   id: string;
@@ -90,7 +90,7 @@ function runOf(seats: readonly (0 | 1)[]): number {
 }
 
 // ---------------------------------------------------------------- an independent reference for one round
-// Written from the rules of docs/tournaments.md "Pairing", not from pairing.ts: a player's seat this round
+// Written from the rules of docs/tournaments.md "Pairing", not from round-pairing.ts: a player's seat this round
 // breaks a seat rule when it takes their balance beyond ±2 (further from 0) or makes a third game in a row in
 // the same seat. Among the pairings without a rematch or a second bye, the best is the least by
 // (seat rules broken, the bye's rank counted from the bottom, the total score difference in half points).

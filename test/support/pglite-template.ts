@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from './database';
-import { readMigrations } from './migrator';
+import { openDatabase } from '../../src/database/database';
+import { readMigrations } from '../../src/database/migrator';
 
 export async function pgliteTemplate(): Promise<Blob> {
   const migrations = readMigrations();

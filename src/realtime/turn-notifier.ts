@@ -4,12 +4,12 @@
  * channel, and "your turn" (with the deadline) to the human to move.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { PUB_SUB } from '../realtime/realtime.module';
-import type { PubSubEngine } from '../realtime/realtime.module';
-import type { CommandResult, TurnRow } from '../events/match-store';
-import { MatchStore } from '../events/match-store';
-import { matchChannel, turnChannel } from '../realtime/channels';
-import type { MatchNotice, TurnNotice } from '../realtime/channels';
+import { PUB_SUB } from './realtime.module';
+import type { PubSubEngine } from './realtime.module';
+import type { CommandResult, TurnRow } from '../match-store/match-store';
+import { MatchStore } from '../match-store/match-store';
+import { matchChannel, turnChannel } from './channels';
+import type { MatchNotice, TurnNotice } from './channels';
 
 @Injectable()
 export class TurnNotifier {

@@ -7,7 +7,7 @@
 import { sideOf } from '../engine';
 import type { MatchEvent, RulesetOptions, Seat } from '../engine';
 import type { RowReader } from '../database/database';
-import { foreignPlayer } from './export-keys';
+import { foreignPlayer } from '../match-formats/export-keys';
 
 export type ResultFilter = 'win' | 'loss' | 'draw';
 

@@ -24,7 +24,7 @@ import type { ExportKeySet, ExportPublicJwk, ExportSigner } from './export';
 
 /**
  * The service's public URL, the exports' `issuer`: OAUTH_ISSUER, default http://localhost:PORT (the same value
- * as src/oauth/oauth.config.ts oauthIssuer, read here so that src/events does not import src/oauth).
+ * as src/oauth/oauth.config.ts oauthIssuer, read here so that src/match-formats does not import src/oauth).
  */
 export function publicUrl(config: Pick<AppConfig, 'OAUTH_ISSUER' | 'PORT'>): string {
   return (config.OAUTH_ISSUER ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');

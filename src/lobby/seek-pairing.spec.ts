@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { seatEntropy } from '../events/match-store';
-import { compatible, groupSeeks, seatOrder } from './pairing';
+import { seatEntropy } from '../match-store/match-store';
+import { compatible, groupSeeks, seatOrder } from './seek-pairing';
 
 type S = { player: string; rated: boolean; rating: number; rating_min: number | null; rating_max: number | null; players: number };
 const seek = (player: string, extra: Partial<S> = {}): S => ({ player, rated: false, rating: 1500, rating_min: null, rating_max: null, players: 2, ...extra });

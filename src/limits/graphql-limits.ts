@@ -6,7 +6,7 @@
  */
 import { GraphQLError, Kind } from 'graphql';
 import type { ASTVisitor, FragmentDefinitionNode, SelectionSetNode, ValidationContext } from 'graphql';
-import { operationCharge, tooManyArchiveRows } from '../auth/request-cost';
+import { operationCharge, tooManyArchiveRows } from './request-cost';
 import { ARCHIVE_ROWS_PER_DOCUMENT } from '../common/archive-limits';
 import type { AppConfig } from '../config/config';
 

@@ -25,10 +25,10 @@ import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '.
 import { DomainError } from '../common/domain-error';
 import { prismaRowReader } from '../database/database';
 import type { Prisma, StatementRunner } from '../database/database';
-import { canonicalJson, joinEvent, sha256Hex, GENESIS_HASH } from '../events/chain';
-import type { StoredEvent } from '../events/chain';
-import { EventStore } from '../events/event-store';
-import type { MatchProjection, RulesetVersionRef, SqlRunner } from '../events/event-store';
+import { canonicalJson, joinEvent, sha256Hex, GENESIS_HASH } from '../match-formats/chain';
+import type { StoredEvent } from '../match-formats/chain';
+import { EventStore } from './event-store';
+import type { MatchProjection, RulesetVersionRef, SqlRunner } from './event-store';
 import { MatchReads } from './match-reads';
 import type { LobbyFilter, LobbyRow, MyTurnRow, TurnRow } from './match-reads';
 import { encodeCommandKey } from './command-key';

@@ -7,7 +7,7 @@
  * so the default holds at most some 40 to 60 MB. Finished matches stay until newer ones push them out.
  */
 import type { MatchState } from '../engine';
-import { FoldCache } from './stream-store';
+import { FoldCache } from '../stream-store/stream-store';
 
 export interface Snapshot {
   seq: number;
@@ -21,7 +21,7 @@ export interface Snapshot {
   visibility: 'public' | 'private';
 }
 
-/** The match stream's fold cache (./stream-store.ts FoldCache) of snapshots. */
+/** The match stream's fold cache (../stream-store/stream-store.ts FoldCache) of snapshots. */
 export class SnapshotCache extends FoldCache<Snapshot> {
   /** `capacity` 0 keeps nothing (every command folds the log). */
   constructor(capacity = 10_000) {

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { PubSub } from 'graphql-subscriptions';
-import type { Principal } from './principal';
+import type { Principal } from '../common/principal';
 import { RevocationBus } from './revocations';
 import { SocketRegistry } from './socket-registry';
-import { SubscriptionCaps } from './subscription-caps';
+import { SubscriptionCaps } from '../limits/subscription-caps';
 import { HttpStreams, responseSocket } from './http-streams';
 import { loadConfig } from '../config/config';
 

@@ -18,8 +18,8 @@ import { auditEvents, isSeedHex, seedCommitment, seedFromHex } from '../engine';
 import type { EndReason, MatchSettings, RulesetOptions, Seat } from '../engine';
 import { GENESIS_HASH, MATCH_STREAM, canonicalJson, joinEvent, sha256Hex, timedEventHash, verifyChain } from './chain';
 import type { ChainedEvent, StoredEvent } from './chain';
-import { streamLine } from './stream-store';
-import type { StreamLine } from './stream-store';
+import { streamLine } from '../stream-store/stream-store';
+import type { StreamLine } from '../stream-store/stream-store';
 
 /** The format written today: times inside the hashes, signed. */
 export const EXPORT_FORMAT = 'scopa-match/2';
@@ -93,7 +93,7 @@ export interface ExportRatingChange {
   volatilityAfter: number;
 }
 
-/** One event line: every stream's export line (./stream-store.ts). */
+/** One event line: every stream's export line (../stream-store/stream-store.ts). */
 export type ExportLine = StreamLine;
 
 /** The header fields a writer gives; format, events, lastHash and the signature follow from the log and the key. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { OnModuleDestroy } from '@nestjs/common';
-import type { Principal } from './principal';
+import type { Principal } from '../common/principal';
 import { RevocationBus, accessTokenKey, grantKey, sessionKey, tokenKey } from './revocations';
 
 /** graphql-ws's close code for a refused credential (the one a bad token gets at connect). */

@@ -12,14 +12,14 @@
  * (64 zeros before the first event; canonical JSON is RFC 8785, npm
  * `canonicalize`, as UTF-8; `time`, ISO 8601 UTC with milliseconds, only in
  * a timed chain). A match's stored chain is untimed (`scopa-match/1`) and its
- * `scopa-match/2` export timed (./chain.ts, ./export.ts); a tournament's is
+ * `scopa-match/2` export timed (../match-formats/chain.ts, ../match-formats/export.ts); a tournament's is
  * timed both stored and exported (src/tournaments/tournament-log.ts).
  *
  * Every append is guarded the same way: it writes only if the head row is
  * still at the seq the events were decided at (and the primary key
  * (id, seq) refuses a second writer at a seq besides); an append that wrote
  * nothing is NOT_FOUND (no such stream) or VERSION_CONFLICT. The match store
- * keeps its own prepared, batched statements for that guard (./event-store.ts,
+ * keeps its own prepared, batched statements for that guard (../match-store/event-store.ts,
  * the hot path); StreamStore below is the generic one, over a StreamTable.
  *
  * Folds are cached per stream (FoldCache): the fold of the events up to a seq

@@ -5,7 +5,7 @@
  * (no view, no events, no live feed, no export, no archive entry): a player
  * who could watch another table would see their own cards played. Read by
  * every match read path (matches, archives, streams), which is why it lives
- * in a folder of its own that imports none of them: one indexed lookup
+ * beside the match store, which imports none of them: one indexed lookup
  * (tournament_tables.match_id is unique) per read of one match.
  *
  * Its own players are not told more before the round ends either: a table

@@ -10,11 +10,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { DomainError } from '../common/domain-error';
-import type { Principal } from './principal';
+import type { Principal } from '../common/principal';
 import { SocketRegistry } from './socket-registry';
 import type { Connection, TrackedSocket } from './socket-registry';
-import { SubscriptionCaps } from './subscription-caps';
-import type { SubscriptionSlot } from './subscription-caps';
+import { SubscriptionCaps } from '../limits/subscription-caps';
+import type { SubscriptionSlot } from '../limits/subscription-caps';
 
 const OPEN = 1;
 const CLOSING = 2;

@@ -1,7 +1,7 @@
 import { createParamDecorator, SetMetadata } from '@nestjs/common';
 import type { ExecutionContext } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
-import { DomainError } from '../common/domain-error';
+import { DomainError } from './domain-error';
 
 /** Your account: who you are (`me`), your webhooks and their deliveries, your saved rulesets. */
 export const PROFILE_READ = 'profile:read';

@@ -9,7 +9,7 @@ import { SKIP_RATE_LIMIT } from '../common/public.decorator';
 import { LimitsConfig } from '../config/slices';
 import { AUTH_ROUTES, ROUTE_COSTS, maxAnonymousCost, maxCost, operationCharge, overBudget, tooManyArchiveRows } from './request-cost';
 import type { OperationCharge, OperationCost } from './request-cost';
-import type { Principal } from './principal';
+import type { Principal } from '../common/principal';
 import { RateLimits } from './rate-limits';
 import type { Bucket, RateLimitState } from './rate-limits';
 
@@ -128,7 +128,7 @@ function routeCost(operationId: string, req: RequestLike & { accepts?: (types: s
 
 /**
  * Runs after authentication. A request costs 1 unit, a GraphQL operation its
- * document's cost (src/graphql/limits.ts; an anonymous one at most
+ * document's cost (src/limits/graphql-limits.ts; an anonymous one at most
  * GRAPHQL_MAX_COST_ANONYMOUS, else VALIDATION_FAILED before it runs), a REST operation its entry in
  * ROUTE_COSTS. REST responses carry RateLimit-Limit, RateLimit-Remaining,
  * RateLimit-Reset (seconds), and Retry-After on a 429; a refusal is

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { buildSchema, parse, specifiedRules, validate } from 'graphql';
 import type { OperationDefinitionNode } from 'graphql';
 import { parse as parseYaml } from 'yaml';
-import { AUTH_ROUTES, FIELD_COSTS, LIST_COSTS, ROUTE_COSTS, SMALL_LISTS, TOURNAMENT_PLAYERS_PRICED, maxCost, operationCost } from '../auth/request-cost';
-import { costRule } from './limits';
+import { AUTH_ROUTES, FIELD_COSTS, LIST_COSTS, ROUTE_COSTS, SMALL_LISTS, TOURNAMENT_PLAYERS_PRICED, maxCost, operationCost } from './request-cost';
+import { costRule } from './graphql-limits';
 import { loadConfig } from '../config/config';
 
 /** The limits as an instance configured by this environment has them. */

@@ -8,7 +8,7 @@
  * (JSON Canonicalization Scheme, npm `canonicalize`) encoded as UTF-8.
  * `actor` is null when no player acted (a clock expiry). This is the chain the
  * store keeps (and verify() checks) and the chain of `scopa-match/1` exports:
- * the match stream's (MATCH_STREAM) of the generic stream chain, ./stream-store.ts.
+ * the match stream's (MATCH_STREAM) of the generic stream chain, ../stream-store/stream-store.ts.
  *
  * Exports from `scopa-match/2` chain the times too (timedEventHash): the
  * canonical JSON also holds `time`, the event's append time as the export
@@ -16,11 +16,11 @@
  * chain (and the signature over the last hash, export.ts).
  */
 import type { MatchEvent } from '../engine';
-import { chainStream, joinStreamEvent, splitStreamEvent, streamHash, verifyStream } from './stream-store';
-import type { ChainVerdict, StreamEvent, StreamKind } from './stream-store';
+import { chainStream, joinStreamEvent, splitStreamEvent, streamHash, verifyStream } from '../stream-store/stream-store';
+import type { ChainVerdict, StreamEvent, StreamKind } from '../stream-store/stream-store';
 
-export { GENESIS_HASH, canonicalJson, sha256Hex } from './stream-store';
-export type { ChainVerdict } from './stream-store';
+export { GENESIS_HASH, canonicalJson, sha256Hex } from '../stream-store/stream-store';
+export type { ChainVerdict } from '../stream-store/stream-store';
 
 /** A match's log as a stream: `matchId` in the hash, untimed as stored, export lines without the id. */
 export const MATCH_STREAM: StreamKind = { name: 'match', idKey: 'matchId', timed: false, linesCarryId: false };

@@ -1,7 +1,7 @@
 /**
  * Swiss pairing, version 1 (tournament logs whose TournamentStarted carries
  * no `pairingVersion`): kept as it was so that the audit recomputes the
- * rounds of those logs exactly. New events pair with version 2 (pairing.ts,
+ * rounds of those logs exactly. New events pair with version 2 (round-pairing.ts,
  * docs/tournaments.md "Pairing"). Do not change this file's behaviour.
  *
  * 1. rank the active players: match points (descending), then rating
@@ -28,8 +28,8 @@
  *    players at balance 0 are turned to follow a next round chosen now.
  */
 import blossom from 'edmonds-blossom-fixed';
-import { rankForPairing } from './pairing';
-import type { PairingPlayer, RoundPairing } from './pairing';
+import { rankForPairing } from './round-pairing';
+import type { PairingPlayer, RoundPairing } from './round-pairing';
 
 /** One Swiss round (round numbers from 1), or null when no pairing avoids a rematch (or a second bye). */
 export function pairSwissV1(players: readonly PairingPlayer[], round: number): RoundPairing | null {

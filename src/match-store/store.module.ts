@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { PrismaService } from '../database/prisma.service';
-import { ExportKeys, TrustedIssuers } from './export-keys';
+import { ExportKeys, TrustedIssuers } from '../match-formats/export-keys';
 import { MatchArchive } from './match-archive';
 import { MatchStore } from './match-store';
 

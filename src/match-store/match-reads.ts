@@ -4,7 +4,7 @@
  * read methods: the lobby's listing, the inbox, who is to move and until
  * when, presence, bot sweeps and limits, acquaintance for challenges. The
  * statements are the ones those features ran themselves before; they live
- * here so that the tables' shape is known in one folder (src/events).
+ * here so that the tables' shape is known in one folder (src/match-store).
  * Archives, exports and the ratings' reads are in ./match-archive.ts.
  */
 import type { SqlRunner } from './event-store';

@@ -12,8 +12,8 @@ import { prismaRowReader } from '../database/database';
 import type { Prisma, RowReader, StatementRunner } from '../database/database';
 import { prepared } from '../database/prepared-statements';
 import { AppendBatcher } from './append-batcher';
-import { BATCH_START_TYPES, GENESIS_HASH, MATCH_STREAM, chainEvents, type ChainedEvent, type StoredEvent } from './chain';
-import { guardFailure, seqTaken, uniqueViolationText } from './stream-store';
+import { BATCH_START_TYPES, GENESIS_HASH, MATCH_STREAM, chainEvents, type ChainedEvent, type StoredEvent } from '../match-formats/chain';
+import { guardFailure, seqTaken, uniqueViolationText } from '../stream-store/stream-store';
 import { lockRulesetVersionCtes } from '../ruleset-versions/ruleset-version';
 import type { RulesetVersionRef } from '../ruleset-versions/ruleset-version';
 
