@@ -32,6 +32,11 @@ export function createPrismaClient(adapter: NonNullable<ConstructorParameters<ty
 
 export type Prisma = ReturnType<typeof createPrismaClient>;
 
+/** Resolves when the database answers a statement. */
+export async function pingDatabase(db: Pick<Prisma, '$queryRawUnsafe'>): Promise<void> {
+  await db.$queryRawUnsafe('SELECT 1');
+}
+
 export type DatabaseKind = 'pglite' | 'pg';
 
 /**

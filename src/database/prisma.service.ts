@@ -10,7 +10,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaClient } from './generated/client';
-import { prepareDatabase } from './database';
+import { pingDatabase, prepareDatabase } from './database';
 import type { DatabaseOptions, PreparedDatabase, Prisma } from './database';
 
 const OmittingPrismaClient = PrismaClient as unknown as new (options: ConstructorParameters<typeof PrismaClient>[0]) => Prisma;
@@ -34,7 +34,7 @@ export class PrismaService extends OmittingPrismaClient implements OnModuleInit,
 
   /** Resolves when the database answers a query (readiness, src/health). */
   async ping(): Promise<void> {
-    await this.$queryRawUnsafe('SELECT 1');
+    await pingDatabase(this);
   }
 
   async onModuleDestroy(): Promise<void> {
