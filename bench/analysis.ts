@@ -40,7 +40,13 @@ function withDatabase(url: string, name: string): string {
 
 async function finishedMatch(store: MatchStore, seed: number): Promise<string> {
   const players = [`bench${seed}a`, `bench${seed}b`];
-  const created = await store.create({ preset: 'scopa', overrides: { target: 1 }, seats: players.map((player) => ({ player })), createdBy: players[0], startBy: players[0] });
+  const created = await store.create({
+    preset: 'scopa',
+    overrides: { target: 1 },
+    seats: players.map((player) => ({ player })),
+    createdBy: players[0],
+    startBy: players[0],
+  });
   const id = created.matchId;
   // Deals come from the store's own seed: play greedily from its states (a fifth at random).
   const r = mulberry32(seed);
@@ -113,7 +119,9 @@ async function throughput(url: string, store: MatchStore, queue: AnalysisQueue, 
   const cores = procs.reduce((sum, p, i) => sum + cpuSeconds(p.child.pid) - cpu0[i], 0) / (minutes * 60);
   await Promise.all(procs.map(stop));
   const rate = ids.length / minutes;
-  console.log(`workers=${workers} jobs=${ids.length} seconds=${(minutes * 60).toFixed(1)} matches_per_min=${rate.toFixed(2)} worker_cores_used=${cores.toFixed(2)}`);
+  console.log(
+    `workers=${workers} jobs=${ids.length} seconds=${(minutes * 60).toFixed(1)} matches_per_min=${rate.toFixed(2)} worker_cores_used=${cores.toFixed(2)}`,
+  );
   return rate;
 }
 
@@ -128,7 +136,13 @@ async function main(): Promise<void> {
   try {
     const database = await openDatabase({ url, poolSize: 4 });
     const store = new MatchStore(database.prisma);
-    const queue = new AnalysisQueue(jobDatabase(database), { retryLimit: 3, retryDelaySeconds: 5, expireSeconds: 900, pollingSeconds: 0.5, maintenanceSeconds: 30 });
+    const queue = new AnalysisQueue(jobDatabase(database), {
+      retryLimit: 3,
+      retryDelaySeconds: 5,
+      expireSeconds: 900,
+      pollingSeconds: 0.5,
+      maintenanceSeconds: 30,
+    });
     await queue.start();
     one = await throughput(url, store, queue, database.pool!, 1, 1000);
     two = await throughput(url, store, queue, database.pool!, 2, 2000);
@@ -143,7 +157,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < MATCHES; i++) {
     const events: { seq: number; event: import('../src/engine').MatchEvent }[] = [];
     const rng = mulberry32(7000 + i);
-    const d = startedMatch(Uint8Array.from({ length: 32 }, () => Math.floor(rng() * 256)), 'scopa', {});
+    const d = startedMatch(
+      Uint8Array.from({ length: 32 }, () => Math.floor(rng() * 256)),
+      'scopa',
+      {},
+    );
     const r = mulberry32(7000 + i);
     while (d.state.phase === 'playing') {
       const seat = d.state.turn;

@@ -231,7 +231,15 @@ type Build = ServiceLaunch;
 async function runMode(transport: Transport, mode: 'saturation' | 'paced', count: 1 | 2, build: Build): Promise<Result> {
   const db = await freshPgDatabase('scopa_bench');
   // CLIENT_SEED_WINDOW=0: the bench's players give no client seed, and its starts must deal at once (as before client seeds).
-  const env: Record<string, string> = { DATABASE_URL: db.url, REDIS_URL, JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', AUTH_RATE_LIMIT: '100000000', PG_POOL_SIZE: '20', CLIENT_SEED_WINDOW: '0' };
+  const env: Record<string, string> = {
+    DATABASE_URL: db.url,
+    REDIS_URL,
+    JWT_SECRET: 'bench-secret',
+    RATE_LIMIT: '100000000',
+    AUTH_RATE_LIMIT: '100000000',
+    PG_POOL_SIZE: '20',
+    CLIENT_SEED_WINDOW: '0',
+  };
   // e.g. BENCH_NODE_ARGS=--cpu-prof to profile the instances
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const instances: ProcessInstance[] = [];
@@ -242,210 +250,221 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
   const sockets: Client[] = [];
   // One pass of matchCount matches on these instances.
   const play = async (matchCount: number): Promise<Result> => {
-      const suffix = Math.random().toString(36).slice(2, 7);
-      const tokens: string[] = [];
-      for (let i = 0; i < ACCOUNTS; i++) {
-        const r = await http(base(i), 'POST', '/v1/auth/register', null, { username: `b${i}x${suffix}`, password: 'bench-password' });
-        if (r.status !== 201) throw new Error(`register: ${r.status} ${JSON.stringify(r.body)}`);
-        tokens.push(r.body.accessToken);
+    const suffix = Math.random().toString(36).slice(2, 7);
+    const tokens: string[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const r = await http(base(i), 'POST', '/v1/auth/register', null, { username: `b${i}x${suffix}`, password: 'bench-password' });
+      if (r.status !== 201) throw new Error(`register: ${r.status} ${JSON.stringify(r.body)}`);
+      tokens.push(r.body.accessToken);
+    }
+    // one WebSocket per account and instance; each carries that account's subscriptions
+    const wsFor = new Map<string, Client>();
+    const socket = (account: number, inst: number) => {
+      const key = `${account}/${inst}`;
+      let c = wsFor.get(key);
+      if (!c) {
+        c = createClient({
+          url: instances[inst].url.replace('http', 'ws') + '/graphql',
+          webSocketImpl: WebSocket,
+          connectionParams: { authorization: `Bearer ${tokens[account]}` },
+          retryAttempts: 0,
+        });
+        wsFor.set(key, c);
+        sockets.push(c);
       }
-      // one WebSocket per account and instance; each carries that account's subscriptions
-      const wsFor = new Map<string, Client>();
-      const socket = (account: number, inst: number) => {
-        const key = `${account}/${inst}`;
-        let c = wsFor.get(key);
-        if (!c) {
-          c = createClient({ url: instances[inst].url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${tokens[account]}` }, retryAttempts: 0 });
-          wsFor.set(key, c);
-          sockets.push(c);
-        }
-        return c;
-      };
+      return c;
+    };
 
-      const playLatencies: number[] = [];
-      const slowPlays: { endedAt: number; ms: number; first: boolean }[] = [];
-      const playedOnce = new Set<string>(); // matches with an acknowledged play
-      const startLatencies: number[] = [];
-      let lastStartAckedAt = 0;
-      const deliveries: number[] = [];
-      const ackAt = new Map<string, number>(); // matchId/seq -> acknowledged at
-      const earlyArrivals = new Map<string, number>(); // matchId/seq -> subscribers that saw it before the ack
-      let plays = 0;
-      let errors = 0;
-      let stale = 0;
-      let nextSlot = 0;
-      // Paced mode: every command (a start or a play) waits for its slot, RATE a second in all.
-      const slot = async () => {
-        if (mode !== 'paced') return;
-        const now = performance.now();
-        const at = Math.max(nextSlot, now);
-        nextSlot = at + 1000 / RATE;
-        if (at > now) await sleep(at - now);
-      };
-      const finished = countdown(matchCount); // matches seen over by their first seat
+    const playLatencies: number[] = [];
+    const slowPlays: { endedAt: number; ms: number; first: boolean }[] = [];
+    const playedOnce = new Set<string>(); // matches with an acknowledged play
+    const startLatencies: number[] = [];
+    let lastStartAckedAt = 0;
+    const deliveries: number[] = [];
+    const ackAt = new Map<string, number>(); // matchId/seq -> acknowledged at
+    const earlyArrivals = new Map<string, number>(); // matchId/seq -> subscribers that saw it before the ack
+    let plays = 0;
+    let errors = 0;
+    let stale = 0;
+    let nextSlot = 0;
+    // Paced mode: every command (a start or a play) waits for its slot, RATE a second in all.
+    const slot = async () => {
+      if (mode !== 'paced') return;
+      const now = performance.now();
+      const at = Math.max(nextSlot, now);
+      nextSlot = at + 1000 / RATE;
+      if (at > now) await sleep(at - now);
+    };
+    const finished = countdown(matchCount); // matches seen over by their first seat
 
-      const matches: { id: string; seats: number[]; options: RulesetOptions }[] = [];
-      for (let m = 0; m < matchCount; m++) {
-        const seats = [(2 * m) % ACCOUNTS, (2 * m + 1) % ACCOUNTS];
-        const created = await http(base(m), 'POST', '/v1/matches', tokens[seats[0]], { preset: 'scopa', overrides: { target: TARGET }, seats: [{ type: 'creator' }, { type: 'open' }] });
-        if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
-        const id = created.body.id;
-        const joined = await http(base(m + 1), 'POST', `/v1/matches/${id}/join`, tokens[seats[1]], {});
-        if (joined.status !== 200) throw new Error(`join: ${joined.status}`);
-        matches.push({ id, seats, options: created.body.view.options });
-      }
+    const matches: { id: string; seats: number[]; options: RulesetOptions }[] = [];
+    for (let m = 0; m < matchCount; m++) {
+      const seats = [(2 * m) % ACCOUNTS, (2 * m + 1) % ACCOUNTS];
+      const created = await http(base(m), 'POST', '/v1/matches', tokens[seats[0]], {
+        preset: 'scopa',
+        overrides: { target: TARGET },
+        seats: [{ type: 'creator' }, { type: 'open' }],
+      });
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+      const id = created.body.id;
+      const joined = await http(base(m + 1), 'POST', `/v1/matches/${id}/join`, tokens[seats[1]], {});
+      if (joined.status !== 200) throw new Error(`join: ${joined.status}`);
+      matches.push({ id, seats, options: created.body.view.options });
+    }
 
-      let started = 0;
-      const t0 = { at: 0 };
-      // Seats whose subscription has delivered the log so far (the join, seq 2): the run starts when all have.
-      const caughtUp = countdown(2 * matches.length);
-      // Paced mode deals every match before the pass and holds each first move until the pass begins (see below).
-      let held = mode === 'paced';
-      const heldSeats: (() => void)[] = [];
-      const dealt = countdown(2 * matches.length); // seats that have seen their deal
-      for (const [m, match] of matches.entries()) {
-        let over = false;
-        for (const [seatIndex, account] of match.seats.entries()) {
-          const inst = (m + seatIndex) % count;
-          // Events of one command arrive back to back: act on the latest view once they settle.
-          const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null, caughtUp: false, dealt: false };
-          const settle = () => {
-            seat.timer = null;
-            if (held) return;
-            const live = seat.latest;
-            const view = live.match.view;
-            if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
-            seat.acted = live.match.seq;
-            act(view, live.match.seq, account, inst).catch(() => errors++);
-          };
-          heldSeats.push(() => seat.latest && settle());
-          socket(account, inst).subscribe(
-            { query: LIVE, variables: { id: match.id, from: 1 } },
-            {
-              next: (msg) => {
-                const live = (msg.data as any)?.matchEventsLive;
-                if (!live) return;
-                const key = `${match.id}/${live.event.seq}`;
-                const acked = ackAt.get(key);
-                if (acked !== undefined) deliveries.push(performance.now() - acked);
-                else if (t0.at > 0) earlyArrivals.set(key, (earlyArrivals.get(key) ?? 0) + 1);
-                if (live.match.status === 'over' && !over && seatIndex === 0) {
-                  over = true;
-                  finished.count();
-                }
-                if (!seat.dealt && live.match.status !== 'open') {
-                  seat.dealt = true;
-                  dealt.count();
-                }
-                if (!seat.caughtUp && live.event.seq >= 2) {
-                  seat.caughtUp = true;
-                  caughtUp.count();
-                }
-                seat.latest = live;
-                if (!seat.timer) seat.timer = setTimeout(settle, 2);
-              },
-              error: () => errors++,
-              complete: () => undefined,
-            },
-          );
-        }
-        const act = async (view: any, seq: number, account: number, inst: number) => {
-          const options = match.options;
-          const last = view.deckSize === 0 && view.seats.reduce((n: number, s: any) => n + s.handSize, 0) === 1;
-          const legal = legalPlaysOf(options, view.hand.map(parseCard), view.table.map(parseCard), last);
-          const play = legal[Math.floor(rng() * legal.length)];
-          await slot();
-          const body = { card: cardCode(play.card), capture: play.capture.map(cardCode), idempotencyKey: `${match.id}-${seq}` };
-          const sent = performance.now();
-          const r =
-            transport === 'ws'
-              ? await wsPlay(socket(account, inst), match.id, { ...body, expectedSeq: seq })
-              : await http(base(inst), 'POST', `/v1/matches/${match.id}/plays`, tokens[account], body, { 'if-match': `"${seq}"` });
-          const now = performance.now();
-          if (r.status === 412) {
-            stale++; // acted on a view the match had already left; the next event brings the fresh one
-            return;
-          }
-          if (r.status !== 200) {
-            errors++;
-            return;
-          }
-          playLatencies.push(now - sent);
-          if (SLOW_MS > 0 && now - sent >= SLOW_MS) slowPlays.push({ endedAt: Date.now(), ms: now - sent, first: !playedOnce.has(match.id) });
-          playedOnce.add(match.id);
-          plays++;
-          const key = `${match.id}/${seq + 1}`;
-          ackAt.set(key, now);
-          for (let k = earlyArrivals.get(key) ?? 0; k > 0; k--) deliveries.push(0);
+    let started = 0;
+    const t0 = { at: 0 };
+    // Seats whose subscription has delivered the log so far (the join, seq 2): the run starts when all have.
+    const caughtUp = countdown(2 * matches.length);
+    // Paced mode deals every match before the pass and holds each first move until the pass begins (see below).
+    let held = mode === 'paced';
+    const heldSeats: (() => void)[] = [];
+    const dealt = countdown(2 * matches.length); // seats that have seen their deal
+    for (const [m, match] of matches.entries()) {
+      let over = false;
+      for (const [seatIndex, account] of match.seats.entries()) {
+        const inst = (m + seatIndex) % count;
+        // Events of one command arrive back to back: act on the latest view once they settle.
+        const seat = { latest: null as any, acted: -1, timer: null as NodeJS.Timeout | null, caughtUp: false, dealt: false };
+        const settle = () => {
+          seat.timer = null;
+          if (held) return;
+          const live = seat.latest;
+          const view = live.match.view;
+          if (live.match.status !== 'playing' || view.turn !== view.viewer || view.hand.length === 0 || seat.acted >= live.match.seq) return;
+          seat.acted = live.match.seq;
+          act(view, live.match.seq, account, inst).catch(() => errors++);
         };
-        started++;
-      }
-      // Once every seat's subscription is live, start every match: the first mover of each acts on its subscription.
-      await Promise.race([caughtUp.reached, sleep(60_000)]);
-      const startAll = () =>
-        Promise.all(
-          matches.map(async (match, m) => {
-            await slot();
-            const sent = performance.now();
-            await http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {});
-            const now = performance.now();
-            startLatencies.push(now - sent);
-            lastStartAckedAt = Math.max(lastStartAckedAt, now);
-          }),
+        heldSeats.push(() => seat.latest && settle());
+        socket(account, inst).subscribe(
+          { query: LIVE, variables: { id: match.id, from: 1 } },
+          {
+            next: (msg) => {
+              const live = (msg.data as any)?.matchEventsLive;
+              if (!live) return;
+              const key = `${match.id}/${live.event.seq}`;
+              const acked = ackAt.get(key);
+              if (acked !== undefined) deliveries.push(performance.now() - acked);
+              else if (t0.at > 0) earlyArrivals.set(key, (earlyArrivals.get(key) ?? 0) + 1);
+              if (live.match.status === 'over' && !over && seatIndex === 0) {
+                over = true;
+                finished.count();
+              }
+              if (!seat.dealt && live.match.status !== 'open') {
+                seat.dealt = true;
+                dealt.count();
+              }
+              if (!seat.caughtUp && live.event.seq >= 2) {
+                seat.caughtUp = true;
+                caughtUp.count();
+              }
+              seat.latest = live;
+              if (!seat.timer) seat.timer = setTimeout(settle, 2);
+            },
+            error: () => errors++,
+            complete: () => undefined,
+          },
         );
-      // Paced: a start costs the service about twice a play, and 200 of them at the paced rate are more than one
-      // instance can take: they would open the pass with a second of backlog that sets the play p99 (bench/README.md,
-      // 2026-11-27, third session). So the matches are dealt first, and the pass is the plays alone, at the rate.
-      if (mode === 'paced') {
-        await startAll();
-        await Promise.race([dealt.reached, sleep(60_000)]);
       }
-      await sleep(200);
-      t0.at = performance.now();
-      // CLOCK_MONOTONIC in µs, the clock of the instances' --cpu-prof profiles: to cut their samples to this pass
-      if (SLOW_MS > 0) console.error(`pass starts at monotonic ${process.hrtime.bigint() / 1000n} µs`);
-      const cpuAtStart = machineCpuMs();
-      const stealAtStart = stealMs();
-      const database = new URL(db.url).pathname.slice(1);
-      const pids = instances.map((i) => i.child.pid!);
-      const ownAtStart = ownTicks(pids, database);
-      if (held) {
-        held = false;
-        for (const release of heldSeats) release();
-      } else await startAll();
-      const limit = setTimeout(finished.reach, 180_000);
-      await finished.reached;
-      clearTimeout(limit);
-      const seconds = (performance.now() - t0.at) / 1000;
-      const cpuMs = machineCpuMs() - cpuAtStart;
-      const stolenMs = stealMs() - stealAtStart;
-      const ownAtEnd = ownTicks(pids, database);
-      const ownMs = ownCpuMsBetween(ownAtStart, ownAtEnd);
-      const pgMs = ownCpuMsBetween(ownAtStart, ownAtEnd, (pid) => !pids.includes(Number(pid)));
-      if (SLOW_MS > 0) {
-        printSlowPlays(slowPlays, Date.now() - seconds * 1000);
-        console.error(`  starts: p50 ${pct(startLatencies, 50).toFixed(1)} ms, slowest ${pct(startLatencies, 100).toFixed(1)} ms, last acknowledged ${(lastStartAckedAt - t0.at).toFixed(0)} ms from the pass's beginning`);
-      }
-      return {
-        transport,
-        mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
-        instances: count,
-        plays,
-        seconds,
-        playsPerS: plays / seconds,
-        p50: pct(playLatencies, 50),
-        p95: pct(playLatencies, 95),
-        p99: pct(playLatencies, 99),
-        startP99: pct(startLatencies, 99),
-        deliveryP99: pct(deliveries, 99),
-        cpuMsPerPlay: cpuMs / plays,
-        ownCpuMsPerPlay: ownMs / plays,
-        pgCpuMsPerPlay: pgMs / plays,
-        rssMb: instances.map((i) => rssMb(i.child.pid!)),
-        stealMsPerS: stolenMs / seconds,
-        errors: errors + (started - matches.length),
-        stale,
+      const act = async (view: any, seq: number, account: number, inst: number) => {
+        const options = match.options;
+        const last = view.deckSize === 0 && view.seats.reduce((n: number, s: any) => n + s.handSize, 0) === 1;
+        const legal = legalPlaysOf(options, view.hand.map(parseCard), view.table.map(parseCard), last);
+        const play = legal[Math.floor(rng() * legal.length)];
+        await slot();
+        const body = { card: cardCode(play.card), capture: play.capture.map(cardCode), idempotencyKey: `${match.id}-${seq}` };
+        const sent = performance.now();
+        const r =
+          transport === 'ws'
+            ? await wsPlay(socket(account, inst), match.id, { ...body, expectedSeq: seq })
+            : await http(base(inst), 'POST', `/v1/matches/${match.id}/plays`, tokens[account], body, { 'if-match': `"${seq}"` });
+        const now = performance.now();
+        if (r.status === 412) {
+          stale++; // acted on a view the match had already left; the next event brings the fresh one
+          return;
+        }
+        if (r.status !== 200) {
+          errors++;
+          return;
+        }
+        playLatencies.push(now - sent);
+        if (SLOW_MS > 0 && now - sent >= SLOW_MS) slowPlays.push({ endedAt: Date.now(), ms: now - sent, first: !playedOnce.has(match.id) });
+        playedOnce.add(match.id);
+        plays++;
+        const key = `${match.id}/${seq + 1}`;
+        ackAt.set(key, now);
+        for (let k = earlyArrivals.get(key) ?? 0; k > 0; k--) deliveries.push(0);
       };
+      started++;
+    }
+    // Once every seat's subscription is live, start every match: the first mover of each acts on its subscription.
+    await Promise.race([caughtUp.reached, sleep(60_000)]);
+    const startAll = () =>
+      Promise.all(
+        matches.map(async (match, m) => {
+          await slot();
+          const sent = performance.now();
+          await http(base(m), 'POST', `/v1/matches/${match.id}/start`, tokens[match.seats[0]], {});
+          const now = performance.now();
+          startLatencies.push(now - sent);
+          lastStartAckedAt = Math.max(lastStartAckedAt, now);
+        }),
+      );
+    // Paced: a start costs the service about twice a play, and 200 of them at the paced rate are more than one
+    // instance can take: they would open the pass with a second of backlog that sets the play p99 (bench/README.md,
+    // 2026-11-27, third session). So the matches are dealt first, and the pass is the plays alone, at the rate.
+    if (mode === 'paced') {
+      await startAll();
+      await Promise.race([dealt.reached, sleep(60_000)]);
+    }
+    await sleep(200);
+    t0.at = performance.now();
+    // CLOCK_MONOTONIC in µs, the clock of the instances' --cpu-prof profiles: to cut their samples to this pass
+    if (SLOW_MS > 0) console.error(`pass starts at monotonic ${process.hrtime.bigint() / 1000n} µs`);
+    const cpuAtStart = machineCpuMs();
+    const stealAtStart = stealMs();
+    const database = new URL(db.url).pathname.slice(1);
+    const pids = instances.map((i) => i.child.pid!);
+    const ownAtStart = ownTicks(pids, database);
+    if (held) {
+      held = false;
+      for (const release of heldSeats) release();
+    } else await startAll();
+    const limit = setTimeout(finished.reach, 180_000);
+    await finished.reached;
+    clearTimeout(limit);
+    const seconds = (performance.now() - t0.at) / 1000;
+    const cpuMs = machineCpuMs() - cpuAtStart;
+    const stolenMs = stealMs() - stealAtStart;
+    const ownAtEnd = ownTicks(pids, database);
+    const ownMs = ownCpuMsBetween(ownAtStart, ownAtEnd);
+    const pgMs = ownCpuMsBetween(ownAtStart, ownAtEnd, (pid) => !pids.includes(Number(pid)));
+    if (SLOW_MS > 0) {
+      printSlowPlays(slowPlays, Date.now() - seconds * 1000);
+      console.error(
+        `  starts: p50 ${pct(startLatencies, 50).toFixed(1)} ms, slowest ${pct(startLatencies, 100).toFixed(1)} ms, last acknowledged ${(lastStartAckedAt - t0.at).toFixed(0)} ms from the pass's beginning`,
+      );
+    }
+    return {
+      transport,
+      mode: `${mode}${mode === 'paced' ? ` ${RATE}/s` : ''}`,
+      instances: count,
+      plays,
+      seconds,
+      playsPerS: plays / seconds,
+      p50: pct(playLatencies, 50),
+      p95: pct(playLatencies, 95),
+      p99: pct(playLatencies, 99),
+      startP99: pct(startLatencies, 99),
+      deliveryP99: pct(deliveries, 99),
+      cpuMsPerPlay: cpuMs / plays,
+      ownCpuMsPerPlay: ownMs / plays,
+      pgCpuMsPerPlay: pgMs / plays,
+      rssMb: instances.map((i) => rssMb(i.child.pid!)),
+      stealMsPerS: stolenMs / seconds,
+      errors: errors + (started - matches.length),
+      stale,
+    };
   };
   try {
     // An unmeasured first pass (BENCH_WARMUP matches, default 200), so the figures are the steady state, not the JIT's warm-up.
@@ -462,7 +481,10 @@ async function runMode(transport: Transport, mode: 'saturation' | 'paced', count
 }
 
 function storeCeiling(): number {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/store.ts'], { encoding: 'utf8', env: { ...process.env, BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000' } });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/store.ts'], {
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000' },
+  });
   const last = out.trim().split('\n').pop() ?? '';
   const raw = /raw_inserts_per_s=(\d+(?:\.\d+)?)/.exec(last);
   if (!raw) throw new Error(`bench:store printed no ceiling: ${last}`);
@@ -490,12 +512,15 @@ async function runCases(build: Build, label = ''): Promise<Result[]> {
   for (const { transport, mode, count } of cases()) {
     const r = await runMode(transport, mode, count, build);
     results.push(r);
-    console.error(`${label}${transport}, ${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s, p99 ${r.p99.toFixed(1)} ms, ${r.cpuMsPerPlay.toFixed(2)} machine / ${r.ownCpuMsPerPlay.toFixed(2)} own (PostgreSQL ${r.pgCpuMsPerPlay.toFixed(2)}) CPU ms/play, steal ${r.stealMsPerS.toFixed(0)} ms/s`);
+    console.error(
+      `${label}${transport}, ${r.mode}, ${count} instance(s): ${r.playsPerS.toFixed(0)} plays/s, p99 ${r.p99.toFixed(1)} ms, ${r.cpuMsPerPlay.toFixed(2)} machine / ${r.ownCpuMsPerPlay.toFixed(2)} own (PostgreSQL ${r.pgCpuMsPerPlay.toFixed(2)}) CPU ms/play, steal ${r.stealMsPerS.toFixed(0)} ms/s`,
+    );
   }
   return results;
 }
 
-const HEADER = '| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play (of which PostgreSQL) | RSS MB per instance | steal ms/s | stale (412) | errors |';
+const HEADER =
+  '| plays via | mode | instances | plays | plays/s | play p50 ms | p95 ms | p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play (of which PostgreSQL) | RSS MB per instance | steal ms/s | stale (412) | errors |';
 const row = (r: Result, prefix = '') =>
   `| ${prefix}${r.transport} | ${r.mode} | ${r.instances} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.startP99.toFixed(1)} | ${r.deliveryP99.toFixed(1)} | ${r.cpuMsPerPlay.toFixed(2)} | ${r.ownCpuMsPerPlay.toFixed(2)} (${r.pgCpuMsPerPlay.toFixed(2)}) | ${r.rssMb.map((m) => m.toFixed(0)).join(' / ')} | ${r.stealMsPerS.toFixed(0)} | ${r.stale} | ${r.errors} |`;
 
@@ -512,14 +537,18 @@ async function sideBySide(ref: string, rounds: number): Promise<void> {
   const builds: Record<Side, Build> = { baseline: await serviceOf(base.dir), current: CURRENT_SERVICE };
   const runs = await alternate(rounds, (side, round) => runCases(builds[side], `round ${round}, ${side}: `));
   const ceiling = storeCeiling();
-  console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; baseline ${ref} (${base.commit.slice(0, 12)}) and this checkout alternately, ${rounds} rounds each; raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
+  console.log(
+    `${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; baseline ${ref} (${base.commit.slice(0, 12)}) and this checkout alternately, ${rounds} rounds each; raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`,
+  );
   console.log('Every run:');
   console.log(HEADER.replace('| plays via', '| round, side, plays via'));
   console.log(HEADER.replace(/[^|]+/g, '---'));
   for (const r of runs) for (const res of r.result) console.log(row(res, `${r.round} ${r.side} `));
   console.log('');
   console.log('Medians over the rounds, baseline → now (ratio now / baseline):');
-  console.log('| plays via | mode | instances | plays/s | play p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play | of which PostgreSQL | RSS MB per instance (larger) |');
+  console.log(
+    '| plays via | mode | instances | plays/s | play p99 ms | start p99 ms | delivery p99 ms | machine CPU ms per play | own CPU ms per play | of which PostgreSQL | RSS MB per instance (larger) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const med = (side: Side, i: number, pick: (r: Result) => number) => median(runs.filter((r) => r.side === side).map((r) => pick(r.result[i])));
   const cell = (i: number, pick: (r: Result) => number, digits: number) => {
@@ -531,7 +560,9 @@ async function sideBySide(ref: string, rounds: number): Promise<void> {
   const template = current[0].result;
   template.forEach((r, i) => {
     const rss = (x: Result) => Math.max(...x.rssMb);
-    console.log(`| ${r.transport} | ${r.mode} | ${r.instances} | ${cell(i, (x) => x.playsPerS, 0)} | ${cell(i, (x) => x.p99, 1)} | ${cell(i, (x) => x.startP99, 1)} | ${cell(i, (x) => x.deliveryP99, 1)} | ${cell(i, (x) => x.cpuMsPerPlay, 2)} | ${cell(i, (x) => x.ownCpuMsPerPlay, 2)} | ${cell(i, (x) => x.pgCpuMsPerPlay, 2)} | ${cell(i, rss, 0)} |`);
+    console.log(
+      `| ${r.transport} | ${r.mode} | ${r.instances} | ${cell(i, (x) => x.playsPerS, 0)} | ${cell(i, (x) => x.p99, 1)} | ${cell(i, (x) => x.startP99, 1)} | ${cell(i, (x) => x.deliveryP99, 1)} | ${cell(i, (x) => x.cpuMsPerPlay, 2)} | ${cell(i, (x) => x.ownCpuMsPerPlay, 2)} | ${cell(i, (x) => x.pgCpuMsPerPlay, 2)} | ${cell(i, rss, 0)} |`,
+    );
   });
   const { sat2, paced2 } = headline(template);
   // BENCH_ONLY ran one case: the table is all there is (the last line needs both two-instance cases).
@@ -543,7 +574,19 @@ async function sideBySide(ref: string, rounds: number): Promise<void> {
   const ownNow = med('current', at(paced2), (x) => x.ownCpuMsPerPlay);
   console.log(
     `plays_per_s=${satNow.toFixed(0)} p99_ms=${p99Now.toFixed(1)} delivery_p99_ms=${med('current', at(paced2), (x) => x.deliveryP99).toFixed(1)} ratio=${(satNow / ceiling).toFixed(2)} cpu_ms_per_play=${cpuNow.toFixed(2)} own_cpu_ms_per_play=${ownNow.toFixed(2)} ` +
-      `vs_baseline=plays:${ratio(satNow, med('baseline', at(sat2), (x) => x.playsPerS))},p99:${ratio(p99Now, med('baseline', at(paced2), (x) => x.p99))},cpu:${ratio(cpuNow, med('baseline', at(paced2), (x) => x.cpuMsPerPlay))},own_cpu:${ratio(ownNow, med('baseline', at(paced2), (x) => x.ownCpuMsPerPlay))}`,
+      `vs_baseline=plays:${ratio(
+        satNow,
+        med('baseline', at(sat2), (x) => x.playsPerS),
+      )},p99:${ratio(
+        p99Now,
+        med('baseline', at(paced2), (x) => x.p99),
+      )},cpu:${ratio(
+        cpuNow,
+        med('baseline', at(paced2), (x) => x.cpuMsPerPlay),
+      )},own_cpu:${ratio(
+        ownNow,
+        med('baseline', at(paced2), (x) => x.ownCpuMsPerPlay),
+      )}`,
   );
 }
 
@@ -559,12 +602,16 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   const ceiling = storeCeiling();
-  console.log(`${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; plays sent over REST or as the GraphQL play mutation on the seat's graphql-ws socket (ws); raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`);
+  console.log(
+    `${MATCHES} matches of preset scopa to ${TARGET}, ${ACCOUNTS} accounts, every seat subscribed; plays sent over REST or as the GraphQL play mutation on the seat's graphql-ws socket (ws); raw-append ceiling (bench:store) ${ceiling.toFixed(0)} rows/s`,
+  );
   console.log(HEADER);
   console.log(HEADER.replace(/[^|]+/g, '---'));
   for (const r of results) console.log(row(r));
   const { sat2, paced2 } = headline(results);
-  console.log(`plays_per_s=${sat2.playsPerS.toFixed(0)} p99_ms=${paced2.p99.toFixed(1)} delivery_p99_ms=${paced2.deliveryP99.toFixed(1)} ratio=${(sat2.playsPerS / ceiling).toFixed(2)} cpu_ms_per_play=${paced2.cpuMsPerPlay.toFixed(2)} own_cpu_ms_per_play=${paced2.ownCpuMsPerPlay.toFixed(2)}`);
+  console.log(
+    `plays_per_s=${sat2.playsPerS.toFixed(0)} p99_ms=${paced2.p99.toFixed(1)} delivery_p99_ms=${paced2.deliveryP99.toFixed(1)} ratio=${(sat2.playsPerS / ceiling).toFixed(2)} cpu_ms_per_play=${paced2.cpuMsPerPlay.toFixed(2)} own_cpu_ms_per_play=${paced2.ownCpuMsPerPlay.toFixed(2)}`,
+  );
   process.exit(0);
 }
 

@@ -36,7 +36,8 @@ export function sideBySideArgs(argv: string[] = process.argv.slice(2)): SideBySi
   return { baseline: value('baseline'), rounds };
 }
 
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' } });
+const run = (cmd: string, args: string[], cwd: string) =>
+  execFileSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, npm_config_fund: 'false', npm_config_audit: 'false' } });
 
 /**
  * A worktree of `ref` under the system's temp folder, installed and (with
@@ -123,11 +124,18 @@ export async function compareLastLines(
   console.log(`| median | baseline | ${keys.map((k) => med('baseline', k)).join(' | ')} |`);
   console.log(`| median | current | ${keys.map((k) => med('current', k)).join(' | ')} |`);
   console.log(`| ratio | current / baseline | ${keys.map((k) => ratio(med('current', k), med('baseline', k))).join(' | ')} |`);
-  console.log(`${keys.map((k) => `${k}=${med('current', k)}`).join(' ')} vs_baseline=${keys.map((k) => `${k}:${ratio(med('current', k), med('baseline', k))}`).join(',')}`);
+  console.log(
+    `${keys.map((k) => `${k}=${med('current', k)}`).join(' ')} vs_baseline=${keys.map((k) => `${k}:${ratio(med('current', k), med('baseline', k))}`).join(',')}`,
+  );
 }
 
 /** This checkout's service. */
-export const CURRENT_SERVICE: ServiceLaunch = { cwd: process.cwd(), serviceFlags: SERVICE_NODE_FLAGS, embeddedFlags: EMBEDDED_NODE_FLAGS, serviceEnv: SERVICE_ENVIRONMENT };
+export const CURRENT_SERVICE: ServiceLaunch = {
+  cwd: process.cwd(),
+  serviceFlags: SERVICE_NODE_FLAGS,
+  embeddedFlags: EMBEDDED_NODE_FLAGS,
+  serviceEnv: SERVICE_ENVIRONMENT,
+};
 
 /** What a checkout's src/node-flags.ts exports, where it has the file (older checkouts have less or none). */
 interface NodeFlagsModule {
@@ -142,5 +150,10 @@ export async function serviceOf(dir: string): Promise<ServiceLaunch> {
     (m: NodeFlagsModule) => m,
     () => ({}) as NodeFlagsModule,
   );
-  return { cwd: dir, serviceFlags: launch.SERVICE_NODE_FLAGS ?? [], embeddedFlags: launch.EMBEDDED_NODE_FLAGS ?? [], serviceEnv: launch.SERVICE_ENVIRONMENT ?? {} };
+  return {
+    cwd: dir,
+    serviceFlags: launch.SERVICE_NODE_FLAGS ?? [],
+    embeddedFlags: launch.EMBEDDED_NODE_FLAGS ?? [],
+    serviceEnv: launch.SERVICE_ENVIRONMENT ?? {},
+  };
 }

@@ -87,7 +87,14 @@ interface Timing {
 }
 
 /** Plays one match; returns the score of the bot in seat 0 (1 win, 0.5 draw, 0 loss). */
-function playMatch(preset: string, seed: Uint8Array, levels: [BotLevel, BotLevel], rngs: [Rng, Rng], timings: [Timing, Timing], iterations: number | null): number {
+function playMatch(
+  preset: string,
+  seed: Uint8Array,
+  levels: [BotLevel, BotLevel],
+  rngs: [Rng, Rng],
+  timings: [Timing, Timing],
+  iterations: number | null,
+): number {
   const driven = startedMatch(seed, preset, { players: 2 });
   while (driven.state.phase === 'playing') {
     const seat = driven.state.turn;
@@ -210,7 +217,9 @@ function main(): void {
     console.log('');
     console.log(`preset ${preset}`);
     console.log('');
-    console.log('| pairing | matches | win rate A | 95% CI (Wilson) | 95% CI (pairs) | draws | A ms/move median (p90) | A CPU ms/move median (p90) | B ms/move median (p90) | wall s |');
+    console.log(
+      '| pairing | matches | win rate A | 95% CI (Wilson) | 95% CI (pairs) | draws | A ms/move median (p90) | A CPU ms/move median (p90) | B ms/move median (p90) | wall s |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|');
     const outcomes = new Map<string, Outcome>();
     for (const pairing of chosen) {
@@ -223,7 +232,9 @@ function main(): void {
     }
     const gr = outcomes.get('greedy-random');
     const ig = outcomes.get('ismcts-greedy');
-    summaries.push(`preset=${preset} greedy_vs_random=${f3(gr?.rate ?? NaN)} ismcts_vs_greedy=${f3(ig?.rate ?? NaN)} ismcts_ms_per_move=${fms(median(ig?.timeA ?? []))} ismcts_cpu_ms_per_move=${fms(median(ig?.cpuA ?? []))}`);
+    summaries.push(
+      `preset=${preset} greedy_vs_random=${f3(gr?.rate ?? NaN)} ismcts_vs_greedy=${f3(ig?.rate ?? NaN)} ismcts_ms_per_move=${fms(median(ig?.timeA ?? []))} ismcts_cpu_ms_per_move=${fms(median(ig?.cpuA ?? []))}`,
+    );
   }
   console.log('');
   for (const line of summaries) console.log(line);

@@ -6,9 +6,22 @@ const counts = new Map();
 const orig = pg.Client.prototype.query;
 pg.Client.prototype.query = function (q, ...rest) {
   const text = typeof q === 'string' ? q : q && q.text;
-  if (text) { const k = text.replace(/\s+/g, ' ').slice(0, 140); counts.set(k, (counts.get(k) || 0) + 1); }
+  if (text) {
+    const k = text.replace(/\s+/g, ' ').slice(0, 140);
+    counts.set(k, (counts.get(k) || 0) + 1);
+  }
   return orig.call(this, q, ...rest);
 };
-const dump = () => fs.writeFileSync(`${process.env.QDIR}/q-${process.pid}.json`, JSON.stringify([...counts].sort((a, b) => b[1] - a[1]), null, 1));
+const dump = () =>
+  fs.writeFileSync(
+    `${process.env.QDIR}/q-${process.pid}.json`,
+    JSON.stringify(
+      [...counts].sort((a, b) => b[1] - a[1]),
+      null,
+      1,
+    ),
+  );
 process.on('exit', dump);
-process.on('SIGTERM', () => { dump(); });
+process.on('SIGTERM', () => {
+  dump();
+});

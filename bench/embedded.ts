@@ -65,7 +65,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const running: ProcessInstance[] = [];
 process.on('exit', () => running.forEach((i) => i.child.kill('SIGKILL')));
 
-
 /** VmRSS and VmHWM (the kernel's peak) of a process, MB. */
 function memory(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -76,7 +75,15 @@ function memory(pid: number): { rss: number; hwm: number } {
 async function measure(build: Build): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), 'scopa-bench-embedded-'));
   // Blank DATABASE_URL and REDIS_URL are "unset" (src/config): the embedded default, one instance.
-  const env = { DATABASE_URL: '', REDIS_URL: '', DATA_DIR: join(dir, 'data'), JWT_SECRET: 'bench-secret', RATE_LIMIT: '100000000', AUTH_RATE_LIMIT: '100000000', CLIENT_SEED_WINDOW: '0' };
+  const env = {
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    DATA_DIR: join(dir, 'data'),
+    JWT_SECRET: 'bench-secret',
+    RATE_LIMIT: '100000000',
+    AUTH_RATE_LIMIT: '100000000',
+    CLIENT_SEED_WINDOW: '0',
+  };
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const instance = await spawnInstance(env, nodeArgs, build);
   running.push(instance);
@@ -112,7 +119,11 @@ async function measure(build: Build): Promise<Result> {
     /** One match from creation to its result, then the reads of a client showing it. */
     const playMatch = async (m: number): Promise<void> => {
       const seats = [accounts[(2 * m) % ACCOUNTS], accounts[(2 * m + 1) % ACCOUNTS]];
-      const created = await http(base, 'POST', '/v1/matches', seats[0].token, { preset: 'scopa', overrides: { target: TARGET }, seats: [{ type: 'creator' }, { type: 'open' }] });
+      const created = await http(base, 'POST', '/v1/matches', seats[0].token, {
+        preset: 'scopa',
+        overrides: { target: TARGET },
+        seats: [{ type: 'creator' }, { type: 'open' }],
+      });
       if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
       const id: string = created.body.id;
       const options: RulesetOptions = created.body.view.options;
@@ -215,7 +226,8 @@ const describe = () =>
   `${MATCHES} matches of preset scopa to ${TARGET}, ${CONCURRENCY} at a time, ${ACCOUNTS} accounts, every seat subscribed over graphql-ws, plays over REST; one service process on PGlite in a fresh DATA_DIR`;
 const row = (r: Result, prefix = '') =>
   `| ${prefix}${r.readyRssMb.toFixed(0)} | ${r.peakRssMb.toFixed(0)} | ${r.endRssMb.toFixed(0)} | ${r.heapMb.toFixed(0)} / ${r.externalMb.toFixed(0)} | ${r.curve.join(' ')} | ${r.plays} | ${r.playsPerS.toFixed(0)} | ${r.errors} |`;
-const HEADER = '| RSS MB at ready | peak RSS MB | RSS MB at the end | V8 heap / external MB at the end | RSS MB after each tenth of the matches | plays | plays/s | errors |';
+const HEADER =
+  '| RSS MB at ready | peak RSS MB | RSS MB at the end | V8 heap / external MB at the end | RSS MB after each tenth of the matches | plays | plays/s | errors |';
 
 async function main(): Promise<void> {
   const args = sideBySideArgs();
@@ -226,7 +238,9 @@ async function main(): Promise<void> {
     console.log(HEADER);
     console.log(HEADER.replace(/[^|]+/g, '---'));
     console.log(row(r));
-    console.log(`peak_rss_mb=${r.peakRssMb.toFixed(0)} ready_rss_mb=${r.readyRssMb.toFixed(0)} end_rss_mb=${r.endRssMb.toFixed(0)} plays_per_s=${r.playsPerS.toFixed(0)}`);
+    console.log(
+      `peak_rss_mb=${r.peakRssMb.toFixed(0)} ready_rss_mb=${r.readyRssMb.toFixed(0)} end_rss_mb=${r.endRssMb.toFixed(0)} plays_per_s=${r.playsPerS.toFixed(0)}`,
+    );
     if (r.peakRssMb >= TARGET_PEAK_MB) console.error(`peak RSS ${r.peakRssMb.toFixed(0)} MB: above the target of ${TARGET_PEAK_MB} MB`);
     process.exit(0);
   }
@@ -244,7 +258,9 @@ async function main(): Promise<void> {
   const med = (side: 'baseline' | 'current', pick: (r: Result) => number) => median(runs.filter((r) => r.side === side).map((r) => pick(r.result)));
   const peak = { b: med('baseline', (r) => r.peakRssMb), c: med('current', (r) => r.peakRssMb) };
   const plays = { b: med('baseline', (r) => r.playsPerS), c: med('current', (r) => r.playsPerS) };
-  console.log(`Medians, baseline → now: peak RSS ${peak.b.toFixed(0)} → ${peak.c.toFixed(0)} MB (${ratio(peak.c, peak.b)}), plays/s ${plays.b.toFixed(0)} → ${plays.c.toFixed(0)} (${ratio(plays.c, plays.b)})`);
+  console.log(
+    `Medians, baseline → now: peak RSS ${peak.b.toFixed(0)} → ${peak.c.toFixed(0)} MB (${ratio(peak.c, peak.b)}), plays/s ${plays.b.toFixed(0)} → ${plays.c.toFixed(0)} (${ratio(plays.c, plays.b)})`,
+  );
   console.log(
     `peak_rss_mb=${peak.c.toFixed(0)} ready_rss_mb=${med('current', (r) => r.readyRssMb).toFixed(0)} end_rss_mb=${med('current', (r) => r.endRssMb).toFixed(0)} plays_per_s=${plays.c.toFixed(0)} vs_baseline=peak:${ratio(peak.c, peak.b)},plays:${ratio(plays.c, plays.b)}`,
   );

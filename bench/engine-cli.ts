@@ -7,7 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { compareLastLines, sideBySideArgs } from './baseline';
 
-const compile = (dir: string) => execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.bench.json'], { cwd: dir, stdio: 'inherit' });
+const compile = (dir: string) =>
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.bench.json'], { cwd: dir, stdio: 'inherit' });
 const engineRun = { cmd: process.execPath, args: ['--single-threaded', 'dist-bench/bench/engine.js'] };
 
 const args = sideBySideArgs();

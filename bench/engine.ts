@@ -22,7 +22,14 @@ function newMatch(): MatchState {
   for (let i = 0; i < 32; i++) seed[i] = Math.floor(rng() * 256);
   let state = initialState(seed);
   const commands: Command[] = [
-    { type: 'create', preset: 'scopa', overrides: { target: 100 }, seats: [{ player: 'a' }, { player: 'b' }], createdBy: 'a', seedCommitment: seedCommitment(seed) },
+    {
+      type: 'create',
+      preset: 'scopa',
+      overrides: { target: 100 },
+      seats: [{ player: 'a' }, { player: 'b' }],
+      createdBy: 'a',
+      seedCommitment: seedCommitment(seed),
+    },
     { type: 'start', player: 'a' },
   ];
   for (const command of commands) {

@@ -79,7 +79,11 @@ async function main(): Promise<void> {
   try {
     const base = instance.url;
     const register = async (username: string) => {
-      const res = await fetch(`${base}/v1/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: `password-of-${username}` }) });
+      const res = await fetch(`${base}/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: `password-of-${username}` }),
+      });
       if (res.status !== 201) throw new Error(`register ${username}: ${res.status} ${await res.text()}`);
     };
     await register('archivist');

@@ -9,13 +9,20 @@ const session = new inspector.Session();
 session.connect();
 session.post('HeapProfiler.enable');
 let sampling = false;
-setTimeout(() => {
-  const options = { samplingInterval: Number(process.env.HEAP_SAMPLE_INTERVAL ?? 16384), includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
-  session.post('HeapProfiler.startSampling', options, (err) => {
-    if (err) console.error('heap-sample:', err.message);
-    else sampling = true;
-  });
-}, Number(process.env.HEAP_SAMPLE_AFTER_MS ?? 8000)).unref();
+setTimeout(
+  () => {
+    const options = {
+      samplingInterval: Number(process.env.HEAP_SAMPLE_INTERVAL ?? 16384),
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    };
+    session.post('HeapProfiler.startSampling', options, (err) => {
+      if (err) console.error('heap-sample:', err.message);
+      else sampling = true;
+    });
+  },
+  Number(process.env.HEAP_SAMPLE_AFTER_MS ?? 8000),
+).unref();
 writeAtExit(() => {
   if (!sampling) return;
   // An in-process session answers synchronously: the file is written before the process goes.

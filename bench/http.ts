@@ -3,7 +3,14 @@ import httpClient from 'node:http';
 
 // node:http with keep-alive: on this machine fetch (undici) costs the load generator about four times as much CPU per request.
 const agent = new httpClient.Agent({ keepAlive: true, maxSockets: 256 });
-export function http(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export function http(
+  base: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = httpClient.request(
       base + path,

@@ -62,13 +62,22 @@ const opt = (name: string): string | undefined => {
 const top = Number(opt('--top') ?? 25);
 const match = opt('--match');
 const isProfile = (f: string) => f.endsWith('.cpuprofile') || f.endsWith('.heapprofile');
-const files = args.flatMap((a) => (statSync(a).isDirectory() ? readdirSync(a).filter(isProfile).map((f) => join(a, f)) : [a]));
+const files = args.flatMap((a) =>
+  statSync(a).isDirectory()
+    ? readdirSync(a)
+        .filter(isProfile)
+        .map((f) => join(a, f))
+    : [a],
+);
 if (files.length === 0) throw new Error('usage: profile-top.ts <dir, .cpuprofile or .heapprofile files> [--top N] [--match REGEX]');
 const heap = files.every((f) => f.endsWith('.heapprofile'));
 if (!heap && files.some((f) => f.endsWith('.heapprofile'))) throw new Error('profile-top.ts: CPU and heap profiles do not add up; give one kind');
 
 const fnKey = (f: CallFrame): string => {
-  const file = f.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '~/').replace(/^.*\/dist\//, 'dist/');
+  const file = f.url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '~/')
+    .replace(/^.*\/dist\//, 'dist/');
   return `${f.functionName || '(anonymous)'} ${file ? `${file}:${f.lineNumber + 1}` : ''}`.trim();
 };
 const placeOf = (f: CallFrame): string => {
@@ -97,7 +106,8 @@ for (const file of files) {
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   // The start (loading the modules, building the app) is not the play path.
   const underStartup = (id: number): boolean => {
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (byId.get(at)!.callFrame.functionName === 'executeUserEntryPoint') return true;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+      if (byId.get(at)!.callFrame.functionName === 'executeUserEntryPoint') return true;
     return false;
   };
   for (const n of profile.nodes) {
@@ -129,7 +139,10 @@ const print = (title: string, m: Map<string, number>, n = top) => {
   for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`${pct(v).padStart(6)}  ${k}`);
 };
 const what = heap ? 'allocation' : 'time';
-if (heap) console.log(`${files.length} heap profile(s), ${(total / 1e6).toFixed(1)} MB allocated after the start (shares below are of these; ${(skipped / 1e6).toFixed(1)} MB at start-up left out)`);
+if (heap)
+  console.log(
+    `${files.length} heap profile(s), ${(total / 1e6).toFixed(1)} MB allocated after the start (shares below are of these; ${(skipped / 1e6).toFixed(1)} MB at start-up left out)`,
+  );
 else console.log(`${files.length} profile(s), ${total} busy samples after the start (shares below are of these; ${skipped} idle or start-up samples left out)`);
 print(`self ${what} by function`, self);
 print(`self ${what} by place (package, dist file, native)`, places);

@@ -116,16 +116,7 @@ async function runCase(url: string, matches: number): Promise<CaseResult> {
     await Promise.all(
       appended.map(async (events) => {
         for (const e of events) {
-          await prisma.$executeRawUnsafe(
-            RAW_INSERT_SQL,
-            e.matchId,
-            e.seq,
-            e.type,
-            JSON.stringify(e.payload),
-            e.actor,
-            e.prevHash,
-            e.hash,
-          );
+          await prisma.$executeRawUnsafe(RAW_INSERT_SQL, e.matchId, e.seq, e.type, JSON.stringify(e.payload), e.actor, e.prevHash, e.hash);
         }
       }),
     );

@@ -49,12 +49,23 @@ const principal = (username: string): Principal => ({ username, accountId: usern
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return { mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length), p95: s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] ?? 0, max: s[s.length - 1] ?? 0 };
+  return {
+    mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length),
+    p95: s[Math.min(s.length - 1, Math.floor(s.length * 0.95))] ?? 0,
+    max: s[s.length - 1] ?? 0,
+  };
 };
 const ms = (x: number) => x.toFixed(1);
 
 async function main(): Promise<void> {
-  Object.assign(process.env, { JWT_SECRET: 'bench', CLIENT_SEED_WINDOW: '0', CLOCK_POLL_MS: '0', WEBHOOK_POLL_MS: '0', BOT_SWEEP_MS: '0', LOG_LEVEL: 'silent' });
+  Object.assign(process.env, {
+    JWT_SECRET: 'bench',
+    CLIENT_SEED_WINDOW: '0',
+    CLOCK_POLL_MS: '0',
+    WEBHOOK_POLL_MS: '0',
+    BOT_SWEEP_MS: '0',
+    LOG_LEVEL: 'silent',
+  });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(PrismaService)
     .useFactory({ factory: () => new PrismaService({ dataDir: 'memory' }) })
@@ -66,7 +77,14 @@ async function main(): Promise<void> {
   const rng = mulberry32(1);
 
   const names = Array.from({ length: PLAYERS }, (_, i) => `bench${i}`);
-  const t = await svc.create(principal(names[0]), { name: 'bench', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: ROUNDS, maxPlayers: PLAYERS });
+  const t = await svc.create(principal(names[0]), {
+    name: 'bench',
+    format: 'swiss',
+    preset: 'scopa',
+    overrides: { target: 1 },
+    rounds: ROUNDS,
+    maxPlayers: PLAYERS,
+  });
   for (const n of names) await svc.join(principal(n), t.id);
   const started = await svc.start(principal(names[0]), t.id);
   console.log(`${PLAYERS} players, ${started.roundsToPlay} rounds (asked ${ROUNDS}), ${PLIES} plies a match then a resignation`);
@@ -82,7 +100,11 @@ async function main(): Promise<void> {
         const { state } = await store.current(matchId);
         if (state.phase !== 'playing') break;
         const play = greedyPlay(seatView(state, state.turn));
-        const result = await store.execute(matchId, { type: 'play', player: state.seats[state.turn].player!, card: cardCode(play.card), capture: play.capture.map(cardCode) }, { actor: state.seats[state.turn].player });
+        const result = await store.execute(
+          matchId,
+          { type: 'play', player: state.seats[state.turn].player!, card: cardCode(play.card), capture: play.capture.map(cardCode) },
+          { actor: state.seats[state.turn].player },
+        );
         await store.settled(result);
       }
       const { state } = await store.current(matchId);
@@ -98,7 +120,9 @@ async function main(): Promise<void> {
       standings.push(performance.now() - s0);
     }
     const now = await svc.get(t.id);
-    console.log(`round ${n}: ${tables.length} matches played; transition ${ms(transitions[transitions.length - 1] ?? 0)} ms; status ${now.status}, round ${now.currentRound}`);
+    console.log(
+      `round ${n}: ${tables.length} matches played; transition ${ms(transitions[transitions.length - 1] ?? 0)} ms; status ${now.status}, round ${now.currentRound}`,
+    );
   }
 
   // The pure pairing of every round, as the audit recomputes it from the log.
@@ -118,8 +142,12 @@ async function main(): Promise<void> {
   const p = stats(pairing);
   const tr = stats(transitions);
   const st = stats(standings);
-  console.log(`round transition (ms): mean ${ms(tr.mean)}, max ${ms(tr.max)}; standings update (ms): mean ${ms(st.mean)}, p95 ${ms(st.p95)} over ${standings.length} results`);
-  console.log(`pairing_ms_max=${ms(p.max)} pairing_ms_mean=${ms(p.mean)} transition_ms_mean=${ms(tr.mean)} standings_ms_mean=${ms(st.mean)} standings_ms_p95=${ms(st.p95)}`);
+  console.log(
+    `round transition (ms): mean ${ms(tr.mean)}, max ${ms(tr.max)}; standings update (ms): mean ${ms(st.mean)}, p95 ${ms(st.p95)} over ${standings.length} results`,
+  );
+  console.log(
+    `pairing_ms_max=${ms(p.max)} pairing_ms_mean=${ms(p.mean)} transition_ms_mean=${ms(tr.mean)} standings_ms_mean=${ms(st.mean)} standings_ms_p95=${ms(st.p95)}`,
+  );
   await app.close();
   process.exit(0);
 }

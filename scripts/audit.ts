@@ -52,10 +52,17 @@ export function auditTournamentText(text: string, matchTexts: readonly string[],
   const r = auditTournament(text, matches);
   const head = `tournament ${r.tournamentId ?? '?'}, ${r.events} events, ${r.rounds} rounds, status ${r.status ?? '?'}`;
   if (r.problems.length > 0) return { sound: false, line: `UNSOUND: ${head}: ${r.problems.join('; ')}` };
-  const top = r.standings.slice(0, 3).map((s) => `${s.rank}. ${s.player} ${s.matchPoints}`).join(', ');
+  const top = r.standings
+    .slice(0, 3)
+    .map((s) => `${s.rank}. ${s.player} ${s.matchPoints}`)
+    .join(', ');
   const line = `sound: ${head}; every pairing recomputed; duplicate seeds checked at ${r.seedsChecked} tables; standings ${top}${r.standings.length > 3 ? ', ...' : ''}`;
   if (!keys) {
-    const said = !r.header ? 'UNSIGNED (scopa-tournament/1)' : r.header.signature ? `signed by ${String(r.header.issuer)} (key ${String(r.header.keyId)}), signature NOT CHECKED (give --keys)` : 'UNSIGNED';
+    const said = !r.header
+      ? 'UNSIGNED (scopa-tournament/1)'
+      : r.header.signature
+        ? `signed by ${String(r.header.issuer)} (key ${String(r.header.keyId)}), signature NOT CHECKED (give --keys)`
+        : 'UNSIGNED';
     return { sound: true, line: `${line}; ${said}` };
   }
   return signatureVerdict(line, r.header ? verifyTournamentSignature(r.header, keys.keys) : { status: 'unsigned' }, keys);
@@ -65,7 +72,8 @@ export function auditTournamentText(text: string, matchTexts: readonly string[],
 function signatureVerdict(line: string, s: SignatureVerdict, keys: AuditKeys): { sound: boolean; line: string } {
   if (s.status === 'unsigned') return { sound: false, line: `${line}; UNSIGNED: the export carries no signature (nothing proves who recorded it)` };
   if (s.status === 'unknown-key') return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: no key ${s.keyId} in the key set given` };
-  if (s.status === 'invalid') return { sound: false, line: `${line}; SIGNATURE FAILS: the export was edited after it was signed, or key ${s.keyId} did not sign it` };
+  if (s.status === 'invalid')
+    return { sound: false, line: `${line}; SIGNATURE FAILS: the export was edited after it was signed, or key ${s.keyId} did not sign it` };
   if (keys.origin !== null && new URL(s.issuer).origin !== keys.origin) {
     return { sound: false, line: `${line}; SIGNATURE NOT VERIFIED: signed by ${s.issuer}, but the keys are ${keys.origin}'s` };
   }
@@ -109,7 +117,9 @@ async function main(): Promise<void> {
     else files.push(args[i]);
   }
   if (files.length === 0 || keySource === '') {
-    console.error('usage: npm run audit -- [--keys FILE|URL] FILE [FILE...]   (a JSON Lines export or a notation file; --keys: a JWK set, e.g. https://host/.well-known/scopa-keys.json)');
+    console.error(
+      'usage: npm run audit -- [--keys FILE|URL] FILE [FILE...]   (a JSON Lines export or a notation file; --keys: a JWK set, e.g. https://host/.well-known/scopa-keys.json)',
+    );
     process.exit(2);
   }
   let keys: AuditKeys | null = null;

@@ -48,25 +48,35 @@ function quietly(what, args) {
 
 // REST reference (Redoc), its scripts bundled into the page
 quietly('Redoc (REST reference)', [
-  bin('@redocly/cli', 'redocly'), 'build-docs', 'openapi.yaml', '--inlineBundle', '--title', 'Scopa as a service: REST API', '-o', path.join(out, 'api', 'index.html'),
+  bin('@redocly/cli', 'redocly'),
+  'build-docs',
+  'openapi.yaml',
+  '--inlineBundle',
+  '--title',
+  'Scopa as a service: REST API',
+  '-o',
+  path.join(out, 'api', 'index.html'),
 ]);
 
 // SDK reference (TypeDoc)
-quietly(
-  'TypeDoc (SDK reference)',
-  [
-    bin('typedoc', 'typedoc'),
-    '--tsconfig', 'sdk/tsconfig.json',
-    '--entryPoints', 'sdk/src/index.ts',
-    '--readme', 'sdk/README.md',
-    '--name', '@scopa/sdk',
-    '--out', path.join(out, 'sdk'),
-    '--excludeInternal',
-    '--excludePrivate',
-    '--disableSources',
-    '--logLevel', 'Error', // the generated REST types use @description, unknown to TypeDoc: a warning per field
-  ],
-);
+quietly('TypeDoc (SDK reference)', [
+  bin('typedoc', 'typedoc'),
+  '--tsconfig',
+  'sdk/tsconfig.json',
+  '--entryPoints',
+  'sdk/src/index.ts',
+  '--readme',
+  'sdk/README.md',
+  '--name',
+  '@scopa/sdk',
+  '--out',
+  path.join(out, 'sdk'),
+  '--excludeInternal',
+  '--excludePrivate',
+  '--disableSources',
+  '--logLevel',
+  'Error', // the generated REST types use @description, unknown to TypeDoc: a warning per field
+]);
 
 // The guides
 const guides = renderGuides({ root, outDir: path.join(out, 'guides') });
@@ -145,4 +155,6 @@ function externalize(file) {
 })(out);
 
 writeFileSync(path.join(out, '.built'), new Date().toISOString() + '\n');
-console.log(`docs built into ${path.relative(root, out) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${guides.length} guides, the REST and SDK references (${moved} inline scripts moved to files)`);
+console.log(
+  `docs built into ${path.relative(root, out) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${guides.length} guides, the REST and SDK references (${moved} inline scripts moved to files)`,
+);

@@ -8,7 +8,23 @@ import path from 'node:path';
 
 const root = process.cwd();
 const STAMP = path.join(root, 'dist', '.built');
-const SOURCES = ['src', 'web/src', 'web/index.html', 'web/vite.config.mjs', 'web/tsconfig.json', 'sdk/src', 'graphiql/src', 'graphiql/index.html', 'graphiql/vite.config.mjs', 'graphiql/tsconfig.json', 'prisma', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const SOURCES = [
+  'src',
+  'web/src',
+  'web/index.html',
+  'web/vite.config.mjs',
+  'web/tsconfig.json',
+  'sdk/src',
+  'graphiql/src',
+  'graphiql/index.html',
+  'graphiql/vite.config.mjs',
+  'graphiql/tsconfig.json',
+  'prisma',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+];
 const OUTPUTS = ['dist/main.js', 'web/dist/index.html', 'graphiql/dist/index.html'];
 
 function newest(p) {
@@ -31,7 +47,18 @@ if (built >= sources) {
 
 const DOCS = path.resolve(root, process.env.DOCS_DIR ?? 'docs-site');
 const DOCS_STAMP = path.join(DOCS, '.built'); // written by scripts/build-docs.mjs when it succeeds
-const DOCS_SOURCES = ['openapi.yaml', 'schema.graphql', 'sdk/src', 'sdk/README.md', 'sdk/tsconfig.json', 'scripts/build-docs.mjs', 'scripts/render-guides.mjs', 'docs', 'README.md', 'package-lock.json'];
+const DOCS_SOURCES = [
+  'openapi.yaml',
+  'schema.graphql',
+  'sdk/src',
+  'sdk/README.md',
+  'sdk/tsconfig.json',
+  'scripts/build-docs.mjs',
+  'scripts/render-guides.mjs',
+  'docs',
+  'README.md',
+  'package-lock.json',
+];
 const docsBuilt = existsSync(DOCS_STAMP) ? statSync(DOCS_STAMP).mtimeMs : 0;
 if (docsBuilt >= Math.max(...DOCS_SOURCES.map((s) => newest(path.join(root, s))))) {
   console.log('the /docs site is up to date with the guides and the contracts: not rebuilding');

@@ -39,7 +39,8 @@ export function configureApp(app: INestApplication): INestApplication {
   // The OAuth endpoints read their own bodies (oidc-provider, mounted by the oauth module): left unparsed here.
   // BODY_LIMIT: the largest accepted request body (REST and GraphQL alike); beyond it: 413 problem+json.
   const parsers = [json({ limit: config.BODY_LIMIT }), urlencoded({ extended: false, limit: config.BODY_LIMIT })];
-  for (const parse of parsers) express.use((req: Request, res: Response, next: NextFunction) => (OWN_BODY_PATHS.test(req.path) ? next() : parse(req, res, next)));
+  for (const parse of parsers)
+    express.use((req: Request, res: Response, next: NextFunction) => (OWN_BODY_PATHS.test(req.path) ? next() : parse(req, res, next)));
   express.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (!err) return next();
     sendProblem(res, err);

@@ -60,10 +60,7 @@ it("a feature's transports import only their own services, models and inputs (an
     const own = folderOf(file);
     for (const { spec, path } of imports) {
       if (path === null) continue;
-      const allowed =
-        folderOf(path) === 'common' ||
-        path === 'common/principal' ||
-        (folderOf(path) === own && /\.(service|model|input)$/.test(path));
+      const allowed = folderOf(path) === 'common' || path === 'common/principal' || (folderOf(path) === own && /\.(service|model|input)$/.test(path));
       if (!allowed) offending.push(`${file}: ${spec}`);
     }
   }

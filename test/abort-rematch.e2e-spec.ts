@@ -30,7 +30,12 @@ describe('abort and rematch (e2e, PGlite)', () => {
 
   /** A started two-player match of a and b (a in seat 0). */
   async function started(a: Account, b: Account, extra: Record<string, unknown> = {}): Promise<any> {
-    const m = (await http().post('/v1/matches').set('authorization', auth(a)).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: b.username }], ...extra })).body;
+    const m = (
+      await http()
+        .post('/v1/matches')
+        .set('authorization', auth(a))
+        .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: b.username }], ...extra })
+    ).body;
     await http().post(`/v1/matches/${m.id}/join`).set('authorization', auth(b)).send({}).expect(200);
     return (await http().post(`/v1/matches/${m.id}/start`).set('authorization', auth(a)).send({}).expect(200)).body;
   }
@@ -44,7 +49,7 @@ describe('abort and rematch (e2e, PGlite)', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('over');
     expect(res.body.view.result).toEqual({ reason: 'aborted', winner: null });
-    const events = (await http().get(`/v1/matches/${m.id}/events`).set("authorization", auth(a))).body.map((e: any) => e.type);
+    const events = (await http().get(`/v1/matches/${m.id}/events`).set('authorization', auth(a))).body.map((e: any) => e.type);
     expect(events.slice(-2)).toEqual(['MatchAborted', 'MatchEnded']);
     expect((await http().get(`/v1/matches/${m.id}/audit`).set('authorization', auth(a))).body).toMatchObject({ sound: true, checked: 'chain+rules' });
     const notation = await http().get(`/v1/matches/${m.id}/export`).set('authorization', auth(a)).set('accept', 'text/plain');
@@ -79,7 +84,10 @@ describe('abort and rematch (e2e, PGlite)', () => {
     const m = await started(a, b);
     const toMove = m.view.turn === 0 ? a : b;
     const legal = (await http().get(`/v1/matches/${m.id}/legal-plays`).set('authorization', auth(toMove))).body;
-    const played = await http().post(`/v1/matches/${m.id}/plays`).set('authorization', auth(toMove)).send({ ...legal.plays[0], expectedSeq: legal.seq });
+    const played = await http()
+      .post(`/v1/matches/${m.id}/plays`)
+      .set('authorization', auth(toMove))
+      .send({ ...legal.plays[0], expectedSeq: legal.seq });
     expect(played.status).toBe(200);
     for (const who of [a, b]) {
       const res = await http().post(`/v1/matches/${m.id}/abort`).set('authorization', auth(who)).send({});
@@ -125,7 +133,12 @@ describe('abort and rematch (e2e, PGlite)', () => {
 
   it('rematch against a bot: the bot counts as accepting, so one ask makes it', async () => {
     const a = await register(app, 'rba');
-    const m = (await http().post('/v1/matches').set('authorization', auth(a)).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] })).body;
+    const m = (
+      await http()
+        .post('/v1/matches')
+        .set('authorization', auth(a))
+        .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] })
+    ).body;
     await http().post(`/v1/matches/${m.id}/start`).set('authorization', auth(a)).send({}).expect(200);
     await http().post(`/v1/matches/${m.id}/resign`).set('authorization', auth(a)).send({}).expect(200);
     const r = (await http().post(`/v1/matches/${m.id}/rematch`).set('authorization', auth(a))).body;

@@ -61,7 +61,11 @@ describe('after every append, whoever issued it (e2e)', () => {
     await settle(); // both listening
     const before = await humanPlays();
 
-    const result = await store.execute(created.id, { type: 'play', player: alice.username, card: play.card, capture: play.capture }, { actor: alice.username, expectedSeq: seq });
+    const result = await store.execute(
+      created.id,
+      { type: 'play', player: alice.username, card: play.card, capture: play.capture },
+      { actor: alice.username, expectedSeq: seq },
+    );
     await store.settled(result);
 
     const after = await store.current(created.id);

@@ -28,7 +28,15 @@ const auth = (a: Account) => ({ authorization: `Bearer ${a.token}` });
 /** The two seats of a finished match, named after `tag`. */
 const seatsOf = (tag: string) => [`bd${tag}x0`, `bd${tag}x1`];
 
-const KEYS = ['ANALYSIS_WORKERS', 'ANALYSIS_LARGE_WORKERS', 'ANALYSIS_QUEUE_MAX', 'ANALYSIS_MAX_DECISIONS', 'ANALYSIS_LARGE_DECISIONS', 'ANALYSIS_ITERATIONS', 'ANALYSIS_POLL_SECONDS'];
+const KEYS = [
+  'ANALYSIS_WORKERS',
+  'ANALYSIS_LARGE_WORKERS',
+  'ANALYSIS_QUEUE_MAX',
+  'ANALYSIS_MAX_DECISIONS',
+  'ANALYSIS_LARGE_DECISIONS',
+  'ANALYSIS_ITERATIONS',
+  'ANALYSIS_POLL_SECONDS',
+];
 
 describe('analysis bounds (e2e, PGlite)', () => {
   describe('the queue caps, under concurrency', () => {
@@ -57,19 +65,36 @@ describe('analysis bounds (e2e, PGlite)', () => {
       for (const r of queued) expect(r.body.status).toBe('queued');
       for (const r of refused) expect([r.status, r.body.code, r.body.scope, r.body.limit]).toEqual([429, 'ANALYSIS_QUEUE_FULL', 'account', 3]);
       // The refused ones changed nothing: nobody asked for those analyses.
-      for (const [i, r] of answers.entries()) if (r.status !== 202) expect((await http().get(`/v1/matches/${ids[i]}/analysis`).set(auth(alice))).status).toBe(404);
+      for (const [i, r] of answers.entries())
+        if (r.status !== 202) expect((await http().get(`/v1/matches/${ids[i]}/analysis`).set(auth(alice))).status).toBe(404);
     });
 
     it('with 6 places left under ANALYSIS_QUEUE_MAX (12), 12 concurrent requests of 4 accounts: exactly 6 queued, the others ANALYSIS_QUEUE_FULL (total)', async () => {
       // 3 live from the test above; 3 more by bob: 6 live, 6 places left.
       const bob = await register(app, 'bdb');
-      for (let i = 0; i < 3; i++) expect((await http().post(`/v1/matches/${await finishedMatch(store, seatsOf(`b${i}`), { target: 1, players: 2 })}/analysis`).set(auth(bob)).send({})).status).toBe(202);
+      for (let i = 0; i < 3; i++)
+        expect(
+          (
+            await http()
+              .post(`/v1/matches/${await finishedMatch(store, seatsOf(`b${i}`), { target: 1, players: 2 })}/analysis`)
+              .set(auth(bob))
+              .send({})
+          ).status,
+        ).toBe(202);
       const accounts = await Promise.all([0, 1, 2, 3].map((i) => register(app, `bdt${i}`)));
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) ids.push(await finishedMatch(store, seatsOf(`t${i}`), { target: 1, players: 2 }));
-      const answers = await Promise.all(ids.map((id, i) => http().post(`/v1/matches/${id}/analysis`).set(auth(accounts[i % 4])).send({})));
+      const answers = await Promise.all(
+        ids.map((id, i) =>
+          http()
+            .post(`/v1/matches/${id}/analysis`)
+            .set(auth(accounts[i % 4]))
+            .send({}),
+        ),
+      );
       expect(answers.filter((r) => r.status === 202)).toHaveLength(6);
-      for (const r of answers.filter((x) => x.status !== 202)) expect([r.status, r.body.code, r.body.scope, r.body.limit]).toEqual([429, 'ANALYSIS_QUEUE_FULL', 'total', 12]);
+      for (const r of answers.filter((x) => x.status !== 202))
+        expect([r.status, r.body.code, r.body.scope, r.body.limit]).toEqual([429, 'ANALYSIS_QUEUE_FULL', 'total', 12]);
     });
   });
 
@@ -117,11 +142,20 @@ describe('analysis bounds (e2e, PGlite)', () => {
       const dave = await register(app, 'bdd');
       const read = async (id: string) => (await http().get(`/v1/matches/${id}/analysis`).set(auth(dave))).body;
       expect((await http().post(`/v1/matches/${large}/analysis`).set(auth(dave)).send({})).status).toBe(202);
-      const started = await until('the large analysis under way', () => read(large), (b) => b.status === 'running' && b.done > 0);
+      const started = await until(
+        'the large analysis under way',
+        () => read(large),
+        (b) => b.status === 'running' && b.done > 0,
+      );
       expect(started.total).toBeGreaterThan(100);
       const asked = Date.now();
       expect((await http().post(`/v1/matches/${short}/analysis`).set(auth(dave)).send({})).status).toBe(202);
-      const done = await until('the short analysis', () => read(short), (b) => b.status === 'done', 120_000);
+      const done = await until(
+        'the short analysis',
+        () => read(short),
+        (b) => b.status === 'done',
+        120_000,
+      );
       const took = Date.now() - asked;
       // It did not wait for the large one: that one is still running when the short one is done.
       const meanwhile = await read(large);
@@ -131,7 +165,11 @@ describe('analysis bounds (e2e, PGlite)', () => {
       // docs/analysis.md: a short analysis takes at most twice its own time while a large one shares the core; here
       // its own is a few seconds.
       expect(took).toBeLessThan(60_000);
-      const finished = await until('the large analysis', () => read(large), (b) => b.status === 'done');
+      const finished = await until(
+        'the large analysis',
+        () => read(large),
+        (b) => b.status === 'done',
+      );
       expect(new Date(finished.finishedAt).getTime()).toBeGreaterThan(new Date(done.finishedAt).getTime());
     });
   });

@@ -96,7 +96,10 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
       const answers = await Promise.all(ids.map((id, i) => via(i).post(`/v1/matches/${id}/analysis`).set(auth(who)).send({})));
       expect(answers.map((r) => r.status).sort()).toEqual([202, 202, 202, 429, 429, 429, 429, 429]);
       for (const r of answers.filter((x) => x.status === 429)) expect([r.body.code, r.body.scope, r.body.limit]).toEqual(['ANALYSIS_QUEUE_FULL', 'account', 3]);
-      const live = await db.pool!.query<{ n: number }>(`SELECT count(*)::int AS n FROM match_analyses WHERE requested_by = $1 AND status IN ('queued', 'running')`, [who.username]);
+      const live = await db.pool!.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM match_analyses WHERE requested_by = $1 AND status IN ('queued', 'running')`,
+        [who.username],
+      );
       expect(live.rows[0].n).toBe(3);
       // Only the first two rounds stay queued (9 > 6 would leave no room for the total test): the third's are taken away.
       if (round === 2) await db.pool!.query(`UPDATE match_analyses SET status = 'failed', error = 'test' WHERE requested_by = $1`, [who.username]);
@@ -109,16 +112,30 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
     const accounts = await Promise.all([0, 1, 2, 3].map((i) => register(i % 2 ? b.app : a.app, `bpt${i}`)));
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push(await finishedMatch(store, pair(`t${i}`)));
-    const answers = await Promise.all(ids.map((id, i) => via(i).post(`/v1/matches/${id}/analysis`).set(auth(accounts[i % 4])).send({})));
+    const answers = await Promise.all(
+      ids.map((id, i) =>
+        via(i)
+          .post(`/v1/matches/${id}/analysis`)
+          .set(auth(accounts[i % 4]))
+          .send({}),
+      ),
+    );
     expect(answers.filter((r) => r.status === 202)).toHaveLength(6);
-    for (const r of answers.filter((x) => x.status !== 202)) expect([r.status, r.body.code, r.body.scope, r.body.limit]).toEqual([429, 'ANALYSIS_QUEUE_FULL', 'total', 12]);
+    for (const r of answers.filter((x) => x.status !== 202))
+      expect([r.status, r.body.code, r.body.scope, r.body.limit]).toEqual([429, 'ANALYSIS_QUEUE_FULL', 'total', 12]);
     const after = await db.pool!.query<{ n: number }>(`SELECT count(*)::int AS n FROM match_analyses WHERE status IN ('queued', 'running')`);
     expect(after.rows[0].n).toBe(12);
   });
 
   it('8 concurrent bots-only match creations of one account through both instances: exactly 3 made (BOT_MATCHES_PER_ACCOUNT)', async () => {
     const erin = await register(a.app, 'bpbots');
-    const body = { preset: 'scopa', seats: [{ type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'greedy' }] };
+    const body = {
+      preset: 'scopa',
+      seats: [
+        { type: 'bot', bot: 'greedy' },
+        { type: 'bot', bot: 'greedy' },
+      ],
+    };
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => via(i).post('/v1/matches').set(auth(erin)).send(body)));
     expect(answers.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409, 409, 409]);
     for (const r of answers.filter((x) => x.status === 409)) expect(r.body).toMatchObject({ code: 'LIMIT_REACHED', limit: 3 });
@@ -128,7 +145,14 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
 
   it('14 concurrent webhook creations of one account through both instances: exactly 10 made (MAX_WEBHOOKS)', async () => {
     const hal = await register(b.app, 'bphooks');
-    const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => via(i).post('/v1/webhooks').set(auth(hal)).send({ url: `http://127.0.0.1:9/hook${i}`, events: ['your_turn'] })));
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, (_, i) =>
+        via(i)
+          .post('/v1/webhooks')
+          .set(auth(hal))
+          .send({ url: `http://127.0.0.1:9/hook${i}`, events: ['your_turn'] }),
+      ),
+    );
     expect(answers.filter((r) => r.status === 201)).toHaveLength(10);
     for (const r of answers.filter((x) => x.status !== 201)) expect([r.status, r.body.code]).toEqual([409, 'CONFLICT']);
     expect((await request(a.app.getHttpServer()).get('/v1/webhooks').set(auth(hal))).body).toHaveLength(10);
@@ -138,11 +162,20 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
     const frank = await register(a.app, 'bpbig');
     const http = request(a.app.getHttpServer());
     const seats = Array.from({ length: 6 }, () => ({ type: 'bot', bot: 'greedy' }));
-    const m = await http.post('/v1/matches').set(auth(frank)).send({ preset: 'scopa-fr', overrides: { players: 6, target: 100 }, seats });
+    const m = await http
+      .post('/v1/matches')
+      .set(auth(frank))
+      .send({ preset: 'scopa-fr', overrides: { players: 6, target: 100 }, seats });
     expect(m.status).toBe(201);
     expect((await http.post(`/v1/matches/${m.body.id}/start`).set(auth(frank)).send({})).status).toBe(200);
-    await until('the bots’ match', async () => (await http.get(`/v1/matches/${m.body.id}`).set(auth(frank))).body.status, (s) => s === 'over', 600_000);
-    const plays = (await db.pool!.query<{ n: number }>(`SELECT count(*)::int AS n FROM match_events WHERE match_id = $1 AND type = 'CardPlayed'`, [m.body.id])).rows[0].n;
+    await until(
+      'the bots’ match',
+      async () => (await http.get(`/v1/matches/${m.body.id}`).set(auth(frank))).body.status,
+      (s) => s === 'over',
+      600_000,
+    );
+    const plays = (await db.pool!.query<{ n: number }>(`SELECT count(*)::int AS n FROM match_events WHERE match_id = $1 AND type = 'CardPlayed'`, [m.body.id]))
+      .rows[0].n;
     expect(plays).toBeGreaterThan(2000);
     const before = (await db.pool!.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job`)).rows[0].n;
     for (const [i, g] of [
@@ -154,7 +187,10 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
         expect(r.status).toBe(422);
         expect(r.body).toMatchObject({ code: 'ANALYSIS_TOO_LARGE', limit: 2000, decisions: plays });
       } else {
-        const r = await via(i).post('/graphql').set(auth(frank)).send({ query: 'mutation($m: ID!) { requestAnalysis(matchId: $m) { status } }', variables: { m: m.body.id } });
+        const r = await via(i)
+          .post('/graphql')
+          .set(auth(frank))
+          .send({ query: 'mutation($m: ID!) { requestAnalysis(matchId: $m) { status } }', variables: { m: m.body.id } });
         expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'ANALYSIS_TOO_LARGE', status: 422, limit: 2000 });
       }
     }
@@ -193,13 +229,20 @@ describe('per-account bounds on PostgreSQL, two instances', () => {
         Promise.all(followers.map((f) => f.ended)),
         new Promise((_, reject) => setTimeout(() => reject(new Error('analysisProgress did not end')), 300_000)),
       ]);
-      const row = await until('the analysis row', async () => (await request(b.app.getHttpServer()).get(`/v1/matches/${id}/analysis`).set(auth(gina))).body, (x) => x.status === 'done');
+      const row = await until(
+        'the analysis row',
+        async () => (await request(b.app.getHttpServer()).get(`/v1/matches/${id}/analysis`).set(auth(gina))).body,
+        (x) => x.status === 'done',
+      );
       for (const f of followers) {
         expect(f.seen.at(-1)).toEqual({ status: 'done', done: row.total, total: row.total, share: 1 });
         expect(f.seen.some((p) => p.status === 'running')).toBe(true);
       }
       for (const stream of events) {
-        const notice = await stream.waitFor((line) => (line as { type?: string }).type === 'analysisReady' && (line as { matchId?: string }).matchId === id, 30_000);
+        const notice = await stream.waitFor(
+          (line) => (line as { type?: string }).type === 'analysisReady' && (line as { matchId?: string }).matchId === id,
+          30_000,
+        );
         expect(notice).toMatchObject({ type: 'analysisReady', matchId: id, analyzer: row.analyzer });
       }
     } finally {

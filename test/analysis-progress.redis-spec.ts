@@ -37,7 +37,17 @@ describe('analysis progress across instances (Redis, PostgreSQL)', () => {
     const { token, auth } = await pair.register(b.app, 'prog');
 
     // A public bots-only match, created and played out through A.
-    const created = await request(a.http).post('/v1/matches').set('authorization', auth).send({ preset: 'scopa', overrides: { target: 1 }, seats: [{ type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'random' }] });
+    const created = await request(a.http)
+      .post('/v1/matches')
+      .set('authorization', auth)
+      .send({
+        preset: 'scopa',
+        overrides: { target: 1 },
+        seats: [
+          { type: 'bot', bot: 'greedy' },
+          { type: 'bot', bot: 'random' },
+        ],
+      });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     expect((await request(a.http).post(`/v1/matches/${id}/start`).set('authorization', auth).send({})).status).toBe(200);

@@ -32,7 +32,8 @@ describe('post-game analysis in the replay (Chromium)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html')))
+      throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000', ANALYSIS_ITERATIONS: '16', ANALYSIS_POLL_SECONDS: '0.5' });
     base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1200, height: 1000 });
@@ -49,7 +50,12 @@ describe('post-game analysis in the replay (Chromium)', () => {
     const http = () => request(app.getHttpServer());
     const alice = await register(app, 'brana');
     const auth = { authorization: `Bearer ${alice.token}` };
-    const m = (await http().post('/v1/matches').set(auth).send({ preset: 'scopa', overrides: { target: 1 }, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] })).body;
+    const m = (
+      await http()
+        .post('/v1/matches')
+        .set(auth)
+        .send({ preset: 'scopa', overrides: { target: 1 }, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] })
+    ).body;
     expect((await http().post(`/v1/matches/${m.id}/start`).set(auth).send({})).status).toBe(200);
     for (let n = 0; n < 2000; n++) {
       const legal = (await http().get(`/v1/matches/${m.id}/legal-plays`).set(auth)).body;
@@ -63,7 +69,10 @@ describe('post-game analysis in the replay (Chromium)', () => {
 
     try {
       await page.goto(`${base}/`);
-      await page.evaluate(([token, username]) => localStorage.setItem('scopa.session', JSON.stringify({ token, username, expiresAt: Date.now() + 3_600_000 })), [alice.token, alice.username]);
+      await page.evaluate(
+        ([token, username]) => localStorage.setItem('scopa.session', JSON.stringify({ token, username, expiresAt: Date.now() + 3_600_000 })),
+        [alice.token, alice.username],
+      );
       await page.goto(`${base}/#/replay/${m.id}`);
       await page.reload(); // the client reads its stored session when it loads
       await page.waitForSelector('#analyse', { timeout: 60_000 });

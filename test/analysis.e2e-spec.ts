@@ -33,7 +33,13 @@ describe('post-game analysis (e2e, PGlite)', () => {
   beforeAll(async () => {
     // A small budget: the numbers' quality is the unit tests' (src/analysis/analyzer.spec.ts); this is the plumbing.
     // Webhook deliveries stay pending (no delivery worker): the test reads them.
-    app = await createTestApp({ ANALYSIS_ITERATIONS: '8', ANALYSIS_WORKERS: '1', ANALYSIS_POLL_SECONDS: '0.5', WEBHOOK_POLL_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    app = await createTestApp({
+      ANALYSIS_ITERATIONS: '8',
+      ANALYSIS_WORKERS: '1',
+      ANALYSIS_POLL_SECONDS: '0.5',
+      WEBHOOK_POLL_MS: '0',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
     ({ ws } = await listenOnLoopback(app));
     [alice, bob, carol] = await Promise.all([register(app, 'ana'), register(app, 'anb'), register(app, 'anc')]);
   });
@@ -44,9 +50,17 @@ describe('post-game analysis (e2e, PGlite)', () => {
 
   it('analyses a finished private match for its players: 202 queued, then done; asking again gives the same result; others are refused', async () => {
     const rest = restTransport(app, () => undefined);
-    const hook = await http().post('/v1/webhooks').set(auth(bob)).send({ url: 'http://127.0.0.1:9/hook', events: ['analysis_ready'] });
+    const hook = await http()
+      .post('/v1/webhooks')
+      .set(auth(bob))
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['analysis_ready'] });
     expect(hook.status).toBe(201);
-    const created = await rest.create(alice, { preset: 'scopa', overrides: { target: 1 }, visibility: 'private', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] });
+    const created = await rest.create(alice, {
+      preset: 'scopa',
+      overrides: { target: 1 },
+      visibility: 'private',
+      seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }],
+    });
     const id = created.id as string;
     await rest.join(bob, id);
     await rest.start(alice, id);
@@ -80,7 +94,11 @@ describe('post-game analysis (e2e, PGlite)', () => {
     expect(asked.body).toMatchObject({ matchId: id, analyzer: 'ismcts/1?iterations=8&exploration=2.5', result: null });
     expect(['queued', 'running']).toContain(asked.body.status);
 
-    const done = await until('the analysis', async () => (await http().get(`/v1/matches/${id}/analysis`).set(auth(bob))).body, (b) => b.status === 'done');
+    const done = await until(
+      'the analysis',
+      async () => (await http().get(`/v1/matches/${id}/analysis`).set(auth(bob))).body,
+      (b) => b.status === 'done',
+    );
     expect(done.share).toBe(1);
     await ended;
     await client.dispose();
@@ -96,7 +114,9 @@ describe('post-game analysis (e2e, PGlite)', () => {
     expect(result.analyzer).toMatchObject({ id: 'ismcts/1', budget: { iterationsPerOption: 8 } });
     expect(result.players.map((p: { player: string }) => p.player)).toEqual([alice.username, bob.username]);
     const plays = (await http().get(`/v1/matches/${id}/events?limit=1000`).set(auth(alice))).body.filter((e: { type: string }) => e.type === 'CardPlayed');
-    expect(result.decisions.filter((d: { kind: string }) => d.kind === 'play').map((d: { seq: number }) => d.seq)).toEqual(plays.map((e: { seq: number }) => e.seq));
+    expect(result.decisions.filter((d: { kind: string }) => d.kind === 'play').map((d: { seq: number }) => d.seq)).toEqual(
+      plays.map((e: { seq: number }) => e.seq),
+    );
     for (const d of result.decisions) {
       expect(d.options[d.played]).toBeDefined();
       expect(['best', 'good', 'inaccuracy', 'mistake', 'blunder']).toContain(d.class);
@@ -106,25 +126,53 @@ describe('post-game analysis (e2e, PGlite)', () => {
     const again = await http().post(`/v1/matches/${id}/analysis`).set(auth(bob)).send({});
     expect(again.status).toBe(200);
     expect(again.body).toEqual(done);
-    const gqlAgain = await gqlOk(app, alice.token, 'mutation($m: ID!) { requestAnalysis(matchId: $m) { status attempts result { decisions { seq loss class } players { player accuracy totalLoss } } } }', { m: id });
+    const gqlAgain = await gqlOk(
+      app,
+      alice.token,
+      'mutation($m: ID!) { requestAnalysis(matchId: $m) { status attempts result { decisions { seq loss class } players { player accuracy totalLoss } } } }',
+      { m: id },
+    );
     expect(gqlAgain.requestAnalysis.status).toBe('done');
     expect(gqlAgain.requestAnalysis.attempts).toBe(1);
-    expect(gqlAgain.requestAnalysis.result.decisions).toEqual(result.decisions.map((d: { seq: number; loss: number; class: string }) => ({ seq: d.seq, loss: d.loss, class: d.class })));
+    expect(gqlAgain.requestAnalysis.result.decisions).toEqual(
+      result.decisions.map((d: { seq: number; loss: number; class: string }) => ({ seq: d.seq, loss: d.loss, class: d.class })),
+    );
     const read = await gqlOk(app, bob.token, 'query($m: ID!) { analysis(matchId: $m) { status share result { players { player accuracy } } } }', { m: id });
     expect(read.analysis).toMatchObject({ status: 'done', share: 1 });
     expect(errorCode(await gql(app, carol.token, 'query($m: ID!) { analysis(matchId: $m) { status } }', { m: id }))).toBe('FORBIDDEN');
 
     // analysisReady went to the players: bob's webhook has its delivery.
-    const deliveries = await until('the analysis_ready delivery', async () => (await http().get(`/v1/webhooks/deliveries?webhookId=${hook.body.id}`).set(auth(bob))).body, (b) => Array.isArray(b) && b.length > 0, 30_000);
+    const deliveries = await until(
+      'the analysis_ready delivery',
+      async () => (await http().get(`/v1/webhooks/deliveries?webhookId=${hook.body.id}`).set(auth(bob))).body,
+      (b) => Array.isArray(b) && b.length > 0,
+      30_000,
+    );
     expect(deliveries[0]).toMatchObject({ event: 'analysis_ready' });
   });
 
   it('an imported match is analysed like any other: its importer asks, the decisions are the imported log’s plays', async () => {
     // A public match played out here, exported, and given a new id unsigned (as a copy from elsewhere would
     // come), then imported by someone who did not play it.
-    const m = (await http().post('/v1/matches').set(auth(alice)).send({ preset: 'scopa', overrides: { target: 1 }, seats: [{ type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'random' }] })).body;
+    const m = (
+      await http()
+        .post('/v1/matches')
+        .set(auth(alice))
+        .send({
+          preset: 'scopa',
+          overrides: { target: 1 },
+          seats: [
+            { type: 'bot', bot: 'greedy' },
+            { type: 'bot', bot: 'random' },
+          ],
+        })
+    ).body;
     expect((await http().post(`/v1/matches/${m.id}/start`).set(auth(alice)).send({})).status).toBe(200);
-    await until('the bots’ match', async () => (await http().get(`/v1/matches/${m.id}`).set(auth(alice))).body.status, (s) => s === 'over');
+    await until(
+      'the bots’ match',
+      async () => (await http().get(`/v1/matches/${m.id}`).set(auth(alice))).body.status,
+      (s) => s === 'over',
+    );
     const exported = await http().get(`/v1/matches/${m.id}/export`).set(auth(alice));
     expect(exported.status).toBe(200);
     const copyId = randomUUID();
@@ -137,12 +185,18 @@ describe('post-game analysis (e2e, PGlite)', () => {
     const asked = await http().post(`/v1/matches/${id}/analysis`).set(auth(carol)).send({});
     expect(asked.status).toBe(202);
     expect(asked.body).toMatchObject({ matchId: id, result: null });
-    const done = await until('the analysis of the imported match', async () => (await http().get(`/v1/matches/${id}/analysis`).set(auth(carol))).body, (b) => b.status === 'done' || b.status === 'failed');
+    const done = await until(
+      'the analysis of the imported match',
+      async () => (await http().get(`/v1/matches/${id}/analysis`).set(auth(carol))).body,
+      (b) => b.status === 'done' || b.status === 'failed',
+    );
     expect(done.status).toBe('done');
     const plays = (await http().get(`/v1/matches/${id}/events?limit=1000`).set(auth(carol))).body.filter((e: { type: string }) => e.type === 'CardPlayed');
     expect(plays.length).toBeGreaterThan(0);
     expect(done.result.matchId).toBe(id);
-    expect(done.result.decisions.filter((d: { kind: string }) => d.kind === 'play').map((d: { seq: number }) => d.seq)).toEqual(plays.map((e: { seq: number }) => e.seq));
+    expect(done.result.decisions.filter((d: { kind: string }) => d.kind === 'play').map((d: { seq: number }) => d.seq)).toEqual(
+      plays.map((e: { seq: number }) => e.seq),
+    );
     expect(done.result.players).toHaveLength(2);
   });
 
@@ -155,11 +209,28 @@ describe('post-game analysis (e2e, PGlite)', () => {
       // Two bots-only public matches, played by the bots to their end.
       const ids: string[] = [];
       for (let i = 0; i < 2; i++) {
-        const m = (await o().post('/v1/matches').set(auth(dave)).send({ preset: 'scopa', overrides: { target: 1 }, seats: [{ type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'greedy' }] })).body;
+        const m = (
+          await o()
+            .post('/v1/matches')
+            .set(auth(dave))
+            .send({
+              preset: 'scopa',
+              overrides: { target: 1 },
+              seats: [
+                { type: 'bot', bot: 'greedy' },
+                { type: 'bot', bot: 'greedy' },
+              ],
+            })
+        ).body;
         expect((await o().post(`/v1/matches/${m.id}/start`).set(auth(dave)).send({})).status).toBe(200);
         ids.push(m.id);
       }
-      for (const id of ids) await until('the bots’ match', async () => (await o().get(`/v1/matches/${id}`).set(auth(dave))).body.status, (s) => s === 'over');
+      for (const id of ids)
+        await until(
+          'the bots’ match',
+          async () => (await o().get(`/v1/matches/${id}`).set(auth(dave))).body.status,
+          (s) => s === 'over',
+        );
 
       const first = await o().post(`/v1/matches/${ids[0]}/analysis`).set(auth(erin)).send({});
       expect([first.status, first.body.status]).toEqual([202, 'queued']);

@@ -76,9 +76,11 @@ describe('analysis workers on PostgreSQL', () => {
   const http = () => request(app.getHttpServer());
   const auth = () => ({ authorization: `Bearer ${alice.token}` });
   const rows = async () =>
-    (await db.pool!.query<{ id: string; match_id: string; status: string; attempts: number; finished_by: string | null; analyzer: string }>(
-      'SELECT id::text, match_id::text, status, attempts, finished_by, analyzer FROM match_analyses',
-    )).rows;
+    (
+      await db.pool!.query<{ id: string; match_id: string; status: string; attempts: number; finished_by: string | null; analyzer: string }>(
+        'SELECT id::text, match_id::text, status, attempts, finished_by, analyzer FROM match_analyses',
+      )
+    ).rows;
 
   beforeAll(async () => {
     fresh = await freshPgDatabase();
@@ -126,20 +128,35 @@ describe('analysis workers on PostgreSQL', () => {
     try {
       const bob = await register(slow, 'pgslow');
       const [a, b] = workers;
-      // Only worker A is running when the job is queued... 
+      // Only worker A is running when the job is queued...
       await stopWorker(b);
-      const asked = await request(slow.getHttpServer()).post(`/v1/matches/${id}/analysis`).set({ authorization: `Bearer ${bob.token}` }).send({});
+      const asked = await request(slow.getHttpServer())
+        .post(`/v1/matches/${id}/analysis`)
+        .set({ authorization: `Bearer ${bob.token}` })
+        .send({});
       expect(asked.status).toBe(202);
-      const running = await until('the analysis under way on A', async () => (await rows()).find((r) => r.match_id === id && r.analyzer.includes('iterations=2000')), (r) => r !== undefined && r.status !== 'queued');
+      const running = await until(
+        'the analysis under way on A',
+        async () => (await rows()).find((r) => r.match_id === id && r.analyzer.includes('iterations=2000')),
+        (r) => r !== undefined && r.status !== 'queued',
+      );
       expect(running!.status).toBe('running');
-      await until('some progress', async () => (await db.pool!.query<{ done: number }>('SELECT done FROM match_analyses WHERE id = $1', [running!.id])).rows[0].done, (n) => n > 0);
+      await until(
+        'some progress',
+        async () => (await db.pool!.query<{ done: number }>('SELECT done FROM match_analyses WHERE id = $1', [running!.id])).rows[0].done,
+        (n) => n > 0,
+      );
       expect((await rows()).find((r) => r.id === running!.id)!.status).toBe('running');
       // ... then A dies mid-job, and another worker comes up.
       a.child.kill('SIGKILL');
       await new Promise((r) => a.child.once('exit', r));
       const c = await startWorker(fresh.url);
       workers.push(c);
-      const row = await until('the retried analysis', async () => (await rows()).find((r) => r.id === running!.id)!, (r) => r.status === 'done');
+      const row = await until(
+        'the retried analysis',
+        async () => (await rows()).find((r) => r.id === running!.id)!,
+        (r) => r.status === 'done',
+      );
       expect(row.attempts).toBe(2);
       expect(a.done).not.toContain(row.id);
       expect(c.done.filter((x) => x === row.id)).toHaveLength(1);

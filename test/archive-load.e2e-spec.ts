@@ -64,7 +64,10 @@ describe('the cost of a page of archive', () => {
     const remaining = (r: { headers: Record<string, string> }) => Number(r.headers['ratelimit-remaining']);
     for (const max of [1, 20, 50, 51, 100]) {
       const before = await request(app.getHttpServer()).get('/v1/me').set('authorization', `Bearer ${ann.token}`);
-      const rest = await request(app.getHttpServer()).get(`/v1/users/${ann.username}/matches?max=${max}`).set('accept', 'application/json').set('authorization', `Bearer ${ann.token}`);
+      const rest = await request(app.getHttpServer())
+        .get(`/v1/users/${ann.username}/matches?max=${max}`)
+        .set('accept', 'application/json')
+        .set('authorization', `Bearer ${ann.token}`);
       expect(rest.status).toBe(200);
       const restCost = remaining(before) - remaining(rest);
       const graphql = await request(app.getHttpServer())

@@ -23,7 +23,15 @@ import type { Account } from './support/clients';
 
 jest.setTimeout(300_000);
 
-const ENV = { CLOCK_POLL_MS: '0', WEBHOOK_POLL_MS: '0', BOT_SWEEP_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_BACKOFF_MS: '20', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_TIMEOUT_MS: '3000' };
+const ENV = {
+  CLOCK_POLL_MS: '0',
+  WEBHOOK_POLL_MS: '0',
+  BOT_SWEEP_MS: '0',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_BACKOFF_MS: '20',
+  WEBHOOK_MAX_ATTEMPTS: '3',
+  WEBHOOK_TIMEOUT_MS: '3000',
+};
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -42,7 +50,9 @@ function receiver(status: number): Promise<{ server: Server; url: string; got: R
       res.end('ok');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got })),
+  );
 }
 
 describe('async play (e2e, PGlite)', () => {
@@ -237,17 +247,29 @@ describe('async play (e2e, PGlite)', () => {
     const bad = await receiver(500);
     try {
       const a = await register(app, 'wa');
-      const created = await http().post('/v1/webhooks').set('authorization', auth(a)).send({ url: good.url, events: ['your_turn', 'match_finished'] });
+      const created = await http()
+        .post('/v1/webhooks')
+        .set('authorization', auth(a))
+        .send({ url: good.url, events: ['your_turn', 'match_finished'] });
       expect(created.status).toBe(201);
       expect(created.body.secret).toMatch(/^whsec_/);
       const secret: string = created.body.secret;
-      const viaGql = await gqlOk(app, a.token, 'mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { id secret events } }', { i: { url: bad.url, events: ['your_turn'] } });
+      const viaGql = await gqlOk(app, a.token, 'mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { id secret events } }', {
+        i: { url: bad.url, events: ['your_turn'] },
+      });
       expect(viaGql.createWebhook.events).toEqual(['your_turn']);
       const list = (await http().get('/v1/webhooks').set('authorization', auth(a))).body;
       expect(list).toHaveLength(2);
       expect(JSON.stringify(list)).not.toContain('whsec_');
       expect((await http().post('/v1/webhooks').set('authorization', auth(a)).send({ url: 'ftp://127.0.0.1/x' })).status).toBe(400);
-      expect((await http().post('/v1/webhooks').set('authorization', auth(a)).send({ url: good.url, events: ['hands'] })).status).toBe(400);
+      expect(
+        (
+          await http()
+            .post('/v1/webhooks')
+            .set('authorization', auth(a))
+            .send({ url: good.url, events: ['hands'] })
+        ).status,
+      ).toBe(400);
 
       const m = await createMatch(a, { preset: 'scopa', turnTimeLimit: 'PT10M', seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] });
       await post(a, `/v1/matches/${m.id}/start`);
@@ -273,7 +295,9 @@ describe('async play (e2e, PGlite)', () => {
         await new Promise((r) => setTimeout(r, 60));
       }
       expect(bad.got).toHaveLength(3);
-      const failed = await gqlOk(app, a.token, 'query($w: ID) { webhookDeliveries(webhookId: $w) { status attempts responseCode lastError nextAttemptAt } }', { w: viaGql.createWebhook.id });
+      const failed = await gqlOk(app, a.token, 'query($w: ID) { webhookDeliveries(webhookId: $w) { status attempts responseCode lastError nextAttemptAt } }', {
+        w: viaGql.createWebhook.id,
+      });
       expect(failed.webhookDeliveries).toEqual([{ status: 'failed', attempts: 3, responseCode: 500, lastError: 'HTTP 500', nextAttemptAt: null }]);
 
       // match_finished after a resignation
@@ -282,7 +306,9 @@ describe('async play (e2e, PGlite)', () => {
       const finished = good.got.map((g) => JSON.parse(g.body)).find((x) => x.event === 'match_finished');
       expect(finished.data).toMatchObject({ matchId: m.id, player: a.username, winner: 1 });
       const mine = (await http().get('/v1/webhooks/deliveries').set('authorization', auth(a))).body;
-      expect(mine.filter((d: any) => d.webhookId === created.body.id).every((d: any) => d.status === 'delivered' && d.attempts === 1 && d.responseCode === 200)).toBe(true);
+      expect(
+        mine.filter((d: any) => d.webhookId === created.body.id).every((d: any) => d.status === 'delivered' && d.attempts === 1 && d.responseCode === 200),
+      ).toBe(true);
 
       // another account sees none of it and cannot delete it
       const other = await register(app, 'wo');

@@ -31,7 +31,9 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     const bad = await http().post('/v1/auth/login').send({ username, password: 'wrong password' });
     expect(bad.status).toBe(401);
     expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
-    const unknown = await http().post('/v1/auth/login').send({ username: 'nobody-' + username, password: 'wrong password' });
+    const unknown = await http()
+      .post('/v1/auth/login')
+      .send({ username: 'nobody-' + username, password: 'wrong password' });
     expect(unknown.status).toBe(401);
     expect(unknown.body.detail).toBe(bad.body.detail);
 
@@ -65,14 +67,22 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     // The policy is the registration's: too short or too long is VALIDATION_FAILED naming the password, on both transports.
     const REGISTER = 'mutation($i: CredentialsInput!) { register(input: $i) { accessToken } }';
     for (const password of ['short', 'y'.repeat(201)]) {
-      const res = await http().post('/v1/auth/register').send({ username: uniqueName('pol'), password });
+      const res = await http()
+        .post('/v1/auth/register')
+        .send({ username: uniqueName('pol'), password });
       expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_FAILED']);
       expect(res.body.detail).toMatch(/password/);
       const viaGql = await gql(app, null, REGISTER, { i: { username: uniqueName('pol'), password } });
       expect(errorCode(viaGql)).toBe('VALIDATION_FAILED');
       expect(viaGql.errors![0].message).toMatch(/password/);
     }
-    expect((await http().post('/v1/auth/register').send({ username: uniqueName('pol'), password: 'y'.repeat(200) })).status).toBe(201);
+    expect(
+      (
+        await http()
+          .post('/v1/auth/register')
+          .send({ username: uniqueName('pol'), password: 'y'.repeat(200) })
+      ).status,
+    ).toBe(201);
   });
 
   it('registers, logs in and reads me over GraphQL', async () => {
@@ -92,7 +102,9 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     const a = await register(app, 'eve');
     const payload = jwt.decode(a.token) as Record<string, unknown>;
     const forged = jwt.sign({ sub: payload.sub, usr: payload.usr }, 'not-the-secret', { issuer: 'scopa-service', expiresIn: 3600 });
-    const expired = jwt.sign({ sub: payload.sub, usr: payload.usr, exp: Math.floor(Date.now() / 1000) - 10 }, process.env.JWT_SECRET!, { issuer: 'scopa-service' });
+    const expired = jwt.sign({ sub: payload.sub, usr: payload.usr, exp: Math.floor(Date.now() / 1000) - 10 }, process.env.JWT_SECRET!, {
+      issuer: 'scopa-service',
+    });
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.`;
     for (const token of [forged, expired, none, 'garbage', a.token + 'x']) {
       const res = await http().get('/v1/me').set('authorization', `Bearer ${token}`);
@@ -103,7 +115,10 @@ describe('accounts, sessions and API tokens (e2e)', () => {
 
   it('API tokens: created with scopes, listed without secrets, revoked; session-only management', async () => {
     const a = await register(app, 'carol');
-    const created = await http().post('/v1/tokens').set('authorization', `Bearer ${a.token}`).send({ name: 'reader', scopes: ['read'] });
+    const created = await http()
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'reader', scopes: ['read'] });
     expect(created.status).toBe(201);
     const pat: string = created.body.token;
     expect(pat).toMatch(/^scopa_pat_/);
@@ -113,7 +128,10 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     expect(me.body.username).toBe(a.username);
 
     // a token cannot manage tokens
-    const escalate = await http().post('/v1/tokens').set('authorization', `Bearer ${pat}`).send({ name: 'x', scopes: ['play'] });
+    const escalate = await http()
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${pat}`)
+      .send({ name: 'x', scopes: ['play'] });
     expect(escalate.status).toBe(403);
 
     const list = await gqlOk(app, a.token, '{ apiTokens { id name scopes revokedAt } }');
@@ -129,7 +147,10 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     const after = await http().get('/v1/me').set('authorization', `Bearer ${pat}`);
     expect(after.status).toBe(401);
 
-    const badScopes = await http().post('/v1/tokens').set('authorization', `Bearer ${a.token}`).send({ name: 'x', scopes: ['admin'] });
+    const badScopes = await http()
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'x', scopes: ['admin'] });
     expect(badScopes.status).toBe(400);
     expect(badScopes.body.code).toBe('VALIDATION_FAILED');
   });
@@ -137,15 +158,24 @@ describe('accounts, sessions and API tokens (e2e)', () => {
   it('custom rulesets: validated by the engine, shareable by id, versioned', async () => {
     const a = await register(app, 'dave');
     const b = await register(app, 'erin');
-    const bad = await http().post('/v1/custom-rulesets').set('authorization', `Bearer ${a.token}`).send({ name: 'broken', preset: 'scopa', overrides: { handSize: 7 } });
+    const bad = await http()
+      .post('/v1/custom-rulesets')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'broken', preset: 'scopa', overrides: { handSize: 7 } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'INVALID_RULESET', option: 'handSize' });
-    const saved = await http().post('/v1/custom-rulesets').set('authorization', `Bearer ${a.token}`).send({ name: 'quick', preset: 'scopa', overrides: { target: 3 } });
+    const saved = await http()
+      .post('/v1/custom-rulesets')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'quick', preset: 'scopa', overrides: { target: 3 } });
     expect(saved.status).toBe(201);
     expect(saved.body).toMatchObject({ name: 'quick', version: 1, owner: a.username, locked: false, options: { target: 3, players: 2 } });
     const shared = await gqlOk(app, b.token, 'query($id: ID!) { customRuleset(id: $id) { id owner options { target } } }', { id: saved.body.id });
     expect(shared.customRuleset).toEqual({ id: saved.body.id, owner: a.username, options: { target: 3 } });
-    const edited = await http().post('/v1/custom-rulesets').set('authorization', `Bearer ${a.token}`).send({ name: 'quick', preset: 'scopa', overrides: { target: 5 } });
+    const edited = await http()
+      .post('/v1/custom-rulesets')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'quick', preset: 'scopa', overrides: { target: 5 } });
     expect(edited.body).toMatchObject({ id: saved.body.id, version: 1, options: { target: 5 } });
     const missing = await http().get('/v1/custom-rulesets/not-a-uuid').set('authorization', `Bearer ${a.token}`);
     expect(missing.status).toBe(404);
@@ -158,7 +188,9 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     const malformed = await http().post('/v1/auth/login').set('content-type', 'application/json').send('{"username": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('VALIDATION_FAILED');
-    const huge = await http().post('/v1/auth/login').send({ username: 'x', password: 'y'.repeat(200_000) });
+    const huge = await http()
+      .post('/v1/auth/login')
+      .send({ username: 'x', password: 'y'.repeat(200_000) });
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
     const extra = await http().post('/v1/auth/login').send({ username: 'someone', password: 'long enough', admin: true });
@@ -171,12 +203,18 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     const deep = await gql(app, null, `{ __schema { types { fields { type { ${'ofType { '.repeat(14)} name ${'} '.repeat(14)} } } } } }`);
     expect(deep.status).toBe(400);
     expect(errorCode(deep)).toBe('VALIDATION_FAILED');
-    const introspection = await gql(app, null, `{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name ofType { name ofType { name ofType { name ofType { name } } } } } } } } } } } }`);
+    const introspection = await gql(
+      app,
+      null,
+      `{ __schema { types { name fields { name type { name ofType { name ofType { name ofType { name ofType { name ofType { name ofType { name ofType { name } } } } } } } } } } } }`,
+    );
     expect(introspection.status).toBe(200);
     const syntax = await gql(app, null, '{ rulesets { id ');
     expect(syntax.status).toBe(400);
     expect(errorCode(syntax)).toBe('VALIDATION_FAILED');
-    const aliases = Array.from({ length: 150 }, (_, i) => `a${i}: rulesets { id sources players options { players teams handSize tableSize target } }`).join(' ');
+    const aliases = Array.from({ length: 150 }, (_, i) => `a${i}: rulesets { id sources players options { players teams handSize tableSize target } }`).join(
+      ' ',
+    );
     const complex = await gql(app, null, `{ ${aliases} }`);
     expect(complex.status).toBe(400);
     expect(errorCode(complex)).toBe('VALIDATION_FAILED');

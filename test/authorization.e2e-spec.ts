@@ -74,7 +74,12 @@ describe('authorization, rate limits and malformed input (e2e)', () => {
 
   it('token scopes are enforced: a read token cannot play, a play-only token cannot read', async () => {
     const mk = async (scopes: string[]) =>
-      (await http().post('/v1/tokens').set('authorization', bearer(alice.token)).send({ name: scopes.join('+'), scopes })).body.token as string;
+      (
+        await http()
+          .post('/v1/tokens')
+          .set('authorization', bearer(alice.token))
+          .send({ name: scopes.join('+'), scopes })
+      ).body.token as string;
     const read = await mk(['read']);
     const play = await mk(['play']);
     const view = await http().get(`/v1/matches/${matchId}`).set('authorization', bearer(read));
@@ -101,7 +106,11 @@ describe('authorization, rate limits and malformed input (e2e)', () => {
     expect(stale.status).toBe(412);
     expect(stale.body).toMatchObject({ code: 'VERSION_CONFLICT', currentSeq: legal.seq });
     const send = () =>
-      http().post(`/v1/matches/${matchId}/plays`).set('authorization', bearer(mover.token)).set('if-match', `"${legal.seq}"`).send({ card: p.card, capture: p.capture, idempotencyKey: 'once' });
+      http()
+        .post(`/v1/matches/${matchId}/plays`)
+        .set('authorization', bearer(mover.token))
+        .set('if-match', `"${legal.seq}"`)
+        .send({ card: p.card, capture: p.capture, idempotencyKey: 'once' });
     const first = await send();
     expect(first.status).toBe(200);
     expect(first.headers.etag).toBe(`"${first.body.seq}"`);
@@ -113,10 +122,22 @@ describe('authorization, rate limits and malformed input (e2e)', () => {
   it('fuzz: random REST bodies and GraphQL variables give 4xx / errors, never a 5xx, and change nothing', async () => {
     const before = (await http().get(`/v1/matches/${matchId}`).set('authorization', bearer(eve.token))).body.seq;
     const anyJson = fc.oneof(fc.jsonValue(), fc.object(), fc.array(fc.anything()), fc.string());
-    const paths = ['/v1/matches', `/v1/matches/${matchId}/plays`, `/v1/matches/${matchId}/join`, `/v1/matches/${matchId}/resign`, '/v1/auth/login', '/v1/tokens', '/v1/custom-rulesets'];
+    const paths = [
+      '/v1/matches',
+      `/v1/matches/${matchId}/plays`,
+      `/v1/matches/${matchId}/join`,
+      `/v1/matches/${matchId}/resign`,
+      '/v1/auth/login',
+      '/v1/tokens',
+      '/v1/custom-rulesets',
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), anyJson, fc.constantFrom(eve.token, 'garbage'), async (path, body, token) => {
-        const res = await http().post(path).set('authorization', bearer(token)).set('content-type', 'application/json').send(JSON.stringify(body ?? null));
+        const res = await http()
+          .post(path)
+          .set('authorization', bearer(token))
+          .set('content-type', 'application/json')
+          .send(JSON.stringify(body ?? null));
         return res.status >= 400 && res.status < 500;
       }),
       { numRuns: 150 },
@@ -129,7 +150,10 @@ describe('authorization, rate limits and malformed input (e2e)', () => {
     ] as const;
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...ops), anyJson, fc.oneof(fc.constant(matchId), fc.string(), fc.uuid()), async ([query, name], value, id) => {
-        const res = await http().post('/graphql').set('authorization', bearer(eve.token)).send({ query, variables: { id, [name]: value } });
+        const res = await http()
+          .post('/graphql')
+          .set('authorization', bearer(eve.token))
+          .send({ query, variables: { id, [name]: value } });
         if (res.status >= 500) return false;
         // eve holds no seat: whatever she sends, a play or a new match is refused or harmless
         return !(res.body?.errors ?? []).some((e: { extensions?: { code?: string } }) => e.extensions?.code === 'INTERNAL');

@@ -107,7 +107,11 @@ describe('bad input is refused as such, never a 500 (e2e)', () => {
       expect(res.body.detail).toMatch(/turnTimeLimit/);
     }
     expect(await myMatchCount()).toBe(before);
-    const edge = await auth(http().post('/v1/matches')).send({ preset: 'scopa', turnTimeLimit: 'P30D', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] });
+    const edge = await auth(http().post('/v1/matches')).send({
+      preset: 'scopa',
+      turnTimeLimit: 'P30D',
+      seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }],
+    });
     expect(edge.status).toBe(201);
     const started = await auth(http().post(`/v1/matches/${edge.body.id}/start`)).send({});
     expect(started.status).toBe(200);

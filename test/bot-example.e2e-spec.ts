@@ -171,7 +171,22 @@ describe('examples/bot (e2e)', () => {
   });
 
   it('would decline (variant) a challenge it cannot play: more than two players, or teams', () => {
-    const base = { id: 'c', challenger: 'x', destUser: 'y', preset: 'scopa', rulesetId: null, turnTimeLimit: null, onExpiry: 'autoPlay' as const, rated: false, seat: null, status: 'pending' as const, declineReason: null, matchId: null, createdAt: '', expiresAt: '' };
+    const base = {
+      id: 'c',
+      challenger: 'x',
+      destUser: 'y',
+      preset: 'scopa',
+      rulesetId: null,
+      turnTimeLimit: null,
+      onExpiry: 'autoPlay' as const,
+      rated: false,
+      seat: null,
+      status: 'pending' as const,
+      declineReason: null,
+      matchId: null,
+      createdAt: '',
+      expiresAt: '',
+    };
     expect(cannotPlay({ ...base, overrides: {} })).toBeNull();
     expect(cannotPlay({ ...base, overrides: { players: 2, target: 5 } })).toBeNull();
     expect(cannotPlay({ ...base, overrides: { players: 4 } })).toBe('variant');

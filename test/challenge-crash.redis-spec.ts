@@ -46,7 +46,8 @@ describe('a crash while challenges are accepted', () => {
   it('leaves every challenge accepted with its started match, or pending with none', async () => {
     const a = await spawnInstance({ ...env(), INSTANCE_ID: 'a' });
     started.push(a);
-    const reg = async (name: string) => (await call(a.url, 'POST', '/v1/auth/register', null, { username: name, password: `pw-${name}-long` })).body.accessToken as string;
+    const reg = async (name: string) =>
+      (await call(a.url, 'POST', '/v1/auth/register', null, { username: name, password: `pw-${name}-long` })).body.accessToken as string;
     const suffix = Math.random().toString(36).slice(2, 7);
     // Three challengers (at most 20 pending challenges each).
     const challengers = [await reg(`crann${suffix}`), await reg(`crcid${suffix}`), await reg(`crdan${suffix}`)];

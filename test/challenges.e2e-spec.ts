@@ -21,7 +21,10 @@ const ENV = { CHALLENGE_TTL: 'PT2S', WEBHOOK_POLL_MS: '0', WEBHOOK_ALLOW_PRIVATE
 const CHALLENGE_FIELDS = 'id challenger destUser preset turnTimeLimit onExpiry rated seat status declineReason matchId expiresAt';
 
 /** The PlayerEvents published to a player from now on. */
-function listen(app: INestApplication, player: string): { events: PlayerEvent[]; next: <T extends PlayerEvent['type']>(type: T) => Promise<Extract<PlayerEvent, { type: T }>>; stop: () => void } {
+function listen(
+  app: INestApplication,
+  player: string,
+): { events: PlayerEvent[]; next: <T extends PlayerEvent['type']>(type: T) => Promise<Extract<PlayerEvent, { type: T }>>; stop: () => void } {
   const pubsub = app.get<PubSubEngine>(PUB_SUB);
   const it = pubsub.asyncIterableIterator<PlayerEvent>(playerChannel(player));
   const events: PlayerEvent[] = [];
@@ -29,7 +32,7 @@ function listen(app: INestApplication, player: string): { events: PlayerEvent[];
   void (async () => {
     for await (const e of it as AsyncIterable<PlayerEvent>) {
       events.push(e);
-      for (const w of waiting.splice(0)) (w.type === e.type ? w.resolve(e) : waiting.push(w));
+      for (const w of waiting.splice(0)) w.type === e.type ? w.resolve(e) : waiting.push(w);
     }
   })();
   return {
@@ -49,7 +52,8 @@ describe('challenges (e2e, PGlite)', () => {
   const auth = (a: Account) => `Bearer ${a.token}`;
   const hook = async (a: Account) =>
     expect((await http().post('/v1/webhooks').set('authorization', auth(a)).send({ url: 'http://127.0.0.1:9/hook' })).status).toBe(201);
-  const deliveries = async (a: Account): Promise<{ event: string; payload: any }[]> => (await http().get('/v1/webhooks/deliveries').set('authorization', auth(a))).body;
+  const deliveries = async (a: Account): Promise<{ event: string; payload: any }[]> =>
+    (await http().get('/v1/webhooks/deliveries').set('authorization', auth(a))).body;
 
   beforeAll(async () => {
     app = await createTestApp(ENV);
@@ -133,12 +137,22 @@ describe('challenges (e2e, PGlite)', () => {
     const aliceHears = listen(app, alice.username);
     const c = (await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body;
     expect(c.seat).toBeNull();
-    expect(errorCode(await gql(app, bob.token, `mutation($id: ID!, $r: DeclineReason) { declineChallenge(id: $id, reason: $r) { id } }`, { id: c.id, r: 'you smell' }))).toBe('VALIDATION_FAILED');
-    const d = await gqlOk(app, bob.token, `mutation($id: ID!, $r: DeclineReason) { declineChallenge(id: $id, reason: $r) { status declineReason matchId } }`, { id: c.id, r: 'later' });
+    expect(
+      errorCode(
+        await gql(app, bob.token, `mutation($id: ID!, $r: DeclineReason) { declineChallenge(id: $id, reason: $r) { id } }`, { id: c.id, r: 'you smell' }),
+      ),
+    ).toBe('VALIDATION_FAILED');
+    const d = await gqlOk(app, bob.token, `mutation($id: ID!, $r: DeclineReason) { declineChallenge(id: $id, reason: $r) { status declineReason matchId } }`, {
+      id: c.id,
+      r: 'later',
+    });
     expect(d.declineChallenge).toEqual({ status: 'declined', declineReason: 'later', matchId: null });
     expect((await aliceHears.next('challengeDeclined')).challenge).toMatchObject({ id: c.id, declineReason: 'later' });
     expect((await deliveries(alice)).map((x) => x.event)).toContain('challenge_declined');
-    expect((await http().post(`/v1/challenges/${c.id}/accept`).set('authorization', auth(bob))).body).toMatchObject({ code: 'CONFLICT', challengeStatus: 'declined' });
+    expect((await http().post(`/v1/challenges/${c.id}/accept`).set('authorization', auth(bob))).body).toMatchObject({
+      code: 'CONFLICT',
+      challengeStatus: 'declined',
+    });
     expect((await http().get('/v1/matches').set('authorization', auth(bob))).body).toEqual([]);
     aliceHears.stop();
   });
@@ -152,7 +166,10 @@ describe('challenges (e2e, PGlite)', () => {
     const canceled = await gqlOk(app, alice.token, `mutation($id: ID!) { cancelChallenge(id: $id) { status } }`, { id: c.id });
     expect(canceled.cancelChallenge.status).toBe('canceled');
     expect((await bobHears.next('challengeCanceled')).challenge).toMatchObject({ id: c.id });
-    expect((await http().post(`/v1/challenges/${c.id}/accept`).set('authorization', auth(bob))).body).toMatchObject({ code: 'CONFLICT', challengeStatus: 'canceled' });
+    expect((await http().post(`/v1/challenges/${c.id}/accept`).set('authorization', auth(bob))).body).toMatchObject({
+      code: 'CONFLICT',
+      challengeStatus: 'canceled',
+    });
     bobHears.stop();
   });
 
@@ -164,7 +181,10 @@ describe('challenges (e2e, PGlite)', () => {
     await new Promise((r) => setTimeout(r, 2200));
     expect((await http().get('/v1/challenges').set('authorization', auth(bob))).body.in).toEqual([]);
     expect((await http().get(`/v1/challenges/${c.id}`).set('authorization', auth(bob))).body.status).toBe('expired');
-    expect((await http().post(`/v1/challenges/${c.id}/accept`).set('authorization', auth(bob))).body).toMatchObject({ code: 'CONFLICT', challengeStatus: 'expired' });
+    expect((await http().post(`/v1/challenges/${c.id}/accept`).set('authorization', auth(bob))).body).toMatchObject({
+      code: 'CONFLICT',
+      challengeStatus: 'expired',
+    });
     expect((await http().get('/v1/matches').set('authorization', auth(bob))).body).toEqual([]);
   });
 
@@ -180,17 +200,30 @@ describe('challenges (e2e, PGlite)', () => {
 
     const known = await gqlOk(app, bob.token, `mutation { updateAccount(input: { acceptChallenges: known }) { acceptChallenges } }`);
     expect(known.updateAccount.acceptChallenges).toBe('known');
-    expect((await http().post('/v1/challenges').set('authorization', auth(carol)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
+    expect((await http().post('/v1/challenges').set('authorization', auth(carol)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe(
+      'CHALLENGE_REFUSED',
+    );
     // bob and alice play a match together: now alice may challenge him, carol still not.
-    const m = (await http().post('/v1/matches').set('authorization', auth(alice)).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })).body;
-    expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
+    const m = (
+      await http()
+        .post('/v1/matches')
+        .set('authorization', auth(alice))
+        .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })
+    ).body;
+    expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe(
+      'CHALLENGE_REFUSED',
+    );
     await http().post(`/v1/matches/${m.id}/join`).set('authorization', auth(bob)).send({}).expect(200);
     await http().post(`/v1/matches/${m.id}/start`).set('authorization', auth(bob)).send({}).expect(200);
     // started is not yet played to a result
-    expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
+    expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe(
+      'CHALLENGE_REFUSED',
+    );
     await playToResult(m.id, [alice, bob]);
     expect((await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' })).status).toBe(201);
-    expect((await http().post('/v1/challenges').set('authorization', auth(carol)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe('CHALLENGE_REFUSED');
+    expect((await http().post('/v1/challenges').set('authorization', auth(carol)).send({ username: bob.username, preset: 'scopa' })).body.code).toBe(
+      'CHALLENGE_REFUSED',
+    );
   });
 
   /** One card played by the seat to move, then the other seat resigns: a started match ended with a result. */
@@ -199,7 +232,12 @@ describe('challenges (e2e, PGlite)', () => {
     const mover = players.find((p) => p.username === match.view.seats[match.view.turn].player)!;
     const legal = (await http().get(`/v1/matches/${matchId}/legal-plays`).set('authorization', auth(mover))).body;
     const play = legal.plays[0];
-    await http().post(`/v1/matches/${matchId}/plays`).set('authorization', auth(mover)).set('if-match', `"${legal.seq}"`).send({ card: play.card, capture: play.capture, idempotencyKey: `k-${matchId}` }).expect(200);
+    await http()
+      .post(`/v1/matches/${matchId}/plays`)
+      .set('authorization', auth(mover))
+      .set('if-match', `"${legal.seq}"`)
+      .send({ card: play.card, capture: play.capture, idempotencyKey: `k-${matchId}` })
+      .expect(200);
     const other = players.find((p) => p !== mover)!;
     const resigned = await http().post(`/v1/matches/${matchId}/resign`).set('authorization', auth(other)).send({});
     expect([resigned.status, resigned.body.status, resigned.body.view.result.reason]).toEqual([200, 'over', 'resignation']);
@@ -208,10 +246,17 @@ describe('challenges (e2e, PGlite)', () => {
   it('known is a match played to a result: a stranger who joins a public lobby match and aborts it (before or after the start) is no acquaintance', async () => {
     const victim = await register(app, 'ckv');
     const stranger = await register(app, 'cks');
-    expect((await http().patch('/v1/account').set('authorization', auth(victim)).send({ acceptChallenges: 'known' })).body).toEqual({ acceptChallenges: 'known' });
+    expect((await http().patch('/v1/account').set('authorization', auth(victim)).send({ acceptChallenges: 'known' })).body).toEqual({
+      acceptChallenges: 'known',
+    });
     const challenge = () => http().post('/v1/challenges').set('authorization', auth(stranger)).send({ username: victim.username, preset: 'scopa' });
     const lobbyMatch = async () => {
-      const m = (await http().post('/v1/matches').set('authorization', auth(victim)).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] })).body;
+      const m = (
+        await http()
+          .post('/v1/matches')
+          .set('authorization', auth(victim))
+          .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] })
+      ).body;
       await http().post(`/v1/matches/${m.id}/join`).set('authorization', auth(stranger)).send({}).expect(200);
       return m.id as string;
     };
@@ -273,8 +318,18 @@ describe('an accepted challenge with a client-seed window (e2e, PGlite)', () => 
     const open = (await http().get(`/v1/matches/${accepted.matchId}`).set('authorization', auth(bob))).body;
     expect(open.status).toBe('open');
     expect(new Date(open.startsAt).getTime()).toBeGreaterThan(Date.now() + 50_000);
-    await http().post(`/v1/matches/${accepted.matchId}/client-seed`).set('authorization', auth(alice)).send({ clientSeed: 'a1'.repeat(16) }).expect(200);
-    const last = (await http().post(`/v1/matches/${accepted.matchId}/client-seed`).set('authorization', auth(bob)).send({ clientSeed: 'b2'.repeat(16) }).expect(200)).body;
+    await http()
+      .post(`/v1/matches/${accepted.matchId}/client-seed`)
+      .set('authorization', auth(alice))
+      .send({ clientSeed: 'a1'.repeat(16) })
+      .expect(200);
+    const last = (
+      await http()
+        .post(`/v1/matches/${accepted.matchId}/client-seed`)
+        .set('authorization', auth(bob))
+        .send({ clientSeed: 'b2'.repeat(16) })
+        .expect(200)
+    ).body;
     expect(last.status).toBe('playing');
     expect(last.view.clientSeeds).toEqual(['a1'.repeat(16), 'b2'.repeat(16)]);
     const events = (await http().get(`/v1/matches/${accepted.matchId}/events`).set('authorization', auth(bob))).body;

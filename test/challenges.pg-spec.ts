@@ -24,7 +24,9 @@ describe('challenges and rematches on two instances (PostgreSQL)', () => {
       expect(c.status).toBe(201);
       ids.push(c.body.id);
     }
-    const answers = await Promise.all(ids.flatMap((id) => [0, 1, 2, 3, 4, 5].map((i) => via(i).post(`/v1/challenges/${id}/accept`).set('authorization', bob.auth))));
+    const answers = await Promise.all(
+      ids.flatMap((id) => [0, 1, 2, 3, 4, 5].map((i) => via(i).post(`/v1/challenges/${id}/accept`).set('authorization', bob.auth))),
+    );
     expect(answers.filter((r) => r.status >= 500).map((r) => [r.status, r.text])).toEqual([]);
     expect(answers.filter((r) => r.status === 200)).toHaveLength(10);
     expect(answers.filter((r) => r.status === 409).every((r) => r.body.code === 'CONFLICT')).toBe(true);
@@ -42,7 +44,12 @@ describe('challenges and rematches on two instances (PostgreSQL)', () => {
     for (let round = 0; round < 5; round++) {
       const ann = await register(instances.a.app, 'pra');
       const bob = await register(instances.b.app, 'prb');
-      const m = (await via(0).post('/v1/matches').set('authorization', ann.auth).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })).body;
+      const m = (
+        await via(0)
+          .post('/v1/matches')
+          .set('authorization', ann.auth)
+          .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })
+      ).body;
       await via(1).post(`/v1/matches/${m.id}/join`).set('authorization', bob.auth).send({}).expect(200);
       await via(0).post(`/v1/matches/${m.id}/start`).set('authorization', ann.auth).send({}).expect(200);
       await via(1).post(`/v1/matches/${m.id}/abort`).set('authorization', bob.auth).send({}).expect(200);
@@ -66,7 +73,12 @@ describe('challenges and rematches on two instances (PostgreSQL)', () => {
   it('clock-low ticks of both instances racing send one notice per turn', async () => {
     const ann = await register(instances.a.app, 'pca');
     const bob = await register(instances.b.app, 'pcb');
-    const m = (await via(0).post('/v1/matches').set('authorization', ann.auth).send({ preset: 'scopa', turnTimeLimit: 'PT10S', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })).body;
+    const m = (
+      await via(0)
+        .post('/v1/matches')
+        .set('authorization', ann.auth)
+        .send({ preset: 'scopa', turnTimeLimit: 'PT10S', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] })
+    ).body;
     await via(1).post(`/v1/matches/${m.id}/join`).set('authorization', bob.auth).send({}).expect(200);
     await via(0).post(`/v1/matches/${m.id}/start`).set('authorization', ann.auth).send({}).expect(200);
     await new Promise((r) => setTimeout(r, 2300));

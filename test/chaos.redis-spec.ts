@@ -70,7 +70,11 @@ describe('chaos: an instance dies under load', () => {
         expect(r.status).toBe(201);
         tokens.push(r.body.accessToken);
       }
-      const created = await send(n, 'POST', '/v1/matches', tokens[0], { preset: 'scopa', overrides: { target: 1 }, seats: [{ type: 'creator' }, { type: 'open' }] });
+      const created = await send(n, 'POST', '/v1/matches', tokens[0], {
+        preset: 'scopa',
+        overrides: { target: 1 },
+        seats: [{ type: 'creator' }, { type: 'open' }],
+      });
       expect(created.status).toBe(201);
       const id = created.body.id as string;
       expect((await send(n + 1, 'POST', `/v1/matches/${id}/join`, tokens[1], { idempotencyKey: `join-${id}` })).status).toBe(200);
@@ -93,7 +97,7 @@ describe('chaos: an instance dies under load', () => {
     const running = Array.from({ length: MATCHES }, (_, n) => playMatch(n));
     const total = () => [...acknowledged.values()].reduce((n, acks) => n + acks.length, 0);
     // Kill once plays are flowing (not after a fixed time: on a loaded machine the registrations alone can take seconds).
-    for (const deadline = Date.now() + 60_000; total() < MATCHES && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    for (const deadline = Date.now() + 60_000; total() < MATCHES && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
     const ackedBeforeKill = total();
     a.child.kill('SIGKILL');
     alive.delete(a.url);

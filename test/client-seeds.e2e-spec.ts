@@ -83,10 +83,15 @@ describe('client seeds (e2e, PGlite), CLIENT_SEED_WINDOW = 60 s', () => {
     expect(m.view.clientSeeds).toEqual([null, null]);
 
     // The creator gives hers right after creating (GraphQL), bob with his join (REST).
-    const given = await gqlOk(app(), alice.token, `mutation($id: ID!, $i: ClientSeedInput!) { setClientSeed(matchId: $id, input: $i) { status startsAt view { clientSeeds } } }`, {
-      id: m.id,
-      i: { clientSeed: SEED_A },
-    });
+    const given = await gqlOk(
+      app(),
+      alice.token,
+      `mutation($id: ID!, $i: ClientSeedInput!) { setClientSeed(matchId: $id, input: $i) { status startsAt view { clientSeeds } } }`,
+      {
+        id: m.id,
+        i: { clientSeed: SEED_A },
+      },
+    );
     expect(given.setClientSeed).toEqual({ status: 'open', startsAt: null, view: { clientSeeds: [SEED_A, null] } });
     const joined = await h.post(bob, `/v1/matches/${m.id}/join`, { clientSeed: SEED_B });
     expect(joined.status).toBe(200);
@@ -105,12 +110,19 @@ describe('client seeds (e2e, PGlite), CLIENT_SEED_WINDOW = 60 s', () => {
     expect(started.body.status).toBe('playing');
     expect(started.body.startsAt).toBeNull();
 
-    const end = await playToEnd(restTransport(app(), () => undefined), [alice, bob], m.id);
+    const end = await playToEnd(
+      restTransport(app(), () => undefined),
+      [alice, bob],
+      m.id,
+    );
     expect(end.status).toBe('over');
 
     const exported = await http().get(`/v1/matches/${m.id}/export`).set('authorization', auth(carol));
     expect(exported.status).toBe(200);
-    const lines = exported.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = exported.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const ended = lines.find((l) => l.type === 'MatchEnded');
     // The deck seed by the byte layout of docs/fairness.md "Player-contributed seeds", with Node's own SHA-256: what the audit must have recomputed.
     const server = Buffer.from(ended.payload.seed, 'hex');

@@ -36,8 +36,18 @@ describe('clockLow (e2e, PGlite)', () => {
   it('one notice per turn through myTurn, the player channel, the webhook and the inbox, even with ticks racing', async () => {
     const a = await register(app, 'cla');
     const b = await register(app, 'clb');
-    for (const who of [a, b]) await http().post('/v1/webhooks').set('authorization', auth(who)).send({ url: 'http://127.0.0.1:9/hook', events: ['clock_low'] }).expect(201);
-    const m = (await http().post('/v1/matches').set('authorization', auth(a)).send({ preset: 'scopa', turnTimeLimit: 'PT10S', seats: [{ type: 'creator' }, { type: 'reserved', username: b.username }] })).body;
+    for (const who of [a, b])
+      await http()
+        .post('/v1/webhooks')
+        .set('authorization', auth(who))
+        .send({ url: 'http://127.0.0.1:9/hook', events: ['clock_low'] })
+        .expect(201);
+    const m = (
+      await http()
+        .post('/v1/matches')
+        .set('authorization', auth(a))
+        .send({ preset: 'scopa', turnTimeLimit: 'PT10S', seats: [{ type: 'creator' }, { type: 'reserved', username: b.username }] })
+    ).body;
     await http().post(`/v1/matches/${m.id}/join`).set('authorization', auth(b)).send({}).expect(200);
     const s = (await http().post(`/v1/matches/${m.id}/start`).set('authorization', auth(a)).send({}).expect(200)).body;
     const first = s.view.turn === 0 ? a : b;
@@ -63,7 +73,10 @@ describe('clockLow (e2e, PGlite)', () => {
     expect(await notifier.tick()).toBe(0);
     await new Promise((r) => setTimeout(r, 50));
     const mine = got.filter((g) => g.channel.endsWith(first.username));
-    expect(mine.map((g) => (g.channel.startsWith('turn:') ? `turn:${g.message.kind}` : `player:${g.message.type}`)).sort()).toEqual(['player:clockLow', 'turn:clockLow']);
+    expect(mine.map((g) => (g.channel.startsWith('turn:') ? `turn:${g.message.kind}` : `player:${g.message.type}`)).sort()).toEqual([
+      'player:clockLow',
+      'turn:clockLow',
+    ]);
     expect(mine.find((g) => g.channel.startsWith('player:'))!.message).toMatchObject({ matchId: m.id, seq: s.seq });
     expect(got.filter((g) => g.channel.endsWith(second.username))).toEqual([]);
     expect((await http().get('/v1/inbox').set('authorization', auth(first))).body[0]).toMatchObject({ matchId: m.id, clockLow: true });
@@ -74,7 +87,13 @@ describe('clockLow (e2e, PGlite)', () => {
 
     // The next turn is the other player's: its own notice, once.
     const legal = (await http().get(`/v1/matches/${m.id}/legal-plays`).set('authorization', auth(first))).body;
-    const played = (await http().post(`/v1/matches/${m.id}/plays`).set('authorization', auth(first)).send({ ...legal.plays[0], expectedSeq: legal.seq }).expect(200)).body;
+    const played = (
+      await http()
+        .post(`/v1/matches/${m.id}/plays`)
+        .set('authorization', auth(first))
+        .send({ ...legal.plays[0], expectedSeq: legal.seq })
+        .expect(200)
+    ).body;
     expect(await notifier.tick()).toBe(0);
     await new Promise((r) => setTimeout(r, 2300));
     expect((await Promise.all([notifier.tick(), other.tick()])).reduce((x, y) => x + y, 0)).toBe(1);

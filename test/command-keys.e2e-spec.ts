@@ -37,7 +37,9 @@ describe('command keys: client keys never reach system keys (e2e, PGlite)', () =
   });
 
   async function account(username: string): Promise<string> {
-    const res = await http().post('/v1/auth/register').send({ username, password: `password-of-${username}` });
+    const res = await http()
+      .post('/v1/auth/register')
+      .send({ username, password: `password-of-${username}` });
     expect(res.status).toBe(201);
     return res.body.accessToken;
   }
@@ -55,7 +57,12 @@ describe('command keys: client keys never reach system keys (e2e, PGlite)', () =
   it('an account named clock sending the key of the next clock expiry does not stop that clock', async () => {
     const clock = await account('clock');
     const ann = await account('ann-of-clocks');
-    const m = await call(ann, 'post', '/v1/matches', { preset: 'scopa', turnTimeLimit: 'PT1H', onExpiry: 'autoPlay', seats: [{ type: 'creator' }, { type: 'reserved', username: 'clock' }] });
+    const m = await call(ann, 'post', '/v1/matches', {
+      preset: 'scopa',
+      turnTimeLimit: 'PT1H',
+      onExpiry: 'autoPlay',
+      seats: [{ type: 'creator' }, { type: 'reserved', username: 'clock' }],
+    });
     await call(clock, 'post', `/v1/matches/${m.id}/join`);
     let v = await call(ann, 'post', `/v1/matches/${m.id}/start`);
     const annSeat = v.view.viewer;
@@ -78,7 +85,10 @@ describe('command keys: client keys never reach system keys (e2e, PGlite)', () =
 
     // clock's retry with its key still returns its first result and appends nothing
     const seqBefore = (await call(ann, 'get', `/v1/matches/${m.id}`)).seq;
-    const retry = await http().post(`/v1/matches/${m.id}/plays`).set('authorization', `Bearer ${clock}`).send({ card: p.card, capture: p.capture, expectedSeq: p.seq, idempotencyKey: key });
+    const retry = await http()
+      .post(`/v1/matches/${m.id}/plays`)
+      .set('authorization', `Bearer ${clock}`)
+      .send({ card: p.card, capture: p.capture, expectedSeq: p.seq, idempotencyKey: key });
     expect(retry.status).toBe(200);
     expect((await call(ann, 'get', `/v1/matches/${m.id}`)).seq).toBe(seqBefore);
   });
@@ -100,7 +110,10 @@ describe('command keys: client keys never reach system keys (e2e, PGlite)', () =
     expect(log[0]).toMatchObject({ type: 'CardPlayed', actor: 'bot:greedy:1', payload: { seat: 1, auto: false } });
 
     // and the retry returns the first result
-    const retry = await http().post(`/v1/matches/${m.id}/plays`).set('authorization', `Bearer ${bot}`).send({ card: p.card, capture: p.capture, expectedSeq: p.seq, idempotencyKey: key });
+    const retry = await http()
+      .post(`/v1/matches/${m.id}/plays`)
+      .set('authorization', `Bearer ${bot}`)
+      .send({ card: p.card, capture: p.capture, expectedSeq: p.seq, idempotencyKey: key });
     expect(retry.status).toBe(200);
     expect((await call(bot, 'get', `/v1/matches/${m.id}`)).seq).toBe(n + 1);
   });

@@ -74,9 +74,13 @@ describe('one configuration module', () => {
     expect([...undeclared]).toEqual([]);
   });
 
-  it("matches the Environment table of docs/operations.md: every declared variable is in it with its default, and it names no other", () => {
+  it('matches the Environment table of docs/operations.md: every declared variable is in it with its default, and it names no other', () => {
     // The one table whose header is "| variable | default | meaning |": in README.md, or in whichever guide it moves to.
-    const docs = filesUnder(ROOT, (f) => f.endsWith('.md'), (d) => rel(d) === 'docs-site');
+    const docs = filesUnder(
+      ROOT,
+      (f) => f.endsWith('.md'),
+      (d) => rel(d) === 'docs-site',
+    );
     const tables = docs.flatMap((file) => {
       const lines = readFileSync(file, 'utf8').split('\n');
       const start = lines.findIndex((l) => /^\|\s*variable\s*\|\s*default\s*\|\s*meaning\s*\|$/.test(l.trim()));

@@ -35,7 +35,8 @@ function subset(doc: Json, prefixes: string[]): Json {
   return out;
 }
 
-const unannounced = (changes: BreakingChange[], acknowledged: Set<string>): string[] => changes.filter((c) => !acknowledged.has(c.key)).map((c) => `${c.key}: ${c.message}`);
+const unannounced = (changes: BreakingChange[], acknowledged: Set<string>): string[] =>
+  changes.filter((c) => !acknowledged.has(c.key)).map((c) => `${c.key}: ${c.message}`);
 
 describe('breaking changes of the public API', () => {
   const release = latestRelease();
@@ -70,7 +71,10 @@ describe('breaking changes of the public API', () => {
     });
 
     it('GraphQL: removing a field deprecated in the previous release is allowed', async () => {
-      const deprecated = read('schema.graphql').replace(/(type Account \{[\s\S]*?)createdAt: DateTime!/, '$1createdAt: DateTime! @deprecated(reason: "gone soon")');
+      const deprecated = read('schema.graphql').replace(
+        /(type Account \{[\s\S]*?)createdAt: DateTime!/,
+        '$1createdAt: DateTime! @deprecated(reason: "gone soon")',
+      );
       const removed = deprecated.replace(/(type Account \{[\s\S]*?)\n {2}"""[^\n]*"""\n {2}createdAt: DateTime! @deprecated\(reason: "gone soon"\)/, '$1');
       expect(removed).not.toEqual(deprecated);
       expect(await graphqlBreakingChanges(buildSchema(deprecated), buildSchema(removed))).toEqual([]);
@@ -87,7 +91,20 @@ describe('breaking changes of the public API', () => {
       const keys = new Set((await openapiBreakingChanges(base, mutated)).map((c) => c.key));
       // every operation answering a Match loses its seq (abort and declarations too: the whole-body comparison
       // before missed declarations); the rematch operations answer a RematchOffer
-      expect(keys).toEqual(new Set(['POST /v1/matches/{id}/plays', 'GET /v1/matches/{id}', 'GET /v1/matches', 'POST /v1/matches', 'POST /v1/matches/{id}/join', 'POST /v1/matches/{id}/start', 'POST /v1/matches/{id}/resign', 'POST /v1/matches/{id}/client-seed', 'POST /v1/matches/{id}/abort', 'POST /v1/matches/{id}/declarations']));
+      expect(keys).toEqual(
+        new Set([
+          'POST /v1/matches/{id}/plays',
+          'GET /v1/matches/{id}',
+          'GET /v1/matches',
+          'POST /v1/matches',
+          'POST /v1/matches/{id}/join',
+          'POST /v1/matches/{id}/start',
+          'POST /v1/matches/{id}/resign',
+          'POST /v1/matches/{id}/client-seed',
+          'POST /v1/matches/{id}/abort',
+          'POST /v1/matches/{id}/declarations',
+        ]),
+      );
     });
 
     it('OpenAPI: additions are not breaking: an optional input property, an output property, an operation', async () => {

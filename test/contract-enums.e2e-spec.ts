@@ -51,7 +51,17 @@ const GRAPHQL_SPELLING: Record<string, (value: string) => string> = {
 
 /** Schemas of REST only (no GraphQL twin) whose enums have nothing to match. */
 // DeclineChallengeInput: REST's body of POST /v1/challenges/{id}/decline; GraphQL takes its `reason` as an argument of Mutation.declineChallenge (checked below).
-const REST_ONLY = new Set(['DeclineChallengeInput', 'BatchExportInput', 'ImportInput', 'ImportResultModel', 'Problem', 'IllegalPlayProblem', 'InvalidRulesetProblem', 'RateLimitedProblem', 'ExportPublicKeyModel']);
+const REST_ONLY = new Set([
+  'DeclineChallengeInput',
+  'BatchExportInput',
+  'ImportInput',
+  'ImportResultModel',
+  'Problem',
+  'IllegalPlayProblem',
+  'InvalidRulesetProblem',
+  'RateLimitedProblem',
+  'ExportPublicKeyModel',
+]);
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const sorted = (values: readonly unknown[]): string[] => values.map(String).sort();
@@ -78,7 +88,8 @@ export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
     if (!twin || !(isObjectType(twin) || isInputObjectType(twin))) {
       // a REST-only shape: nothing to compare, unless it has an enum that should have a twin
       const enums = Object.entries((s.properties ?? {}) as Record<string, Json>).filter(([, ps]) => enumOfSchema(ps));
-      if (enums.length) problems.push(`${name}: enums (${enums.map(([p]) => p).join(', ')}) and no GraphQL twin ${twinName} (add it to REST_ONLY if it is REST only)`);
+      if (enums.length)
+        problems.push(`${name}: enums (${enums.map(([p]) => p).join(', ')}) and no GraphQL twin ${twinName} (add it to REST_ONLY if it is REST only)`);
       continue;
     }
     const fields = twin.getFields() as Record<string, GraphQLField<unknown, unknown> | GraphQLInputField>;
@@ -89,7 +100,8 @@ export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
     }
     // and the other way: a GraphQL enum field whose REST property is missing is reported too
     for (const [fname, field] of Object.entries(fields)) {
-      if (!(fname in (s.properties ?? {})) && isEnumType(getNamedType(field.type))) problems.push(`${twinName}.${fname}: a GraphQL enum field missing from ${name}`);
+      if (!(fname in (s.properties ?? {})) && isEnumType(getNamedType(field.type)))
+        problems.push(`${twinName}.${fname}: a GraphQL enum field missing from ${name}`);
     }
   }
   for (const item of Object.values(doc.paths as Record<string, Json>)) {
@@ -97,7 +109,8 @@ export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
       const params = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'query');
       const twinPath = PARAMETER_TWINS[op.operationId];
       if (!twinPath) {
-        for (const p of params) if (enumOfSchema(p.schema)) problems.push(`${op.operationId}(${p.name}): an enum parameter; name its GraphQL twin in PARAMETER_TWINS`);
+        for (const p of params)
+          if (enumOfSchema(p.schema)) problems.push(`${op.operationId}(${p.name}): an enum parameter; name its GraphQL twin in PARAMETER_TWINS`);
         continue;
       }
       const [typeName, fieldName] = twinPath.split('.');
@@ -112,7 +125,8 @@ export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
         else if (enumOfSchema(p.schema)) problems.push(`${op.operationId}(${p.name}): no argument ${twinPath}(${p.name})`);
       }
       for (const arg of field.args) {
-        if (isEnumType(getNamedType(arg.type)) && !params.some((p) => p.name === arg.name)) problems.push(`${twinPath}(${arg.name}): a GraphQL enum argument with no REST parameter in ${op.operationId}`);
+        if (isEnumType(getNamedType(arg.type)) && !params.some((p) => p.name === arg.name))
+          problems.push(`${twinPath}(${arg.name}): a GraphQL enum argument with no REST parameter in ${op.operationId}`);
       }
     }
   }
@@ -133,10 +147,7 @@ describe('enums: openapi.yaml and schema.graphql agree', () => {
     delete mutated.components.schemas.MatchModel.properties.status.enum;
     mutated.components.schemas.MatchModel.properties.status.type = 'string';
     const problems = enumMismatches(mutated, schema);
-    expect(problems).toEqual([
-      expect.stringContaining('CreateMatchInput.onExpiry'),
-      expect.stringContaining('MatchModel.status'),
-    ]);
+    expect(problems).toEqual([expect.stringContaining('CreateMatchInput.onExpiry'), expect.stringContaining('MatchModel.status')]);
   });
 
   it('the enums a client relies on are enums on both sides', () => {
@@ -156,7 +167,10 @@ describe('enums: openapi.yaml and schema.graphql agree', () => {
   });
 
   it("a REST body's enum whose GraphQL twin is an argument: the decline reasons", () => {
-    const arg = schema.getMutationType()!.getFields().declineChallenge.args.find((a) => a.name === 'reason')!;
+    const arg = schema
+      .getMutationType()!
+      .getFields()
+      .declineChallenge.args.find((a) => a.name === 'reason')!;
     expect(enumOfType(getNamedType(arg.type))).toEqual(enumOfSchema(doc.components.schemas.DeclineChallengeInput.properties.reason));
     expect(enumOfType(getNamedType(arg.type))).toContain('tooFast');
   });

@@ -19,7 +19,16 @@ import type { Field } from './cost/flood-suite';
 
 jest.setTimeout(600_000);
 
-const SETTINGS = ['RATE_LIMIT', 'ARGON2_MEMORY_KIB', 'ARGON2_PASSES', 'RESPONSE_MAX_BYTES', 'GRAPHQL_MAX_COST_ANONYMOUS', 'HOST', 'CLOCK_POLL_MS', 'WEBHOOK_POLL_MS'];
+const SETTINGS = [
+  'RATE_LIMIT',
+  'ARGON2_MEMORY_KIB',
+  'ARGON2_PASSES',
+  'RESPONSE_MAX_BYTES',
+  'GRAPHQL_MAX_COST_ANONYMOUS',
+  'HOST',
+  'CLOCK_POLL_MS',
+  'WEBHOOK_POLL_MS',
+];
 const saved = Object.fromEntries(SETTINGS.map((k) => [k, process.env[k]]));
 function restoreEnv(): void {
   for (const k of SETTINGS) {
@@ -176,7 +185,11 @@ describe('prototype members in bodies, and HOST (e2e, PGlite)', () => {
     // nested, in a seat of a new match
     const matches = await count('matches');
     const nested = await post(http, '/v1/matches', '{"preset":"scopa","seats":[{"type":"open","__proto__":{"type":"bot"}}]}', alice.token);
-    expect([nested.status, nested.body.code, nested.body.errors]).toEqual([400, 'VALIDATION_FAILED', [{ field: 'seats[0].__proto__', messages: ['property __proto__ should not exist'] }]]);
+    expect([nested.status, nested.body.code, nested.body.errors]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      [{ field: 'seats[0].__proto__', messages: ['property __proto__ should not exist'] }],
+    ]);
     expect(await count('matches')).toBe(matches);
 
     // a declaration and a play on a match of alice's: refused, the match's log unchanged
@@ -201,7 +214,8 @@ describe('prototype members in bodies, and HOST (e2e, PGlite)', () => {
   });
 
   it('a page sized by a variable counts at its value: over the budget with it, refused before any field runs', async () => {
-    const events = (n: number) => `query($m: ID!, $l: Int) { ${Array.from({ length: n }, (_, i) => `e${i}: matchEvents(matchId: $m, limit: $l) { seq }`).join(' ')} }`;
+    const events = (n: number) =>
+      `query($m: ID!, $l: Int) { ${Array.from({ length: n }, (_, i) => `e${i}: matchEvents(matchId: $m, limit: $l) { seq }`).join(' ')} }`;
     const created = await post(http, '/v1/matches', { preset: 'scopa' }, alice.token);
     // six pages of 1,000 events: 60 units (validation counted the default page, 6)
     const over = await graphql(http, events(6), { m: created.body.id, l: 1000 }, alice.token);

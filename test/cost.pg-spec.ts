@@ -20,7 +20,13 @@ describe('the cost of what a GraphQL document reads: a 256-player Swiss (Postgre
   let field: Field;
   beforeAll(async () => {
     db = await freshPgDatabase();
-    ({ app, http } = await startInstance(db.url, { RATE_LIMIT: '100000', ARGON2_MEMORY_KIB: '8', ARGON2_PASSES: '1', CLOCK_POLL_MS: '0', WEBHOOK_POLL_MS: '0' }));
+    ({ app, http } = await startInstance(db.url, {
+      RATE_LIMIT: '100000',
+      ARGON2_MEMORY_KIB: '8',
+      ARGON2_PASSES: '1',
+      CLOCK_POLL_MS: '0',
+      WEBHOOK_POLL_MS: '0',
+    }));
     field = await startedSwiss(http, TOURNAMENT_MAX_PLAYERS, 'pf');
   });
   afterAll(async () => {

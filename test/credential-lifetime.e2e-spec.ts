@@ -108,7 +108,9 @@ describe('credential lifetime: revocation, logout and expiry end HTTP access and
   }
 
   const login = async (who: Account): Promise<string> => {
-    const res = await http().post('/v1/auth/login').send({ username: who.username, password: 'password-of-' + who.username });
+    const res = await http()
+      .post('/v1/auth/login')
+      .send({ username: who.username, password: 'password-of-' + who.username });
     expect(res.status).toBe(200);
     return res.body.accessToken;
   };
@@ -118,7 +120,10 @@ describe('credential lifetime: revocation, logout and expiry end HTTP access and
   it("a revoked API token's socket is closed with 4403 within a second and its subscription stops; the owner's other sockets stay", async () => {
     const alice = await register(app, 'patsock');
     const bob = await register(app, 'patbob');
-    const created = await http().post('/v1/tokens').set('authorization', `Bearer ${alice.token}`).send({ name: 'watcher', scopes: ['read'] });
+    const created = await http()
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${alice.token}`)
+      .send({ name: 'watcher', scopes: ['read'] });
     expect(created.status).toBe(201);
     const m = await startedMatch(alice, bob);
 
@@ -166,7 +171,8 @@ describe('credential lifetime: revocation, logout and expiry end HTTP access and
   it('a JWT without exp is refused on HTTP and over graphql-ws', async () => {
     const dave = await register(app, 'noexp');
     const claims = jwt.decode(dave.token) as Record<string, unknown>;
-    const sign = (extra: Record<string, unknown>) => jwt.sign({ sub: claims.sub, usr: claims.usr, sid: claims.sid, ...extra }, process.env.JWT_SECRET!, { issuer: 'scopa-service' });
+    const sign = (extra: Record<string, unknown>) =>
+      jwt.sign({ sub: claims.sub, usr: claims.usr, sid: claims.sid, ...extra }, process.env.JWT_SECRET!, { issuer: 'scopa-service' });
     // The same claims with an exp pass: only the missing exp is refused.
     const withExp = sign({ exp: Math.floor(Date.now() / 1000) + 600 });
     expect((await http().get('/v1/me').set('authorization', `Bearer ${withExp}`)).status).toBe(200);
@@ -211,7 +217,12 @@ describe('credential lifetime: revocation, logout and expiry end HTTP access and
     const fay = await register(app, 'everywhere');
     const bystander = await register(app, 'bystander');
     const second = await login(fay);
-    const pat = (await http().post('/v1/tokens').set('authorization', `Bearer ${fay.token}`).send({ name: 'bot', scopes: ['read'] })).body.token as string;
+    const pat = (
+      await http()
+        .post('/v1/tokens')
+        .set('authorization', `Bearer ${fay.token}`)
+        .send({ name: 'bot', scopes: ['read'] })
+    ).body.token as string;
     const sockets = [open(fay.token), open(second)];
     const patSocket = open(pat);
     const otherAccount = open(bystander.token);

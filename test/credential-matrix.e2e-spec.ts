@@ -147,7 +147,10 @@ describe('the end of a credential closes every connection opened with it, within
       way: 'its app revokes the access token (RFC 7009)',
       make: async (user) => {
         const t = await oauthTokens(inst.http, user, OAUTH_SCOPE);
-        return { token: t.access_token, end: () => ok(form(`${inst.http}/oauth/revoke`, { token: t.access_token, token_type_hint: 'access_token', client_id: t.clientId }), 200) };
+        return {
+          token: t.access_token,
+          end: () => ok(form(`${inst.http}/oauth/revoke`, { token: t.access_token, token_type_hint: 'access_token', client_id: t.clientId }), 200),
+        };
       },
     },
     {
@@ -155,7 +158,10 @@ describe('the end of a credential closes every connection opened with it, within
       way: 'its app revokes the refresh token (RFC 7009: the grant ends)',
       make: async (user) => {
         const t = await oauthTokens(inst.http, user, OAUTH_SCOPE);
-        return { token: t.access_token, end: () => ok(form(`${inst.http}/oauth/revoke`, { token: t.refresh_token, token_type_hint: 'refresh_token', client_id: t.clientId }), 200) };
+        return {
+          token: t.access_token,
+          end: () => ok(form(`${inst.http}/oauth/revoke`, { token: t.refresh_token, token_type_hint: 'refresh_token', client_id: t.clientId }), 200),
+        };
       },
     },
     {
@@ -219,7 +225,9 @@ describe('the end of a credential closes every connection opened with it, within
     const ended = await endings(connections, at, 1000);
     expect(
       ended.map((e, k) =>
-        e ? { transport: e.transport, code: e.code, reason: e.reason, inTime: e.at >= from - 20 && e.at - at < 1000 } : { transport: TRANSPORTS[k], open: 'still open a second later' },
+        e
+          ? { transport: e.transport, code: e.code, reason: e.reason, inTime: e.at >= from - 20 && e.at - at < 1000 }
+          : { transport: TRANSPORTS[k], open: 'still open a second later' },
       ),
     ).toEqual([
       { transport: 'graphql-ws', code: 4403, reason, inTime: true },

@@ -47,7 +47,9 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
   const suffix = () => Math.random().toString(36).slice(2, 8);
   const register = async (app: INestApplication) => {
     const username = `rev${suffix()}`;
-    const res = await request(app.getHttpServer()).post('/v1/auth/register').send({ username, password: `pw-${username}-long` });
+    const res = await request(app.getHttpServer())
+      .post('/v1/auth/register')
+      .send({ username, password: `pw-${username}-long` });
     expect(res.status).toBe(201);
     return { username, token: res.body.accessToken as string };
   };
@@ -78,14 +80,19 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
     return socket;
   }
 
-  it("an API token revoked through instance A closes its socket on instance B with 4403 within a second", async () => {
+  it('an API token revoked through instance A closes its socket on instance B with 4403 within a second', async () => {
     const ann = await register(a.app);
-    const created = await request(a.app.getHttpServer()).post('/v1/tokens').set('authorization', `Bearer ${ann.token}`).send({ name: 'bot', scopes: ['read'] });
+    const created = await request(a.app.getHttpServer())
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${ann.token}`)
+      .send({ name: 'bot', scopes: ['read'] });
     expect(created.status).toBe(201);
     const socket = open(b, created.body.token);
     await socket.connected;
     const at = Date.now();
-    expect((await request(a.app.getHttpServer()).delete(`/v1/tokens/${created.body.apiToken.id}`).set('authorization', `Bearer ${ann.token}`)).status).toBe(200);
+    expect((await request(a.app.getHttpServer()).delete(`/v1/tokens/${created.body.apiToken.id}`).set('authorization', `Bearer ${ann.token}`)).status).toBe(
+      200,
+    );
     const closed = await closeOf(socket);
     expect(closed.code).toBe(4403);
     expect(closed.at - at).toBeLessThan(1000);
@@ -106,7 +113,11 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
 
   it("logout everywhere through instance B closes the account's session sockets on instance A and ends them on HTTP there", async () => {
     const cid = await register(b.app);
-    const second = (await request(a.app.getHttpServer()).post('/v1/auth/login').send({ username: cid.username, password: `pw-${cid.username}-long` })).body.accessToken as string;
+    const second = (
+      await request(a.app.getHttpServer())
+        .post('/v1/auth/login')
+        .send({ username: cid.username, password: `pw-${cid.username}-long` })
+    ).body.accessToken as string;
     for (const token of [cid.token, second]) expect((await me(a.app, token)).status).toBe(200);
     const sockets = [open(a, cid.token), open(a, second)];
     await Promise.all(sockets.map((s) => s.connected));
@@ -121,7 +132,10 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
   });
   describe('every way a credential ends, through A, closes its graphql-ws, SSE and NDJSON connections on B within a second', () => {
     const call = async (base: string, path: string, token: string | null, init: RequestInit = {}) => {
-      const res = await fetch(base + path, { ...init, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+      const res = await fetch(base + path, {
+        ...init,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
       return res.status;
     };
     const SCOPE = 'profile:read match:read';
@@ -131,14 +145,21 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
       [
         'session JWT × logout everywhere',
         async (user) => {
-          const second = (await request(a.app.getHttpServer()).post('/v1/auth/login').send({ username: user.username, password: `pw-${user.username}-long` })).body.accessToken as string;
+          const second = (
+            await request(a.app.getHttpServer())
+              .post('/v1/auth/login')
+              .send({ username: user.username, password: `pw-${user.username}-long` })
+          ).body.accessToken as string;
           return { token: second, end: () => call(a.http, '/v1/auth/logout-all', user.token, { method: 'POST' }) };
         },
       ],
       [
         'API token × revoked',
         async (user) => {
-          const created = await request(a.app.getHttpServer()).post('/v1/tokens').set('authorization', `Bearer ${user.token}`).send({ name: 'bot', scopes: ['read'] });
+          const created = await request(a.app.getHttpServer())
+            .post('/v1/tokens')
+            .set('authorization', `Bearer ${user.token}`)
+            .send({ name: 'bot', scopes: ['read'] });
           return { token: created.body.token, end: () => call(a.http, `/v1/tokens/${created.body.apiToken.id}`, user.token, { method: 'DELETE' }) };
         },
       ],
@@ -146,14 +167,20 @@ describe('credential revocation across instances (Redis and PostgreSQL)', () => 
         'OAuth access token × revoked by its app (RFC 7009)',
         async (user) => {
           const t = await oauthTokens(a.http, user, SCOPE);
-          return { token: t.access_token, end: async () => (await form(`${a.http}/oauth/revoke`, { token: t.access_token, token_type_hint: 'access_token', client_id: t.clientId })).status };
+          return {
+            token: t.access_token,
+            end: async () => (await form(`${a.http}/oauth/revoke`, { token: t.access_token, token_type_hint: 'access_token', client_id: t.clientId })).status,
+          };
         },
       ],
       [
         'OAuth access token × its grant revoked by the user',
         async (user) => {
           const t = await oauthTokens(a.http, user, SCOPE);
-          const grants = (await request(a.app.getHttpServer()).get('/v1/oauth/grants').set('authorization', `Bearer ${user.token}`)).body as { id: string; app: { id: string } }[];
+          const grants = (await request(a.app.getHttpServer()).get('/v1/oauth/grants').set('authorization', `Bearer ${user.token}`)).body as {
+            id: string;
+            app: { id: string };
+          }[];
           const grant = grants.find((g) => g.app.id === t.clientId)!.id;
           return { token: t.access_token, end: () => call(a.http, `/v1/oauth/grants/${grant}`, user.token, { method: 'DELETE' }) };
         },

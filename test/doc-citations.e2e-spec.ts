@@ -49,7 +49,15 @@ const rootCode = readdirSync(root).filter((f) => CODE_EXT.test(f) && statSync(pa
 /** This file is left out: its comment shows the shapes with sections that need not exist (the first test reads them). */
 const SELF = 'test/doc-citations.e2e-spec.ts';
 /** The Markdown documents cite each other's sections in the same words. */
-const markdown = ['README.md', 'bench/README.md', 'sdk/README.md', 'examples/bot/README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((f) => existsSync(path.join(root, f)));
+const markdown = [
+  'README.md',
+  'bench/README.md',
+  'sdk/README.md',
+  'examples/bot/README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+].filter((f) => existsSync(path.join(root, f)));
 const citing = [...CODE_DIRS.flatMap(walk), ...rootCode, 'openapi.yaml', 'schema.graphql', ...markdown].filter((f) => f !== SELF).sort();
 
 /** A file's text on one line: a line break and the comment marker of the next line become one space, so a wrapped name reads whole. */
@@ -67,7 +75,9 @@ function sectionsOf(file: string): Section {
   if (!cached) {
     const slug = slugger();
     cached = { headings: new Set(), anchors: new Set() };
-    for (const line of read(file).replace(/^```[\s\S]*?^```/gm, '').split('\n')) {
+    for (const line of read(file)
+      .replace(/^```[\s\S]*?^```/gm, '')
+      .split('\n')) {
       const m = /^#{1,6} (.*?)\s*#*\s*$/.exec(line);
       if (!m) continue;
       const text = m[1].replace(/`/g, '');
@@ -111,7 +121,11 @@ function citationsIn(file: string): Citation[] {
   }
   for (const m of text.matchAll(NAMED)) out.push({ at: file, document: documentOf(m[1]), section: m[2] });
   for (const m of text.matchAll(ANCHOR)) {
-    const doc = file.endsWith('.md') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1])) : m[1].includes('/') || m[1] === 'README.md' ? m[1] : `docs/${m[1]}`;
+    const doc = file.endsWith('.md')
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]))
+      : m[1].includes('/') || m[1] === 'README.md'
+        ? m[1]
+        : `docs/${m[1]}`;
     out.push({ at: file, document: doc, anchor: m[2] });
   }
   return out;
@@ -127,7 +141,16 @@ describe('citations of the docs', () => {
     expect(citations.filter((c) => c.at === 'openapi.yaml').length).toBeGreaterThan(0);
     expect(citations.filter((c) => c.at === 'schema.graphql').length).toBeGreaterThan(0);
     expect(citationsIn(SELF).map((c) => `${c.document} ${c.section ?? '#' + c.anchor}`)).toEqual(
-      expect.arrayContaining(['README.md Lobby', 'README.md Ratings', 'README.md Layout', 'docs/tournaments.md Pairing', 'docs/archives.md Import', 'README.md Abort', 'README.md Rematch', 'README.md Environment']),
+      expect.arrayContaining([
+        'README.md Lobby',
+        'README.md Ratings',
+        'README.md Layout',
+        'docs/tournaments.md Pairing',
+        'docs/archives.md Import',
+        'README.md Abort',
+        'README.md Rematch',
+        'README.md Environment',
+      ]),
     );
   });
 
@@ -150,11 +173,13 @@ describe("the README's account of what follows an append", () => {
   const readme = read('README.md');
 
   /** The steps as after-append.ts's own comment lists them: `N. \`name\`` and the file of each (its first src/ path). */
-  const documented = [...joined(source.slice(0, source.indexOf('*/'))).matchAll(/(\d+)\. `(\w+)`([\s\S]*?)(?=\d+\. `|An import|$)/g)].map(([, n, name, text]) => ({
-    n: Number(n),
-    name,
-    file: /\(?(src\/[\w/.-]+\.ts)/.exec(text)?.[1],
-  }));
+  const documented = [...joined(source.slice(0, source.indexOf('*/'))).matchAll(/(\d+)\. `(\w+)`([\s\S]*?)(?=\d+\. `|An import|$)/g)].map(
+    ([, n, name, text]) => ({
+      n: Number(n),
+      name,
+      file: /\(?(src\/[\w/.-]+\.ts)/.exec(text)?.[1],
+    }),
+  );
 
   it("after-append.ts's comment lists the declared steps, numbered in order", () => {
     expect(documented.map((s) => s.name)).toEqual([...AFTER_APPEND_STEPS]);

@@ -7,7 +7,18 @@ import { EMBEDDED_NODE_FLAGS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '..
 
 // No Docker engine runs on the CI machines: check the file's topology instead.
 const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { image?: string; build?: string; environment?: Record<string, string>; ports?: string[]; healthcheck?: { test: string[] }; depends_on?: Record<string, { condition: string }>; volumes?: string[] }>;
+  services: Record<
+    string,
+    {
+      image?: string;
+      build?: string;
+      environment?: Record<string, string>;
+      ports?: string[];
+      healthcheck?: { test: string[] };
+      depends_on?: Record<string, { condition: string }>;
+      volumes?: string[];
+    }
+  >;
 };
 
 describe('docker-compose.yml', () => {
@@ -68,7 +79,9 @@ describe('docker-compose.yml', () => {
       expect(started({})).toBe([arena, ...SERVICE_NODE_FLAGS, ...EMBEDDED_NODE_FLAGS, 'dist/main.js'].join(' '));
       expect(started({ DATABASE_URL: ' ' })).toBe([arena, ...SERVICE_NODE_FLAGS, ...EMBEDDED_NODE_FLAGS, 'dist/main.js'].join(' '));
       expect(started({ DATABASE_URL: 'postgresql://scopa@127.0.0.1/scopa' })).toBe([arena, ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
-      expect(started({ MALLOC_ARENA_MAX: '4', DATABASE_URL: 'postgresql://scopa@127.0.0.1/scopa' })).toBe(['MALLOC_ARENA_MAX=4', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '));
+      expect(started({ MALLOC_ARENA_MAX: '4', DATABASE_URL: 'postgresql://scopa@127.0.0.1/scopa' })).toBe(
+        ['MALLOC_ARENA_MAX=4', ...SERVICE_NODE_FLAGS, 'dist/main.js'].join(' '),
+      );
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }

@@ -15,7 +15,9 @@ import { createTestApp, listenOnLoopback } from './support/app';
 
 const root = process.cwd();
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
-const guideFiles = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort();
+const guideFiles = readdirSync(path.join(root, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 const documents = ['README.md', ...guideFiles.map((f) => `docs/${f}`)];
 
 /** Markdown without its fenced blocks and code spans (where a "link" is only text). */
@@ -59,7 +61,8 @@ describe('README and guides', () => {
         broken.push(`${target}: no file ${resolved}`);
         continue;
       }
-      if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(read(resolved)).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${resolved}`);
+      if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(read(resolved)).has(anchor))
+        broken.push(`${target}: no heading #${anchor} in ${resolved}`);
     }
     expect(broken).toEqual([]);
   });

@@ -64,7 +64,10 @@ describe('API reference at /docs (Chromium)', () => {
     expect(page.url()).toBe(`${base}/docs/`);
     // the service's CSP, unrelaxed: scripts from this origin only (no inline script, no eval, no CDN)
     const csp = Object.fromEntries(
-      (response?.headers()['content-security-policy'] ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]),
+      (response?.headers()['content-security-policy'] ?? '')
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
     );
     expect(csp['script-src']).toEqual(["'self'"]);
     expect(csp['script-src-attr']).toEqual(["'none'"]);
@@ -105,7 +108,10 @@ describe('API reference at /docs (Chromium)', () => {
     await page.waitForURL(`${base}/docs/sdk/`);
     await page.getByText('Quick start').first().waitFor();
     await page.click('a[href*="classes/ScopaClient"]');
-    await page.getByRole('heading', { name: /ScopaClient/ }).first().waitFor();
+    await page
+      .getByRole('heading', { name: /ScopaClient/ })
+      .first()
+      .waitFor();
     expect(await page.locator('body').innerText()).toContain('follow');
     expect(await page.evaluate(() => document.querySelectorAll('[id="play"], a[href$="#play"]').length)).toBeGreaterThan(0);
     await shot('sdk-client');

@@ -27,12 +27,9 @@ describe('GraphQL enums keep the wire values (e2e)', () => {
 
   it('a resigned match against a bot reads the same over GraphQL and REST', async () => {
     // onExpiry as a variable: the string a client sent before it was an enum
-    const { createMatch } = await gqlOk(
-      app,
-      alice.token,
-      'mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }',
-      { input: { preset: 'scopa', turnTimeLimit: 'PT1H', onExpiry: 'forfeit', seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] } },
-    );
+    const { createMatch } = await gqlOk(app, alice.token, 'mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }', {
+      input: { preset: 'scopa', turnTimeLimit: 'PT1H', onExpiry: 'forfeit', seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] },
+    });
     const id = createMatch.id as string;
     const auth = { authorization: `Bearer ${alice.token}` };
     expect((await request(app.getHttpServer()).post(`/v1/matches/${id}/start`).set(auth).send({})).status).toBe(200);
@@ -55,7 +52,12 @@ describe('GraphQL enums keep the wire values (e2e)', () => {
       onExpiry: rest.view.settings.onExpiry,
       reason: rest.view.result.reason,
       bots: rest.view.seats.map((s: { bot: string | null }) => s.bot),
-      options: { capture: rest.view.options.capture, cardsPoint: rest.view.options.cardsPoint, denariPoint: rest.view.options.denariPoint, primiera: rest.view.options.primiera },
+      options: {
+        capture: rest.view.options.capture,
+        cardsPoint: rest.view.options.cardsPoint,
+        denariPoint: rest.view.options.denariPoint,
+        primiera: rest.view.options.primiera,
+      },
     }).toEqual({
       status: match.status,
       phase: match.view.phase,

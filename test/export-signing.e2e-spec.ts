@@ -137,7 +137,10 @@ describe('signed exports and attributed imports (e2e, PGlite)', () => {
     const { header, events } = parseJsonl(text);
     expect(header).toMatchObject({ format: 'scopa-match/2', matchId: id, issuer: base, keyId: publicJwkOf(current).kid, signature: expect.any(String) });
     // the batch export and the archive stream sign the same way
-    const batch = await http().post('/v1/matches/export').set('authorization', auth(bob)).send({ ids: [id] });
+    const batch = await http()
+      .post('/v1/matches/export')
+      .set('authorization', auth(bob))
+      .send({ ids: [id] });
     expect(JSON.parse(batch.text.trim()).export).toBe(text);
 
     const file = (name: string, body: string) => {
@@ -162,7 +165,14 @@ describe('signed exports and attributed imports (e2e, PGlite)', () => {
       return lines.join('\n') + '\n';
     };
     // a re-dated event, as it is: the chain breaks at it
-    const redated = await audit('--keys', keysUrl, file('redated.jsonl', line(2, (l) => (l.time = '2099-01-01T00:00:00.000Z'))));
+    const redated = await audit(
+      '--keys',
+      keysUrl,
+      file(
+        'redated.jsonl',
+        line(2, (l) => (l.time = '2099-01-01T00:00:00.000Z')),
+      ),
+    );
     expect(redated.stdout).toMatch(/UNSOUND.*seq 2/);
     expect(redated.code).toBe(1);
     // re-dated and rechained, signature kept: the signature fails
@@ -187,7 +197,7 @@ describe('signed exports and attributed imports (e2e, PGlite)', () => {
     expect(events.length).toBeGreaterThan(2);
   });
 
-  it("its own signed export is the match itself: answered with it, no duplicate, whoever imports it and however often", async () => {
+  it('its own signed export is the match itself: answered with it, no duplicate, whoever imports it and however often', async () => {
     const id = await resigned(ann.username, bob.username, ann.username);
     const text = await exportOf(id);
     const before = await matchCount();
@@ -212,7 +222,10 @@ describe('signed exports and attributed imports (e2e, PGlite)', () => {
     const { header } = parseJsonl(text);
     const keepSignature = (t: string) => {
       const h = parseJsonl(t).header;
-      return [JSON.stringify({ ...h, issuer: header.issuer, keyId: header.keyId, signature: header.signature }), ...t.trimEnd().split('\n').slice(1)].join('\n') + '\n';
+      return (
+        [JSON.stringify({ ...h, issuer: header.issuer, keyId: header.keyId, signature: header.signature }), ...t.trimEnd().split('\n').slice(1)].join('\n') +
+        '\n'
+      );
     };
     const before = await matchCount();
     const forgeries = [
@@ -290,9 +303,9 @@ describe('signed exports and attributed imports (e2e, PGlite)', () => {
     expect(await archiveIds(mal.username, mal)).not.toContain(importedId);
     const remote = `${ann.username}@friend.example`;
     expect(await archiveIds(remote)).toContain(importedId);
-    const listed = ((await http().get(`/v1/users/${encodeURIComponent(remote)}/matches?vs=${encodeURIComponent(`${bob.username}@friend.example`)}`)).body.matches as any[]).find(
-      (m) => m.id === importedId,
-    );
+    const listed = (
+      (await http().get(`/v1/users/${encodeURIComponent(remote)}/matches?vs=${encodeURIComponent(`${bob.username}@friend.example`)}`)).body.matches as any[]
+    ).find((m) => m.id === importedId);
     expect(listed).toMatchObject({ imported: true, verified: true, issuer: 'https://friend.example' });
     expect(listed.players.map((p: { player: string }) => p.player)).toEqual([remote, `${bob.username}@friend.example`]);
     expect((await http().get(`/v1/matches/${importedId}/audit`).set('authorization', auth(mal))).body).toMatchObject({ sound: true, checked: 'chain+rules' });
@@ -304,11 +317,17 @@ describe('signed exports and attributed imports (e2e, PGlite)', () => {
 
     // the friend's issuer with a key it does not publish, or an edit after its signature: refused
     const before = await matchCount();
-    expect((await importAs(mal, reissue(text, { matchId: uuid(6), signer: { ...stranger, issuer: friend.issuer } }))).body).toMatchObject({ status: 400, signature: 'unknown-key' });
+    expect((await importAs(mal, reissue(text, { matchId: uuid(6), signer: { ...stranger, issuer: friend.issuer } }))).body).toMatchObject({
+      status: 400,
+      signature: 'unknown-key',
+    });
     const signed = reissue(text, { matchId: uuid(7), signer: friend });
     const edited = reissue(signed, { change: (_h, ls) => (ls[1].time = '2099-01-01T00:00:00.000Z') });
     const h = parseJsonl(signed).header;
-    const keptSignature = [JSON.stringify({ ...parseJsonl(edited).header, issuer: h.issuer, keyId: h.keyId, signature: h.signature }), ...edited.trimEnd().split('\n').slice(1)].join('\n');
+    const keptSignature = [
+      JSON.stringify({ ...parseJsonl(edited).header, issuer: h.issuer, keyId: h.keyId, signature: h.signature }),
+      ...edited.trimEnd().split('\n').slice(1),
+    ].join('\n');
     expect((await importAs(mal, keptSignature)).body).toMatchObject({ status: 400, signature: 'invalid' });
     expect(await matchCount()).toBe(before);
   });

@@ -34,7 +34,8 @@ describe('GraphiQL (Chromium)', () => {
   let foreign: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(graphiqlDir(loadConfig()), 'index.html'))) throw new Error(`no GraphiQL in ${graphiqlDir(loadConfig())}: run npm run build:graphiql`);
+    if (!existsSync(path.join(graphiqlDir(loadConfig()), 'index.html')))
+      throw new Error(`no GraphiQL in ${graphiqlDir(loadConfig())}: run npm run build:graphiql`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1400, height: 900 });
@@ -97,7 +98,11 @@ describe('GraphiQL (Chromium)', () => {
       // then live: the start's events reach the open subscription (GraphiQL shows the latest)
       const started = await request(app.getHttpServer()).post(`/v1/matches/${created.body.id}/start`).set('authorization', `Bearer ${alice.token}`).send({});
       expect(started.status).toBe(200);
-      await page.waitForFunction(() => /MatchStarted|RoundDealt|HandsDealt|CardPlayed/.test(document.querySelector('.graphiql-response')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => /MatchStarted|RoundDealt|HandsDealt|CardPlayed/.test(document.querySelector('.graphiql-response')?.textContent ?? ''),
+        undefined,
+        { timeout: 60_000 },
+      );
       await shot('02-subscription');
 
       expect(foreign).toEqual([]);

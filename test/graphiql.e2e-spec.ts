@@ -52,7 +52,10 @@ describe('GraphiQL at /graphiql (e2e)', () => {
       expect({ ref, status: res.status }).toEqual({ ref, status: 200 });
     }
     // nothing in the page or its entry script loads from a CDN
-    const entry = readFileSync(path.join(graphiqlDir(loadConfig()), refs.find((r) => r.endsWith('.js') && r.includes('index'))!.replace('/graphiql/', '')), 'utf8');
+    const entry = readFileSync(
+      path.join(graphiqlDir(loadConfig()), refs.find((r) => r.endsWith('.js') && r.includes('index'))!.replace('/graphiql/', '')),
+      'utf8',
+    );
     expect(page + entry).not.toMatch(/(unpkg\.com|jsdelivr\.net|esm\.sh|cdnjs)/);
   });
 

@@ -41,7 +41,9 @@ describe('health, readiness and metrics (e2e)', () => {
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const given = await request(app.getHttpServer()).get('/health').set('X-Request-Id', 'client-42');
     expect(given.headers['x-request-id']).toBe('client-42');
-    const hostile = await request(app.getHttpServer()).get('/health').set('X-Request-Id', `<script>${'x'.repeat(200)}`);
+    const hostile = await request(app.getHttpServer())
+      .get('/health')
+      .set('X-Request-Id', `<script>${'x'.repeat(200)}`);
     expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -49,7 +51,13 @@ describe('health, readiness and metrics (e2e)', () => {
     const res = await request(app.getHttpServer()).get('/metrics');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    for (const name of ['scopa_plays_total', 'scopa_play_latency_seconds', 'scopa_subscriptions_open', 'scopa_clock_expiries_total', 'scopa_webhook_deliveries_total']) {
+    for (const name of [
+      'scopa_plays_total',
+      'scopa_play_latency_seconds',
+      'scopa_subscriptions_open',
+      'scopa_clock_expiries_total',
+      'scopa_webhook_deliveries_total',
+    ]) {
       expect(res.text).toContain(`# TYPE ${name}`);
     }
   });

@@ -35,7 +35,8 @@ describe('imported names in the web client (Chromium)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html')))
+      throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     mia = await register(app, 'mia');
@@ -48,7 +49,11 @@ describe('imported names in the web client (Chromium)', () => {
     const text = (await request(app.getHttpServer()).get(`/v1/matches/${matchId}/export`).set('authorization', `Bearer ${mia.token}`)).text;
     const sourceId = '00000000-0000-4000-8000-00000000f00d';
     const forged = reissue(text.split(JSON.stringify('opponent')).join(JSON.stringify(NAME)), { matchId: sourceId });
-    const imported = await request(app.getHttpServer()).post('/v1/matches/import').set('authorization', `Bearer ${mia.token}`).set('content-type', 'text/plain').send(forged);
+    const imported = await request(app.getHttpServer())
+      .post('/v1/matches/import')
+      .set('authorization', `Bearer ${mia.token}`)
+      .set('content-type', 'text/plain')
+      .send(forged);
     expect(imported.status).toBe(201);
     expect(imported.body).toMatchObject({ verified: false });
     importedId = imported.body.id;

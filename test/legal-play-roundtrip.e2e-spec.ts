@@ -40,7 +40,10 @@ describe('a legal play sent back as it was given (e2e)', () => {
   it('over GraphQL: legalPlays { card capture scopa } goes back into play(input:) as it is', async () => {
     const id = await startedAgainstBot();
     const { legalPlays } = await gqlOk(app, alice.token, 'query($id: ID!) { legalPlays(matchId: $id) { seq plays { card capture scopa } } }', { id });
-    const { play } = await gqlOk(app, alice.token, 'mutation($id: ID!, $p: PlayInput!) { play(matchId: $id, input: $p) { seq } }', { id, p: legalPlays.plays[0] });
+    const { play } = await gqlOk(app, alice.token, 'mutation($id: ID!, $p: PlayInput!) { play(matchId: $id, input: $p) { seq } }', {
+      id,
+      p: legalPlays.plays[0],
+    });
     expect(play.seq).toBeGreaterThan(legalPlays.seq);
   });
 });

@@ -36,7 +36,8 @@ describe('lobby page (Chromium)', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html')))
+      throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     browser = await launchChromium({ width: 1200, height: 900 });

@@ -64,7 +64,10 @@ describe('lobby and seeks (e2e)', () => {
     const pubsub = app.get<PubSubEngine>(PUB_SUB);
     const events = pubsub.asyncIterableIterator<any>(playerChannel(alice.username));
     const paired = events.next();
-    const hook = await http().post('/v1/webhooks').set('authorization', auth(alice)).send({ url: 'http://127.0.0.1:9/hook', events: ['match_started'] });
+    const hook = await http()
+      .post('/v1/webhooks')
+      .set('authorization', auth(alice))
+      .send({ url: 'http://127.0.0.1:9/hook', events: ['match_started'] });
     expect(hook.status).toBe(201);
 
     const a = await seekRest(alice, { preset: 'scopa-simple', turnTimeLimit: 'PT2H' });
@@ -136,7 +139,10 @@ describe('lobby and seeks (e2e)', () => {
   it('seeks of a saved ruleset lock its version and pair into a match of exactly it, rated in its pool', async () => {
     const owner = await register(app, 'rso');
     const other = await register(app, 'rsx');
-    const saved = await http().post('/v1/custom-rulesets').set('authorization', auth(owner)).send({ name: 'three of us', preset: 'scopa', overrides: { players: 3, target: 5 } });
+    const saved = await http()
+      .post('/v1/custom-rulesets')
+      .set('authorization', auth(owner))
+      .send({ name: 'three of us', preset: 'scopa', overrides: { players: 3, target: 5 } });
     expect(saved.status).toBe(201);
     const rulesetId = saved.body.id as string;
     const third = await register(app, 'rst');
@@ -206,7 +212,11 @@ describe('lobby and seeks (e2e)', () => {
       .send({ preset: 'scopa', overrides: { players: 3 }, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }, { type: 'open' }] });
     expect(created.status).toBe(201);
     const entry = (await lobbyPage(other, { preset: 'scopa', limit: 100 })).matches.find((m) => m.id === created.body.id);
-    expect(entry.seats.map((s: any) => [s.state, s.bot])).toEqual([['taken', null], ['bot', 'greedy'], ['open', null]]);
+    expect(entry.seats.map((s: any) => [s.state, s.bot])).toEqual([
+      ['taken', null],
+      ['bot', 'greedy'],
+      ['open', null],
+    ]);
     const g = await gqlOk(app, other.token, `{ lobby(preset: "scopa", limit: 100) { matches { id seats { state bot } } } }`);
     expect(g.lobby.matches.find((m: any) => m.id === created.body.id).seats).toEqual([
       { state: 'taken', bot: null },
@@ -242,7 +252,15 @@ describe('lobby and seeks (e2e)', () => {
     expect((await lobbyPage(viewer, { preset: 'scopa-d-assi', rated: true })).matches.map((m) => m.id)).toEqual([made[4]]);
     // bad arguments: 400, typed
     // An unknown preset is refused as the other bad filters are, not answered with an empty list.
-    for (const q of [{ limit: 0 }, { limit: 101 }, { after: 'not-a-cursor' }, { clock: 'blitz' }, { rated: 'maybe' }, { preset: 'no-such-preset' }, { preset: 'toString' }]) {
+    for (const q of [
+      { limit: 0 },
+      { limit: 101 },
+      { after: 'not-a-cursor' },
+      { clock: 'blitz' },
+      { rated: 'maybe' },
+      { preset: 'no-such-preset' },
+      { preset: 'toString' },
+    ]) {
       const res = await http().get('/v1/lobby').query(q).set('authorization', auth(viewer));
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
@@ -264,12 +282,23 @@ describe('lobby and seeks (e2e)', () => {
     });
     c.subscribe(
       { query: 'subscription { lobby(preset: "scopa-quindici") { type matchId match { id seats { state } } } }' },
-      { next: (msg) => { got.push((msg.data as any).lobby); notify(); }, error: (e) => got.push({ error: e }), complete: () => undefined },
+      {
+        next: (msg) => {
+          got.push((msg.data as any).lobby);
+          notify();
+        },
+        error: (e) => got.push({ error: e }),
+        complete: () => undefined,
+      },
     );
     await ready;
     const waitFor = async (n: number) => {
       const deadline = Date.now() + 10_000;
-      while (got.length < n && Date.now() < deadline) await new Promise<void>((r) => { notify = r; setTimeout(r, 200); });
+      while (got.length < n && Date.now() < deadline)
+        await new Promise<void>((r) => {
+          notify = r;
+          setTimeout(r, 200);
+        });
       return got.slice();
     };
     const mk = async (body: Record<string, unknown>) => (await http().post('/v1/matches').set('authorization', auth(owner)).send(body)).body.id as string;
@@ -278,7 +307,11 @@ describe('lobby and seeks (e2e)', () => {
     const three = await mk({ preset: 'scopa-quindici', overrides: { players: 3 }, seats: [{ type: 'creator' }, { type: 'open' }, { type: 'open' }] });
     expect((await waitFor(1))[0]).toMatchObject({ type: 'added', matchId: three });
     await http().post(`/v1/matches/${three}/join`).set('authorization', auth(joiner)).send({});
-    expect((await waitFor(2))[1]).toMatchObject({ type: 'updated', matchId: three, match: { seats: [{ state: 'taken' }, { state: 'taken' }, { state: 'open' }] } });
+    expect((await waitFor(2))[1]).toMatchObject({
+      type: 'updated',
+      matchId: three,
+      match: { seats: [{ state: 'taken' }, { state: 'taken' }, { state: 'open' }] },
+    });
     await http().post(`/v1/matches/${three}/join`).set('authorization', auth(watcher)).send({});
     expect((await waitFor(3))[2]).toEqual({ type: 'removed', matchId: three, match: null });
     expect(got).toHaveLength(3); // the private match and the other preset never came
@@ -345,16 +378,22 @@ describe('lobby and seeks (e2e)', () => {
     const out = await register(app, 'sxo');
     const other = await register(app, 'sxs');
     const login = async (a: Account) => {
-      const r = await http().post('/v1/auth/login').send({ username: a.username, password: 'password-of-' + a.username });
+      const r = await http()
+        .post('/v1/auth/login')
+        .send({ username: a.username, password: 'password-of-' + a.username });
       expect(r.status).toBe(200);
       return r.body.accessToken as string;
     };
     const reader = async (a: Account) => {
-      const r = await http().post('/v1/tokens').set('authorization', auth(a)).send({ name: 'reader', scopes: ['read'] });
+      const r = await http()
+        .post('/v1/tokens')
+        .set('authorization', auth(a))
+        .send({ name: 'reader', scopes: ['read'] });
       expect(r.status).toBe(201);
       return r.body.token as string;
     };
-    const statusOf = async (pat: string, id: string) => ((await http().get('/v1/seeks').set('authorization', `Bearer ${pat}`)).body as { id: string; status: string }[]).find((x) => x.id === id)?.status;
+    const statusOf = async (pat: string, id: string) =>
+      ((await http().get('/v1/seeks').set('authorization', `Bearer ${pat}`)).body as { id: string; status: string }[]).find((x) => x.id === id)?.status;
     await login(out); // a second session: logout-all ends both
     const liveOut = (await seekRest(out, { preset: 'scopa-initiation', turnTimeLimit: 'PT5M', overrides: { target: 9 } })).body;
     const corrOut = (await seekRest(out, { preset: 'scopa-initiation', turnTimeLimit: 'P7D', overrides: { target: 9 } })).body;
@@ -373,7 +412,7 @@ describe('lobby and seeks (e2e)', () => {
     expect(await statusOf(patOther, liveOther.id)).toBe('open');
   });
 
-  it('pairs rated seeks only inside each other\'s rating range, oldest compatible first', async () => {
+  it("pairs rated seeks only inside each other's rating range, oldest compatible first", async () => {
     const picky = await register(app, 'rpk'); // 1500, wants 1600-1700: nobody here
     const b = await register(app, 'rpb');
     const c = await register(app, 'rpc');
@@ -442,10 +481,16 @@ describe('seek pairing with a client-seed window (e2e)', () => {
     expect(waiting.body.status).toBe('open');
     expect(Date.parse(waiting.body.startsAt) - Date.now()).toBeGreaterThan(20_000);
     expect(sa.id).not.toBe(sb.id);
-    const seedA = await http().post(`/v1/matches/${matchId}/client-seed`).set('authorization', auth(a)).send({ clientSeed: 'ab'.repeat(32) });
+    const seedA = await http()
+      .post(`/v1/matches/${matchId}/client-seed`)
+      .set('authorization', auth(a))
+      .send({ clientSeed: 'ab'.repeat(32) });
     expect(seedA.status).toBe(200);
     expect(seedA.body.status).toBe('open');
-    const seedB = await http().post(`/v1/matches/${matchId}/client-seed`).set('authorization', auth(b)).send({ clientSeed: 'cd'.repeat(32) });
+    const seedB = await http()
+      .post(`/v1/matches/${matchId}/client-seed`)
+      .set('authorization', auth(b))
+      .send({ clientSeed: 'cd'.repeat(32) });
     expect(seedB.status).toBe(200);
     expect(seedB.body.status).toBe('playing');
     expect(seedB.body.view.clientSeeds.filter((s: string | null) => s !== null)).toHaveLength(2);

@@ -39,7 +39,9 @@ function receiver(status: number): Promise<{ server: Server; url: string }> {
       res.end();
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` })),
+  );
 }
 
 describe('metrics move when their events happen (e2e, PGlite)', () => {
@@ -87,7 +89,12 @@ describe('metrics move when their events happen (e2e, PGlite)', () => {
       let before = await metrics();
 
       // a person and a bot play: both counted, both timed
-      const created = await post(alice, '/v1/matches', { preset: 'scopa', turnTimeLimit: 'PT1H', onExpiry: 'autoPlay', seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] });
+      const created = await post(alice, '/v1/matches', {
+        preset: 'scopa',
+        turnTimeLimit: 'PT1H',
+        onExpiry: 'autoPlay',
+        seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }],
+      });
       expect(created.status).toBe(201);
       const id: string = created.body.id;
       expect((await post(alice, `/v1/matches/${id}/start`)).status).toBeLessThan(300);
@@ -106,8 +113,13 @@ describe('metrics move when their events happen (e2e, PGlite)', () => {
       const intruder = await post(bob, `/v1/matches/${id}/resign`);
       expect(intruder.status).toBeGreaterThanOrEqual(400);
       after = await metrics();
-      expect(sample(after, 'scopa_commands_rejected_total', 'code="VERSION_CONFLICT"') - sample(before, 'scopa_commands_rejected_total', 'code="VERSION_CONFLICT"')).toBe(1);
-      expect(sample(after, 'scopa_commands_rejected_total', `code="${intruder.body.code}"`) - sample(before, 'scopa_commands_rejected_total', `code="${intruder.body.code}"`)).toBe(1);
+      expect(
+        sample(after, 'scopa_commands_rejected_total', 'code="VERSION_CONFLICT"') - sample(before, 'scopa_commands_rejected_total', 'code="VERSION_CONFLICT"'),
+      ).toBe(1);
+      expect(
+        sample(after, 'scopa_commands_rejected_total', `code="${intruder.body.code}"`) -
+          sample(before, 'scopa_commands_rejected_total', `code="${intruder.body.code}"`),
+      ).toBe(1);
       expect(sample(after, 'scopa_play_latency_seconds_count')).toBe(sample(before, 'scopa_play_latency_seconds_count'));
 
       // the clock runs out: an expiry by policy, a play by the clock, timed too
@@ -123,8 +135,12 @@ describe('metrics move when their events happen (e2e, PGlite)', () => {
       before = after;
       await app.get(WebhookWorkerService).poll();
       after = await metrics();
-      expect(sample(after, 'scopa_webhook_deliveries_total', 'outcome="delivered"') - sample(before, 'scopa_webhook_deliveries_total', 'outcome="delivered"')).toBeGreaterThanOrEqual(1);
-      expect(sample(after, 'scopa_webhook_deliveries_total', 'outcome="failed"') - sample(before, 'scopa_webhook_deliveries_total', 'outcome="failed"')).toBeGreaterThanOrEqual(1);
+      expect(
+        sample(after, 'scopa_webhook_deliveries_total', 'outcome="delivered"') - sample(before, 'scopa_webhook_deliveries_total', 'outcome="delivered"'),
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        sample(after, 'scopa_webhook_deliveries_total', 'outcome="failed"') - sample(before, 'scopa_webhook_deliveries_total', 'outcome="failed"'),
+      ).toBeGreaterThanOrEqual(1);
     } finally {
       good.server.close();
       bad.server.close();

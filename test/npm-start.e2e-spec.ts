@@ -72,7 +72,10 @@ describe('npm start', () => {
 
   beforeAll(() => {
     if (!existsSync(path.join(root, 'dist', 'main.js'))) {
-      execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+      execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+        cwd: root,
+        stdio: 'inherit',
+      });
     }
   });
 
@@ -85,7 +88,15 @@ describe('npm start', () => {
     const port = await freePort();
     npm = spawn('npm', ['start', '--ignore-scripts'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: '', PORT: String(port), DATA_DIR: 'memory', LOG_LEVEL: 'info', NODE_ENV: 'development', JWT_SECRET: 'npm-start-test' },
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        PORT: String(port),
+        DATA_DIR: 'memory',
+        LOG_LEVEL: 'info',
+        NODE_ENV: 'development',
+        JWT_SECRET: 'npm-start-test',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     npm.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -95,7 +106,10 @@ describe('npm start', () => {
     const deadline = Date.now() + 180_000;
     for (;;) {
       if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode}:\n${output}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error(`the service did not answer /health:\n${output}`);
       await new Promise((r) => setTimeout(r, 250));

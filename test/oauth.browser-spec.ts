@@ -45,11 +45,15 @@ describe('OAuth consent page (Chromium)', () => {
   const landed: URL[] = [];
 
   const api = (p: string, token: string, init: RequestInit = {}) =>
-    fetch(base + p, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
+    fetch(base + p, {
+      ...init,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+    });
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html')))
+      throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     appServer = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname === '/callback') landed.push(url);
@@ -85,7 +89,17 @@ describe('OAuth consent page (Chromium)', () => {
       const { verifier, challenge } = pkce();
       const state = 'browser-state-42';
       const redirectUri = `http://127.0.0.1:${appPort}/callback`;
-      await page.goto(authorizeUrl(base, { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'match:read match:play', state, code_challenge: challenge, code_challenge_method: 'S256' }));
+      await page.goto(
+        authorizeUrl(base, {
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          scope: 'match:read match:play',
+          state,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        }),
+      );
       // Not signed in: the log-in form, on the consent route.
       await page.waitForSelector('#auth-submit');
       expect(page.url()).toMatch(/#\/oauth\/consent\/[\w-]+$/);
@@ -108,7 +122,13 @@ describe('OAuth consent page (Chromium)', () => {
       expect(code).toBeTruthy();
 
       // The app exchanges the code (PKCE) and acts with the token.
-      const tokens = await form(`${base}/oauth/token`, { grant_type: 'authorization_code', code: code!, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier });
+      const tokens = await form(`${base}/oauth/token`, {
+        grant_type: 'authorization_code',
+        code: code!,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+        code_verifier: verifier,
+      });
       expect(tokens.status).toBe(200);
       expect(tokens.body.scope).toBe('match:read match:play');
       expect((await api('/v1/matches', tokens.body.access_token)).status).toBe(200);
@@ -131,7 +151,17 @@ describe('OAuth consent page (Chromium)', () => {
   it('deny sends the app access_denied with its state', async () => {
     landed.length = 0;
     const { challenge } = pkce();
-    await page.goto(authorizeUrl(base, { response_type: 'code', client_id: clientId, redirect_uri: `http://127.0.0.1:${appPort}/callback`, scope: 'profile:read', state: 's2', code_challenge: challenge, code_challenge_method: 'S256' }));
+    await page.goto(
+      authorizeUrl(base, {
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: `http://127.0.0.1:${appPort}/callback`,
+        scope: 'profile:read',
+        state: 's2',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
     await page.waitForSelector('#consent-deny');
     await page.click('#consent-deny');
     await page.waitForURL(`http://127.0.0.1:${appPort}/**`);
@@ -141,7 +171,12 @@ describe('OAuth consent page (Chromium)', () => {
   });
 
   it('the web client refreshes its session before the access token ends: no password asked again, the old token replaced', async () => {
-    const stored = () => page.evaluate(() => JSON.parse((globalThis as any).localStorage.getItem('scopa.session') ?? 'null')) as Promise<{ token: string; refreshToken: string; expiresAt: number } | null>;
+    const stored = () =>
+      page.evaluate(() => JSON.parse((globalThis as any).localStorage.getItem('scopa.session') ?? 'null')) as Promise<{
+        token: string;
+        refreshToken: string;
+        expiresAt: number;
+      } | null>;
     await page.goto(`${base}/#/`);
     await page.waitForSelector('#nav-apps');
     const before = await stored();

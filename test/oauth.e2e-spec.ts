@@ -27,7 +27,10 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
   let webApp: string;
 
   const api = (path: string, token: string, init: RequestInit = {}) =>
-    fetch(base + path, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
+    fetch(base + path, {
+      ...init,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+    });
   const gql = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
     (await api('/graphql', token, { method: 'POST', body: JSON.stringify({ query, variables }) })).json() as Promise<any>;
 
@@ -97,7 +100,8 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
   const exchange = (code: string, verifier: string, redirectUri = LOOPBACK_REDIRECT, clientId = publicApp) =>
     form(`${base}/oauth/token`, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier });
 
-  const refresh = (refreshToken: string, clientId = publicApp) => form(`${base}/oauth/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
+  const refresh = (refreshToken: string, clientId = publicApp) =>
+    form(`${base}/oauth/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
 
   it('publishes RFC 8414 metadata at /.well-known/oauth-authorization-server', async () => {
     const res = await fetch(`${base}/.well-known/oauth-authorization-server`);
@@ -108,7 +112,9 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect(meta.revocation_endpoint).toBe(`${base}/oauth/revoke`);
     expect(meta.introspection_endpoint).toBe(`${base}/oauth/introspect`);
     expect(meta.code_challenge_methods_supported).toEqual(['S256']);
-    expect(meta.scopes_supported).toEqual(expect.arrayContaining(['profile:read', 'match:read', 'match:play', 'challenge:write', 'webhook:write', 'ruleset:write']));
+    expect(meta.scopes_supported).toEqual(
+      expect.arrayContaining(['profile:read', 'match:read', 'match:play', 'challenge:write', 'webhook:write', 'ruleset:write']),
+    );
     expect(meta.response_types_supported).toEqual(['code']);
   });
 
@@ -118,7 +124,10 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect(endpoints.map(([k]) => k)).toContain('pushed_authorization_request_endpoint');
     for (const [name, url] of endpoints) {
       expect(url.startsWith(base)).toBe(true);
-      const res = name === 'authorization_endpoint' || name === 'jwks_uri' ? await fetch(url, { redirect: 'manual' }) : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+      const res =
+        name === 'authorization_endpoint' || name === 'jwks_uri'
+          ? await fetch(url, { redirect: 'manual' })
+          : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
       expect({ name, status: res.status }).not.toEqual({ name, status: 404 });
       if (name === 'jwks_uri') expect(res.status).toBe(200);
     }
@@ -148,16 +157,26 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
   });
 
   it('redirect URIs with a user part are refused at registration; the consent page names the redirect host plainly', async () => {
-    for (const uri of ['https://scopa.example@evil.example/cb', 'https://@evil.example/cb', 'https://user:pw@app.example/cb', 'http://127.0.0.1@evil.example/cb']) {
+    for (const uri of [
+      'https://scopa.example@evil.example/cb',
+      'https://@evil.example/cb',
+      'https://user:pw@app.example/cb',
+      'http://127.0.0.1@evil.example/cb',
+    ]) {
       const res = await api('/v1/oauth/apps', alice.token, { method: 'POST', body: JSON.stringify({ name: 'x', redirectUris: [uri] }) });
       const body = (await res.json()) as any;
       expect({ uri, status: res.status, code: body.code, field: body.field }).toEqual({ uri, status: 400, code: 'VALIDATION_FAILED', field: 'redirectUris' });
       expect(body.detail).toMatch(/user part/);
-      const viaGql = await gql(alice.token, 'mutation($i: RegisterOAuthAppInput!) { registerOAuthApp(input: $i) { app { id } } }', { i: { name: 'x', redirectUris: [uri] } });
+      const viaGql = await gql(alice.token, 'mutation($i: RegisterOAuthAppInput!) { registerOAuthApp(input: $i) { app { id } } }', {
+        i: { name: 'x', redirectUris: [uri] },
+      });
       expect(viaGql.errors[0].extensions.code).toBe('VALIDATION_FAILED');
     }
     // RFC 7591's client_id beside id
-    const reg = await api('/v1/oauth/apps', alice.token, { method: 'POST', body: JSON.stringify({ name: 'Plain', redirectUris: ['https://plain.example/cb?at=x@y'] }) });
+    const reg = await api('/v1/oauth/apps', alice.token, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Plain', redirectUris: ['https://plain.example/cb?at=x@y'] }),
+    });
     expect(reg.status).toBe(201);
     const registered = (await reg.json()) as any;
     expect(registered.app.client_id).toBe(registered.app.id);
@@ -170,11 +189,16 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
       const consent = new URL(first.headers.get('location')!, base);
       return (await (await browse(jar, `${consent}/request`, { headers: { authorization: `Bearer ${alice.token}` } })).json()) as any;
     };
-    expect(await consentOf(registered.app.id, 'https://plain.example/cb?at=x@y')).toMatchObject({ redirectUri: 'https://plain.example/cb?at=x@y', redirectHost: 'plain.example' });
+    expect(await consentOf(registered.app.id, 'https://plain.example/cb?at=x@y')).toMatchObject({
+      redirectUri: 'https://plain.example/cb?at=x@y',
+      redirectHost: 'plain.example',
+    });
     expect(await consentOf(publicApp, 'http://127.0.0.1:51234/callback')).toMatchObject({ redirectHost: '127.0.0.1:51234' });
     // an app registered before this rule, with such a URI: the consent names the real host, not the user part
     const legacy = 'legacy' + Math.random().toString(16).slice(2);
-    await app.get(PrismaService).oAuthApp.create({ data: { id: legacy, ownerId: alice.id, name: 'Legacy', redirectUris: ['https://scopa.example@evil.example/cb'], confidential: false } });
+    await app.get(PrismaService).oAuthApp.create({
+      data: { id: legacy, ownerId: alice.id, name: 'Legacy', redirectUris: ['https://scopa.example@evil.example/cb'], confidential: false },
+    });
     const shown = await consentOf(legacy, 'https://scopa.example@evil.example/cb');
     expect(shown.redirectHost).toBe('evil.example');
   });
@@ -208,7 +232,9 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
 
     // The user sees the app among the authorized apps.
     const grants = (await (await api('/v1/oauth/grants', alice.token)).json()) as any[];
-    expect(grants).toEqual(expect.arrayContaining([expect.objectContaining({ app: { id: publicApp, name: 'Loopback bot' }, scopes: ['profile:read', 'match:read'] })]));
+    expect(grants).toEqual(
+      expect.arrayContaining([expect.objectContaining({ app: { id: publicApp, name: 'Loopback bot' }, scopes: ['profile:read', 'match:read'] })]),
+    );
 
     // Refresh: a new access token and a new refresh token; the old access token still works until it expires.
     const r1 = await refresh(tokens.body.refresh_token);
@@ -242,7 +268,10 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     const { verifier, challenge } = pkce();
     const t = (await exchange((await authorize(codeParams(challenge, { scope: 'openid match:read', nonce: 'n-1' }))).searchParams.get('code')!, verifier)).body;
     expect(t.scope.split(' ').sort()).toEqual(['match:read', 'openid']);
-    const [header, payload] = (t.id_token as string).split('.').slice(0, 2).map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    const [header, payload] = (t.id_token as string)
+      .split('.')
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
     expect(header.alg).toBe('EdDSA');
     expect(payload).toMatchObject({ sub: alice.id, aud: publicApp, nonce: 'n-1' });
     const jwks = (await (await fetch(`${base}/oauth/jwks`)).json()) as any;
@@ -335,7 +364,9 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     const otherPath = await fetch(authorizeUrl(base, codeParams(challenge, { redirect_uri: 'http://127.0.0.1:51234/other' })), { redirect: 'manual' });
     expect(otherPath.status).toBe(400);
     // a web app's https redirect matches exactly
-    const web = await fetch(authorizeUrl(base, codeParams(challenge, { client_id: webApp, redirect_uri: 'https://app.example:8443/cb' })), { redirect: 'manual' });
+    const web = await fetch(authorizeUrl(base, codeParams(challenge, { client_id: webApp, redirect_uri: 'https://app.example:8443/cb' })), {
+      redirect: 'manual',
+    });
     expect(web.status).toBe(400);
   });
 
@@ -395,9 +426,11 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
 
   it('a token without match:play cannot play over REST, GraphQL or graphql-ws; one with it can', async () => {
     const p = pkce();
-    const readOnly = (await exchange((await authorize(codeParams(p.challenge, { scope: 'match:read' }))).searchParams.get('code')!, p.verifier)).body.access_token;
+    const readOnly = (await exchange((await authorize(codeParams(p.challenge, { scope: 'match:read' }))).searchParams.get('code')!, p.verifier)).body
+      .access_token;
     const q = pkce();
-    const player = (await exchange((await authorize(codeParams(q.challenge, { scope: 'match:read match:play' }))).searchParams.get('code')!, q.verifier)).body.access_token;
+    const player = (await exchange((await authorize(codeParams(q.challenge, { scope: 'match:read match:play' }))).searchParams.get('code')!, q.verifier)).body
+      .access_token;
     const create = { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] };
 
     const rest = await api('/v1/matches', readOnly, { method: 'POST', body: JSON.stringify(create) });
@@ -411,7 +444,10 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
       const client = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
       try {
         return await new Promise<any>((resolve) => {
-          client.subscribe({ query: CREATE, variables: { i: create } }, { next: (r) => resolve(r), error: (e) => resolve({ error: e }), complete: () => undefined });
+          client.subscribe(
+            { query: CREATE, variables: { i: create } },
+            { next: (r) => resolve(r), error: (e) => resolve({ error: e }), complete: () => undefined },
+          );
         });
       } finally {
         await client.dispose();
@@ -435,7 +471,10 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect(frag.status).toBe(400);
 
     const conf = (await (
-      await api('/v1/oauth/apps', alice.token, { method: 'POST', body: JSON.stringify({ name: 'Server app', redirectUris: ['https://srv.example/cb'], confidential: true }) })
+      await api('/v1/oauth/apps', alice.token, {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Server app', redirectUris: ['https://srv.example/cb'], confidential: true }),
+      })
     ).json()) as any;
     expect(conf.app.confidential).toBe(true);
     expect(typeof conf.clientSecret).toBe('string');
@@ -451,19 +490,27 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect(noSecret.body.error).toBe('invalid_client');
     const basic = 'Basic ' + Buffer.from(`${conf.app.id}:${conf.clientSecret}`).toString('base64');
     const code2 = (await authorize(codeParams(challenge, { client_id: conf.app.id, redirect_uri: 'https://srv.example/cb' }))).searchParams.get('code')!;
-    const withSecret = await form(`${base}/oauth/token`, { grant_type: 'authorization_code', code: code2, redirect_uri: 'https://srv.example/cb', code_verifier: verifier }, { authorization: basic });
+    const withSecret = await form(
+      `${base}/oauth/token`,
+      { grant_type: 'authorization_code', code: code2, redirect_uri: 'https://srv.example/cb', code_verifier: verifier },
+      { authorization: basic },
+    );
     expect(withSecret.status).toBe(200);
 
     const bob = await register(app, 'ob');
     expect((await api(`/v1/oauth/apps/${conf.app.id}`, bob.token, { method: 'DELETE' })).status).toBe(404);
     expect((await api(`/v1/oauth/apps/${conf.app.id}`, alice.token, { method: 'DELETE' })).status).toBe(204);
     expect((await api('/v1/me', withSecret.body.access_token)).status).toBe(401);
-    const gone = await fetch(authorizeUrl(base, codeParams(challenge, { client_id: conf.app.id, redirect_uri: 'https://srv.example/cb' })), { redirect: 'manual' });
+    const gone = await fetch(authorizeUrl(base, codeParams(challenge, { client_id: conf.app.id, redirect_uri: 'https://srv.example/cb' })), {
+      redirect: 'manual',
+    });
     expect(gone.status).toBe(400);
   });
 
   it('personal API tokens take the fine scopes; read and play still work as their documented aliases', async () => {
-    const mk = async (scopes: string[]) => ((await (await api('/v1/tokens', alice.token, { method: 'POST', body: JSON.stringify({ name: scopes.join(' '), scopes }) })).json()) as any).token as string;
+    const mk = async (scopes: string[]) =>
+      ((await (await api('/v1/tokens', alice.token, { method: 'POST', body: JSON.stringify({ name: scopes.join(' '), scopes }) })).json()) as any)
+        .token as string;
     const webhookOnly = await mk(['webhook:write']);
     // Removing a webhook that does not exist: 404 once the scope is there, 403 without it.
     const removeHook = (token: string) => api('/v1/webhooks/00000000-0000-4000-8000-000000000000', token, { method: 'DELETE' }).then((r) => r.status);
@@ -493,14 +540,17 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     });
     const s0 = (await login.json()) as any;
     expect(s0.refreshToken).toMatch(/^scopa_rt_/);
-    const refreshSession = (token: string) => fetch(`${base}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: token }) });
+    const refreshSession = (token: string) =>
+      fetch(`${base}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: token }) });
     const r1 = await refreshSession(s0.refreshToken);
     expect(r1.status).toBe(200);
     const s1 = (await r1.json()) as any;
     expect(s1.refreshToken).not.toBe(s0.refreshToken);
     expect((await api('/v1/me', s1.accessToken)).status).toBe(200);
     // over GraphQL too
-    const r2 = await gql('', 'mutation($t: String!) { refreshSession(input: { refreshToken: $t }) { accessToken refreshToken expiresIn } }', { t: s1.refreshToken });
+    const r2 = await gql('', 'mutation($t: String!) { refreshSession(input: { refreshToken: $t }) { accessToken refreshToken expiresIn } }', {
+      t: s1.refreshToken,
+    });
     const s2 = r2.data.refreshSession;
     expect(s2.expiresIn).toBe(3600);
     expect((await api('/v1/me', s2.accessToken)).status).toBe(200);
@@ -515,7 +565,7 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
     expect((await api('/v1/me', alice.token)).status).toBe(200);
   });
 
-  it('the OAuth endpoints spend the address\'s rate-limit bucket: past it, 429 temporarily_unavailable with Retry-After', async () => {
+  it("the OAuth endpoints spend the address's rate-limit bucket: past it, 429 temporarily_unavailable with Retry-After", async () => {
     const saved = process.env.RATE_LIMIT;
     const limited = await createTestApp({ RATE_LIMIT: '3' });
     try {
@@ -524,7 +574,13 @@ describe('OAuth 2.0 authorization server (e2e)', () => {
       const statuses: number[] = [];
       let last: { status: number; body: any } | undefined;
       for (let i = 0; i < 4; i++) {
-        last = await form(url, { grant_type: 'authorization_code', code: 'guess' + i, redirect_uri: LOOPBACK_REDIRECT, client_id: 'nobody', code_verifier: 'x'.repeat(43) });
+        last = await form(url, {
+          grant_type: 'authorization_code',
+          code: 'guess' + i,
+          redirect_uri: LOOPBACK_REDIRECT,
+          client_id: 'nobody',
+          code_verifier: 'x'.repeat(43),
+        });
         statuses.push(last.status);
       }
       expect(statuses.slice(0, 3).every((s) => s === 401 || s === 400)).toBe(true);

@@ -39,8 +39,11 @@ describe('OAuth across instances (Redis and PostgreSQL)', () => {
     b = await startInstance(db.url, { REDIS_URL, INSTANCE_ID: 'b' });
     await Promise.all([a, b].map((i) => i.app.get(RevocationBus).ready));
     const username = `oar${Math.random().toString(36).slice(2, 8)}`;
-    session = (await json(`${a.http}/v1/auth/register`, null, { method: 'POST', body: JSON.stringify({ username, password: `pw-${username}-long` }) })).body.accessToken;
-    clientId = (await json(`${a.http}/v1/oauth/apps`, session, { method: 'POST', body: JSON.stringify({ name: 'Two-instance bot', redirectUris: [REDIRECT] }) })).body.app.id;
+    session = (await json(`${a.http}/v1/auth/register`, null, { method: 'POST', body: JSON.stringify({ username, password: `pw-${username}-long` }) })).body
+      .accessToken;
+    clientId = (
+      await json(`${a.http}/v1/oauth/apps`, session, { method: 'POST', body: JSON.stringify({ name: 'Two-instance bot', redirectUris: [REDIRECT] }) })
+    ).body.app.id;
   });
   afterAll(async () => {
     for (const c of clients) await c.dispose();
@@ -55,17 +58,35 @@ describe('OAuth across instances (Redis and PostgreSQL)', () => {
     const jar = new CookieJar();
     const first = await browse(
       jar,
-      authorizeUrl(a.http, { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'match:read', state: 's', code_challenge: challenge, code_challenge_method: 'S256' }),
+      authorizeUrl(a.http, {
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        scope: 'match:read',
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
     );
     expect(first.status).toBe(303);
     const consent = new URL(first.headers.get('location')!, b.http).toString();
-    const decided = await browse(jar, consent, { method: 'POST', headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' }, body: JSON.stringify({ approve: true }) });
+    const decided = await browse(jar, consent, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ approve: true }),
+    });
     expect(decided.status).toBe(200);
     const resume = new URL(((await decided.json()) as { redirectTo: string }).redirectTo);
     const back = await browse(jar, `${b.http}${resume.pathname}`);
     expect(back.status).toBe(303);
     const code = new URL(back.headers.get('location')!).searchParams.get('code')!;
-    const t = await form(`${a.http}/oauth/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+    const t = await form(`${a.http}/oauth/token`, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
     expect(t.status).toBe(200);
     return t.body;
   }

@@ -85,7 +85,8 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
         const codes = /: ([A-Z_, ]+)\.$/.exec(response.description)![1].split(', ');
         for (const code of codes) expect({ id, code, status: httpStatusOf(code as never) }).toEqual({ id, code, status: Number(status) });
       }
-      if (route.rateLimited) expect({ id, headers: Object.keys(op.responses['429'].headers) }).toEqual({ id, headers: expect.arrayContaining(['Retry-After', 'RateLimit-Reset']) });
+      if (route.rateLimited)
+        expect({ id, headers: Object.keys(op.responses['429'].headers) }).toEqual({ id, headers: expect.arrayContaining(['Retry-After', 'RateLimit-Reset']) });
       expect({ id, security: op.security }).toEqual({
         id,
         security: route.isPublic ? [] : route.sessionOnly ? [{ session: [] }] : [{ session: [] }, { apiToken: [] }],
@@ -119,7 +120,10 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
     expect(invalid.body.errors?.[0]?.field).toBe('seats');
     expectDeclared('createMatch', invalid);
 
-    const ruleset = await http.post('/v1/matches').set('authorization', `Bearer ${alice.token}`).send({ preset: 'scopa', overrides: { target: -3 } });
+    const ruleset = await http
+      .post('/v1/matches')
+      .set('authorization', `Bearer ${alice.token}`)
+      .send({ preset: 'scopa', overrides: { target: -3 } });
     expect(ruleset.status).toBe(400);
     expect(ruleset.body).toMatchObject({ code: 'INVALID_RULESET', option: 'target' });
     expectDeclared('createMatch', ruleset);
@@ -133,13 +137,18 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
   it('real answers are declared: 422 ILLEGAL_PLAY with reason, 412 VERSION_CONFLICT on a stale If-Match, 400 on a malformed one, 403 NOT_SEATED', async () => {
     const http = request(app.getHttpServer());
     const auth = { authorization: `Bearer ${alice.token}` };
-    const created = await http.post('/v1/matches').set(auth).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] });
+    const created = await http
+      .post('/v1/matches')
+      .set(auth)
+      .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'bot', bot: 'random' }] });
     const id = created.body.id as string;
     expect((await http.post(`/v1/matches/${id}/start`).set(auth).send({})).status).toBe(200);
     const legal = await http.get(`/v1/matches/${id}/legal-plays`).set(auth);
     const match = await http.get(`/v1/matches/${id}`).set(auth);
     const mine = new Set<string>([...match.body.view.hand, ...match.body.view.table]);
-    const notMine = ['1D', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', '1C', '2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C', '10C'].find((c) => !mine.has(c))!;
+    const notMine = ['1D', '2D', '3D', '4D', '5D', '6D', '7D', '8D', '9D', '10D', '1C', '2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C', '10C'].find(
+      (c) => !mine.has(c),
+    )!;
 
     const illegal = await http.post(`/v1/matches/${id}/plays`).set(auth).send({ card: notMine, capture: [] });
     if (legal.body.plays.length > 0) {
@@ -150,7 +159,11 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
     }
     expectDeclared('play', illegal);
 
-    const stale = await http.post(`/v1/matches/${id}/plays`).set(auth).set('If-Match', `"${match.body.seq - 1}"`).send({ card: notMine, capture: [] });
+    const stale = await http
+      .post(`/v1/matches/${id}/plays`)
+      .set(auth)
+      .set('If-Match', `"${match.body.seq - 1}"`)
+      .send({ card: notMine, capture: [] });
     expect(stale.status).toBe(412);
     expect(stale.body).toMatchObject({ code: 'VERSION_CONFLICT', currentSeq: match.body.seq });
     expectDeclared('play', stale);
@@ -168,7 +181,10 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
 
   it('a token without the scope gets 403 with requiredScope; a session-only route refuses a token; both declared', async () => {
     const http = request(app.getHttpServer());
-    const made = await http.post('/v1/tokens').set('authorization', `Bearer ${alice.token}`).send({ name: 'ro', scopes: ['read'] });
+    const made = await http
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${alice.token}`)
+      .send({ name: 'ro', scopes: ['read'] });
     expect(made.status).toBe(201);
     const token = made.body.token as string;
     const refused = await http.post('/v1/matches').set('authorization', `Bearer ${token}`).send({ preset: 'scopa' });
@@ -182,7 +198,10 @@ describe('openapi.yaml: errors, headers and security are true (e2e)', () => {
     expect((await http.get('/v1/matches').set('authorization', `Bearer ${token}`)).status).toBe(200);
     expect(ops.get('accountSettings')!['x-required-scope']).toBe('profile:read');
     expect((await http.get('/v1/account').set('authorization', `Bearer ${token}`)).status).toBe(200);
-    const fine = await http.post('/v1/tokens').set('authorization', `Bearer ${alice.token}`).send({ name: 'challenges', scopes: ['challenge:write'] });
+    const fine = await http
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${alice.token}`)
+      .send({ name: 'challenges', scopes: ['challenge:write'] });
     expect(fine.status).toBe(201);
     const noProfile = await http.get('/v1/account').set('authorization', `Bearer ${fine.body.token}`);
     expect(noProfile.status).toBe(403);

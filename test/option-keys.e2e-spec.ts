@@ -47,10 +47,17 @@ describe('option keys (e2e)', () => {
   ];
 
   it('every REST input that reads options refuses an option key of Object.prototype, as it refuses foo', async () => {
-    const unknownKey = fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, 'foo'), fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !(OPTION_NAMES as readonly string[]).includes(k)));
+    const unknownKey = fc.oneof(
+      fc.constantFrom(...PROTOTYPE_KEYS, 'foo'),
+      fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !(OPTION_NAMES as readonly string[]).includes(k)),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...restRoutes), unknownKey, async (route, key) => {
-        const res = await http().post(route.path).set('authorization', auth(alice)).set('content-type', 'application/json').send(body(route.fields(), route.field, key));
+        const res = await http()
+          .post(route.path)
+          .set('authorization', auth(alice))
+          .set('content-type', 'application/json')
+          .send(body(route.fields(), route.field, key));
         expect({ key, status: res.status, code: res.body.code }).toEqual({ key, status: 400, code: 'INVALID_RULESET' });
         expect(res.body.option).toBe(key);
       }),
@@ -67,7 +74,12 @@ describe('option keys (e2e)', () => {
     for (const op of ops) {
       for (const key of PROTOTYPE_KEYS) {
         const r = await gql(app, alice.token, op.query, { o: JSON.parse(`{${JSON.stringify(key)}:1}`) });
-        expect({ op: op.name, key, code: errorCode(r), option: r.errors?.[0]?.extensions?.option }).toEqual({ op: op.name, key, code: 'INVALID_RULESET', option: key });
+        expect({ op: op.name, key, code: errorCode(r), option: r.errors?.[0]?.extensions?.option }).toEqual({
+          op: op.name,
+          key,
+          code: 'INVALID_RULESET',
+          option: key,
+        });
       }
     }
   });

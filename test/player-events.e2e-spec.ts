@@ -20,7 +20,22 @@ import { SubscriptionCaps } from '../src/limits/subscription-caps';
 
 jest.setTimeout(60_000);
 
-const FIELDS = ['type', 'matchId', 'seq', 'seat', 'deadline', 'preset', 'players', 'result', 'seekId', 'rulesetId', 'challenge', 'by', 'expiresAt', 'newMatchId'];
+const FIELDS = [
+  'type',
+  'matchId',
+  'seq',
+  'seat',
+  'deadline',
+  'preset',
+  'players',
+  'result',
+  'seekId',
+  'rulesetId',
+  'challenge',
+  'by',
+  'expiresAt',
+  'newMatchId',
+];
 
 describe('player events on every transport (e2e)', () => {
   let app: INestApplication;
@@ -38,7 +53,12 @@ describe('player events on every transport (e2e)', () => {
   it('the NDJSON event stream and GraphQL myEvents (graphql-sse) send each member as published', async () => {
     const ann = await register(app, 'pev');
     const ndjson = await openNdjson(`${base}/v1/stream/events`, ann.token);
-    const client = createSseClient({ url: `${base}/graphql/stream`, singleConnection: false, retryAttempts: 0, headers: { authorization: `Bearer ${ann.token}` } });
+    const client = createSseClient({
+      url: `${base}/graphql/stream`,
+      singleConnection: false,
+      retryAttempts: 0,
+      headers: { authorization: `Bearer ${ann.token}` },
+    });
     const overGraphql: Record<string, unknown>[] = [];
     const dispose = client.subscribe(
       { query: `subscription { myEvents { ${FIELDS.join(' ')} } }` },

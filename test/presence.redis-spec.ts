@@ -50,12 +50,21 @@ describe('presence across instances on Redis and PostgreSQL', () => {
 
   const suffix = () => Math.random().toString(36).slice(2, 8);
   const register = async (app: INestApplication, username: string) => {
-    const res = await request(app.getHttpServer()).post('/v1/auth/register').send({ username, password: `pw-${username}-long` });
+    const res = await request(app.getHttpServer())
+      .post('/v1/auth/register')
+      .send({ username, password: `pw-${username}-long` });
     expect(res.status).toBe(201);
     return res.body.accessToken as string;
   };
   const connect = (url: string, token: string): Client => {
-    const c = createClient({ url, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+    const c = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+    });
     clients.push(c);
     return c;
   };
@@ -65,7 +74,10 @@ describe('presence across instances on Redis and PostgreSQL', () => {
     const bobName = `bob${suffix()}`;
     const ann = await register(a.app, annName);
     const bob = await register(b.app, bobName);
-    const created = await request(a.app.getHttpServer()).post('/v1/matches').set('authorization', `Bearer ${ann}`).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bobName }] });
+    const created = await request(a.app.getHttpServer())
+      .post('/v1/matches')
+      .set('authorization', `Bearer ${ann}`)
+      .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bobName }] });
     const id = created.body.id as string;
     await request(b.app.getHttpServer()).post(`/v1/matches/${id}/join`).set('authorization', `Bearer ${bob}`).send({}).expect(200);
     const started = (await request(a.app.getHttpServer()).post(`/v1/matches/${id}/start`).set('authorization', `Bearer ${ann}`).send({}).expect(200)).body;
@@ -82,7 +94,10 @@ describe('presence across instances on Redis and PostgreSQL', () => {
     const annClient = connect(a.ws, ann);
     const seen: { seq: number; type: string; payload: any }[] = [];
     annClient.subscribe(
-      { query: 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { seq type payload hash } match { seq } } }', variables: { id, from: started.seq } },
+      {
+        query: 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { seq type payload hash } match { seq } } }',
+        variables: { id, from: started.seq },
+      },
       { next: (msg) => void seen.push((msg.data as any).matchEventsLive.event), error: () => undefined, complete: () => undefined },
     );
     await waitFor(() => seen.length >= 1);
@@ -105,7 +120,10 @@ describe('presence across instances on Redis and PostgreSQL', () => {
       .post('/graphql')
       .set('authorization', `Bearer ${carol}`)
       .send({ query: 'query($id: ID!) { match(id: $id) { view { seats { online lastSeen } } } }', variables: { id } });
-    expect(carolGql.body.data.match.view.seats).toEqual([{ online: null, lastSeen: null }, { online: null, lastSeen: null }]);
+    expect(carolGql.body.data.match.view.seats).toEqual([
+      { online: null, lastSeen: null },
+      { online: null, lastSeen: null },
+    ]);
 
     // bob goes: offline everywhere at once, opponentGone on ann's subscription (on A) after OPPONENT_GONE_AFTER.
     await bobClient.dispose();
@@ -143,14 +161,20 @@ describe('presence across instances on Redis and PostgreSQL', () => {
       const bobName = `bob${suffix()}`;
       const ann = await register(a.app, annName);
       const bob = await register(a.app, bobName);
-      const created = await request(a.app.getHttpServer()).post('/v1/matches').set('authorization', `Bearer ${ann}`).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bobName }] });
+      const created = await request(a.app.getHttpServer())
+        .post('/v1/matches')
+        .set('authorization', `Bearer ${ann}`)
+        .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bobName }] });
       const id = created.body.id as string;
       await request(a.app.getHttpServer()).post(`/v1/matches/${id}/join`).set('authorization', `Bearer ${bob}`).send({}).expect(200);
       const started = (await request(a.app.getHttpServer()).post(`/v1/matches/${id}/start`).set('authorization', `Bearer ${ann}`).send({}).expect(200)).body;
 
       const seen: { type: string; payload: any }[] = [];
       connect(a.ws, ann).subscribe(
-        { query: 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { type payload } } }', variables: { id, from: started.seq } },
+        {
+          query: 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { type payload } } }',
+          variables: { id, from: started.seq },
+        },
         { next: (msg) => void seen.push((msg.data as any).matchEventsLive.event), error: () => undefined, complete: () => undefined },
       );
       const bobClient = connect(`${proc.url.replace('http', 'ws')}/graphql`, bob);

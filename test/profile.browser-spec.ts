@@ -100,7 +100,8 @@ describe('profile page (Chromium)', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html')))
+      throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     app = await createTestApp({ RATE_LIMIT: '100000' });
     base = (await listenOnLoopback(app)).http;
     [dora, enzo] = [await register(app, 'dora'), await register(app, 'enzo')];
@@ -256,7 +257,9 @@ describe('profile page (Chromium)', () => {
       // ---- another player's profile, from the leaderboard: their rating moved, and the head-to-head
       await page.click(`#leaderboard a.player[data-player="${enzo.username}"]`);
       await page.waitForSelector(`#profile[data-user="${enzo.username}"] #crosstable`);
-      expect(await page.locator('#ratings tr[data-pool="scopa"] .rating').textContent()).toBe(`${Math.round(enzoScopa.rating)}${enzoScopa.provisional ? '?' : ''}`);
+      expect(await page.locator('#ratings tr[data-pool="scopa"] .rating').textContent()).toBe(
+        `${Math.round(enzoScopa.rating)}${enzoScopa.provisional ? '?' : ''}`,
+      );
       expect(Math.round(enzoScopa.rating)).not.toBe(Math.round(doraScopa.rating));
       await page.waitForSelector('#rating-chart');
       expect(await page.locator('#rating-chart .point').count()).toBe(RATED);
@@ -320,10 +323,14 @@ describe('profile page (Chromium)', () => {
         await page.goto(`${base}/#/users/${dora.username}`);
         await page.waitForSelector('#match-list');
         expect(await attrs('#match-list tbody tr', 'data-match')).toEqual(newestFirst.slice(0, PAGE).map((m) => m.id));
-        expect((await texts('#match-list tbody td.outcome')).map((t) => t.split(' ')[0])).toEqual(newestFirst.slice(0, PAGE).map((m) => resultOf(m, dora.username)));
+        expect((await texts('#match-list tbody td.outcome')).map((t) => t.split(' ')[0])).toEqual(
+          newestFirst.slice(0, PAGE).map((m) => resultOf(m, dora.username)),
+        );
         // The score reads from the profile's player's side first, whichever seat she had: "lost 4–11", "won 11–4".
         expect(new Set(newestFirst.slice(0, PAGE).map((m) => m.seats.indexOf(dora.username))).size).toBe(2);
-        expect(await texts('#match-list tbody td.outcome')).toEqual(newestFirst.slice(0, PAGE).map((m) => `${resultOf(m, dora.username)} (resignation), ${m.loser === dora.username ? '4–11' : '11–4'}`));
+        expect(await texts('#match-list tbody td.outcome')).toEqual(
+          newestFirst.slice(0, PAGE).map((m) => `${resultOf(m, dora.username)} (resignation), ${m.loser === dora.username ? '4–11' : '11–4'}`),
+        );
         // The unrated match is marked so in words; the profile's player is in bold.
         expect(await page.locator(`#match-list tr[data-match="${newestFirst[0].id}"]`).textContent()).toContain('unrated');
         expect(await page.locator(`#match-list tr[data-match="${newestFirst[0].id}"] strong`).textContent()).toBe(dora.username);

@@ -14,7 +14,15 @@ import { gql, register, uniqueName } from './support/clients';
 
 jest.setTimeout(120_000);
 
-const SETTINGS = ['RATE_LIMIT', 'RATE_LIMIT_WINDOW_MS', 'TOKEN_RATE_LIMIT', 'AUTH_RATE_LIMIT', 'TRUST_PROXY', 'WS_MAX_CONNECTIONS_PER_ADDRESS', 'WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT'];
+const SETTINGS = [
+  'RATE_LIMIT',
+  'RATE_LIMIT_WINDOW_MS',
+  'TOKEN_RATE_LIMIT',
+  'AUTH_RATE_LIMIT',
+  'TRUST_PROXY',
+  'WS_MAX_CONNECTIONS_PER_ADDRESS',
+  'WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT',
+];
 const saved = Object.fromEntries(SETTINGS.map((k) => [k, process.env[k]]));
 
 /** An app built with these settings; the process's environment is restored after it is built. */
@@ -50,13 +58,23 @@ describe('rate limits per account, per address and for login (e2e)', () => {
     const alice = await register(app, 'shared'); // the address's bucket, not alice's
     const tokens: string[] = [];
     for (const name of ['one', 'two']) {
-      const created = await http().post('/v1/tokens').set('authorization', bearer(alice.token)).send({ name, scopes: ['read'] });
+      const created = await http()
+        .post('/v1/tokens')
+        .set('authorization', bearer(alice.token))
+        .send({ name, scopes: ['read'] });
       expect(created.status).toBe(201);
       tokens.push(created.body.token);
     }
     // 2 spent creating tokens; 6 more across the session and both tokens, then the account is out
     const credentials = [alice.token, tokens[0], tokens[1]];
-    for (let i = 0; i < 6; i++) expect((await http().get('/v1/me').set('authorization', bearer(credentials[i % 3]))).status).toBe(200);
+    for (let i = 0; i < 6; i++)
+      expect(
+        (
+          await http()
+            .get('/v1/me')
+            .set('authorization', bearer(credentials[i % 3]))
+        ).status,
+      ).toBe(200);
     for (const credential of credentials) {
       const refused = await http().get('/v1/me').set('authorization', bearer(credential));
       expect(refused.status).toBe(429);
@@ -71,7 +89,12 @@ describe('rate limits per account, per address and for login (e2e)', () => {
     const app = await build({ RATE_LIMIT: '20', TOKEN_RATE_LIMIT: '2' });
     const http = () => request(app.getHttpServer());
     const alice = await register(app, 'lowtok');
-    const token = (await http().post('/v1/tokens').set('authorization', bearer(alice.token)).send({ name: 'ci', scopes: ['read'] })).body.token as string;
+    const token = (
+      await http()
+        .post('/v1/tokens')
+        .set('authorization', bearer(alice.token))
+        .send({ name: 'ci', scopes: ['read'] })
+    ).body.token as string;
     expect((await http().get('/v1/me').set('authorization', bearer(token))).status).toBe(200);
     expect((await http().get('/v1/me').set('authorization', bearer(token))).status).toBe(200);
     const third = await http().get('/v1/me').set('authorization', bearer(token));
@@ -84,7 +107,14 @@ describe('rate limits per account, per address and for login (e2e)', () => {
     const app = await build({ RATE_LIMIT: '5' });
     const http = () => request(app.getHttpServer());
     const forged = ['forged.jwt.token', 'scopa_pat_0000000000000000', 'eyJhbGciOiJIUzI1NiJ9.e30.x'];
-    for (let i = 0; i < 5; i++) expect((await http().get('/v1/me').set('authorization', bearer(forged[i % 3]))).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await http()
+            .get('/v1/me')
+            .set('authorization', bearer(forged[i % 3]))
+        ).status,
+      ).toBe(401);
     const limited = await http().get('/v1/me').set('authorization', bearer(forged[0]));
     expect(limited.status).toBe(429);
     expect(limited.headers['retry-after']).toMatch(/^\d+$/);
@@ -107,11 +137,14 @@ describe('rate limits per account, per address and for login (e2e)', () => {
   });
 
   it('X-Forwarded-For is honoured only from the proxies TRUST_PROXY names', async () => {
-    const spend = async (app: INestApplication, forwardedFor: string) => (await request(app.getHttpServer()).get('/v1/rulesets').set('x-forwarded-for', forwardedFor)).status;
+    const spend = async (app: INestApplication, forwardedFor: string) =>
+      (await request(app.getHttpServer()).get('/v1/rulesets').set('x-forwarded-for', forwardedFor)).status;
 
     // trusted: nginx on loopback forwards two clients; each has its own bucket
     const behindNginx = await build({ RATE_LIMIT: '2', TRUST_PROXY: 'loopback' });
-    expect([await spend(behindNginx, '203.0.113.7'), await spend(behindNginx, '203.0.113.7'), await spend(behindNginx, '203.0.113.7')]).toEqual([200, 200, 429]);
+    expect([await spend(behindNginx, '203.0.113.7'), await spend(behindNginx, '203.0.113.7'), await spend(behindNginx, '203.0.113.7')]).toEqual([
+      200, 200, 429,
+    ]);
     expect(await spend(behindNginx, '198.51.100.9')).toBe(200);
     // a hop count works as in Express
     const oneHop = await build({ RATE_LIMIT: '1', TRUST_PROXY: '1' });
@@ -129,13 +162,18 @@ describe('rate limits per account, per address and for login (e2e)', () => {
     const http = () => request(app.getHttpServer());
     const alice = await register(app, 'stuffed'); // 1
     const statuses: number[] = [];
-    for (const username of [alice.username, uniqueName('nobody')]) statuses.push((await http().post('/v1/auth/login').send({ username, password: 'wrong-password-123' })).status);
+    for (const username of [alice.username, uniqueName('nobody')])
+      statuses.push((await http().post('/v1/auth/login').send({ username, password: 'wrong-password-123' })).status);
     expect(statuses).toEqual([401, 401]);
     // the fourth attempt, whatever the username, and with the right password too
-    const refused = await http().post('/v1/auth/login').send({ username: alice.username, password: 'password-of-' + alice.username });
+    const refused = await http()
+      .post('/v1/auth/login')
+      .send({ username: alice.username, password: 'password-of-' + alice.username });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', limit: 3 });
-    const g = await gql(app, null, 'mutation($u: String!) { register(input: { username: $u, password: "long-enough-pw" }) { accessToken } }', { u: uniqueName('late') });
+    const g = await gql(app, null, 'mutation($u: String!) { register(input: { username: $u, password: "long-enough-pw" }) { accessToken } }', {
+      u: uniqueName('late'),
+    });
     expect(g.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED' });
     // other callers' ordinary requests are not affected
     expect((await http().get('/v1/me').set('authorization', bearer(alice.token))).status).toBe(200);
@@ -175,7 +213,10 @@ describe('the cost of a GraphQL document (e2e)', () => {
   const overWs = (c: Client, query: string, variables: Record<string, unknown> = {}) =>
     new Promise<FormattedExecutionResult<any, any>>((resolve, reject) => {
       let result: FormattedExecutionResult<any, any> = {};
-      c.subscribe({ query, variables }, { next: (r) => (result = r), error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(e)), complete: () => resolve(result) });
+      c.subscribe(
+        { query, variables },
+        { next: (r) => (result = r), error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(e)), complete: () => resolve(result) },
+      );
     });
 
   it('450 hint aliases are refused before anything runs, and /health stays responsive', async () => {
@@ -280,7 +321,10 @@ describe('graphql-ws caps and the open-subscriptions gauge (e2e)', () => {
   const subscribe = (client: Client) => {
     let refused: (errors: unknown) => void = () => undefined;
     const outcome = new Promise<unknown>((r) => (refused = r));
-    const dispose = client.subscribe({ query: 'subscription { myTurn { matchId } }' }, { next: () => undefined, error: (e) => refused(e), complete: () => undefined });
+    const dispose = client.subscribe(
+      { query: 'subscription { myTurn { matchId } }' },
+      { next: () => undefined, error: (e) => refused(e), complete: () => undefined },
+    );
     return { dispose, outcome };
   };
 
@@ -294,7 +338,9 @@ describe('graphql-ws caps and the open-subscriptions gauge (e2e)', () => {
     await eventually(async () => (await gauge()) === 2);
     // a third one for the same account, on either socket, is refused with a typed error
     const s3 = subscribe(a.client);
-    expect(await s3.outcome).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'RATE_LIMITED', limit: 2, reason: 'subscriptions' }) })]);
+    expect(await s3.outcome).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'RATE_LIMITED', limit: 2, reason: 'subscriptions' }) }),
+    ]);
     expect(await gauge()).toBe(2);
     // another account still may
     const ben = await register(app, 'subs');

@@ -29,11 +29,20 @@ describe('rate limits shared through Redis', () => {
   it('two instances share one limit per account', async () => {
     const [a, b] = instances;
     const username = `shared${Math.random().toString(36).slice(2, 8)}`;
-    const registered = await request(a.http).post('/v1/auth/register').send({ username, password: `pw-${username}-long` });
+    const registered = await request(a.http)
+      .post('/v1/auth/register')
+      .send({ username, password: `pw-${username}-long` });
     expect(registered.status).toBe(201);
     const token = registered.body.accessToken as string;
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await request(i % 2 ? b.http : a.http).get('/v1/me').set('authorization', `Bearer ${token}`)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (
+          await request(i % 2 ? b.http : a.http)
+            .get('/v1/me')
+            .set('authorization', `Bearer ${token}`)
+        ).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
     for (const instance of [a, b]) {
       const refused = await request(instance.http).get('/v1/me').set('authorization', `Bearer ${token}`);

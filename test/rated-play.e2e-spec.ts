@@ -179,9 +179,14 @@ describe('rated play that cannot be gamed (e2e, PGlite)', () => {
       .send({ preset: 'scopa', rated: true, seats: [{ type: 'creator' }, { type: 'reserved', username: ann.username }] });
     expect([self.status, self.body.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect(self.body.detail).toMatch(/seats\[1\].*could never fill/);
-    const viaGql = await gql(app, ann.token, 'mutation($u: String!) { createMatch(input: { preset: "scopa", rated: true, seats: [{ type: creator }, { type: reserved, username: $u }] }) { id } }', {
-      u: ann.username,
-    });
+    const viaGql = await gql(
+      app,
+      ann.token,
+      'mutation($u: String!) { createMatch(input: { preset: "scopa", rated: true, seats: [{ type: creator }, { type: reserved, username: $u }] }) { id } }',
+      {
+        u: ann.username,
+      },
+    );
     expect(errorCode(viaGql)).toBe('VALIDATION_FAILED');
     expect(viaGql.errors![0].message).toMatch(/seats\[1\]/);
     // Rated with the seat reserved for another player is fine.

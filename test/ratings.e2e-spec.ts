@@ -228,12 +228,19 @@ describe('ratings (e2e, PGlite)', () => {
       .send({ preset: 'scopa', rated: true, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] });
     expect(vsBot.status).toBe(400);
     expect(vsBot.body.detail).toMatch(/two sides/);
-    const withOverrides = await http().post('/v1/matches').set('authorization', auth(ann)).send({ preset: 'scopa', rated: true, overrides: { target: 5 } });
+    const withOverrides = await http()
+      .post('/v1/matches')
+      .set('authorization', auth(ann))
+      .send({ preset: 'scopa', rated: true, overrides: { target: 5 } });
     expect(withOverrides.status).toBe(400);
     expect(withOverrides.body.code).toBe('VALIDATION_FAILED');
     const notBoolean = await http().post('/v1/matches').set('authorization', auth(ann)).send({ preset: 'scopa', rated: 'yes' });
     expect(notBoolean.status).toBe(400);
-    expect(await http().get('/v1/users/' + ann.username).then((r) => r.body.ratings)).toEqual([]);
+    expect(
+      await http()
+        .get('/v1/users/' + ann.username)
+        .then((r) => r.body.ratings),
+    ).toEqual([]);
 
     const id = await twoPlayerMatch(ann, bob, true);
     const view = (await http().get(`/v1/matches/${id}`).set('authorization', auth(ann))).body;
@@ -250,7 +257,11 @@ describe('ratings (e2e, PGlite)', () => {
     expect((await http().get(`/v1/matches/${unrated}/hint`).set('authorization', auth(uMover))).status).toBe(200);
 
     // Played to the end: its result rates both.
-    const over = await playToEnd(restTransport(app, () => undefined), [ann, bob], id);
+    const over = await playToEnd(
+      restTransport(app, () => undefined),
+      [ann, bob],
+      id,
+    );
     expect(over.status).toBe('over');
     expect(['points', 'allDenari']).toContain(over.view.result.reason);
     await check(id, 'scopa', [[ann.username], [bob.username]], over.view.result.winner);
@@ -295,18 +306,13 @@ describe('ratings (e2e, PGlite)', () => {
   });
 
   it('rates bot levels as pseudo-accounts (teams: each player against each opponent)', async () => {
-    const created = await gqlOk(
-      app,
-      ann.token,
-      `mutation($i: CreateMatchInput!) { createMatch(input: $i) { id view { settings { rated } } } }`,
-      {
-        i: {
-          preset: 'scopone',
-          rated: true,
-          seats: [{ type: 'creator' }, { type: 'reserved', username: cat.username }, { type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'random' }],
-        },
+    const created = await gqlOk(app, ann.token, `mutation($i: CreateMatchInput!) { createMatch(input: $i) { id view { settings { rated } } } }`, {
+      i: {
+        preset: 'scopone',
+        rated: true,
+        seats: [{ type: 'creator' }, { type: 'reserved', username: cat.username }, { type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'random' }],
       },
-    );
+    });
     const id = created.createMatch.id as string;
     expect(created.createMatch.view.settings.rated).toBe(true);
     expect((await http().post(`/v1/matches/${id}/join`).set('authorization', auth(cat)).send({})).status).toBe(200);
@@ -314,8 +320,18 @@ describe('ratings (e2e, PGlite)', () => {
     await playOneCardEach(app, [ann, cat], id);
     expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(cat)).send({})).status).toBe(200);
     // Seats 0 and 2 are side 0 (ann and the greedy bot), seats 1 and 3 side 1 (cat and the random bot).
-    await check(id, 'scopone', [[ann.username, 'bot:greedy'], [cat.username, 'bot:random']], 0);
-    const data = await gqlOk(app, cat.token, 'query($id: ID!) { match(id: $id) { ratingChanges { player side result ratingBefore ratingAfter rdAfter } } }', { id });
+    await check(
+      id,
+      'scopone',
+      [
+        [ann.username, 'bot:greedy'],
+        [cat.username, 'bot:random'],
+      ],
+      0,
+    );
+    const data = await gqlOk(app, cat.token, 'query($id: ID!) { match(id: $id) { ratingChanges { player side result ratingBefore ratingAfter rdAfter } } }', {
+      id,
+    });
     expect(data.match.ratingChanges.map((c: { player: string; result: string }) => [c.player, c.result])).toEqual([
       [ann.username, 'win'],
       ['bot:greedy', 'win'],
@@ -328,15 +344,22 @@ describe('ratings (e2e, PGlite)', () => {
     expect(bot.ratings[0].rating).toBeCloseTo(ref.ratings.get('scopone|bot:greedy')!.rating, 6);
   });
 
-  it("a saved ruleset is its own pool; three players rate each pair by final rank", async () => {
-    const saved = await http().post('/v1/custom-rulesets').set('authorization', auth(ann)).send({ name: 'three', preset: 'scopa', overrides: { players: 3 } });
+  it('a saved ruleset is its own pool; three players rate each pair by final rank', async () => {
+    const saved = await http()
+      .post('/v1/custom-rulesets')
+      .set('authorization', auth(ann))
+      .send({ name: 'three', preset: 'scopa', overrides: { players: 3 } });
     expect(saved.status).toBe(201);
     const rulesetId = saved.body.id as string;
     threePool = rulesetId;
     const created = await http()
       .post('/v1/matches')
       .set('authorization', auth(ann))
-      .send({ rulesetId, rated: true, seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }, { type: 'reserved', username: cat.username }] });
+      .send({
+        rulesetId,
+        rated: true,
+        seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }, { type: 'reserved', username: cat.username }],
+      });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     threeMatch = id;
@@ -353,7 +376,10 @@ describe('ratings (e2e, PGlite)', () => {
     expect(bobRating.rating).toBeCloseTo(ref.ratings.get(`${rulesetId}|${bob.username}`)!.rating, 6);
     expect([bobRating.games, bobRating.losses]).toEqual([1, 1]);
     // A rated match under a saved ruleset takes no overrides on top.
-    const more = await http().post('/v1/matches').set('authorization', auth(ann)).send({ rulesetId, rated: true, overrides: { target: 5 } });
+    const more = await http()
+      .post('/v1/matches')
+      .set('authorization', auth(ann))
+      .send({ rulesetId, rated: true, overrides: { target: 5 } });
     expect(more.status).toBe(400);
   });
 
@@ -363,18 +389,28 @@ describe('ratings (e2e, PGlite)', () => {
     expect(replay.ratingChanges.map((c: { player: string }) => c.player).sort()).toEqual([ann.username, bob.username].sort());
     // The log says it was rated, and audits sound with it (the engine re-decides the rated create).
     expect((await http().get(`/v1/matches/${id}/audit`).set('authorization', auth(cat))).body).toMatchObject({ sound: true, checked: 'chain+rules' });
-    const exported = (await http().get(`/v1/matches/${id}/export`).set('authorization', auth(cat)).buffer(true).parse((res, done) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => done(null, text));
-    })).body as string;
+    const exported = (
+      await http()
+        .get(`/v1/matches/${id}/export`)
+        .set('authorization', auth(cat))
+        .buffer(true)
+        .parse((res, done) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => done(null, text));
+        })
+    ).body as string;
     expect(JSON.parse(exported.split('\n')[0]).settings.rated).toBe(true);
     expect(auditJsonl(exported)).toMatchObject({ sound: true });
   });
 
   it('rating history: one point per rated match, oldest first', async () => {
-    const history = (await http().get(`/v1/users/${ann.username}/rating-history?ruleset=scopa`)).body as { matchId: string; rating: number; ratingBefore: number }[];
+    const history = (await http().get(`/v1/users/${ann.username}/rating-history?ruleset=scopa`)).body as {
+      matchId: string;
+      rating: number;
+      ratingBefore: number;
+    }[];
     const mine = headToHead.filter((m) => m.pool === 'scopa');
     expect(history.map((p) => p.matchId)).toEqual(mine.map((m) => m.id));
     for (const [i, p] of history.entries()) expect(p.rating).toBeCloseTo(ref.changes.get(mine[i].id)!.get(ann.username)!.after.rating, 6);
@@ -419,10 +455,19 @@ describe('ratings (e2e, PGlite)', () => {
         { ruleset: threePool, wins: 1, losses: 0, draws: 0 },
       ].sort(byRuleset),
     );
-    expect(table.lastMatches.map((m: { matchId: string }) => m.matchId)).toEqual([threeMatch, ...headToHead.slice(-9).reverse().map((m) => m.id)]);
+    expect(table.lastMatches.map((m: { matchId: string }) => m.matchId)).toEqual([
+      threeMatch,
+      ...headToHead
+        .slice(-9)
+        .reverse()
+        .map((m) => m.id),
+    ]);
     expect(table.lastMatches[0]).toMatchObject({ ruleset: threePool, result: 'win' });
     expect(table.lastMatches[1].result).toBe(headToHead[headToHead.length - 1].winner === ann.username ? 'win' : 'loss'); // a resigned one
-    const reverse = await gqlOk(app, null, 'query($a: String!, $b: String!) { crosstable(a: $a, b: $b) { wins losses pools { ruleset } } }', { a: bob.username, b: ann.username });
+    const reverse = await gqlOk(app, null, 'query($a: String!, $b: String!) { crosstable(a: $a, b: $b) { wins losses pools { ruleset } } }', {
+      a: bob.username,
+      b: ann.username,
+    });
     expect(reverse.crosstable).toEqual({ wins: bobWins, losses: annWins + 1, pools: [{ ruleset: 'scopa' }, { ruleset: threePool }].sort(byRuleset) });
     // ann and cat met in scopone (ann's side won) and in the three-player ruleset (shared first place).
     const annCat = (await http().get(`/v1/crosstable/${ann.username}/${cat.username}`)).body;
@@ -435,7 +480,12 @@ describe('ratings (e2e, PGlite)', () => {
   });
 
   it('unknown users are NOT_FOUND', async () => {
-    for (const path of ['/v1/users/nobody-here', '/v1/users/bot:grandmaster', '/v1/users/nobody-here/rating-history?ruleset=scopa', `/v1/crosstable/${ann.username}/nobody-here`]) {
+    for (const path of [
+      '/v1/users/nobody-here',
+      '/v1/users/bot:grandmaster',
+      '/v1/users/nobody-here/rating-history?ruleset=scopa',
+      `/v1/crosstable/${ann.username}/nobody-here`,
+    ]) {
       const r = await http().get(path);
       expect(r.status).toBe(404);
       expect(r.body.code).toBe('NOT_FOUND');

@@ -30,14 +30,19 @@ describe('a used ruleset version, in the database itself', () => {
   it('the database refuses to change a version once a match uses it, and leaves an unused one editable', async () => {
     const a = await register(own, 'frozen');
     const http = () => request(own.getHttpServer());
-    const saved = await http().post('/v1/custom-rulesets').set('authorization', `Bearer ${a.token}`).send({ name: 'fixed', preset: 'scopa', overrides: { target: 3 } });
+    const saved = await http()
+      .post('/v1/custom-rulesets')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'fixed', preset: 'scopa', overrides: { target: 3 } });
     expect(saved.status).toBe(201);
     const prisma = own.get(PrismaService);
     // unused: a plain update goes through (and is put back)
     await prisma.$executeRawUnsafe(`UPDATE rulesets SET options = options WHERE id = $1::uuid`, saved.body.id);
     const match = await http().post('/v1/matches').set('authorization', `Bearer ${a.token}`).send({ rulesetId: saved.body.id });
     expect(match.status).toBe(201);
-    await expect(prisma.$executeRawUnsafe(`UPDATE rulesets SET overrides = '{"target": 7}'::jsonb WHERE id = $1::uuid`, saved.body.id)).rejects.toThrow(/used by a match/);
+    await expect(prisma.$executeRawUnsafe(`UPDATE rulesets SET overrides = '{"target": 7}'::jsonb WHERE id = $1::uuid`, saved.body.id)).rejects.toThrow(
+      /used by a match/,
+    );
     await expect(prisma.$executeRawUnsafe(`UPDATE rulesets SET locked_at = NULL WHERE id = $1::uuid`, saved.body.id)).rejects.toThrow(/used by a match/);
     const kept = await http().get(`/v1/custom-rulesets/${saved.body.id}`).set('authorization', `Bearer ${a.token}`);
     expect(kept.body).toMatchObject({ version: 1, locked: true, options: { target: 3 } });
@@ -45,14 +50,19 @@ describe('a used ruleset version, in the database itself', () => {
 
   it('the create statement writes a match from a ruleset only if the version still holds what was resolved, and locks it', async () => {
     const a = await register(own, 'stale');
-    const saved = await request(own.getHttpServer()).post('/v1/custom-rulesets').set('authorization', `Bearer ${a.token}`).send({ name: 'stale', preset: 'scopa', overrides: { target: 3 } });
+    const saved = await request(own.getHttpServer())
+      .post('/v1/custom-rulesets')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'stale', preset: 'scopa', overrides: { target: 3 } });
     const prisma = own.get(PrismaService);
     const store = new MatchStore(prisma);
     const matches = async () => (await prisma.$queryRawUnsafe<{ n: number }[]>('SELECT count(*)::int AS n FROM matches'))[0].n;
     const before = await matches();
     // resolved as target 5, but the version holds target 3 (a save edited it after the read)
     const stale = { id: saved.body.id, preset: 'scopa', overrides: { target: 5 } };
-    const refused = await store.create({ preset: 'scopa', overrides: stale.overrides, seats: [{ player: a.username }], createdBy: a.username, ruleset: stale }).catch((e: unknown) => e);
+    const refused = await store
+      .create({ preset: 'scopa', overrides: stale.overrides, seats: [{ player: a.username }], createdBy: a.username, ruleset: stale })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({ code: 'CONFLICT', details: { rulesetChanged: true } });
     expect(await matches()).toBe(before);
@@ -63,12 +73,17 @@ describe('a used ruleset version, in the database itself', () => {
     expect((await store.get(created.matchId)).rulesetId).toBe(saved.body.id);
     expect((await request(own.getHttpServer()).get(`/v1/custom-rulesets/${saved.body.id}`).set('authorization', `Bearer ${a.token}`)).body.locked).toBe(true);
     // once locked, the same version still creates matches (the statement finds it locked and unchanged)
-    await expect(store.create({ preset: 'scopa', overrides: fresh.overrides, seats: [{ player: a.username }], createdBy: a.username, ruleset: fresh })).resolves.toMatchObject({ seq: 1 });
+    await expect(
+      store.create({ preset: 'scopa', overrides: fresh.overrides, seats: [{ player: a.username }], createdBy: a.username, ruleset: fresh }),
+    ).resolves.toMatchObject({ seq: 1 });
   });
 
   it('a creation that keeps losing to edits freezes the version, then plays it as frozen', async () => {
     const a = await register(own, 'churn');
-    const saved = await request(own.getHttpServer()).post('/v1/custom-rulesets').set('authorization', `Bearer ${a.token}`).send({ name: 'churn', preset: 'scopa', overrides: { target: 3 } });
+    const saved = await request(own.getHttpServer())
+      .post('/v1/custom-rulesets')
+      .set('authorization', `Bearer ${a.token}`)
+      .send({ name: 'churn', preset: 'scopa', overrides: { target: 3 } });
     const rulesets = own.get(CustomRulesetsService);
     const seen: { locked: boolean; target: unknown }[] = [];
     const result = await rulesets.forMatch(saved.body.id, async (ruleset) => {

@@ -34,7 +34,9 @@ describe('scale-out on Redis and PostgreSQL', () => {
   });
 
   const register = async (app: INestApplication, username: string) => {
-    const res = await request(app.getHttpServer()).post('/v1/auth/register').send({ username, password: `pw-${username}-long` });
+    const res = await request(app.getHttpServer())
+      .post('/v1/auth/register')
+      .send({ username, password: `pw-${username}-long` });
     expect(res.status).toBe(201);
     return res.body.accessToken as string;
   };
@@ -67,7 +69,10 @@ describe('scale-out on Redis and PostgreSQL', () => {
     const received: any[] = [];
     const gotPlay = new Promise<void>((resolve, reject) => {
       client.subscribe(
-        { query: 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { seq type payload } } }', variables: { id: m.id, from: m.seq + 1 } },
+        {
+          query: 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { seq type payload } } }',
+          variables: { id: m.id, from: m.seq + 1 },
+        },
         {
           next: (msg) => {
             const event = (msg.data as any).matchEventsLive.event;
@@ -94,7 +99,11 @@ describe('scale-out on Redis and PostgreSQL', () => {
   it('of two conflicting plays sent to A and B at once, exactly one is accepted', async () => {
     const m = await newMatch();
     const send = (app: INestApplication, key: string) =>
-      request(app.getHttpServer()).post(`/v1/matches/${m.id}/plays`).set('authorization', `Bearer ${m.mover}`).set('if-match', `"${m.seq}"`).send({ ...m.play, idempotencyKey: key });
+      request(app.getHttpServer())
+        .post(`/v1/matches/${m.id}/plays`)
+        .set('authorization', `Bearer ${m.mover}`)
+        .set('if-match', `"${m.seq}"`)
+        .send({ ...m.play, idempotencyKey: key });
     const [ra, rb] = await Promise.all([send(a.app, `a-${suffix()}`), send(b.app, `b-${suffix()}`)]);
     const statuses = [ra.status, rb.status].sort();
     // the loser's If-Match no longer holds: 412 Precondition Failed, code VERSION_CONFLICT

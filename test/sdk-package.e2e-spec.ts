@@ -27,7 +27,7 @@ function files(dir: string, prefix = ''): string[] {
 }
 
 describe('@scopa/sdk package', () => {
-  it('its generated client is up to date with openapi.yaml, schema.graphql and the engine\'s round breakdown (run `npm run contracts`)', async () => {
+  it("its generated client is up to date with openapi.yaml, schema.graphql and the engine's round breakdown (run `npm run contracts`)", async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'scopa-sdk-gen-'));
     try {
       await run(process.execPath, [path.join(sdk, 'scripts', 'generate.mjs'), out], { cwd: sdk });
@@ -93,7 +93,18 @@ export async function check${kind}(client: ScopaClient): Promise<number> {
         writeFileSync(path.join(dir, 'cjs.cts'), code('Cjs'));
         writeFileSync(
           path.join(dir, 'tsconfig.json'),
-          JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], strict: true, noEmit: true, types: [] }, files: ['esm.mts', 'cjs.cts'] }),
+          JSON.stringify({
+            compilerOptions: {
+              module: 'nodenext',
+              moduleResolution: 'nodenext',
+              target: 'es2022',
+              lib: ['es2022', 'dom'],
+              strict: true,
+              noEmit: true,
+              types: [],
+            },
+            files: ['esm.mts', 'cjs.cts'],
+          }),
         );
         await run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir });
       } finally {

@@ -103,7 +103,12 @@ describe('@scopa/sdk: the web client calls (e2e)', () => {
     const alice = await newPlayer();
     const bob = await newPlayer();
     const challenge = await alice.client.challenge({ username: bob.username, preset: 'scopa' });
-    expect(await bob.client.getChallenge(challenge.id)).toMatchObject({ id: challenge.id, challenger: alice.username, destUser: bob.username, status: 'pending' });
+    expect(await bob.client.getChallenge(challenge.id)).toMatchObject({
+      id: challenge.id,
+      challenger: alice.username,
+      destUser: bob.username,
+      status: 'pending',
+    });
     const declined = await bob.client.declineChallenge(challenge.id, 'generic');
     expect((await alice.client.getChallenge(challenge.id)).status).toBe(declined.status);
 

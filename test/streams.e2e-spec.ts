@@ -166,12 +166,17 @@ describe('streams without WebSockets (e2e)', () => {
     const privateBefore = await mk(owner, quindici({ visibility: 'private' }));
     const ownBefore = await mk(watcher, quindici()); // the watcher's own match: no seat to take
     // the stream opens through an API token (to revoke it at the end)
-    const created = await http().post('/v1/tokens').set('authorization', `Bearer ${watcher.token}`).send({ name: 'lobby', scopes: ['read'] });
+    const created = await http()
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${watcher.token}`)
+      .send({ name: 'lobby', scopes: ['read'] });
     expect(created.status).toBe(201);
     const s = await stream('/v1/stream/lobby?preset=scopa-quindici&clock=untimed', created.body.token);
     expect(s.status).toBe(200);
     expect(s.headers['content-type']).toMatch(/^application\/x-ndjson/);
-    const page = (await http().get('/v1/lobby').query({ preset: 'scopa-quindici', clock: 'untimed', limit: 100 }).set('authorization', `Bearer ${watcher.token}`)).body;
+    const page = (
+      await http().get('/v1/lobby').query({ preset: 'scopa-quindici', clock: 'untimed', limit: 100 }).set('authorization', `Bearer ${watcher.token}`)
+    ).body;
     await s.waitForCount(page.matches.length, 10_000);
     const first = s.lines[0];
     expect(first).toEqual({ type: 'added', matchId: before, match: page.matches.find((m: any) => m.id === before) });
@@ -187,15 +192,23 @@ describe('streams without WebSockets (e2e)', () => {
     const ownAfter = await mk(watcher, quindici());
     const three = await mk(owner, quindici({ overrides: { players: 3 }, seats: [{ type: 'creator' }, { type: 'open' }, { type: 'open' }] }));
     const added = await s.waitFor((l) => l.matchId === three, 10_000, 'the addition');
-    expect(added).toMatchObject({ type: 'added', match: { id: three, preset: 'scopa-quindici', createdBy: owner.username, seats: [{ state: 'taken' }, { state: 'open' }, { state: 'open' }] } });
+    expect(added).toMatchObject({
+      type: 'added',
+      match: { id: three, preset: 'scopa-quindici', createdBy: owner.username, seats: [{ state: 'taken' }, { state: 'open' }, { state: 'open' }] },
+    });
     expect((await http().post(`/v1/matches/${three}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
     const updated = await s.waitFor((l) => l.matchId === three && l.type === 'updated', 10_000, 'the update');
     expect(updated.match.seats.map((x: any) => x.state)).toEqual(['taken', 'taken', 'open']);
     // the match before fills up: removed
     expect((await http().post(`/v1/matches/${before}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
-    expect(await s.waitFor((l) => l.matchId === before && l.type === 'removed', 10_000, 'the removal')).toEqual({ type: 'removed', matchId: before, match: null });
+    expect(await s.waitFor((l) => l.matchId === before && l.type === 'removed', 10_000, 'the removal')).toEqual({
+      type: 'removed',
+      matchId: before,
+      match: null,
+    });
     // the private ones filled too: still nothing about them
-    for (const id of [privateBefore, privateAfter]) expect((await http().post(`/v1/matches/${id}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
+    for (const id of [privateBefore, privateAfter])
+      expect((await http().post(`/v1/matches/${id}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
     await wait(300);
     const ids = new Set(s.lines.map((l) => l.matchId));
     for (const id of [privateBefore, privateAfter, ownBefore, ownAfter]) expect([id, ids.has(id)]).toEqual([id, false]);
@@ -364,7 +377,10 @@ describe('streams without WebSockets (e2e)', () => {
     const gina = await register(app, 'revk');
     const hugo = await register(app, 'revkb');
     const m = await started(gina, hugo);
-    const created = await http().post('/v1/tokens').set('authorization', `Bearer ${gina.token}`).send({ name: 'streamer', scopes: ['read'] });
+    const created = await http()
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${gina.token}`)
+      .send({ name: 'streamer', scopes: ['read'] });
     expect(created.status).toBe(201);
     const token = created.body.token as string;
     const events = await stream('/v1/stream/events', token);
@@ -395,7 +411,8 @@ describe('streams without WebSockets (e2e)', () => {
   });
 
   describe('GraphQL over Server-Sent Events (graphql-sse)', () => {
-    const LIVE = 'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { seq type } match { status view { viewer hand } } } }';
+    const LIVE =
+      'subscription($id: ID!, $from: Int) { matchEventsLive(matchId: $id, fromSeq: $from) { event { seq type } match { status view { viewer hand } } } }';
     const sseClient = (token: string | null) =>
       createSseClient({ url: `${base}/graphql/stream`, singleConnection: false, retryAttempts: 0, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
@@ -436,7 +453,10 @@ describe('streams without WebSockets (e2e)', () => {
         new Promise<{ data?: any; errors?: any[] }>((resolve) => {
           let result: { data?: any; errors?: any[] } = {};
           const c = sseClient(token);
-          c.subscribe({ query, variables }, { next: (r) => (result = r as typeof result), error: (e) => resolve({ errors: [e] }), complete: () => resolve(result) });
+          c.subscribe(
+            { query, variables },
+            { next: (r) => (result = r as typeof result), error: (e) => resolve({ errors: [e] }), complete: () => resolve(result) },
+          );
         });
       const deep = `{ __schema { types { fields { type { ${'ofType { '.repeat(14)} name ${'} '.repeat(14)} } } } } }`;
       const tooDeep = await once(deep);
@@ -472,12 +492,18 @@ describe('streams without WebSockets (e2e)', () => {
       const kim = await register(app, 'sserev');
       const lou = await register(app, 'sserevb');
       const m = await started(kim, lou);
-      const created = await http().post('/v1/tokens').set('authorization', `Bearer ${kim.token}`).send({ name: 'sse', scopes: ['read'] });
+      const created = await http()
+        .post('/v1/tokens')
+        .set('authorization', `Bearer ${kim.token}`)
+        .send({ name: 'sse', scopes: ['read'] });
       const client = sseClient(created.body.token);
       const got: any[] = [];
       let completed!: () => void;
       const ended = new Promise<void>((r) => (completed = r));
-      client.subscribe({ query: LIVE, variables: { id: m.id, from: 1 } }, { next: (msg) => void got.push(msg), error: () => completed(), complete: () => completed() });
+      client.subscribe(
+        { query: LIVE, variables: { id: m.id, from: 1 } },
+        { next: (msg) => void got.push(msg), error: () => completed(), complete: () => completed() },
+      );
       for (let i = 0; i < 100 && got.length < m.seq; i++) await wait(20);
       expect(got.length).toBe(m.seq);
       await http().delete(`/v1/tokens/${created.body.apiToken.id}`).set('authorization', `Bearer ${kim.token}`);
@@ -495,7 +521,12 @@ describe('streams without WebSockets (e2e)', () => {
     const m = await started(max, ned);
     const a = await stream('/v1/stream/events', max.token);
     const b = await stream(`/v1/matches/${m.id}/stream`, max.token);
-    const client = createSseClient({ url: `${base}/graphql/stream`, singleConnection: false, retryAttempts: 0, headers: { authorization: `Bearer ${max.token}` } });
+    const client = createSseClient({
+      url: `${base}/graphql/stream`,
+      singleConnection: false,
+      retryAttempts: 0,
+      headers: { authorization: `Bearer ${max.token}` },
+    });
     const seen: unknown[] = [];
     const dispose = client.subscribe(
       { query: 'subscription { myTurn { matchId } }' },
@@ -511,7 +542,10 @@ describe('streams without WebSockets (e2e)', () => {
     // over SSE too
     const overSse = await new Promise<any>((resolve) => {
       let last: unknown = null;
-      client.subscribe({ query: 'subscription { myTurn { matchId } }' }, { next: (r) => (last = r), error: (e) => resolve({ errors: [e] }), complete: () => resolve(last) });
+      client.subscribe(
+        { query: 'subscription { myTurn { matchId } }' },
+        { next: (r) => (last = r), error: (e) => resolve({ errors: [e] }), complete: () => resolve(last) },
+      );
     });
     expect(overSse.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', limit: CAP, reason: 'subscriptions' });
     // closing one frees its place

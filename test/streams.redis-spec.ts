@@ -51,13 +51,18 @@ describe('NDJSON streams across instances (Redis, PostgreSQL)', () => {
 
   const register = async (base: string, prefix: string): Promise<Player> => {
     const username = `${prefix}${suffix()}`;
-    const res = await request(base).post('/v1/auth/register').send({ username, password: `pw-${username}-long` });
+    const res = await request(base)
+      .post('/v1/auth/register')
+      .send({ username, password: `pw-${username}-long` });
     expect(res.status).toBe(201);
     return { username, token: res.body.accessToken as string };
   };
 
   async function startedMatch(alice: Player, bob: Player, overrides: Record<string, unknown> = {}) {
-    const created = await request(a.http).post('/v1/matches').set('authorization', `Bearer ${alice.token}`).send({ preset: 'scopa', overrides, seats: [{ type: 'creator' }, { type: 'open' }] });
+    const created = await request(a.http)
+      .post('/v1/matches')
+      .set('authorization', `Bearer ${alice.token}`)
+      .send({ preset: 'scopa', overrides, seats: [{ type: 'creator' }, { type: 'open' }] });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     expect((await request(b.http).post(`/v1/matches/${id}/join`).set('authorization', `Bearer ${bob.token}`).send({})).status).toBe(200);
@@ -115,7 +120,10 @@ describe('NDJSON streams across instances (Redis, PostgreSQL)', () => {
     const eventsOnB = await open(b.http, '/v1/stream/events', watcher.token);
     await new Promise((r) => setTimeout(r, 300)); // let the subscriptions reach Redis
     const mk = async (visibility: string) => {
-      const res = await request(a.http).post('/v1/matches').set('authorization', `Bearer ${owner.token}`).send({ preset: 'scopa-quindici', seats: [{ type: 'creator' }, { type: 'open' }], visibility });
+      const res = await request(a.http)
+        .post('/v1/matches')
+        .set('authorization', `Bearer ${owner.token}`)
+        .send({ preset: 'scopa-quindici', seats: [{ type: 'creator' }, { type: 'open' }], visibility });
       expect(res.status).toBe(201);
       return res.body.id as string;
     };
@@ -123,15 +131,23 @@ describe('NDJSON streams across instances (Redis, PostgreSQL)', () => {
     const listed = await mk('public');
     expect((await lobbyOnB.waitFor((l) => l.matchId === listed, 10_000, 'the addition')).type).toBe('added');
     expect((await request(a.http).post(`/v1/matches/${listed}/join`).set('authorization', `Bearer ${joiner.token}`).send({})).status).toBe(200);
-    expect(await lobbyOnB.waitFor((l) => l.matchId === listed && l.type === 'removed', 10_000, 'the removal')).toEqual({ type: 'removed', matchId: listed, match: null });
+    expect(await lobbyOnB.waitFor((l) => l.matchId === listed && l.type === 'removed', 10_000, 'the removal')).toEqual({
+      type: 'removed',
+      matchId: listed,
+      match: null,
+    });
     expect(lobbyOnB.lines.some((l) => l.matchId === hidden)).toBe(false);
 
     // a challenge made through A: challengeReceived on B
-    const challenge = await request(a.http).post('/v1/challenges').set('authorization', `Bearer ${owner.token}`).send({ username: watcher.username, preset: 'scopa' });
+    const challenge = await request(a.http)
+      .post('/v1/challenges')
+      .set('authorization', `Bearer ${owner.token}`)
+      .send({ username: watcher.username, preset: 'scopa' });
     expect(challenge.status).toBe(201);
     expect((await eventsOnB.waitFor((l) => l.type === 'challengeReceived', 10_000, 'challengeReceived')).challenge.id).toBe(challenge.body.id);
     // seeks through A and B: seekPaired on the watcher's stream on B
-    const seek = (base: string, p: Player) => request(base).post('/v1/seeks').set('authorization', `Bearer ${p.token}`).send({ preset: 'scopa-simple', turnTimeLimit: 'P4D' });
+    const seek = (base: string, p: Player) =>
+      request(base).post('/v1/seeks').set('authorization', `Bearer ${p.token}`).send({ preset: 'scopa-simple', turnTimeLimit: 'P4D' });
     expect((await seek(a.http, joiner)).status).toBe(201);
     const mine = await seek(b.http, watcher);
     expect(mine.status).toBe(201);
@@ -162,7 +178,10 @@ describe('NDJSON streams across instances (Redis, PostgreSQL)', () => {
 
   it('a token revoked through A ends its stream held by B', async () => {
     const erin = await register(a.http, 'sre');
-    const created = await request(a.http).post('/v1/tokens').set('authorization', `Bearer ${erin.token}`).send({ name: 'stream', scopes: ['read'] });
+    const created = await request(a.http)
+      .post('/v1/tokens')
+      .set('authorization', `Bearer ${erin.token}`)
+      .send({ name: 'stream', scopes: ['read'] });
     expect(created.status).toBe(201);
     const s = await open(b.http, '/v1/stream/events', created.body.token);
     await s.waitUntil(() => s.raw.length > 0, 5000, 'a first keep-alive');

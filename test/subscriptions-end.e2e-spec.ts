@@ -43,7 +43,10 @@ describe('match subscriptions end with the match (e2e)', () => {
 
   /** A started two-player match of alice and bob; its seq. */
   async function started(): Promise<{ id: string; seq: number }> {
-    const created = await http().post('/v1/matches').set('authorization', auth(alice)).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
+    const created = await http()
+      .post('/v1/matches')
+      .set('authorization', auth(alice))
+      .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'open' }] });
     expect(created.status).toBe(201);
     expect((await http().post(`/v1/matches/${created.body.id}/join`).set('authorization', auth(bob)).send({})).status).toBe(200);
     const s = await http().post(`/v1/matches/${created.body.id}/start`).set('authorization', auth(alice)).send({});
@@ -75,11 +78,15 @@ describe('match subscriptions end with the match (e2e)', () => {
   function follow(subscribe: Subscribe, token: string, id: string, from: number): { seqs: number[]; completed: Promise<void> } {
     const seqs: number[] = [];
     const completed = new Promise<void>((resolve, reject) => {
-      subscribe(token, { id, from }, {
-        next: (msg) => seqs.push((msg.data as { matchEventsLive: { event: { seq: number } } }).matchEventsLive.event.seq),
-        error: (e) => reject(new Error(JSON.stringify(e))),
-        complete: () => resolve(),
-      });
+      subscribe(
+        token,
+        { id, from },
+        {
+          next: (msg) => seqs.push((msg.data as { matchEventsLive: { event: { seq: number } } }).matchEventsLive.event.seq),
+          error: (e) => reject(new Error(JSON.stringify(e))),
+          complete: () => resolve(),
+        },
+      );
     });
     return { seqs, completed };
   }
@@ -115,9 +122,16 @@ describe('match subscriptions end with the match (e2e)', () => {
     const live = fetch(`${base}/v1/matches/${id}/stream?fromSeq=${seq + 1}`, { headers: { authorization: auth(bob) } }).then((r) => r.text());
     await new Promise((r) => setTimeout(r, 300));
     const last = await resign(id);
-    const lines = (await within(live, 10_000, 'NDJSON live')).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { event?: { seq: number } });
+    const lines = (await within(live, 10_000, 'NDJSON live'))
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { event?: { seq: number } });
     expect(lines.filter((l) => l.event).map((l) => l.event!.seq)).toEqual(Array.from({ length: last - seq }, (_, k) => seq + 1 + k));
-    const past = await within(fetch(`${base}/v1/matches/${id}/stream?fromSeq=${last + 1}`, { headers: { authorization: auth(bob) } }).then((r) => r.text()), 10_000, 'NDJSON past');
+    const past = await within(
+      fetch(`${base}/v1/matches/${id}/stream?fromSeq=${last + 1}`, { headers: { authorization: auth(bob) } }).then((r) => r.text()),
+      10_000,
+      'NDJSON past',
+    );
     expect(past.trim()).toBe('');
   });
 });

@@ -76,7 +76,9 @@ describe('graphql-ws subscriptions (e2e)', () => {
         );
       });
     const deep = `{ __schema { types { fields { type { ${'ofType { '.repeat(14)} name ${'} '.repeat(14)} } } } } }`;
-    const aliases = Array.from({ length: 150 }, (_, i) => `a${i}: rulesets { id sources players options { players teams handSize tableSize target } }`).join(' ');
+    const aliases = Array.from({ length: 150 }, (_, i) => `a${i}: rulesets { id sources players options { players teams handSize tableSize target } }`).join(
+      ' ',
+    );
     for (let attempt = 0; attempt < 2; attempt++) {
       // the second time, the validation outcome comes from the cache: still refused
       const tooDeep = await run(deep);
@@ -98,7 +100,10 @@ describe('graphql-ws subscriptions (e2e)', () => {
     const overWs = (query: string, variables: Record<string, unknown> = {}) =>
       new Promise<Outcome>((resolve) => {
         let result: Outcome = {};
-        c.subscribe({ query, variables }, { next: (msg) => (result = msg as Outcome), error: (errors) => resolve({ errors: errors as Outcome['errors'] }), complete: () => resolve(result) });
+        c.subscribe(
+          { query, variables },
+          { next: (msg) => (result = msg as Outcome), error: (errors) => resolve({ errors: errors as Outcome['errors'] }), complete: () => resolve(result) },
+        );
       });
     const overHttp = async (query: string, variables: Record<string, unknown> = {}): Promise<Outcome> =>
       (await request(app.getHttpServer()).post('/graphql').set('authorization', `Bearer ${gina.token}`).send({ query, variables })).body;
@@ -135,7 +140,11 @@ describe('graphql-ws subscriptions (e2e)', () => {
     await new Promise<void>((resolve) => {
       c.subscribe(
         { query: LIVE, variables: { id: created.id, from: 0 } },
-        { next: (msg) => void messages.push(msg as Outcome), error: (errors) => (messages.push({ errors: errors as Outcome['errors'] }), resolve()), complete: resolve },
+        {
+          next: (msg) => void messages.push(msg as Outcome),
+          error: (errors) => (messages.push({ errors: errors as Outcome['errors'] }), resolve()),
+          complete: resolve,
+        },
       );
     });
     expect(messages).toHaveLength(1);

@@ -42,14 +42,17 @@ describe('tournament trust (e2e, PGlite)', () => {
     for (const name of Object.keys(ENV)) delete process.env[name];
   });
 
-  it('abort at a tournament table once dealt is ABORT_NOT_ALLOWED (REST and GraphQL, either seat, duplicate or not) and changes nothing', () => abortRefused(cluster));
+  it('abort at a tournament table once dealt is ABORT_NOT_ALLOWED (REST and GraphQL, either seat, duplicate or not) and changes nothing', () =>
+    abortRefused(cluster));
 
-  it("a duplicate table that ends first reveals nothing to its own players until the round's end: view, events, streams, exports, archive, analysis", () => duplicateRevealWaits(cluster));
+  it("a duplicate table that ends first reveals nothing to its own players until the round's end: view, events, streams, exports, archive, analysis", () =>
+    duplicateRevealWaits(cluster));
 
   it('tournament exports are signed; a player renamed and the chain re-hashed is UNSOUND beside the match exports and fails --keys; the headerless export audits as before', () =>
     signedExportAudit(cluster, ISSUER));
 
   it('TOURNAMENT_LIMIT: at most 3 open tournaments per creator (409 LIMIT_REACHED), 5 at once admit 3', () => creationCap(cluster, 3, 5));
 
-  it(`join and withdraw flap at most ${TOURNAMENT_JOINS_PER_PLAYER} times per player and tournament`, () => flappingBound(cluster, TOURNAMENT_JOINS_PER_PLAYER));
+  it(`join and withdraw flap at most ${TOURNAMENT_JOINS_PER_PLAYER} times per player and tournament`, () =>
+    flappingBound(cluster, TOURNAMENT_JOINS_PER_PLAYER));
 });

@@ -46,5 +46,6 @@ describe('tournament trust on two instances (PostgreSQL)', () => {
     for (let k = 0; k < 3; k++) await creationCap(cluster, 3, 8);
   });
 
-  it(`join and withdraw flap at most ${TOURNAMENT_JOINS_PER_PLAYER} times per player and tournament, racing joins included`, () => flappingBound(cluster, TOURNAMENT_JOINS_PER_PLAYER));
+  it(`join and withdraw flap at most ${TOURNAMENT_JOINS_PER_PLAYER} times per player and tournament, racing joins included`, () =>
+    flappingBound(cluster, TOURNAMENT_JOINS_PER_PLAYER));
 });

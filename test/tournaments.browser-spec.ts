@@ -25,7 +25,12 @@ describe('tournament pages (Chromium)', () => {
   async function scenario(): Promise<void> {
     const { page } = web;
     const alice = await register(web.app, 'tba');
-    const t = (await http().post('/v1/tournaments').set('authorization', auth(alice)).send({ name: 'Browser cup', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 1 })).body;
+    const t = (
+      await http()
+        .post('/v1/tournaments')
+        .set('authorization', auth(alice))
+        .send({ name: 'Browser cup', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 1 })
+    ).body;
     await http().post(`/v1/tournaments/${t.id}/join`).set('authorization', auth(alice)).send({}).expect(200);
 
     const bobName = `tbb${process.pid % 1000}${Date.now() % 10000}`;

@@ -103,7 +103,14 @@ function referenceStandings(players: string[], rounds: { tables: Table[]; bye: s
     }
     return { player: p, matchPoints: mp.get(p)!, buchholz, sonnebornBerger: sb, gamePointsDifference: gpd, order };
   });
-  rows.sort((x, y) => y.matchPoints - x.matchPoints || y.buchholz - x.buchholz || y.sonnebornBerger - x.sonnebornBerger || y.gamePointsDifference - x.gamePointsDifference || x.order - y.order);
+  rows.sort(
+    (x, y) =>
+      y.matchPoints - x.matchPoints ||
+      y.buchholz - x.buchholz ||
+      y.sonnebornBerger - x.sonnebornBerger ||
+      y.gamePointsDifference - x.gamePointsDifference ||
+      x.order - y.order,
+  );
   return rows.map(({ order: _o, ...r }) => r);
 }
 
@@ -138,7 +145,12 @@ describe('tournaments (e2e, PGlite)', () => {
     const round = await get(`/v1/tournaments/${id}/rounds/${n}`);
     for (const t of round.tables as Table[]) {
       if (!t.matchId) continue;
-      if (how === 'play') await playToEnd(restTransport(app, () => undefined), t.players.map((p) => byName.get(p)!), t.matchId);
+      if (how === 'play')
+        await playToEnd(
+          restTransport(app, () => undefined),
+          t.players.map((p) => byName.get(p)!),
+          t.matchId,
+        );
       else await resign(t.matchId, t.players[t.table % 2 === 0 ? 0 : 1]);
     }
     return round;
@@ -173,7 +185,15 @@ describe('tournaments (e2e, PGlite)', () => {
     expect((final[0].tables as Table[]).some((x) => x.points!.some((p) => p > 0))).toBe(true);
 
     const standings = await get(`/v1/tournaments/${t.id}/standings`);
-    expect(standings.map((s: Record<string, unknown>) => ({ player: s.player, matchPoints: s.matchPoints, buchholz: s.buchholz, sonnebornBerger: s.sonnebornBerger, gamePointsDifference: s.gamePointsDifference }))).toEqual(
+    expect(
+      standings.map((s: Record<string, unknown>) => ({
+        player: s.player,
+        matchPoints: s.matchPoints,
+        buchholz: s.buchholz,
+        sonnebornBerger: s.sonnebornBerger,
+        gamePointsDifference: s.gamePointsDifference,
+      })),
+    ).toEqual(
       referenceStandings(
         field.map((p) => p.username),
         final,
@@ -190,7 +210,10 @@ describe('tournaments (e2e, PGlite)', () => {
     expect(report.standings.map((r) => r.player)).toEqual(standings.map((s: { player: string }) => s.player));
 
     // The tables, as NDJSON
-    const lines = (await http().get(`/v1/tournaments/${t.id}/matches`)).text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await http().get(`/v1/tournaments/${t.id}/matches`)).text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(12);
     expect(lines[0]).toMatchObject({ round: 1, table: 1 });
   });
@@ -213,12 +236,24 @@ describe('tournaments (e2e, PGlite)', () => {
     for (const x of tables) expect(met.has([...x.players].sort().join('-'))).toBe(false);
     // Two winners meet, two losers meet, one winner meets one loser.
     expect(tables.reduce((d, x) => d + Math.abs(score.get(x.players[0])! - score.get(x.players[1])!), 0)).toBe(1);
-    expect(tables.map((x) => x.players.map((p) => score.get(p)!).sort().join('')).sort()).toEqual(['00', '01', '11']);
+    expect(
+      tables
+        .map((x) =>
+          x.players
+            .map((p) => score.get(p)!)
+            .sort()
+            .join(''),
+        )
+        .sort(),
+    ).toEqual(['00', '01', '11']);
     // Nobody beyond ±2 first seats, nobody in one seat a third time (two rounds: trivially), recorded under version 2.
     for (const x of tables) await resign(x.matchId!, x.players[1]);
     expect(await get(`/v1/tournaments/${t.id}`)).toMatchObject({ status: 'finished', endReason: 'completed' });
     const exported = await http().get(`/v1/tournaments/${t.id}/export`);
-    const log = exported.text.trim().split('\n').map((l) => JSON.parse(l));
+    const log = exported.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.find((e) => e.type === 'TournamentStarted').payload.pairingVersion).toBe(2);
     expect(auditTournament(exported.text).problems).toEqual([]);
   });
@@ -235,7 +270,15 @@ describe('tournaments (e2e, PGlite)', () => {
     const pairs = final.flatMap((r) => (r.tables as Table[]).map((x) => [...x.players].sort().join('-')));
     expect(new Set(pairs).size).toBe(6);
     const standings = await get(`/v1/tournaments/${t.id}/standings`);
-    expect(standings.map((s: Record<string, unknown>) => ({ player: s.player, matchPoints: s.matchPoints, buchholz: s.buchholz, sonnebornBerger: s.sonnebornBerger, gamePointsDifference: s.gamePointsDifference }))).toEqual(
+    expect(
+      standings.map((s: Record<string, unknown>) => ({
+        player: s.player,
+        matchPoints: s.matchPoints,
+        buchholz: s.buchholz,
+        sonnebornBerger: s.sonnebornBerger,
+        gamePointsDifference: s.gamePointsDifference,
+      })),
+    ).toEqual(
       referenceStandings(
         field.map((p) => p.username),
         final,
@@ -257,10 +300,17 @@ describe('tournaments (e2e, PGlite)', () => {
     const after = await get(`/v1/tournaments/${t.id}/rounds/1`);
     expect((after.tables as Table[])[0]).toMatchObject({ outcome: 'second', forfeit: true, reason: 'withdrawn' });
     // the match in play was resigned for the leaver
-    const m = (await http().get(`/v1/matches/${(r1.tables as Table[])[0].matchId}`).set('authorization', auth(byName.get(other)!))).body;
+    const m = (
+      await http()
+        .get(`/v1/matches/${(r1.tables as Table[])[0].matchId}`)
+        .set('authorization', auth(byName.get(other)!))
+    ).body;
     expect(m.status).toBe('over');
     // a second withdrawal is refused
-    const again = await http().post(`/v1/tournaments/${t.id}/withdraw`).set('authorization', auth(byName.get(leaver)!)).send({});
+    const again = await http()
+      .post(`/v1/tournaments/${t.id}/withdraw`)
+      .set('authorization', auth(byName.get(leaver)!))
+      .send({});
     expect([again.status, again.body.code]).toEqual([403, 'NOT_IN_TOURNAMENT']);
     for (let n = 1; n <= 3; n++) {
       const round = await get(`/v1/tournaments/${t.id}/rounds/${n}`);
@@ -293,12 +343,20 @@ describe('tournaments (e2e, PGlite)', () => {
     expect(await code(await http().post(`/v1/tournaments/${small.id}/start`).set('authorization', auth(b)).send({}))).toEqual([403, 'FORBIDDEN']);
     await post(a, `/v1/tournaments/${small.id}/start`);
     expect(await code(await http().post(`/v1/tournaments/${small.id}/cancel`).set('authorization', auth(a)).send({}))).toEqual([409, 'TOURNAMENT_STARTED']);
-    const priv = await post(a, '/v1/tournaments', { name: 'Private', format: 'roundRobin', preset: 'scopa', visibility: 'private', invited: [b.username] }, 201);
+    const priv = await post(
+      a,
+      '/v1/tournaments',
+      { name: 'Private', format: 'roundRobin', preset: 'scopa', visibility: 'private', invited: [b.username] },
+      201,
+    );
     expect(await code(await http().post(`/v1/tournaments/${priv.id}/join`).set('authorization', auth(c)).send({}))).toEqual([403, 'NOT_INVITED']);
     await post(b, `/v1/tournaments/${priv.id}/join`);
     await post(a, `/v1/tournaments/${priv.id}/cancel`);
     expect(await code(await http().post(`/v1/tournaments/${priv.id}/join`).set('authorization', auth(a)).send({}))).toEqual([409, 'TOURNAMENT_OVER']);
-    expect(await code(await http().post('/v1/tournaments').set('authorization', auth(a)).send({ name: 'Four', format: 'swiss', preset: 'scopone' }))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(await code(await http().post('/v1/tournaments').set('authorization', auth(a)).send({ name: 'Four', format: 'swiss', preset: 'scopone' }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+    ]);
     expect(await code(await http().get('/v1/tournaments/00000000-0000-4000-8000-000000000000'))).toEqual([404, 'NOT_FOUND']);
     // listing: cursor pages, filtered; a private tournament is listed to its creator and players only
     expect((await get('/v1/tournaments?status=cancelled&first=100')).items.map((x: { id: string }) => x.id)).not.toContain(priv.id);
@@ -329,7 +387,10 @@ describe('tournaments (e2e, PGlite)', () => {
     await Promise.all([scheduler.tick(), scheduler.tick()]);
     const started = await get(`/v1/tournaments/${t.id}`);
     expect(started).toMatchObject({ status: 'started', currentRound: 1, startsAt: null });
-    const log = (await http().get(`/v1/tournaments/${t.id}/export`)).text.trim().split('\n').map((l) => JSON.parse(l));
+    const log = (await http().get(`/v1/tournaments/${t.id}/export`)).text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.filter((e) => e.type === 'TournamentStarted')).toHaveLength(1);
     expect(log.find((e) => e.type === 'TournamentStarted').actor).toBeNull();
     expect((await get(`/v1/tournaments/${lonely.id}`)).status).toBe('cancelled');
@@ -349,10 +410,20 @@ describe('tournaments (e2e, PGlite)', () => {
     await gqlOk(app, a.token, `mutation($id: ID!) { startTournament(id: $id) { status } }`, { id });
     await until(() => updates.items.length >= 4 && mine.items.some((e) => e.type === 'tournamentRoundPaired'));
     expect(updates.items.map((u) => u.kind)).toEqual(['joined', 'joined', 'started', 'paired']);
-    expect(mine.items.find((e) => e.type === 'tournamentRoundPaired')).toMatchObject({ tournamentId: id, round: 1, seat: expect.any(Number), matchId: expect.any(String) });
+    expect(mine.items.find((e) => e.type === 'tournamentRoundPaired')).toMatchObject({
+      tournamentId: id,
+      round: 1,
+      seat: expect.any(Number),
+      matchId: expect.any(String),
+    });
     updates.stop();
     mine.stop();
-    const q = await gqlOk(app, null, `query($id: ID!) { tournament(id: $id) { status currentRound standings { rank player matchPoints } round(n: 1) { tables { players matchId } } } }`, { id });
+    const q = await gqlOk(
+      app,
+      null,
+      `query($id: ID!) { tournament(id: $id) { status currentRound standings { rank player matchPoints } round(n: 1) { tables { players matchId } } } }`,
+      { id },
+    );
     expect(q.tournament.currentRound).toBe(1);
     expect(q.tournament.round.tables).toHaveLength(1);
     const list = await gqlOk(app, null, `{ tournaments(status: started, format: swiss, first: 5) { items { id } nextCursor } }`);
@@ -365,12 +436,22 @@ describe('tournaments (e2e, PGlite)', () => {
     const field = await players(4, 'ws');
     const { ws } = await listenOnLoopback(app);
     const t = await post(field[0], '/v1/tournaments', { name: 'Live', format: 'roundRobin', preset: 'scopa' }, 201);
-    const c = createClient({ url: ws, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${field[1].token}` }, retryAttempts: 0, lazy: true });
+    const c = createClient({
+      url: ws,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${field[1].token}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     const kinds: string[] = [];
     const errors: unknown[] = [];
     const stop = c.subscribe(
       { query: 'subscription($id: ID!) { tournamentUpdated(id: $id) { tournamentId kind seq round status } }', variables: { id: t.id } },
-      { next: (msg) => void kinds.push((msg.data as { tournamentUpdated: { kind: string } }).tournamentUpdated.kind), error: (e) => void errors.push(e), complete: () => undefined },
+      {
+        next: (msg) => void kinds.push((msg.data as { tournamentUpdated: { kind: string } }).tournamentUpdated.kind),
+        error: (e) => void errors.push(e),
+        complete: () => undefined,
+      },
     );
     try {
       // Join one by one until the subscription (set up asynchronously) has heard a join.
@@ -389,9 +470,14 @@ describe('tournaments (e2e, PGlite)', () => {
     }
   });
 
-  it('a duplicate Swiss: every table of a round deals the same cards, from the revealed round seed and the players\' seeds; another table is hidden while the round runs', async () => {
+  it("a duplicate Swiss: every table of a round deals the same cards, from the revealed round seed and the players' seeds; another table is hidden while the round runs", async () => {
     const field = await players(4, 'dup');
-    const t = await post(field[0], '/v1/tournaments', { name: 'Duplicate', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2, duplicate: true }, 201);
+    const t = await post(
+      field[0],
+      '/v1/tournaments',
+      { name: 'Duplicate', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2, duplicate: true },
+      201,
+    );
     expect(t.seedCommitment).toMatch(/^[0-9a-f]{64}$/);
     const seeds = field.map((_, i) => createHash('sha256').update(`seed${i}`).digest('hex'));
     for (const [i, p] of field.entries()) await post(p, `/v1/tournaments/${t.id}/join`, { clientSeed: seeds[i] });
@@ -407,7 +493,13 @@ describe('tournaments (e2e, PGlite)', () => {
     }
     const hidden = await gql(app, outsider.token, `query($id: ID!) { match(id: $id) { id } }`, { id: t2.matchId });
     expect(hidden.errors?.[0]?.extensions?.code).toBe('TOURNAMENT_TABLE_HIDDEN');
-    expect((await http().get(`/v1/matches/${t2.matchId}`).set('authorization', auth(byName.get(t2.players[0])!))).status).toBe(200);
+    expect(
+      (
+        await http()
+          .get(`/v1/matches/${t2.matchId}`)
+          .set('authorization', auth(byName.get(t2.players[0])!))
+      ).status,
+    ).toBe(200);
 
     for (let n = 1; n <= 2; n++) await playRound(t.id, n, n === 1 ? 'play' : 'resign');
     expect((await get(`/v1/tournaments/${t.id}`)).status).toBe('finished');

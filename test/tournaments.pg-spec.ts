@@ -22,7 +22,12 @@ describe('tournament rounds on two instances (PostgreSQL)', () => {
     for (let k = 0; k < 5; k++) {
       const field = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => register(i % 2 ? instances.b.app : instances.a.app, `pt${i}`)));
       const who = new Map(field.map((p) => [p.username, p]));
-      const t = (await via(0).post('/v1/tournaments').set('authorization', field[0].auth).send({ name: `race ${k}`, format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2 })).body;
+      const t = (
+        await via(0)
+          .post('/v1/tournaments')
+          .set('authorization', field[0].auth)
+          .send({ name: `race ${k}`, format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2 })
+      ).body;
       for (const [i, p] of field.entries()) await via(i).post(`/v1/tournaments/${t.id}/join`).set('authorization', p.auth).send({}).expect(200);
       await via(1).post(`/v1/tournaments/${t.id}/start`).set('authorization', field[0].auth).send({}).expect(200);
       const r1 = (await via(0).get(`/v1/tournaments/${t.id}/rounds/1`)).body;
@@ -38,7 +43,10 @@ describe('tournament rounds on two instances (PostgreSQL)', () => {
       );
       expect(answers.filter((r) => r.status !== 200).map((r) => [r.status, r.text])).toEqual([]);
       const exported = (await via(1).get(`/v1/tournaments/${t.id}/export`)).text;
-      const events = exported.trim().split('\n').map((l) => JSON.parse(l));
+      const events = exported
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const count = (type: string, round: number) => events.filter((e) => e.type === type && e.payload.round === round).length;
       expect(count('MatchResultRecorded', 1)).toBe(3);
       expect(count('RoundEnded', 1)).toBe(1);

@@ -79,7 +79,11 @@ describe('web client: the games of other packs (Chromium)', () => {
    * page (hand, table or captures), checking every card shown with `expected`
    * (its name, and the index its corners print). The figures seen, by rank.
    */
-  async function playAndCheckPack(preset: string, pack: string, expected: (rank: number, suit: string) => { name: string; index: string }): Promise<Map<number, DrawnCard>> {
+  async function playAndCheckPack(
+    preset: string,
+    pack: string,
+    expected: (rank: number, suit: string) => { name: string; index: string },
+  ): Promise<Map<number, DrawnCard>> {
     await page.click('#nav-new');
     await page.waitForSelector('#create-submit');
     await page.selectOption('#preset', preset);
@@ -99,7 +103,8 @@ describe('web client: the games of other packs (Chromium)', () => {
         const rank = Number(m![1]);
         const { name, index } = expected(rank, m![2]);
         // The title names the card (a playable card's title goes on with what it does).
-        if (!(card.title === name || card.title.startsWith(`${name}:`) || card.title.startsWith(`${name} (`))) throw new Error(`${card.code} is titled ${JSON.stringify(card.title)}, not ${JSON.stringify(name)}`);
+        if (!(card.title === name || card.title.startsWith(`${name}:`) || card.title.startsWith(`${name} (`)))
+          throw new Error(`${card.code} is titled ${JSON.stringify(card.title)}, not ${JSON.stringify(name)}`);
         expect(card.index).toBe(index);
         if (rank >= 8) figuresSeen.set(rank, card);
         checked++;
@@ -195,7 +200,12 @@ describe('web client: the games of other packs (Chromium)', () => {
       // be declared with it; the bot's may be declared too (the greedy bot declares what scores).
       const clientSeed = clientSeedFor(await serverSeedOf(web.app, id), 'cirulla', [null, null], 0, (started) => {
         const { state } = started;
-        return initialTableCaptured(started) && holds(state, 0, '7C') && firstHandDeclarations(state, 0).some((d) => d.mattaValue !== null) && firstHandDeclarations(state, 1).length > 0;
+        return (
+          initialTableCaptured(started) &&
+          holds(state, 0, '7C') &&
+          firstHandDeclarations(state, 0).some((d) => d.mattaValue !== null) &&
+          firstHandDeclarations(state, 1).length > 0
+        );
       });
       expect((await api().post(`/v1/matches/${id}/client-seed`).set('authorization', `Bearer ${token}`).send({ clientSeed })).status).toBe(200);
       expect((await api().post(`/v1/matches/${id}/start`).set('authorization', `Bearer ${token}`).send({})).status).toBe(200);
@@ -217,7 +227,11 @@ describe('web client: the games of other packs (Chromium)', () => {
       await page.waitForSelector('#declaration-choice');
       expect(await page.textContent('#declaration-choice')).toContain('Which value does your matta, 7 di cuori, take?');
       const offered = await page.$$eval('#declaration-choice .declaration', (els) =>
-        els.map((el) => ({ mattaValue: Number(el.getAttribute('data-matta-value')), points: Number(el.getAttribute('data-points')), text: (el as unknown as DomElement).textContent })),
+        els.map((el) => ({
+          mattaValue: Number(el.getAttribute('data-matta-value')),
+          points: Number(el.getAttribute('data-points')),
+          text: (el as unknown as DomElement).textContent,
+        })),
       );
       expect(offered.map(({ mattaValue, points }) => ({ mattaValue, points }))).toEqual(offeredByService);
       expect(offered.map((o) => o.text)).toEqual(offeredByService.map((d) => `as ${d.mattaValue}: ${d.points} scope`));
@@ -305,19 +319,29 @@ describe('web client: the games of other packs (Chromium)', () => {
         const text = (await declarations.nth(n).textContent()) ?? '';
         expect(text).toContain(`Hand declared by ${nameOf(e.payload.seat)}: `);
         expect(text).toContain(`${e.payload.mattaValue === null ? '' : `the matta as ${e.payload.mattaValue}, `}${e.payload.scope} scope`);
-        expect(await declarations.nth(n).locator('.card').evaluateAll((els) => els.map((el) => el.getAttribute('data-card')))).toEqual(e.payload.cards);
+        expect(
+          await declarations
+            .nth(n)
+            .locator('.card')
+            .evaluateAll((els) => els.map((el) => el.getAttribute('data-card'))),
+        ).toEqual(e.payload.cards);
       }
       const row = async (selector: string) => summary.locator(`table.breakdown ${selector} td`).allTextContents();
       const b = scored.payload.breakdown;
       // The bonus scope as the service scored it: the initial capture's and the declarations'.
-      const bonus = [0, 1].map((side) => (initial.payload.side === side ? initial.payload.scope : 0) + declaredEvents.filter((e) => e.payload.seat === side).reduce((n, e) => n + e.payload.scope, 0));
+      const bonus = [0, 1].map(
+        (side) =>
+          (initial.payload.side === side ? initial.payload.scope : 0) +
+          declaredEvents.filter((e) => e.payload.seat === side).reduce((n, e) => n + e.payload.scope, 0),
+      );
       expect(b.bonusScope).toEqual(bonus);
       expect(await row('tr.bonus-scope')).toEqual(bonus.map(String));
       expect(await row('tr.points')).toEqual(b.points.map(String));
       expect(await summary.locator('tr[data-award="piccola"] th').textContent()).toBe('Piccola (1-2-3 of quadri, up to 6)');
       expect(await summary.locator('tr[data-award="grande"] th').textContent()).toMatch(/^Grande/);
       expect(await summary.locator('tr[data-award="denari"] th').textContent()).toBe('Most quadri');
-      const awardCell = async (award: string, side: number | null) => (side === null ? (await row(`tr[data-award="${award}"]`)).join(' ') : (await row(`tr[data-award="${award}"]`))[side]);
+      const awardCell = async (award: string, side: number | null) =>
+        side === null ? (await row(`tr[data-award="${award}"]`)).join(' ') : (await row(`tr[data-award="${award}"]`))[side];
       expect(await awardCell('piccola', b.awards.piccola)).toContain(b.awards.piccola === null ? 'nobody' : `✓ ${b.piccolaPoints}`);
       expect(await awardCell('grande', b.awards.grande)).toContain(b.awards.grande === null ? 'nobody' : '✓');
       await shot('07-cirulla-round-summary');

@@ -94,9 +94,23 @@ describe('escoba and cirulla over the API (e2e)', () => {
       view: async (id) => ok('match', await http().get(`/v1/matches/${id}`).set('authorization', auth(who))),
       legal: async (id) => ok('legal', await http().get(`/v1/matches/${id}/legal-plays`).set('authorization', auth(who))),
       play: async (id, play, seq) =>
-        ok('play', await http().post(`/v1/matches/${id}/plays`).set('authorization', auth(who)).set('if-match', `"${seq}"`).send({ ...play, idempotencyKey: `p${seq}` })),
+        ok(
+          'play',
+          await http()
+            .post(`/v1/matches/${id}/plays`)
+            .set('authorization', auth(who))
+            .set('if-match', `"${seq}"`)
+            .send({ ...play, idempotencyKey: `p${seq}` }),
+        ),
       declare: async (id, declaration, seq) =>
-        ok('declare', await http().post(`/v1/matches/${id}/declarations`).set('authorization', auth(who)).set('if-match', `"${seq}"`).send({ ...declaration, idempotencyKey: `d${seq}` })),
+        ok(
+          'declare',
+          await http()
+            .post(`/v1/matches/${id}/declarations`)
+            .set('authorization', auth(who))
+            .set('if-match', `"${seq}"`)
+            .send({ ...declaration, idempotencyKey: `d${seq}` }),
+        ),
     };
   }
 
@@ -106,9 +120,18 @@ describe('escoba and cirulla over the API (e2e)', () => {
       who,
       view: async (id) => (await gqlOk(app, who.token, `query($id: ID!) { match(id: $id) { ${fields} } }`, { id })).match,
       legal: async (id) =>
-        (await gqlOk(app, who.token, `query($id: ID!) { legalPlays(matchId: $id) { seq plays { card capture scopa } declarations { mattaValue points } } }`, { id })).legalPlays,
+        (
+          await gqlOk(app, who.token, `query($id: ID!) { legalPlays(matchId: $id) { seq plays { card capture scopa } declarations { mattaValue points } } }`, {
+            id,
+          })
+        ).legalPlays,
       play: async (id, play, seq) =>
-        (await gqlOk(app, who.token, `mutation($id: ID!, $i: PlayInput!) { play(matchId: $id, input: $i) { ${fields} } }`, { id, i: { ...play, expectedSeq: seq, idempotencyKey: `p${seq}` } })).play,
+        (
+          await gqlOk(app, who.token, `mutation($id: ID!, $i: PlayInput!) { play(matchId: $id, input: $i) { ${fields} } }`, {
+            id,
+            i: { ...play, expectedSeq: seq, idempotencyKey: `p${seq}` },
+          })
+        ).play,
       declare: async (id, declaration, seq) =>
         (
           await gqlOk(app, who.token, `mutation($id: ID!, $i: DeclareHandInput!) { declareHand(matchId: $id, input: $i) { ${fields} } }`, {
@@ -244,7 +267,8 @@ describe('escoba and cirulla over the API (e2e)', () => {
     // and a hand holds the matta and may be declared with it.
     const clients = [rest(alice), graphql(bob)];
     const wanted = (started: Driven) =>
-      initialTableCaptured(started) && [0, 1].some((seat) => holds(started.state, seat, '7C') && firstHandDeclarations(started.state, seat).some((d) => d.mattaValue !== null));
+      initialTableCaptured(started) &&
+      [0, 1].some((seat) => holds(started.state, seat, '7C') && firstHandDeclarations(started.state, seat).some((d) => d.mattaValue !== null));
     const played = await playMatch('cirulla', clients, (ds) => ds.find((d) => d.mattaValue !== null) ?? ds[0], wanted);
     const { id } = played;
     expect(played.declarations.some((d) => d.mattaValue !== null)).toBe(true);
@@ -255,12 +279,22 @@ describe('escoba and cirulla over the API (e2e)', () => {
     const firstDeal = log.find((e) => e.type === 'RoundDealt' && e.payload.round === 1 && log[log.indexOf(e) + 1]?.type !== 'RoundDealt')!;
     const initial = log[log.indexOf(firstDeal) + 1];
     expect(initial.type).toBe('InitialTableCaptured');
-    expect(initial.payload).toEqual({ dealer: firstDeal.payload.dealer, side: firstDeal.payload.dealer, cards: firstDeal.payload.table, scope: expect.any(Number) });
+    expect(initial.payload).toEqual({
+      dealer: firstDeal.payload.dealer,
+      side: firstDeal.payload.dealer,
+      cards: firstDeal.payload.table,
+      scope: expect.any(Number),
+    });
     expect([1, 2]).toContain(initial.payload.scope);
     for (const e of initials) {
       const i = log.indexOf(e);
       expect(log[i - 1].type).toBe('RoundDealt');
-      expect(e.payload).toEqual({ dealer: log[i - 1].payload.dealer, side: log[i - 1].payload.dealer, cards: log[i - 1].payload.table, scope: expect.any(Number) });
+      expect(e.payload).toEqual({
+        dealer: log[i - 1].payload.dealer,
+        side: log[i - 1].payload.dealer,
+        cards: log[i - 1].payload.table,
+        scope: expect.any(Number),
+      });
     }
     const over = await spectate(id);
     expect(over.status).toBe('over');
@@ -272,9 +306,14 @@ describe('escoba and cirulla over the API (e2e)', () => {
     const round1 = over.view.rounds.find((r: any) => r.round === 1).breakdown;
     const declaredInRound1 = log.filter((e) => e.type === 'HandDeclared' && e.seq < log.find((x) => x.type === 'RoundScored')!.seq);
     const side = initial.payload.side;
-    expect(round1.bonusScope[side]).toBe(initial.payload.scope + declaredInRound1.filter((e) => e.payload.seat === side).reduce((n, e) => n + e.payload.scope, 0));
+    expect(round1.bonusScope[side]).toBe(
+      initial.payload.scope + declaredInRound1.filter((e) => e.payload.seat === side).reduce((n, e) => n + e.payload.scope, 0),
+    );
     const { jsonl, notation } = await sound(id);
-    const lines = jsonl.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = jsonl
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     await replayEverySeq(id, lines.length - 1);
 
     // The notation marks the declarations (the matta with its value) and the initial captures.
@@ -315,7 +354,11 @@ describe('escoba and cirulla over the API (e2e)', () => {
       const forged = notation.slice(0, mark) + notation.slice(mark).replace(token, `/${matta.scope + 1}`);
       const badNotation = await audit(file('forged.scopa', forged));
       expect(badNotation.code).toBe(1);
-      expect(badNotation.stdout).toMatch(new RegExp(`UNSOUND: notation at ply \\d+ \\(!.*7C=${matta.mattaValue}.*/${matta.scope + 1}\\): the declaration scores ${matta.scope}, not ${matta.scope + 1}`));
+      expect(badNotation.stdout).toMatch(
+        new RegExp(
+          `UNSOUND: notation at ply \\d+ \\(!.*7C=${matta.mattaValue}.*/${matta.scope + 1}\\): the declaration scores ${matta.scope}, not ${matta.scope + 1}`,
+        ),
+      );
 
       // An InitialTableCaptured with more scope, the chain hashed again: found at that event; in the notation, at its mark.
       const initAt = lines.findIndex((l) => l.seq === initial.seq);
@@ -334,7 +377,9 @@ describe('escoba and cirulla over the API (e2e)', () => {
     // HandDeclared and InitialTableCaptured are in the log over GraphQL too.
     const gqlLog = await gqlOk(app, carol.token, `query($id: ID!) { matchEvents(matchId: $id, limit: 1000) { seq type payload } }`, { id });
     expect(gqlLog.matchEvents.filter((e: any) => e.type === 'HandDeclared')).toHaveLength(lines.filter((l) => l.type === 'HandDeclared').length);
-    expect(gqlLog.matchEvents.filter((e: any) => e.type === 'InitialTableCaptured')).toEqual(initials.map((e) => ({ seq: e.seq, type: 'InitialTableCaptured', payload: e.payload })));
+    expect(gqlLog.matchEvents.filter((e: any) => e.type === 'InitialTableCaptured')).toEqual(
+      initials.map((e) => ({ seq: e.seq, type: 'InitialTableCaptured', payload: e.payload })),
+    );
   });
 
   it('escoba: a full match over REST and GraphQL, sound, every seq replays', async () => {
@@ -345,7 +390,10 @@ describe('escoba and cirulla over the API (e2e)', () => {
     expect(over.status).toBe('over');
     expect(over.view.options).toMatchObject({ capture: 'fifteen', initialTableCapture: 'groups15', target: 15 });
     const { jsonl, notation } = await sound(p.id);
-    const lines = jsonl.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = jsonl
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     await replayEverySeq(p.id, lines.length - 1);
     const dir = mkdtempSync(path.join(tmpdir(), 'scopa-escoba-'));
     try {
@@ -361,7 +409,10 @@ describe('escoba and cirulla over the API (e2e)', () => {
   });
 
   it('a refused declaration names why, over REST and GraphQL, and changes nothing', async () => {
-    const created = await http().post('/v1/matches').set('authorization', auth(alice)).send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] });
+    const created = await http()
+      .post('/v1/matches')
+      .set('authorization', auth(alice))
+      .send({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] });
     const id = created.body.id;
     await http().post(`/v1/matches/${id}/join`).set('authorization', auth(bob)).send({});
     const started = await http().post(`/v1/matches/${id}/start`).set('authorization', auth(alice)).send({});

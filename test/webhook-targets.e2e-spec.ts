@@ -29,7 +29,9 @@ function tcpTarget(behaviour: 'hang up' | 'silent'): Promise<{ server: Server; p
     if (behaviour === 'hang up') socket.destroy();
     else socket.on('error', () => undefined);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, connections: () => count })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, connections: () => count })),
+  );
 }
 
 describe('webhook targets (e2e, PGlite, WEBHOOK_ALLOW_PRIVATE unset)', () => {
@@ -130,7 +132,12 @@ describe('webhook targets (e2e, PGlite, WEBHOOK_ALLOW_PRIVATE unset)', () => {
       const reset = await deliveryAfterOneSend(dev, await storedDelivery(`http://127.0.0.1:${hangUp.port}/`));
       const unresolved = await deliveryAfterOneSend(dev, await storedDelivery('http://no-such-host.invalid/'));
       const slow = await deliveryAfterOneSend(dev, await storedDelivery(`http://127.0.0.1:${silent.port}/`));
-      expect([refused.lastError, reset.lastError, unresolved.lastError, slow.lastError]).toEqual(['connection failed', 'connection failed', 'connection failed', 'timeout']);
+      expect([refused.lastError, reset.lastError, unresolved.lastError, slow.lastError]).toEqual([
+        'connection failed',
+        'connection failed',
+        'connection failed',
+        'timeout',
+      ]);
       const log = await request(app.getHttpServer()).get('/v1/webhooks/deliveries').set('authorization', `Bearer ${owner.token}`);
       expect(new Set(log.body.map((d: { lastError: string }) => d.lastError))).toEqual(new Set(['refused target', 'connection failed', 'timeout']));
       expect(log.text).not.toMatch(/ECONN|socket|closed|ENOTFOUND|EAI_AGAIN|127\.0\.0\.1/i);

@@ -11,7 +11,10 @@ const out = path.resolve(process.argv[2] ?? path.join(sdk, 'dist'));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 rmSync(out, { recursive: true, force: true });
-for (const [config, dir, type] of [['tsconfig.json', 'esm', 'module'], ['tsconfig.cjs.json', 'cjs', 'commonjs']]) {
+for (const [config, dir, type] of [
+  ['tsconfig.json', 'esm', 'module'],
+  ['tsconfig.cjs.json', 'cjs', 'commonjs'],
+]) {
   execFileSync(process.execPath, [tsc, '-p', path.join(sdk, config), '--outDir', path.join(out, dir)], { stdio: 'inherit' });
   // each half says how Node loads its .js files, whatever the package's own "type"
   writeFileSync(path.join(out, dir, 'package.json'), JSON.stringify({ type }) + '\n');

@@ -66,7 +66,8 @@ for (const output of outputs) {
 // The shape of a scored round, from the engine (the one place rules live): its module
 // imports nothing, so the copy compiles alone inside the published package.
 const breakdown = readFileSync(path.join(root, 'src', 'engine', 'round-breakdown.ts'), 'utf8');
-if (/^\s*(import|export\s+(\*|\{[^}]*\})\s+from)\b/m.test(breakdown)) throw new Error('src/engine/round-breakdown.ts must import nothing: the SDK ships a copy of it');
+if (/^\s*(import|export\s+(\*|\{[^}]*\})\s+from)\b/m.test(breakdown))
+  throw new Error('src/engine/round-breakdown.ts must import nothing: the SDK ships a copy of it');
 writeFileSync(path.join(out, 'round-breakdown.ts'), HEADER.replace('the committed contracts', 'src/engine/round-breakdown.ts') + breakdown);
 
 console.log(`SDK generated into ${path.relative(process.cwd(), out) || '.'}`);

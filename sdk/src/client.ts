@@ -316,7 +316,8 @@ export class ScopaClient {
     const token = oauth.tokens.refreshToken ?? oauth.tokens.accessToken;
     const body = new URLSearchParams({ token, token_type_hint: oauth.tokens.refreshToken ? 'refresh_token' : 'access_token' });
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-    if (oauth.clientSecret !== undefined) headers.authorization = `Basic ${btoa(`${encodeURIComponent(oauth.clientId)}:${encodeURIComponent(oauth.clientSecret)}`)}`;
+    if (oauth.clientSecret !== undefined)
+      headers.authorization = `Basic ${btoa(`${encodeURIComponent(oauth.clientId)}:${encodeURIComponent(oauth.clientSecret)}`)}`;
     else body.set('client_id', oauth.clientId);
     let response: Response;
     try {
@@ -539,7 +540,9 @@ export class ScopaClient {
 
   /** Joins a tournament before it starts, optionally with my client seed (hex). */
   async joinTournament(tournamentId: string, clientSeed?: string): Promise<Tournament> {
-    return this.#ok(this.rest.POST('/v1/tournaments/{id}/join', { params: { path: { id: tournamentId } }, body: clientSeed === undefined ? {} : { clientSeed } }));
+    return this.#ok(
+      this.rest.POST('/v1/tournaments/{id}/join', { params: { path: { id: tournamentId } }, body: clientSeed === undefined ? {} : { clientSeed } }),
+    );
   }
 
   /** Withdraws from a tournament: after its start my remaining games are forfeited. */
@@ -733,7 +736,11 @@ export class ScopaClient {
     ...[variables]: TVariables extends Record<string, never> ? [TVariables?] : [TVariables]
   ): Promise<TResult> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
-    const request = new Request(`${this.baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: print(document), variables: variables ?? {} }) });
+    const request = new Request(`${this.baseUrl}/graphql`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: print(document), variables: variables ?? {} }),
+    });
     const response = await this.#fetch(request);
     const text = await response.text();
     const body = parseMaybeJson(text);
@@ -833,7 +840,11 @@ async function* ndjsonLines<T>(body: ReadableStream<Uint8Array>, signal?: AbortS
         const value = JSON.parse(line) as unknown;
         if (isRecord(value) && isRecord(value.error)) {
           const { code, message } = value.error;
-          throw new ScopaError({ code: typeof code === 'string' ? code : 'INTERNAL', message: typeof message === 'string' ? message : 'the stream ended', status: code === 'UNAUTHENTICATED' ? 401 : 500 });
+          throw new ScopaError({
+            code: typeof code === 'string' ? code : 'INTERNAL',
+            message: typeof message === 'string' ? message : 'the stream ended',
+            status: code === 'UNAUTHENTICATED' ? 401 : 500,
+          });
         }
         yield value as T;
       }

@@ -44,7 +44,14 @@ describe('client.declareHand', () => {
   });
 
   it('throws the refusal as a ScopaError with its code and reason', async () => {
-    const problem = { type: 'about:blank', title: 'Unprocessable', status: 422, code: 'DECLARATION_NOT_ALLOWED', reason: 'WINDOW_CLOSED', detail: 'the declaration window is closed' };
+    const problem = {
+      type: 'about:blank',
+      title: 'Unprocessable',
+      status: 422,
+      code: 'DECLARATION_NOT_ALLOWED',
+      reason: 'WINDOW_CLOSED',
+      detail: 'the declaration window is closed',
+    };
     const { fetchImpl } = recording(() => json(problem, 422, { 'content-type': 'application/problem+json' }));
     const client = new ScopaClient({ baseUrl: 'http://service', fetch: fetchImpl });
     const error = await client.declareHand('m1', {}).catch((e: unknown) => e);

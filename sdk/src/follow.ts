@@ -43,12 +43,7 @@ export interface FollowClient {
 /** Close codes after which reconnecting cannot help: the credential was refused, revoked or expired (4403), or the request is bad (4400). */
 const FATAL_CLOSE = new Set([4400, 4401, 4403, 4406, 4409]);
 
-export async function* follow(
-  client: FollowClient,
-  matchId: string,
-  fromSeq: number,
-  options: FollowOptions,
-): AsyncGenerator<LiveMatchEvent, void, undefined> {
+export async function* follow(client: FollowClient, matchId: string, fromSeq: number, options: FollowOptions): AsyncGenerator<LiveMatchEvent, void, undefined> {
   const untilEnd = options.untilEnd ?? true;
   const maxReconnects = options.maxReconnects ?? Number.POSITIVE_INFINITY;
   const baseDelay = options.reconnectDelayMs ?? 250;
@@ -130,7 +125,11 @@ function fatalError(error: unknown): ScopaError | undefined {
   }
   const code = closeCode(error);
   if (code !== undefined && FATAL_CLOSE.has(code)) {
-    return new ScopaError({ code: code === 4403 ? 'UNAUTHENTICATED' : 'VALIDATION_FAILED', message: `the live connection was closed: ${code} ${closeReason(error)}`.trim(), status: code === 4403 ? 401 : 400 });
+    return new ScopaError({
+      code: code === 4403 ? 'UNAUTHENTICATED' : 'VALIDATION_FAILED',
+      message: `the live connection was closed: ${code} ${closeReason(error)}`.trim(),
+      status: code === 4403 ? 401 : 400,
+    });
   }
   return undefined;
 }

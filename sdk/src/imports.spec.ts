@@ -59,7 +59,14 @@ describe('the SDK has no import cycle', () => {
       ['errors.ts', []],
     ]);
     expect(cyclesOf(graph)).toEqual([['client.ts', 'follow.ts', 'client.ts']]);
-    expect(cyclesOf(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+    expect(
+      cyclesOf(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('no file of sdk/src imports itself back, through any path', () => {

@@ -72,7 +72,15 @@ export { scoredRounds } from './scoring.js';
 export type { AwardName, RoundBreakdown, ScoredRound } from './scoring.js';
 export { ScopaError, isScopaError } from './errors.js';
 export { beginOAuthLogin, codeChallengeOf, completeOAuthLogin, createPkce, fetchOAuthMetadata, listenForOAuthRedirect, loginWithOAuth } from './oauth.js';
-export type { BeginOAuthLoginOptions, LoginWithOAuthOptions, OAuthAppOptions, OAuthClientOptions, OAuthMetadata, OAuthRedirectListener, PendingOAuthLogin } from './oauth.js';
+export type {
+  BeginOAuthLoginOptions,
+  LoginWithOAuthOptions,
+  OAuthAppOptions,
+  OAuthClientOptions,
+  OAuthMetadata,
+  OAuthRedirectListener,
+  PendingOAuthLogin,
+} from './oauth.js';
 export type { OAuthSessionOptions, OAuthTokens } from './oauth-tokens.js';
 export type { FollowClient, FollowOptions, LiveMatchEvent } from './follow.js';
 export type { RetryOptions } from './retry.js';

@@ -77,7 +77,13 @@ describe('SDK OAuth helpers', () => {
 
   it('builds the authorization URL from the metadata: code, PKCE S256, state, the exact redirect URI, the scopes', async () => {
     const service = fakeService();
-    const pending = await beginOAuthLogin({ baseUrl: BASE, clientId: 'app1', redirectUri: 'http://127.0.0.1:5555/cb', scopes: ['match:read', 'match:play'], fetch: service.fetchImpl });
+    const pending = await beginOAuthLogin({
+      baseUrl: BASE,
+      clientId: 'app1',
+      redirectUri: 'http://127.0.0.1:5555/cb',
+      scopes: ['match:read', 'match:play'],
+      fetch: service.fetchImpl,
+    });
     const url = new URL(pending.authorizationUrl);
     expect(url.origin + url.pathname).toBe(METADATA.authorization_endpoint);
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -97,17 +103,38 @@ describe('SDK OAuth helpers', () => {
 
   it('refuses a redirect with another state, another issuer or an error, without exchanging anything', async () => {
     const service = fakeService();
-    const pending = await beginOAuthLogin({ baseUrl: BASE, clientId: 'app1', redirectUri: 'http://127.0.0.1/cb', scopes: ['match:read'], fetch: service.fetchImpl });
-    const refused = (url: string) => completeOAuthLogin(pending, url, { fetch: service.fetchImpl }).then(() => undefined, (e: unknown) => e as ScopaError);
+    const pending = await beginOAuthLogin({
+      baseUrl: BASE,
+      clientId: 'app1',
+      redirectUri: 'http://127.0.0.1/cb',
+      scopes: ['match:read'],
+      fetch: service.fetchImpl,
+    });
+    const refused = (url: string) =>
+      completeOAuthLogin(pending, url, { fetch: service.fetchImpl }).then(
+        () => undefined,
+        (e: unknown) => e as ScopaError,
+      );
     expect(await refused(`http://127.0.0.1/cb?code=c&state=other`)).toMatchObject({ code: 'OAUTH_ERROR', reason: 'state_mismatch' });
-    expect(await refused(`http://127.0.0.1/cb?code=c&state=${pending.state}&iss=${encodeURIComponent('https://evil.example')}`)).toMatchObject({ reason: 'issuer_mismatch' });
-    expect(await refused(`http://127.0.0.1/cb?error=access_denied&error_description=denied&state=${pending.state}`)).toMatchObject({ code: 'OAUTH_ERROR', reason: 'access_denied' });
+    expect(await refused(`http://127.0.0.1/cb?code=c&state=${pending.state}&iss=${encodeURIComponent('https://evil.example')}`)).toMatchObject({
+      reason: 'issuer_mismatch',
+    });
+    expect(await refused(`http://127.0.0.1/cb?error=access_denied&error_description=denied&state=${pending.state}`)).toMatchObject({
+      code: 'OAUTH_ERROR',
+      reason: 'access_denied',
+    });
     expect(service.tokenRequests()).toHaveLength(0);
   });
 
   it('exchanges the code with the verifier and the redirect URI, then calls the API with the access token', async () => {
     const service = fakeService();
-    const pending = await beginOAuthLogin({ baseUrl: BASE, clientId: 'app1', redirectUri: 'http://127.0.0.1/cb', scopes: ['match:read'], fetch: service.fetchImpl });
+    const pending = await beginOAuthLogin({
+      baseUrl: BASE,
+      clientId: 'app1',
+      redirectUri: 'http://127.0.0.1/cb',
+      scopes: ['match:read'],
+      fetch: service.fetchImpl,
+    });
     const seen: OAuthTokens[] = [];
     const client = await completeOAuthLogin(pending, `http://127.0.0.1/cb?code=the-code&state=${pending.state}&iss=${encodeURIComponent(BASE)}`, {
       fetch: service.fetchImpl,
@@ -129,7 +156,13 @@ describe('SDK OAuth helpers', () => {
 
   it('sends a confidential client secret with HTTP Basic, not in the form', async () => {
     const service = fakeService();
-    const pending = await beginOAuthLogin({ baseUrl: BASE, clientId: 'app 1', redirectUri: 'https://app.example/cb', scopes: ['match:read'], fetch: service.fetchImpl });
+    const pending = await beginOAuthLogin({
+      baseUrl: BASE,
+      clientId: 'app 1',
+      redirectUri: 'https://app.example/cb',
+      scopes: ['match:read'],
+      fetch: service.fetchImpl,
+    });
     await completeOAuthLogin(pending, `https://app.example/cb?code=c&state=${pending.state}`, { fetch: service.fetchImpl, clientSecret: 's3cr:t' });
     const [exchange] = service.tokenRequests();
     expect(exchange.authorization).toBe(`Basic ${btoa('app%201:s3cr%3At')}`);
@@ -183,7 +216,11 @@ describe('SDK OAuth helpers', () => {
       if (tokenEndpointDown && new Request(input, init).url.endsWith('/oauth/token')) throw new TypeError('fetch failed');
       return service.fetchImpl(input, init);
     }) as typeof fetch;
-    const client = new ScopaClient({ baseUrl: BASE, fetch: fetchImpl, oauth: { clientId: 'app1', tokens: { ...service.tokens(), expiresAt: Date.now() + 10_000 } } });
+    const client = new ScopaClient({
+      baseUrl: BASE,
+      fetch: fetchImpl,
+      oauth: { clientId: 'app1', tokens: { ...service.tokens(), expiresAt: Date.now() + 10_000 } },
+    });
     expect((await client.me()).username).toBe('alice');
     expect(service.sent.at(-1)!.authorization).toBe('Bearer at-0');
     tokenEndpointDown = false;

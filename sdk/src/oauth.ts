@@ -98,8 +98,19 @@ export async function fetchOAuthMetadata(baseUrl: string, fetchImpl: typeof fetc
     throw ScopaError.network(error);
   }
   const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok || !isRecord(body) || typeof body.authorization_endpoint !== 'string' || typeof body.token_endpoint !== 'string' || typeof body.issuer !== 'string') {
-    throw new ScopaError({ code: 'OAUTH_ERROR', reason: 'invalid_metadata', message: `no OAuth authorization server metadata at ${url} (HTTP ${response.status})`, status: response.status });
+  if (
+    !response.ok ||
+    !isRecord(body) ||
+    typeof body.authorization_endpoint !== 'string' ||
+    typeof body.token_endpoint !== 'string' ||
+    typeof body.issuer !== 'string'
+  ) {
+    throw new ScopaError({
+      code: 'OAUTH_ERROR',
+      reason: 'invalid_metadata',
+      message: `no OAuth authorization server metadata at ${url} (HTTP ${response.status})`,
+      status: response.status,
+    });
   }
   return body as OAuthMetadata;
 }
@@ -187,11 +198,21 @@ export async function completeOAuthLogin(
   const callback = new URL(callbackUrl.toString());
   const params = callback.searchParams;
   if (params.get('state') !== pending.state) {
-    throw new ScopaError({ code: 'OAUTH_ERROR', reason: 'state_mismatch', message: 'the redirect does not answer this login (state differs): ignored', status: 0 });
+    throw new ScopaError({
+      code: 'OAUTH_ERROR',
+      reason: 'state_mismatch',
+      message: 'the redirect does not answer this login (state differs): ignored',
+      status: 0,
+    });
   }
   const iss = params.get('iss');
   if (iss !== null && iss !== pending.issuer) {
-    throw new ScopaError({ code: 'OAUTH_ERROR', reason: 'issuer_mismatch', message: `the redirect comes from another authorization server (${iss})`, status: 0 });
+    throw new ScopaError({
+      code: 'OAUTH_ERROR',
+      reason: 'issuer_mismatch',
+      message: `the redirect comes from another authorization server (${iss})`,
+      status: 0,
+    });
   }
   const error = params.get('error');
   if (error !== null) {
@@ -214,7 +235,15 @@ export async function completeOAuthLogin(
     ...clientOptions,
     baseUrl: pending.baseUrl,
     fetch: options.fetch,
-    oauth: { tokens, clientId: pending.clientId, clientSecret, tokenEndpoint: pending.tokenEndpoint, revocationEndpoint: pending.revocationEndpoint, refreshSkewMs, onTokens },
+    oauth: {
+      tokens,
+      clientId: pending.clientId,
+      clientSecret,
+      tokenEndpoint: pending.tokenEndpoint,
+      revocationEndpoint: pending.revocationEndpoint,
+      refreshSkewMs,
+      onTokens,
+    },
   });
 }
 
@@ -259,7 +288,12 @@ interface MinimalServer {
   once(event: 'error', cb: (error: Error) => void): void;
 }
 interface MinimalHttp {
-  createServer(handler: (req: { url?: string; method?: string }, res: { writeHead(status: number, headers: Record<string, string>): void; end(body?: string): void }) => void): MinimalServer;
+  createServer(
+    handler: (
+      req: { url?: string; method?: string },
+      res: { writeHead(status: number, headers: Record<string, string>): void; end(body?: string): void },
+    ) => void,
+  ): MinimalServer;
 }
 
 const DONE_PAGE = '<!doctype html><meta charset="utf-8"><title>Scopa</title><p>You may close this window and return to the app.</p>';

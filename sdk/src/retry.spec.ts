@@ -58,7 +58,10 @@ describe('SDK retries', () => {
 
 describe('ScopaError', () => {
   it('reads problem+json: code, reason, status, details', () => {
-    const e = ScopaError.fromProblem({ type: 'about:blank', title: 'Unprocessable', status: 422, code: 'ILLEGAL_PLAY', detail: 'you must capture', reason: 'MUST_CAPTURE', seq: 4 }, 422);
+    const e = ScopaError.fromProblem(
+      { type: 'about:blank', title: 'Unprocessable', status: 422, code: 'ILLEGAL_PLAY', detail: 'you must capture', reason: 'MUST_CAPTURE', seq: 4 },
+      422,
+    );
     expect(e).toMatchObject({ name: 'ScopaError', code: 'ILLEGAL_PLAY', reason: 'MUST_CAPTURE', status: 422, message: 'you must capture' });
     expect(e.details).toEqual({ seq: 4 });
   });

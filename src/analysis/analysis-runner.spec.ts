@@ -57,7 +57,10 @@ describe('the analysis job', () => {
     await runner.run(job(0));
     expect(sql.some((s) => s.includes("SET status = 'done'"))).toBe(true);
     expect(published.filter((p) => p.message.status === 'done')).toHaveLength(1);
-    const ready = published.filter((p) => p.message.type === 'analysisReady').map((p) => p.channel).sort();
+    const ready = published
+      .filter((p) => p.message.type === 'analysisReady')
+      .map((p) => p.channel)
+      .sort();
     expect(ready).toEqual(['player:alice', 'player:p0', 'player:p1']);
   });
 

@@ -99,7 +99,11 @@ export class AnalysisRunner {
     const written = await this.prisma.$transaction(async (tx) => {
       const written = await this.rows.finish(tx, row.id, result, total, this.name);
       // The webhooks exist exactly when the result does.
-      if (written) await enqueueWebhooks(tx, readers.map((player) => ({ player, event: ready })));
+      if (written)
+        await enqueueWebhooks(
+          tx,
+          readers.map((player) => ({ player, event: ready })),
+        );
       return written;
     });
     if (!written) return;

@@ -91,7 +91,11 @@ export class AnalysisStore {
   }
 
   async row(matchId: string, analyzer: string): Promise<AnalysisRow | null> {
-    const rows = await this.prisma.$queryRawUnsafe<AnalysisRow[]>(`SELECT ${COLUMNS} FROM match_analyses WHERE match_id = $1::uuid AND analyzer = $2`, matchId, analyzer);
+    const rows = await this.prisma.$queryRawUnsafe<AnalysisRow[]>(
+      `SELECT ${COLUMNS} FROM match_analyses WHERE match_id = $1::uuid AND analyzer = $2`,
+      matchId,
+      analyzer,
+    );
     return rows[0] ?? null;
   }
 
@@ -118,7 +122,12 @@ export class AnalysisStore {
   }
 
   async progress(id: string, done: number, total: number): Promise<void> {
-    await this.prisma.$executeRawUnsafe(`UPDATE match_analyses SET done = $2, total = $3, updated_at = now() WHERE id = $1::uuid AND status = 'running'`, id, done, total);
+    await this.prisma.$executeRawUnsafe(
+      `UPDATE match_analyses SET done = $2, total = $3, updated_at = now() WHERE id = $1::uuid AND status = 'running'`,
+      id,
+      done,
+      total,
+    );
   }
 
   /** Writes the result once (in the caller's transaction): false when it was written already. */

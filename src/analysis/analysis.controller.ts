@@ -19,7 +19,8 @@ export class AnalysisController {
   @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'TOURNAMENT_TABLE_HIDDEN', 'ANALYSIS_QUEUE_FULL', 'ANALYSIS_TOO_LARGE')
   @ApiOperation({
     operationId: 'requestAnalysis',
-    summary: 'Ask for the post-game analysis of a finished match (public, or one I played): 202 with its job status, 200 with the result once done; asking again returns the same job or result',
+    summary:
+      'Ask for the post-game analysis of a finished match (public, or one I played): 202 with its job status, 200 with the result once done; asking again returns the same job or result',
   })
   @ApiOkResponse({ type: AnalysisModel, description: 'Done: the result is in `result`.' })
   @ApiAcceptedResponse({ type: AnalysisModel, description: 'Queued, running (`done` of `total` decisions) or failed (asking again queues it anew).' })
@@ -31,7 +32,10 @@ export class AnalysisController {
 
   @Get(':id/analysis')
   @ApiErrors('NOT_FOUND', 'CONFLICT', 'FORBIDDEN', 'TOURNAMENT_TABLE_HIDDEN')
-  @ApiOperation({ operationId: 'getAnalysis', summary: 'The post-game analysis of a finished match: its job status, or its result once done (NOT_FOUND when nobody asked for it)' })
+  @ApiOperation({
+    operationId: 'getAnalysis',
+    summary: 'The post-game analysis of a finished match: its job status, or its result once done (NOT_FOUND when nobody asked for it)',
+  })
   @ApiOkResponse({ type: AnalysisModel })
   async get(@Caller() caller: Principal, @Param('id') id: string): Promise<AnalysisModel> {
     return (await this.analyses.get(caller, id)) as AnalysisModel;

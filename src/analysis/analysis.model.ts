@@ -10,7 +10,8 @@ export enum AnalysisStatusEnum {
 }
 registerEnumType(AnalysisStatusEnum, {
   name: 'AnalysisStatus',
-  description: 'queued: waiting for a worker; running: a worker is on it (done of total decisions); done: the result is there; failed: every retry failed (ask again to queue it anew).',
+  description:
+    'queued: waiting for a worker; running: a worker is on it (done of total decisions); done: the result is there; failed: every retry failed (ask again to queue it anew).',
 });
 
 export enum DecisionClassEnum {
@@ -30,19 +31,28 @@ export enum AnalysisOptionTypeEnum {
   declare = 'declare',
   noDeclaration = 'noDeclaration',
 }
-registerEnumType(AnalysisOptionTypeEnum, { name: 'AnalysisOptionType', description: 'play: a card (and what it captures); declare: a hand declaration (cirulla); noDeclaration: playing without declaring.' });
+registerEnumType(AnalysisOptionTypeEnum, {
+  name: 'AnalysisOptionType',
+  description: 'play: a card (and what it captures); declare: a hand declaration (cirulla); noDeclaration: playing without declaring.',
+});
 
 export enum DecisionKindEnum {
   play = 'play',
   declaration = 'declaration',
 }
-registerEnumType(DecisionKindEnum, { name: 'DecisionKind', description: 'play: which card to play; declaration: whether (and how) to declare the hand (cirulla).' });
+registerEnumType(DecisionKindEnum, {
+  name: 'DecisionKind',
+  description: 'play: which card to play; declaration: whether (and how) to declare the hand (cirulla).',
+});
 
 export enum AnalysisMethodEnum {
   exact = 'exact',
   search = 'search',
 }
-registerEnumType(AnalysisMethodEnum, { name: 'AnalysisMethod', description: 'exact: every line searched, nothing hidden (two players, last deal); search: determinized search from the seat’s view.' });
+registerEnumType(AnalysisMethodEnum, {
+  name: 'AnalysisMethod',
+  description: 'exact: every line searched, nothing hidden (two players, last deal); search: determinized search from the seat’s view.',
+});
 
 @ObjectType('AnalysisBudget', { description: 'The search budget of an analyzer.' })
 export class AnalysisBudgetModel {
@@ -56,16 +66,22 @@ export class AnalyzerModel {
   @Field(() => Int) @ApiProperty({ example: 1 }) version!: number;
   @Field({ description: 'name/version, e.g. ismcts/1' }) @ApiProperty({ example: 'ismcts/1' }) id!: string;
   @Field(() => AnalysisBudgetModel) @ApiProperty({ type: AnalysisBudgetModel }) budget!: AnalysisBudgetModel;
-  @Field({ description: 'One analysis per match and key: the id, plus the budget when it is not the default.' }) @ApiProperty({ example: 'ismcts/1' }) key!: string;
+  @Field({ description: 'One analysis per match and key: the id, plus the budget when it is not the default.' })
+  @ApiProperty({ example: 'ismcts/1' })
+  key!: string;
 }
 
 @ObjectType('AnalysisOption', { description: 'One option of a decision: a play (card, capture, scopa), a declaration (mattaValue, points) or noDeclaration.' })
 export class AnalysisOptionModel {
   @Field(() => AnalysisOptionTypeEnum) @ApiProperty({ enum: AnalysisOptionTypeEnum }) type!: string;
   @Field(() => String, { nullable: true, description: 'play: the card.' }) @ApiProperty({ type: String, required: false, example: '7D' }) card?: string;
-  @Field(() => [String], { nullable: true, description: 'play: the table cards it captures.' }) @ApiProperty({ type: [String], required: false }) capture?: string[];
+  @Field(() => [String], { nullable: true, description: 'play: the table cards it captures.' })
+  @ApiProperty({ type: [String], required: false })
+  capture?: string[];
   @Field(() => Boolean, { nullable: true, description: 'play: it sweeps the table.' }) @ApiProperty({ type: Boolean, required: false }) scopa?: boolean;
-  @Field(() => Int, { nullable: true, description: 'declare: the value named for the matta (null: the hand holds none).' }) @ApiProperty({ type: Number, required: false, nullable: true }) mattaValue?: number | null;
+  @Field(() => Int, { nullable: true, description: 'declare: the value named for the matta (null: the hand holds none).' })
+  @ApiProperty({ type: Number, required: false, nullable: true })
+  mattaValue?: number | null;
   @Field(() => Int, { nullable: true, description: 'declare: the scope it scores.' }) @ApiProperty({ type: Number, required: false }) points?: number;
 }
 
@@ -79,7 +95,9 @@ export class OptionValueModel {
 
 @ObjectType('DecisionAnalysis', { description: 'One decision of one seat: every legal option valued from that seat’s view.' })
 export class DecisionAnalysisModel {
-  @Field(() => Int, { description: 'The seq of the event that made it (CardPlayed, HandDeclared; an unused declaration window: the play that closed it).' }) @ApiProperty() seq!: number;
+  @Field(() => Int, { description: 'The seq of the event that made it (CardPlayed, HandDeclared; an unused declaration window: the play that closed it).' })
+  @ApiProperty()
+  seq!: number;
   @Field(() => Int) @ApiProperty() round!: number;
   @Field(() => Int) @ApiProperty() seat!: number;
   @Field(() => Int) @ApiProperty() side!: number;
@@ -123,14 +141,18 @@ export class SeatAnalysisModel {
   @Field(() => Float, { description: 'Sum of their losses, round points.' }) @ApiProperty() totalLoss!: number;
   @Field(() => Float, { description: '0 to 100: the mean of 100 × 2^(−loss) over its decisions with a choice.' }) @ApiProperty() accuracy!: number;
   @Field(() => DecisionClassCountsModel) @ApiProperty({ type: DecisionClassCountsModel }) classes!: DecisionClassCountsModel;
-  @Field(() => [CostlyDecisionModel], { description: 'The three costliest decisions (loss above 0), largest first.' }) @ApiProperty({ type: [CostlyDecisionModel] }) costliest!: CostlyDecisionModel[];
+  @Field(() => [CostlyDecisionModel], { description: 'The three costliest decisions (loss above 0), largest first.' })
+  @ApiProperty({ type: [CostlyDecisionModel] })
+  costliest!: CostlyDecisionModel[];
 }
 
 @ObjectType('MatchAnalysisResult', { description: 'The analysis of a finished match.' })
 export class MatchAnalysisResultModel {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) matchId!: string;
   @Field(() => AnalyzerModel) @ApiProperty({ type: AnalyzerModel }) analyzer!: AnalyzerModel;
-  @Field(() => [DecisionAnalysisModel], { description: 'Every decision, in log order.' }) @ApiProperty({ type: [DecisionAnalysisModel] }) decisions!: DecisionAnalysisModel[];
+  @Field(() => [DecisionAnalysisModel], { description: 'Every decision, in log order.' })
+  @ApiProperty({ type: [DecisionAnalysisModel] })
+  decisions!: DecisionAnalysisModel[];
   @Field(() => [SeatAnalysisModel], { description: 'One per seat.' }) @ApiProperty({ type: [SeatAnalysisModel] }) players!: SeatAnalysisModel[];
 }
 
@@ -143,10 +165,13 @@ export class AnalysisModel {
   @Field(() => Int, { description: 'Decisions to evaluate (0 until a worker has read the log).' }) @ApiProperty() total!: number;
   @Field(() => Float, { description: 'done / total, 0 to 1 (1 once done).' }) @ApiProperty() share!: number;
   @Field(() => Int, { description: 'Runs started (a retried job starts another).' }) @ApiProperty() attempts!: number;
-  @Field(() => String, { nullable: true, description: 'failed: why the last run failed.' }) @ApiProperty({ type: String, nullable: true }) error!: string | null;
+  @Field(() => String, { nullable: true, description: 'failed: why the last run failed.' }) @ApiProperty({ type: String, nullable: true }) error!:
+    string | null;
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) requestedAt!: Date;
   @Field(() => Date, { nullable: true }) @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt!: Date | null;
-  @Field(() => MatchAnalysisResultModel, { nullable: true, description: 'Once done.' }) @ApiProperty({ type: MatchAnalysisResultModel, nullable: true }) result!: MatchAnalysisResultModel | null;
+  @Field(() => MatchAnalysisResultModel, { nullable: true, description: 'Once done.' })
+  @ApiProperty({ type: MatchAnalysisResultModel, nullable: true })
+  result!: MatchAnalysisResultModel | null;
 }
 
 @ObjectType('AnalysisProgress', { description: 'Where an analysis stands, as its job runs (queued, running with the share done, done, failed).' })

@@ -81,8 +81,12 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
   ) {
     this.rows = new AnalysisStore(prisma);
     this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
-    this.queue = new AnalysisQueue(jobDatabase(prisma.database), analysisQueueOptions(config), (err) => this.logger.warn(`job queue: ${(err as Error)?.message ?? err}`));
-    this.notices = analysisNotices(prisma.database, config.REDIS_URL, pubsub, true, (err) => this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`));
+    this.queue = new AnalysisQueue(jobDatabase(prisma.database), analysisQueueOptions(config), (err) =>
+      this.logger.warn(`job queue: ${(err as Error)?.message ?? err}`),
+    );
+    this.notices = analysisNotices(prisma.database, config.REDIS_URL, pubsub, true, (err) =>
+      this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`),
+    );
     this.runner = new AnalysisRunner(prisma, store, this.notices.publisher, (line) => this.logger.log(line));
   }
 
@@ -126,13 +130,20 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
         mine
           ? `at most ${this.config.ANALYSIS_QUEUE_PER_ACCOUNT} analyses of yours may wait or run at once (ANALYSIS_QUEUE_PER_ACCOUNT): ask again when one is done`
           : `the analysis queue is full (${this.config.ANALYSIS_QUEUE_MAX} waiting or running): ask again later`,
-        { scope: mine ? 'account' : 'total', limit: mine ? this.config.ANALYSIS_QUEUE_PER_ACCOUNT : this.config.ANALYSIS_QUEUE_MAX, live: mine ? live.mine : live.total },
+        {
+          scope: mine ? 'account' : 'total',
+          limit: mine ? this.config.ANALYSIS_QUEUE_PER_ACCOUNT : this.config.ANALYSIS_QUEUE_MAX,
+          live: mine ? live.mine : live.total,
+        },
       );
     }
     if (row.how === 'inserted' || row.how === 'requeued' || row.status === 'queued') {
       // Also for a row found queued: its job may never have been sent (a crash in between); the same job id is a no-op.
       await this.queue.send(row.job_id, row.id, this.queueFor(decisions));
-      if (row.how !== 'existing') await this.notices.publisher.publish(analysisChannel(matchId), progressOf({ matchId, analyzer: key, status: 'queued', done: 0, total: 0 })).catch(() => undefined);
+      if (row.how !== 'existing')
+        await this.notices.publisher
+          .publish(analysisChannel(matchId), progressOf({ matchId, analyzer: key, status: 'queued', done: 0, total: 0 }))
+          .catch(() => undefined);
     } else if (row.status === 'running' && (await this.queue.jobState(row.job_id)) === 'failed') {
       // Its worker died on the last attempt: the job failed by timeout, the row never heard of it.
       row = (await this.rows.markFailed(row.id, 'the job timed out on its last attempt')) ?? row;
@@ -154,7 +165,9 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     const key = this.analyzer.key;
     const source = this.pubsub.asyncIterableIterator<AnalysisProgressMessage>(analysisChannel(matchId));
     const current = await this.row(matchId);
-    const first: AnalysisProgressMessage | null = current ? progressOf({ matchId, analyzer: key, status: current.status, done: current.done, total: current.total }) : null;
+    const first: AnalysisProgressMessage | null = current
+      ? progressOf({ matchId, analyzer: key, status: current.status, done: current.done, total: current.total })
+      : null;
     return subscriptionIterator(source, (m) => (m.analyzer === key ? m : null), {
       first,
       endsAfter: (m) => m.status === 'done' || m.status === 'failed',
@@ -168,7 +181,10 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
   private async decisions(matchId: string, refuse: boolean): Promise<number> {
     const limit = this.config.ANALYSIS_MAX_DECISIONS;
     const tooLarge = (decisions: number) =>
-      new DomainError('ANALYSIS_TOO_LARGE', `an analysis takes at most ${limit} decisions (ANALYSIS_MAX_DECISIONS); this match has ${decisions}`, { decisions, limit });
+      new DomainError('ANALYSIS_TOO_LARGE', `an analysis takes at most ${limit} decisions (ANALYSIS_MAX_DECISIONS); this match has ${decisions}`, {
+        decisions,
+        limit,
+      });
     const stored = await this.store.eventsFrom(matchId, 1, MAX_EVENTS);
     if (refuse && stored.length >= MAX_EVENTS) throw tooLarge(stored.filter((e) => e.type === 'CardPlayed').length);
     const plays = stored.reduce((n, e) => n + (e.type === 'CardPlayed' ? 1 : 0), 0);

@@ -68,7 +68,8 @@ function exhaustiveValue(state: MatchState, option: AnalysisOption): number {
   if (option.type === 'declare') return outcome(state, { type: 'declareHand', player, mattaValue: option.mattaValue })[side];
   // No declaration: the seat plays at once (every play, none declared first).
   let best = -Infinity;
-  for (const p of legalPlaysInView(seatView(state, seat))) best = Math.max(best, outcome(state, { type: 'play', player, card: cardCode(p.card), capture: p.capture.map(cardCode) })[side]);
+  for (const p of legalPlaysInView(seatView(state, seat)))
+    best = Math.max(best, outcome(state, { type: 'play', player, card: cardCode(p.card), capture: p.capture.map(cardCode) })[side]);
   return best;
 }
 
@@ -142,7 +143,13 @@ describe('the analyzer', () => {
 
   it('classes laying the settebello where the next seat can take it as a mistake or a blunder', () => {
     // 7D takes nothing here; laid, any 7 takes it, and any 10 takes it with the 3.
-    const state = position({ hands: [['7D', '2S', '5B'], ['4C', '6C', '8S']], table: ['3C', '9B'] });
+    const state = position({
+      hands: [
+        ['7D', '2S', '5B'],
+        ['4C', '6C', '8S'],
+      ],
+      table: ['3C', '9B'],
+    });
     const blunder = analyzeDecision('settebello', decisionAt(state, 10, play('7D')), SMALL);
     expect(['mistake', 'blunder']).toContain(blunder.class);
     expect(blunder.options[blunder.best].option).not.toMatchObject({ card: '7D' });
@@ -153,7 +160,13 @@ describe('the analyzer', () => {
 
   it('classes a missed scopa as a mistake or a blunder', () => {
     // 7S takes 4C + 3B, the whole table: a scopa. Laying the 2 or the 9 misses it (and leaves the table to the next seat).
-    const state = position({ hands: [['7S', '2D', '9C'], ['4S', '6B', '8C']], table: ['4C', '3B'] });
+    const state = position({
+      hands: [
+        ['7S', '2D', '9C'],
+        ['4S', '6B', '8C'],
+      ],
+      table: ['4C', '3B'],
+    });
     const missed = analyzeDecision('scopa', decisionAt(state, 10, play('9C')), SMALL);
     expect(['mistake', 'blunder']).toContain(missed.class);
     expect(missed.options[missed.best].option).toEqual({ type: 'play', card: '7S', capture: ['4C', '3B'], scopa: true });
@@ -161,7 +174,9 @@ describe('the analyzer', () => {
 
   it('never reads a card the seat did not know: other hands and the deck changed, every value stays', () => {
     const events = playedMatch('scopa', {});
-    const points = decisionPoints(events).filter((p) => !isExactPosition(seatView(p.state, p.seat)) && p.moves.length > 1).slice(0, 12);
+    const points = decisionPoints(events)
+      .filter((p) => !isExactPosition(seatView(p.state, p.seat)) && p.moves.length > 1)
+      .slice(0, 12);
     expect(points.length).toBe(12);
     for (const point of points) {
       const { state, seat } = point;
@@ -188,9 +203,18 @@ describe('the analyzer', () => {
     for (const seat of analysis.players) {
       const mine = analysis.decisions.filter((d) => d.seat === seat.seat && !d.forced);
       expect(seat.decisions).toBe(mine.length);
-      expect(seat.totalLoss).toBeCloseTo(mine.reduce((s, d) => s + d.loss, 0), 2);
+      expect(seat.totalLoss).toBeCloseTo(
+        mine.reduce((s, d) => s + d.loss, 0),
+        2,
+      );
       expect(seat.accuracy).toBe(accuracyOf(mine.map((d) => d.loss)));
-      expect(seat.costliest.map((c) => c.loss)).toEqual(mine.map((d) => d.loss).filter((l) => l > 0).sort((a, b) => b - a).slice(0, 3));
+      expect(seat.costliest.map((c) => c.loss)).toEqual(
+        mine
+          .map((d) => d.loss)
+          .filter((l) => l > 0)
+          .sort((a, b) => b - a)
+          .slice(0, 3),
+      );
     }
     for (const d of analysis.decisions) {
       expect(d.loss).toBeCloseTo(d.bestValue - d.playedValue, 3);

@@ -81,7 +81,13 @@ export interface AnalyzerInfo {
 export function analyzerInfo(budget: SearchBudget = DEFAULT_ANALYSIS_BUDGET): AnalyzerInfo {
   const id = `${ANALYZER_NAME}/${ANALYZER_VERSION}`;
   const standard = budget.iterationsPerOption === DEFAULT_ANALYSIS_BUDGET.iterationsPerOption && budget.exploration === DEFAULT_ANALYSIS_BUDGET.exploration;
-  return { name: ANALYZER_NAME, version: ANALYZER_VERSION, id, budget: { ...budget }, key: standard ? id : `${id}?iterations=${budget.iterationsPerOption}&exploration=${budget.exploration}` };
+  return {
+    name: ANALYZER_NAME,
+    version: ANALYZER_VERSION,
+    id,
+    budget: { ...budget },
+    key: standard ? id : `${id}?iterations=${budget.iterationsPerOption}&exploration=${budget.exploration}`,
+  };
 }
 
 /** The analyzer a key names (the budget it carries); a key of another analyzer or version throws. */
@@ -202,7 +208,16 @@ export function decisionPoints(events: readonly LoggedEvent[]): Point[] {
         const plays = legalPlaysInView(view);
         const played = plays.findIndex((p) => cardCode(p.card) === event.card && sameSet(cardCodes(p.capture), event.capture));
         if (played < 0) throw new RangeError(`seq ${seq}: the play is not among the legal ones`);
-        points.push({ seq, state, seat, kind: 'play', moves: plays.map((play): Move => ({ kind: 'play', play })), played, closeWindow: open.length > 0, auto: event.auto });
+        points.push({
+          seq,
+          state,
+          seat,
+          kind: 'play',
+          moves: plays.map((play): Move => ({ kind: 'play', play })),
+          played,
+          closeWindow: open.length > 0,
+          auto: event.auto,
+        });
       }
     }
     state = evolve(state, event);
@@ -332,7 +347,11 @@ function seatSummaries(state: MatchState, decisions: readonly DecisionAnalysis[]
  * The analysis, one decision at a time: yields the progress after each decision and between slices of a
  * decision's search (a few milliseconds apart: a worker gives its event loop a turn at each), returns the result.
  */
-export function* analyzeMatchSteps(matchId: string, events: readonly LoggedEvent[], analyzer: AnalyzerInfo = analyzerInfo()): Generator<AnalysisProgress, MatchAnalysis, void> {
+export function* analyzeMatchSteps(
+  matchId: string,
+  events: readonly LoggedEvent[],
+  analyzer: AnalyzerInfo = analyzerInfo(),
+): Generator<AnalysisProgress, MatchAnalysis, void> {
   const points = decisionPoints(events);
   const decisions: DecisionAnalysis[] = [];
   yield { done: 0, total: points.length };
@@ -361,4 +380,3 @@ export function analyzeMatch(matchId: string, events: readonly LoggedEvent[], an
     if (next.done) return next.value;
   }
 }
-

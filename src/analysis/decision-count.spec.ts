@@ -24,7 +24,8 @@ describe('decisionCount', () => {
     const n = decisionCount(events);
     expect(n).toBe(decisionPoints(events).length);
     expect(n).toBeGreaterThanOrEqual(plays);
-    if (preset === 'cirulla' || preset === 'acchiappaquindici') expect(n).toBeGreaterThan(plays); // declaration windows count too
+    if (preset === 'cirulla' || preset === 'acchiappaquindici')
+      expect(n).toBeGreaterThan(plays); // declaration windows count too
     else expect(n).toBe(plays);
   });
 

@@ -59,13 +59,28 @@ export function drain<T>(steps: Generator<void, T, void>): T {
 }
 
 /** Values of `moves` for the viewer's side, by the method the position calls for; pauses (yields) between slices of the search. */
-export function* evaluateMovesSteps(view: MatchView, moves: readonly Move[], rng: Rng, budget: SearchBudget, closeWindow: boolean): Generator<void, { method: Method; values: number[] }, void> {
+export function* evaluateMovesSteps(
+  view: MatchView,
+  moves: readonly Move[],
+  rng: Rng,
+  budget: SearchBudget,
+  closeWindow: boolean,
+): Generator<void, { method: Method; values: number[] }, void> {
   if (isExactPosition(view)) return { method: 'exact', values: exactValues(view, moves, closeWindow) };
   const policy = { exploration: budget.exploration, rollout: 'greedy', expandedAvailability: 1 } as const;
-  return { method: 'search', values: yield* optionValuesSteps(view, moves, rng, { iterationsPerOption: budget.iterationsPerOption, pauseEvery: SLICE }, policy, closeWindow) };
+  return {
+    method: 'search',
+    values: yield* optionValuesSteps(view, moves, rng, { iterationsPerOption: budget.iterationsPerOption, pauseEvery: SLICE }, policy, closeWindow),
+  };
 }
 
-export function evaluateMoves(view: MatchView, moves: readonly Move[], rng: Rng, budget: SearchBudget, closeWindow: boolean): { method: Method; values: number[] } {
+export function evaluateMoves(
+  view: MatchView,
+  moves: readonly Move[],
+  rng: Rng,
+  budget: SearchBudget,
+  closeWindow: boolean,
+): { method: Method; values: number[] } {
   return drain(evaluateMovesSteps(view, moves, rng, budget, closeWindow));
 }
 

@@ -20,7 +20,9 @@ function valuesOf(preset: string, decisions: number): { methods: string; digest:
   // The first decisions, every declaration window (declare or not; a play that closes one), and the last ones (exact positions in two-player games).
   const windows = points.slice(decisions, -6).filter((p) => p.kind === 'declaration' || p.closeWindow);
   const chosen = [...points.slice(0, decisions), ...windows, ...points.slice(-6)];
-  const results = chosen.map((p) => evaluateMoves(seatView(p.state, p.seat), p.moves, mulberry32(p.seq), { iterationsPerOption: 40, exploration: 2.5 }, p.closeWindow));
+  const results = chosen.map((p) =>
+    evaluateMoves(seatView(p.state, p.seat), p.moves, mulberry32(p.seq), { iterationsPerOption: 40, exploration: 2.5 }, p.closeWindow),
+  );
   return { methods: results.map((r) => r.method[0]).join(''), digest: digest(results.map((r) => r.values)) };
 }
 

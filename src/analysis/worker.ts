@@ -37,7 +37,9 @@ async function main(): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const notices = analysisNotices(db, config.REDIS_URL, pubsub, false);
   const runner = new AnalysisRunner(db.prisma, new MatchStore(db.prisma, { appendsInFlight: config.APPEND_IN_FLIGHT }), notices.publisher, out);
-  const queue = new AnalysisQueue(jobDatabase(db), analysisQueueOptions(config), (err) => process.stderr.write(`job queue: ${(err as Error)?.message ?? String(err)}\n`));
+  const queue = new AnalysisQueue(jobDatabase(db), analysisQueueOptions(config), (err) =>
+    process.stderr.write(`job queue: ${(err as Error)?.message ?? String(err)}\n`),
+  );
   await queue.start();
   const concurrency = Math.max(1, config.ANALYSIS_WORKERS);
   await queue.work(concurrency, (job) => runner.run(job), ANALYSIS_QUEUE);

@@ -23,8 +23,16 @@ export class ArchivesController {
     description:
       'A private match is listed only to its players (with their credentials); an unverified import only in its importer’s own archive, to them. A trusted issuer’s player is listed under username@host.',
   })
-  @ApiOkResponse({ type: UserMatchesPageModel, description: 'application/x-ndjson: one ArchivedMatch per line, or {"match": ArchivedMatch, "export": "<JSON Lines>"} with withEvents=true.' })
-  async userMatches(@Param('username') username: string, @Query() q: UserMatchesRestQuery, @Req() req: Request & { user?: Principal }, @Res() res: Response): Promise<void> {
+  @ApiOkResponse({
+    type: UserMatchesPageModel,
+    description: 'application/x-ndjson: one ArchivedMatch per line, or {"match": ArchivedMatch, "export": "<JSON Lines>"} with withEvents=true.',
+  })
+  async userMatches(
+    @Param('username') username: string,
+    @Query() q: UserMatchesRestQuery,
+    @Req() req: Request & { user?: Principal },
+    @Res() res: Response,
+  ): Promise<void> {
     const viewer = req.user?.username ?? null;
     if (req.accepts(['application/json', 'application/x-ndjson']) === 'application/x-ndjson') {
       await sendNdjson(res, await this.archives.stream(username, q, q.withEvents === true, viewer));
@@ -37,7 +45,10 @@ export class ArchivesController {
   @Post('matches/export')
   @HttpCode(200)
   @ApiProduces('application/x-ndjson')
-  @ApiOperation({ operationId: 'exportMatches', summary: 'Several finished matches as NDJSON: {"id", "export": "<JSON Lines>"} per line, or {"id", "error": {"code", "message"}}' })
+  @ApiOperation({
+    operationId: 'exportMatches',
+    summary: 'Several finished matches as NDJSON: {"id", "export": "<JSON Lines>"} per line, or {"id", "error": {"code", "message"}}',
+  })
   @ApiOkResponse({ description: 'One line per id, in the order given.', schema: { type: 'string' } })
   async exportBatch(@Body() body: BatchExportInput, @Req() req: Request & { user?: Principal }, @Res() res: Response): Promise<void> {
     await sendNdjson(res, await this.archives.exportBatch(body.ids, req.user?.username ?? null));

@@ -1,7 +1,22 @@
 import { ArgsType, Field, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { queryBoolean } from '../common/query-boolean';
 import { BATCH_EXPORT_MAX, STREAM_MAX } from './archives.service';
 
@@ -75,7 +90,7 @@ export class UserMatchesQuery {
 
 /** REST only: NDJSON lines may carry each match's whole export. */
 export class UserMatchesRestQuery extends UserMatchesQuery {
-  @ApiPropertyOptional({ type: Boolean, description: 'NDJSON only: each line carries the match\'s JSON Lines export too.' })
+  @ApiPropertyOptional({ type: Boolean, description: "NDJSON only: each line carries the match's JSON Lines export too." })
   @IsOptional()
   @Transform(queryBoolean)
   @IsBoolean()

@@ -8,7 +8,8 @@ export class ArchivedPlayerModel {
   @Field(() => Int, { description: 'The side (team) of the seat.' }) @ApiProperty() side!: number;
   @Field(() => String, {
     nullable: true,
-    description: 'A username, or bot:<level> for a bot seat; for a match imported from a trusted issuer, username@host of that issuer (never a local account); for an unverified import, the name the export gives (unproven). Plain text.',
+    description:
+      'A username, or bot:<level> for a bot seat; for a match imported from a trusted issuer, username@host of that issuer (never a local account); for an unverified import, the name the export gives (unproven). Plain text.',
   })
   @ApiProperty({ type: String, nullable: true })
   player!: string | null;
@@ -16,7 +17,8 @@ export class ArchivedPlayerModel {
 
 @ObjectType('ArchivedResult')
 export class ArchivedResultModel {
-  @Field(() => Int, { nullable: true, description: 'The winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The winning side; null for a draw.' }) @ApiProperty({ type: Number, nullable: true }) winner!:
+    number | null;
   @Field(() => MatchEndReasonEnum) @ApiProperty({ enum: MatchEndReasonEnum }) reason!: string;
   @Field(() => [Int], { description: 'Points per side.' }) @ApiProperty({ type: [Number] }) totals!: number[];
 }
@@ -25,16 +27,24 @@ export class ArchivedResultModel {
 export class ArchivedMatchModel {
   @Field(() => ID) @ApiProperty() id!: string;
   @Field() @ApiProperty() preset!: string;
-  @Field(() => ID, { nullable: true, description: 'The saved ruleset it was created from, if any.' }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The saved ruleset it was created from, if any.' })
+  @ApiProperty({ type: String, nullable: true })
+  rulesetId!: string | null;
   @Field() @ApiProperty() rated!: boolean;
   @Field({ description: 'Imported from an export (read-only, never rated).' }) @ApiProperty() imported!: boolean;
   @Field(() => String, { nullable: true, description: 'For an imported match: the id of the match it was exported from.' })
   @ApiProperty({ type: String, nullable: true })
   sourceId!: string | null;
-  @Field(() => String, { nullable: true, description: 'For an imported match: the trusted issuer whose signature it carries (its seats are username@host); null otherwise.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'For an imported match: the trusted issuer whose signature it carries (its seats are username@host); null otherwise.',
+  })
   @ApiProperty({ type: String, nullable: true })
   issuer!: string | null;
-  @Field({ description: 'False for an unverified import (unsigned, or signed by an issuer not trusted here): listed only in its importer’s own archive, its names unproven.' })
+  @Field({
+    description:
+      'False for an unverified import (unsigned, or signed by an issuer not trusted here): listed only in its importer’s own archive, its names unproven.',
+  })
   @ApiProperty()
   verified!: boolean;
   @Field(() => [ArchivedPlayerModel]) @ApiProperty({ type: [ArchivedPlayerModel] }) players!: ArchivedPlayerModel[];
@@ -45,7 +55,9 @@ export class ArchivedMatchModel {
 
 @ObjectType('UserMatchesPage')
 export class UserMatchesPageModel {
-  @Field(() => [ArchivedMatchModel], { description: 'Newest first (by end time, then id).' }) @ApiProperty({ type: [ArchivedMatchModel] }) matches!: ArchivedMatchModel[];
+  @Field(() => [ArchivedMatchModel], { description: 'Newest first (by end time, then id).' })
+  @ApiProperty({ type: [ArchivedMatchModel] })
+  matches!: ArchivedMatchModel[];
   @Field(() => String, { nullable: true, description: 'The cursor of the next page (`after`); null at the end.' })
   @ApiProperty({ type: String, nullable: true })
   next!: string | null;
@@ -55,7 +67,11 @@ export class ImportResultModel {
   @ApiProperty({ description: "The id of the imported match here (for this service's own signed export: the match itself)." }) id!: string;
   @ApiProperty({ description: 'The id of the match it was exported from.' }) sourceId!: string;
   @ApiProperty({ description: "False when this log was imported before (the first import is returned), or is this service's own match." }) created!: boolean;
-  @ApiProperty({ type: String, nullable: true, description: "Who signed it, when the signature verified against this service's key or a trusted issuer's (IMPORT_TRUSTED_ISSUERS); null otherwise." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "Who signed it, when the signature verified against this service's key or a trusted issuer's (IMPORT_TRUSTED_ISSUERS); null otherwise.",
+  })
   issuer!: string | null;
   @ApiProperty({ description: "False: unsigned, or signed by an issuer not trusted here; stored unverified, listed only in the importer's own archive." })
   verified!: boolean;

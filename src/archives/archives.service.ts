@@ -73,7 +73,10 @@ export class ArchivesService {
     const listed = rows.slice(0, max);
     const last = listed[listed.length - 1];
     // A table of a running duplicate tournament round has no archive entry but for its players (src/match-store/tournament-tables.ts).
-    const hidden = await this.tables.hiddenFrom(viewer, listed.map((m) => m.id));
+    const hidden = await this.tables.hiddenFrom(
+      viewer,
+      listed.map((m) => m.id),
+    );
     const matches = listed.filter((m) => !hidden.has(m.id));
     return { matches, next: rows.length > max && last ? encodeCursor({ endedAt: last.endedAt, id: last.id }) : null };
   }
@@ -84,19 +87,33 @@ export class ArchivesService {
    * (so they are ordinary 4xx answers); the reads happen as the consumer pulls
    * (stop pulling, and no further page is read).
    */
-  async stream(username: string, q: ArchiveQuery, withEvents: boolean, viewer: string | null = null): Promise<AsyncIterable<ArchivedMatch | ArchiveExportLine>> {
+  async stream(
+    username: string,
+    q: ArchiveQuery,
+    withEvents: boolean,
+    viewer: string | null = null,
+  ): Promise<AsyncIterable<ArchivedMatch | ArchiveExportLine>> {
     const { filter, after } = await this.resolve(username, q, viewer);
     const limit = q.max ?? Infinity;
     return this.lines(filter, after, limit, withEvents, viewer);
   }
 
-  private async *lines(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number, withEvents: boolean, viewer: string | null): AsyncGenerator<ArchivedMatch | ArchiveExportLine> {
+  private async *lines(
+    filter: ArchiveFilter,
+    after: ArchiveCursor | null,
+    limit: number,
+    withEvents: boolean,
+    viewer: string | null,
+  ): AsyncGenerator<ArchivedMatch | ArchiveExportLine> {
     let sent = 0;
     let cursor = after;
     while (sent < limit) {
       const page = await this.archive.page(filter, cursor, Math.min(STREAM_PAGE, limit - sent));
       if (page.length === 0) return;
-      const hidden = await this.tables.hiddenFrom(viewer, page.map((m) => m.id));
+      const hidden = await this.tables.hiddenFrom(
+        viewer,
+        page.map((m) => m.id),
+      );
       const shown = page.filter((m) => !hidden.has(m.id));
       if (withEvents) yield* this.withExports(shown);
       else yield* shown;
@@ -118,7 +135,10 @@ export class ArchivesService {
       // A table whose duplicate round runs has no export yet, for its players too (src/match-store/tournament-tables.ts): its entry comes once the round ends.
       const waits = await this.tables.undisclosed(matches.slice(i, i + EXPORT_CHUNK).map((m) => m.id));
       const chunk = matches.slice(i, i + EXPORT_CHUNK).filter((m) => !waits.has(m.id));
-      const writers = await this.exportWriters(chunk.map((m) => m.id), new Set(chunk.filter((m) => m.rated).map((m) => m.id)));
+      const writers = await this.exportWriters(
+        chunk.map((m) => m.id),
+        new Set(chunk.filter((m) => m.rated).map((m) => m.id)),
+      );
       for (const match of chunk) {
         const write = writers.get(match.id);
         if (write) yield { match, export: write() };
@@ -139,10 +159,14 @@ export class ArchivesService {
     const rated = await this.archive.ratedAmong(unique);
     const writers = await this.exportWriters(unique, rated);
     const exists = await this.archive.existing(unique);
-    const hidden = await this.tables.hiddenFrom(viewer, unique.filter((id) => /^[0-9a-f-]{36}$/.test(id)));
+    const hidden = await this.tables.hiddenFrom(
+      viewer,
+      unique.filter((id) => /^[0-9a-f-]{36}$/.test(id)),
+    );
     const waits = await this.tables.undisclosed(unique);
     return unique.map((id): BatchExportLine => {
-      if (hidden.has(id)) return { id, error: { code: 'TOURNAMENT_TABLE_HIDDEN', message: 'this table of a duplicate tournament round is hidden until the round ends' } };
+      if (hidden.has(id))
+        return { id, error: { code: 'TOURNAMENT_TABLE_HIDDEN', message: 'this table of a duplicate tournament round is hidden until the round ends' } };
       if (waits.has(id)) return { id, error: { code: 'TOURNAMENT_TABLE_HIDDEN', message: REVEAL_WAITS } };
       const text = writers.get(id)?.();
       if (text) return { id, export: text };
@@ -154,7 +178,8 @@ export class ArchivesService {
 
   /** POST /v1/matches/import by `importer` (a username): see MatchArchive.importJsonl. */
   importExport(text: string, importer: string): Promise<ImportResult> {
-    if (typeof text !== 'string' || text.trim() === '') throw new DomainError('VALIDATION_FAILED', 'the body must be the JSON Lines export of a finished match');
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new DomainError('VALIDATION_FAILED', 'the body must be the JSON Lines export of a finished match');
     return this.archive.importJsonl(text, importer);
   }
 

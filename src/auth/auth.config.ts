@@ -49,7 +49,9 @@ export function jwtSecret(config: Pick<AppConfig, 'JWT_SECRET' | 'DATABASE_URL' 
     generated.set(file ?? '', secret);
     if (config.NODE_ENV !== 'test') {
       Logger.warn(
-        file ? `JWT_SECRET is unset: using the secret kept in ${file}; set JWT_SECRET in production` : 'JWT_SECRET is unset: using a random secret, sessions end with this process',
+        file
+          ? `JWT_SECRET is unset: using the secret kept in ${file}; set JWT_SECRET in production`
+          : 'JWT_SECRET is unset: using a random secret, sessions end with this process',
         'Auth',
       );
     }

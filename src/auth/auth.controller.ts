@@ -3,7 +3,16 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { DomainError } from '../common/domain-error';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
-import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, RefreshSessionInput, RegisterInput, SessionModel } from './auth.model';
+import {
+  AccountModel,
+  ApiTokenModel,
+  CreateTokenInput,
+  CreatedApiTokenModel,
+  CredentialsInput,
+  RefreshSessionInput,
+  RegisterInput,
+  SessionModel,
+} from './auth.model';
 import { Caller, SessionOnly, RequireScope, PROFILE_READ } from '../common/principal';
 import type { Principal } from '../common/principal';
 import { SessionsService } from './sessions.service';
@@ -41,7 +50,10 @@ export class AuthController {
   @Public()
   @Post('auth/refresh')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'refreshSession', summary: 'Trade a session\'s refresh token (single use) for a new access token and the next refresh token; a spent one ends the session' })
+  @ApiOperation({
+    operationId: 'refreshSession',
+    summary: "Trade a session's refresh token (single use) for a new access token and the next refresh token; a spent one ends the session",
+  })
   @ApiOkResponse({ type: SessionModel })
   @ApiErrors('UNAUTHENTICATED')
   refresh(@Body() body: RefreshSessionInput): Promise<SessionModel> {
@@ -103,7 +115,10 @@ export class AuthController {
   @ApiBearerAuth()
   @ApiOperation({ operationId: 'revokeApiToken', summary: 'Revoke one of my API tokens' })
   @ApiOkResponse({ type: ApiTokenModel })
-  revoke(@Caller() caller: Principal, @Param('id', new ParseUUIDPipe({ exceptionFactory: () => new DomainError('NOT_FOUND', 'no such token') })) id: string): Promise<ApiTokenModel> {
+  revoke(
+    @Caller() caller: Principal,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => new DomainError('NOT_FOUND', 'no such token') })) id: string,
+  ): Promise<ApiTokenModel> {
     return this.tokens.revoke(caller, id);
   }
 }

@@ -64,7 +64,10 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     await (super.canActivate(context) as Promise<boolean>);
     const user = req.user;
     if (user?.via === 'session' && user.sessionId && user.expiresAt) {
-      this.verified.set(bearer, { payload: { sub: user.accountId, usr: user.username, sid: user.sessionId, exp: user.expiresAt / 1000 }, secret: this.secret.value });
+      this.verified.set(bearer, {
+        payload: { sub: user.accountId, usr: user.username, sid: user.sessionId, exp: user.expiresAt / 1000 },
+        secret: this.secret.value,
+      });
     }
   }
 
@@ -116,7 +119,10 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
       throw new DomainError('FORBIDDEN', 'this operation needs a password session, not an API token');
     }
     const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? DEFAULT_SCOPE;
-    if (!user.scopes.includes(scope)) throw new DomainError('FORBIDDEN', `this ${user.via === 'oauth' ? 'OAuth access token' : 'API token'} lacks the ${scope} scope`, { requiredScope: scope });
+    if (!user.scopes.includes(scope))
+      throw new DomainError('FORBIDDEN', `this ${user.via === 'oauth' ? 'OAuth access token' : 'API token'} lacks the ${scope} scope`, {
+        requiredScope: scope,
+      });
     return true;
   }
 

@@ -10,7 +10,6 @@ export enum TokenTypeEnum {
 }
 registerEnumType(TokenTypeEnum, { name: 'TokenType', description: 'How to send the access token: Authorization: Bearer <token>.' });
 
-
 /** GraphQL names cannot hold `:`: each fine scope is spelled with `_` there (`match_play` is `match:play`). */
 export enum ScopeEnum {
   read = 'read',
@@ -25,7 +24,8 @@ export enum ScopeEnum {
 }
 registerEnumType(ScopeEnum, {
   name: 'Scope',
-  description: 'What a token may do (REST spells the fine scopes with `:`, GraphQL with `_`). `read` and `play` are the first, coarse scopes, kept as aliases: read = profile:read + match:read, play = match:play + webhook:write.',
+  description:
+    'What a token may do (REST spells the fine scopes with `:`, GraphQL with `_`). `read` and `play` are the first, coarse scopes, kept as aliases: read = profile:read + match:read, play = match:play + webhook:write.',
   valuesMap: {
     read: { description: 'Alias of profile_read + match_read.' },
     play: { description: 'Alias of match_play + webhook_write.' },
@@ -49,7 +49,9 @@ export class CredentialsInput {
 
   // No length here: login answers any wrong password with 401, whatever its length (a 400 would tell the policy).
   // Registration enforces it (RegisterInput over REST, AccountsService.register for both transports).
-  @Field({ description: `At registration ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; login takes any string (a wrong one is UNAUTHENTICATED).` })
+  @Field({
+    description: `At registration ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters; login takes any string (a wrong one is UNAUTHENTICATED).`,
+  })
   @ApiProperty({ example: 'correct horse battery staple' })
   @IsString()
   password!: string;
@@ -58,7 +60,12 @@ export class CredentialsInput {
 /** A new account's credentials (REST): the password policy is part of the request's schema. */
 @ApiSchema({ description: "A new account's username and password." })
 export class RegisterInput extends CredentialsInput {
-  @ApiProperty({ example: 'correct horse battery staple', minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `The password (${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters).` })
+  @ApiProperty({
+    example: 'correct horse battery staple',
+    minLength: PASSWORD_MIN_LENGTH,
+    maxLength: PASSWORD_MAX_LENGTH,
+    description: `The password (${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters).`,
+  })
   @IsString()
   @MinLength(PASSWORD_MIN_LENGTH)
   @MaxLength(PASSWORD_MAX_LENGTH)
@@ -79,7 +86,10 @@ export class SessionModel {
   accessToken!: string;
   @Field(() => TokenTypeEnum) @ApiProperty({ enum: TokenTypeEnum }) tokenType!: string;
   @Field(() => Int, { description: 'Seconds until the token expires.' }) @ApiProperty() expiresIn!: number;
-  @Field({ description: 'Single-use refresh token (scopa_rt_...): trade it at refreshSession / POST /v1/auth/refresh for a new access token and the next refresh token before the session ends (SESSION_REFRESH_TTL). Presenting a spent one ends the session.' })
+  @Field({
+    description:
+      'Single-use refresh token (scopa_rt_...): trade it at refreshSession / POST /v1/auth/refresh for a new access token and the next refresh token before the session ends (SESSION_REFRESH_TTL). Presenting a spent one ends the session.',
+  })
   @ApiProperty()
   refreshToken!: string;
   @Field(() => AccountModel) @ApiProperty({ type: AccountModel }) account!: AccountModel;

@@ -58,13 +58,28 @@ import { WsAuthService } from './ws-auth.service';
     // settings read when the app is built (tests build several with their own)
     {
       provide: RateLimits,
-      useFactory: (config: AppConfig, redis: RedisConnections | null) => new RateLimits(rateLimitConfig(config), redis?.client ?? null, config.RATE_LIMIT_REDIS_PREFIX),
+      useFactory: (config: AppConfig, redis: RedisConnections | null) =>
+        new RateLimits(rateLimitConfig(config), redis?.client ?? null, config.RATE_LIMIT_REDIS_PREFIX),
       inject: [AppConfig, REDIS],
     },
     // authentication first, then rate limiting (keyed on the caller it found)
     { provide: APP_GUARD, useClass: BearerAuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [ServerSecret, AccountsService, AccountsStore, TokensService, SessionsService, WsAuthService, SocketRegistry, SubscriptionCaps, HttpStreams, JwtModule, RateLimits, AccessTokenVerifiers, RevocationBus],
+  exports: [
+    ServerSecret,
+    AccountsService,
+    AccountsStore,
+    TokensService,
+    SessionsService,
+    WsAuthService,
+    SocketRegistry,
+    SubscriptionCaps,
+    HttpStreams,
+    JwtModule,
+    RateLimits,
+    AccessTokenVerifiers,
+    RevocationBus,
+  ],
 })
 export class AuthModule {}

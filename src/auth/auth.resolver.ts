@@ -29,7 +29,9 @@ export class AuthResolver {
   }
 
   @Public()
-  @Mutation(() => SessionModel, { description: "Trade a session's refresh token (single use) for a new access token and the next refresh token; a spent one ends the session." })
+  @Mutation(() => SessionModel, {
+    description: "Trade a session's refresh token (single use) for a new access token and the next refresh token; a spent one ends the session.",
+  })
   refreshSession(@Args('input') input: RefreshSessionInput): Promise<SessionModel> {
     return this.accounts.refresh(input.refreshToken);
   }

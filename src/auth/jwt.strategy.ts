@@ -38,7 +38,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   async validate(payload: unknown): Promise<Principal | false> {
     const principal = principalOfJwt(payload);
     if (!principal) return false;
-    if (!(await this.sessions.isActive(principal.sessionId!, principal.accountId))) throw new DomainError('UNAUTHENTICATED', 'the session has ended (logged out)');
+    if (!(await this.sessions.isActive(principal.sessionId!, principal.accountId)))
+      throw new DomainError('UNAUTHENTICATED', 'the session has ended (logged out)');
     return principal;
   }
 }

@@ -50,7 +50,7 @@ describe('SessionsService.isActive', () => {
     expect(await sessions.isActive(SID, 'acc')).toBe(false);
   });
 
-  it("refuses a session of another account, a revoked or unknown one, and an id that is not a uuid without reading", async () => {
+  it('refuses a session of another account, a revoked or unknown one, and an id that is not a uuid without reading', async () => {
     const db = fakePrisma();
     const sessions = new SessionsService(db.prisma, bus, loadConfig());
     const other = sessions.isActive(SID, 'someone-else');

@@ -69,7 +69,11 @@ export class SessionsService {
     const next = newRefreshToken();
     const outcome = await this.prisma.$transaction(async (tx) => {
       // The conditional update is the single-use check: of two concurrent refreshes one wins.
-      const spent = await tx.sessionRefreshToken.updateManyAndReturn({ where: { tokenHash: hash, usedAt: null }, data: { usedAt: now }, select: { sessionId: true } });
+      const spent = await tx.sessionRefreshToken.updateManyAndReturn({
+        where: { tokenHash: hash, usedAt: null },
+        data: { usedAt: now },
+        select: { sessionId: true },
+      });
       const row = spent[0] ?? (await tx.sessionRefreshToken.findUnique({ where: { tokenHash: hash }, select: { sessionId: true } }));
       if (!row) return { kind: 'unknown' as const };
       const session = await tx.session.findUnique({ where: { id: row.sessionId }, select: { id: true, accountId: true, revokedAt: true, expiresAt: true } });

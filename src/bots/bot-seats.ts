@@ -217,11 +217,11 @@ export class BotSeats {
     // Thinking and appending are two slices: the event loop serves what waits in between.
     await yieldToLoop();
     try {
-      const result = await this.store.execute(
-        matchId,
-        botCommand(seat.player, move),
-        { actor: seat.player, expectedSeq: seq, commandKey: { system: 'bot', key: `${seat.player}:seq${seq}` } },
-      );
+      const result = await this.store.execute(matchId, botCommand(seat.player, move), {
+        actor: seat.player,
+        expectedSeq: seq,
+        commandKey: { system: 'bot', key: `${seat.player}:seq${seq}` },
+      });
       chain.seq = result.seq;
       // Its notices go out before the next bot plays (the store's reactions to this append).
       await this.store.settled(result);

@@ -9,11 +9,22 @@ import { DeclarationModel } from '../rulesets/ruleset.model';
 export class HintModel {
   @Field(() => ID) @ApiProperty() matchId!: string;
   @Field(() => Int, { description: 'The seq the hint is for.' }) @ApiProperty() seq!: number;
-  @Field(() => BotLevelEnum, { description: 'The bot level that chose the play.' }) @ApiProperty({ enum: BOT_LEVELS, description: 'The bot level that chose the play.' }) level!: string;
+  @Field(() => BotLevelEnum, { description: 'The bot level that chose the play.' })
+  @ApiProperty({ enum: BOT_LEVELS, description: 'The bot level that chose the play.' })
+  level!: string;
   @Field() @ApiProperty({ example: '7D' }) card!: string;
   @Field(() => [String]) @ApiProperty({ type: [String], example: ['3C', '4S'] }) capture!: string[];
-  @Field(() => DeclarationModel, { nullable: true, description: 'The hand declaration (cirulla) the bot would make before that play, as legalPlays lists it; null: none. card and capture are then its play after declaring.' })
-  @ApiProperty({ type: DeclarationModel, nullable: true, description: 'The hand declaration (cirulla) the bot would make before that play, as legal-plays lists it; null: none. card and capture are then its play after declaring.' })
+  @Field(() => DeclarationModel, {
+    nullable: true,
+    description:
+      'The hand declaration (cirulla) the bot would make before that play, as legalPlays lists it; null: none. card and capture are then its play after declaring.',
+  })
+  @ApiProperty({
+    type: DeclarationModel,
+    nullable: true,
+    description:
+      'The hand declaration (cirulla) the bot would make before that play, as legal-plays lists it; null: none. card and capture are then its play after declaring.',
+  })
   declaration!: DeclarationModel | null;
 }
 

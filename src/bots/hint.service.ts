@@ -49,7 +49,13 @@ export class HintService {
     const scored = decision.events.find((e) => e.type === 'HandDeclared');
     const then = botMove(level, declared, seat, rng, this.budget);
     if (then.type !== 'play') throw new Error(`the ${level} bot declared twice in one deal`);
-    return { matchId, seq, level, card: then.card, capture: then.capture, declaration: { mattaValue: move.mattaValue, points: scored?.type === 'HandDeclared' ? scored.scope : 0 } };
+    return {
+      matchId,
+      seq,
+      level,
+      card: then.card,
+      capture: then.capture,
+      declaration: { mattaValue: move.mattaValue, points: scored?.type === 'HandDeclared' ? scored.scope : 0 },
+    };
   }
-
 }

@@ -51,7 +51,10 @@ export class DeclineChallengeInput {
 
 @InputType()
 export class AccountSettingsInput {
-  @Field(() => AcceptChallengesEnum, { nullable: true, description: 'Who may challenge me: none, known (players I have played a match with to a result: started, and not aborted) or everyone (the default).' })
+  @Field(() => AcceptChallengesEnum, {
+    nullable: true,
+    description: 'Who may challenge me: none, known (players I have played a match with to a result: started, and not aborted) or everyone (the default).',
+  })
   @ApiPropertyOptional({ enum: AcceptChallengesEnum })
   @IsOptional()
   @IsIn(Object.values(AcceptChallengesEnum))

@@ -14,7 +14,8 @@ export enum ChallengeStatusEnum {
 }
 registerEnumType(ChallengeStatusEnum, {
   name: 'ChallengeStatus',
-  description: 'pending: waiting for an answer; accepted: its match is matchId; declined by the challenged account; canceled by the challenger; expired unanswered (CHALLENGE_TTL).',
+  description:
+    'pending: waiting for an answer; accepted: its match is matchId; declined by the challenged account; canceled by the challenger; expired unanswered (CHALLENGE_TTL).',
 });
 
 /** Why a challenge was declined (lichess's reasons). */
@@ -39,9 +40,14 @@ export enum AcceptChallengesEnum {
   known = 'known',
   everyone = 'everyone',
 }
-registerEnumType(AcceptChallengesEnum, { name: 'AcceptChallenges', description: 'Who may challenge me: none; known (players I have played a match with to a result: started, and not aborted); everyone.' });
+registerEnumType(AcceptChallengesEnum, {
+  name: 'AcceptChallenges',
+  description: 'Who may challenge me: none; known (players I have played a match with to a result: started, and not aborted); everyone.',
+});
 
-@ObjectType('Challenge', { description: 'A direct challenge from one account to another (lichess-like): pending until accepted, declined, canceled or expired.' })
+@ObjectType('Challenge', {
+  description: 'A direct challenge from one account to another (lichess-like): pending until accepted, declined, canceled or expired.',
+})
 export class ChallengeModel implements ChallengeInfo {
   @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
   @Field({ description: 'Who challenges.' }) @ApiProperty() challenger!: string;

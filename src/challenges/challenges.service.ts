@@ -137,7 +137,8 @@ export class ChallengesService {
   }
 
   async setAcceptChallenges(caller: Principal, value: unknown): Promise<AcceptChallenges> {
-    if (!(ACCEPT_CHALLENGES as readonly unknown[]).includes(value)) throw new DomainError('VALIDATION_FAILED', `acceptChallenges: one of ${ACCEPT_CHALLENGES.join(', ')}`);
+    if (!(ACCEPT_CHALLENGES as readonly unknown[]).includes(value))
+      throw new DomainError('VALIDATION_FAILED', `acceptChallenges: one of ${ACCEPT_CHALLENGES.join(', ')}`);
     await this.challenges.setAcceptChallenges(caller.username, value as AcceptChallenges);
     return value as AcceptChallenges;
   }
@@ -178,12 +179,16 @@ export class ChallengesService {
     }
     const resolved = resolveRuleset(preset as string, overrides);
     if (!resolved.ok) throw new DomainError('INVALID_RULESET', resolved.error.message, { option: resolved.error.option });
-    if (resolved.ruleset.options.players !== 2) throw new DomainError('VALIDATION_FAILED', 'a challenge is for a two-player match (create a match with reserved seats for more)');
-    if (req.seat !== undefined && req.seat !== null && req.seat !== 0 && req.seat !== 1) throw new DomainError('VALIDATION_FAILED', 'seat: 0, 1, or absent for a random seat');
+    if (resolved.ruleset.options.players !== 2)
+      throw new DomainError('VALIDATION_FAILED', 'a challenge is for a two-player match (create a match with reserved seats for more)');
+    if (req.seat !== undefined && req.seat !== null && req.seat !== 0 && req.seat !== 1)
+      throw new DomainError('VALIDATION_FAILED', 'seat: 0, 1, or absent for a random seat');
 
     const setting = await this.acceptChallenges(dest);
     if (setting === 'none' || (setting === 'known' && !(await this.known(dest, caller.username)))) {
-      throw new DomainError('CHALLENGE_REFUSED', `${dest} does not accept challenges${setting === 'known' ? ' from players they have not played' : ''}`, { acceptChallenges: setting });
+      throw new DomainError('CHALLENGE_REFUSED', `${dest} does not accept challenges${setting === 'known' ? ' from players they have not played' : ''}`, {
+        acceptChallenges: setting,
+      });
     }
 
     const id = randomUUID();
@@ -245,7 +250,9 @@ export class ChallengesService {
         matchId = made;
         await this.challenges.setMatch(tx, c.id, made);
       },
-      announce: (made) => [{ player: c.challenger, event: { type: 'challengeAccepted', challenge: wire({ ...c, status: 'accepted', matchId: made }), matchId: made } }],
+      announce: (made) => [
+        { player: c.challenger, event: { type: 'challengeAccepted', challenge: wire({ ...c, status: 'accepted', matchId: made }), matchId: made } },
+      ],
     });
     const info: ChallengeInfo = { ...c, status: 'accepted', matchId };
     return info;
@@ -326,7 +333,10 @@ export class ChallengesService {
   private notYours(c: ChallengeInfo, caller: Principal): DomainError {
     // A stranger learns nothing of someone else's challenge.
     if (c.challenger !== caller.username && c.destUser !== caller.username) return new DomainError('NOT_FOUND', `no challenge ${c.id}`);
-    return new DomainError('FORBIDDEN', c.challenger === caller.username ? 'only the challenged player answers a challenge' : 'only the challenger cancels a challenge');
+    return new DomainError(
+      'FORBIDDEN',
+      c.challenger === caller.username ? 'only the challenged player answers a challenge' : 'only the challenger cancels a challenge',
+    );
   }
 
   private async notify(player: string, event: PlayerEvent): Promise<void> {

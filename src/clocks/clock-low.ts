@@ -66,10 +66,19 @@ export class ClockLowNotifier {
 
   /** Sends the notices of the turns whose clock became low since the last tick (of any instance); returns how many. */
   async tick(): Promise<number> {
-    const event = (r: LowRow): PlayerEvent => ({ type: 'clockLow', matchId: r.match_id, seq: r.seq, seat: r.seat, deadline: new Date(r.deadline).toISOString() });
+    const event = (r: LowRow): PlayerEvent => ({
+      type: 'clockLow',
+      matchId: r.match_id,
+      seq: r.seq,
+      seat: r.seat,
+      deadline: new Date(r.deadline).toISOString(),
+    });
     const rows = await this.prisma.$transaction(async (tx) => {
       const low = await tx.$queryRawUnsafe<LowRow[]>(this.sql);
-      await enqueueWebhooks(tx, low.map((r) => ({ player: r.player, event: event(r) })));
+      await enqueueWebhooks(
+        tx,
+        low.map((r) => ({ player: r.player, event: event(r) })),
+      );
       return low;
     });
     await Promise.all(

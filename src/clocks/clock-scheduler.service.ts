@@ -36,7 +36,8 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
         // Notices and bot replies follow every append (src/reactions/after-append.ts); the tick waits for them.
         await store.settled(result);
       },
-      onError: (clock, err) => this.logger.warn(`${clock.kind === 'start' ? 'pending start' : 'clock'} of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
+      onError: (clock, err) =>
+        this.logger.warn(`${clock.kind === 'start' ? 'pending start' : 'clock'} of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
     });
     this.poller = new Poller('clock tick', () => Promise.all([this.scheduler.tick(), this.clockLow.tick()]), this.logger);
   }

@@ -122,10 +122,14 @@ export class ClockScheduler {
   private async start(clock: ClaimedClock): Promise<CommandResult> {
     const command = { type: 'start', player: clock.startBy ?? '' } as const;
     try {
-      return await this.store.execute(clock.matchId, command, { actor: clock.startBy, commandKey: clock.commandKey && clock.startBy ? { client: clock.startBy, key: clock.commandKey } : undefined });
+      return await this.store.execute(clock.matchId, command, {
+        actor: clock.startBy,
+        commandKey: clock.commandKey && clock.startBy ? { client: clock.startBy, key: clock.commandKey } : undefined,
+      });
     } catch (err) {
       // The asker's key had already answered another command of theirs: start without it rather than never.
-      if (clock.commandKey && err instanceof DomainError && err.code === 'IDEMPOTENCY_KEY_REUSED') return this.store.execute(clock.matchId, command, { actor: clock.startBy });
+      if (clock.commandKey && err instanceof DomainError && err.code === 'IDEMPOTENCY_KEY_REUSED')
+        return this.store.execute(clock.matchId, command, { actor: clock.startBy });
       throw err;
     }
   }

@@ -75,7 +75,8 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'CreateTokenInput.name': 'A name to recognize the token by (1 to 100 characters).',
   'CreateTokenInput.scopes': 'What the token may do: read, play, or both.',
   CredentialsInput: 'A username and a password.',
-  'CredentialsInput.password': 'The password: any string at login (a wrong one, whatever its length, is 401 UNAUTHENTICATED); 8 to 200 characters at registration.',
+  'CredentialsInput.password':
+    'The password: any string at login (a wrong one, whatever its length, is 401 UNAUTHENTICATED); 8 to 200 characters at registration.',
   Session: 'A password session: a JWT to send as a bearer token.',
   'Session.account': 'The account the session is for.',
   'Session.tokenType': 'Always Bearer.',
@@ -117,7 +118,8 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'MatchResult.reason': 'Why it ended.',
   SeatPublic: 'A seat as everybody sees it (no hand: only its size).',
   'SeatPublic.bot': 'The bot level for a bot seat; null for a person.',
-  'SeatPublic.declared': "The cards of this seat's hand declaration still in its hand: public to every seat and spectator until each is played; empty without one.",
+  'SeatPublic.declared':
+    "The cards of this seat's hand declaration still in its hand: public to every seat and spectator until each is played; empty without one.",
   'SeatPublic.handSize': 'Cards in the hand of this seat.',
   'SeatPublic.reservedFor': 'The account the seat is kept for, while reserved; null otherwise.',
   'SeatPublic.seat': 'The seat number, from 0.',
@@ -157,12 +159,14 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'MatchEvent.payload': 'The event as the engine logged it (docs/rules.md, "Rules engine").',
   'MatchEvent.seq': 'Its position in the log, from 1.',
   'MatchEvent.time': 'When it was appended.',
-  'MatchEvent.type': 'The event type: MatchCreated, SeatTaken, ClientSeedGiven, MatchStarted, RoundDealt, HandsDealt, InitialTableCaptured, HandDeclared, CardPlayed, RoundEnded, RoundScored, SeatResigned, SeatForfeited, MatchEnded.',
+  'MatchEvent.type':
+    'The event type: MatchCreated, SeatTaken, ClientSeedGiven, MatchStarted, RoundDealt, HandsDealt, InitialTableCaptured, HandDeclared, CardPlayed, RoundEnded, RoundScored, SeatResigned, SeatForfeited, MatchEnded.',
   LiveEvent: 'A live event with the match as the subscriber may see it right after it.',
   'LiveEvent.event': 'The event.',
   'LiveEvent.match': 'The match as the subscriber may see it right after the event.',
   LegalPlays: 'My legal plays at a seq.',
-  'LegalPlays.declarations': 'The hand declarations open to me now (cirulla: on my turn, while my hand holds the whole last deal, once per deal); each may be sent back to declareHand as it is.',
+  'LegalPlays.declarations':
+    'The hand declarations open to me now (cirulla: on my turn, while my hand holds the whole last deal, once per deal); each may be sent back to declareHand as it is.',
   'LegalPlays.plays': 'Every legal play now; empty when it is not my turn. Each may be sent back to play as it is.',
   'LegalPlays.seq': 'The seq the plays are for (send it as expectedSeq).',
   Declaration: 'A legal hand declaration: the value to name for the matta and the scope it scores.',
@@ -206,9 +210,11 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   RulesetOptions: 'Fully resolved ruleset options, as the rules contract names them.',
   'RulesetOptions.aceSweepBlockedByAce': 'No ace sweep while the table holds a card of capture value 1 (an ace, or a matta named 1).',
   'RulesetOptions.grande': 'The grande: the side holding the three denari court cards scores 5.',
-  'RulesetOptions.initialTableCapture': "The dealer's side takes a first table summing to 15 or 30 (sum15or30) or splitting into groups of 15 (groups15), scoring scope; null: never.",
+  'RulesetOptions.initialTableCapture':
+    "The dealer's side takes a first table summing to 15 or 30 (sum15or30) or splitting into groups of 15 (groups15), scoring scope; null: never.",
   'RulesetOptions.lowHandBonus': 'Scope for declaring a hand worth 9 or less before playing it; 0: no such declaration.',
-  'RulesetOptions.matta': 'The wild card (a card code, e.g. 7C) of the initial-table count and of hand declarations, its value named by the player; null: none.',
+  'RulesetOptions.matta':
+    'The wild card (a card code, e.g. 7C) of the initial-table count and of hand declarations, its value named by the player; null: none.',
   'RulesetOptions.optionalCapture': 'A card that can capture may instead be laid on the table.',
   'RulesetOptions.piccola': 'The piccola: the side holding 1, 2 and 3 of denari scores 3, one more for each of 4, 5, 6 that follows.',
   'RulesetOptions.redealAces': 'Redeal the round when the initial table holds at least this many aces; null: never.',
@@ -270,7 +276,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   'LeaderboardEntry.rating': 'The rating.',
   'LeaderboardEntry.rd': 'The rating deviation.',
   'LeaderboardEntry.username': 'The player (a username, or bot:<level>).',
-  Crosstable: 'Head to head in rated matches, from the first player\'s side.',
+  Crosstable: "Head to head in rated matches, from the first player's side.",
   'Crosstable.a': 'The first player.',
   'Crosstable.b': 'The second player.',
   'Crosstable.draws': 'Rated matches drawn between them.',
@@ -387,9 +393,12 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   BotLevel: 'A built-in bot: random (any legal play), greedy (each legal play scored one move deep), ismcts (a search over the cards it cannot see).',
 
   // root types
-  Query: 'Reads: matches, logs, rulesets, ratings, archives, the lobby, my seeks and challenges, my settings, tokens, webhooks and apps. Public fields need no token.',
-  Mutation: 'Writes: accounts and sessions, matches and their commands (abort, rematch included), seeks, challenges, settings, rulesets, tokens, webhooks, apps.',
-  Subscription: 'Live feeds over graphql-ws (connection_init: {"authorization": "Bearer <token>"}) or Server-Sent Events at /graphql/stream (graphql-sse; Authorization header).',
+  Query:
+    'Reads: matches, logs, rulesets, ratings, archives, the lobby, my seeks and challenges, my settings, tokens, webhooks and apps. Public fields need no token.',
+  Mutation:
+    'Writes: accounts and sessions, matches and their commands (abort, rematch included), seeks, challenges, settings, rulesets, tokens, webhooks, apps.',
+  Subscription:
+    'Live feeds over graphql-ws (connection_init: {"authorization": "Bearer <token>"}) or Server-Sent Events at /graphql/stream (graphql-sse; Authorization header).',
 
   // root fields' arguments
   'Query.audit(matchId)': MATCH_ID,
@@ -494,7 +503,8 @@ export function withDescriptions(schema: GraphQLSchema): GraphQLSchema {
     for (const field of Object.values(type.getFields())) {
       const key = `${type.name}.${field.name}`;
       if (!field.description && DESCRIPTIONS[key]) field.description = DESCRIPTIONS[key];
-      if ('args' in field) for (const arg of field.args) if (!arg.description && DESCRIPTIONS[`${key}(${arg.name})`]) arg.description = DESCRIPTIONS[`${key}(${arg.name})`];
+      if ('args' in field)
+        for (const arg of field.args) if (!arg.description && DESCRIPTIONS[`${key}(${arg.name})`]) arg.description = DESCRIPTIONS[`${key}(${arg.name})`];
     }
   }
   return schema;

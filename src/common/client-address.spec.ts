@@ -2,7 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import { clientAddress, trustProxy } from './client-address';
 
 const from = (peer: string, forwardedFor?: string) =>
-  ({ socket: { remoteAddress: peer }, connection: { remoteAddress: peer }, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} }) as unknown as IncomingMessage;
+  ({
+    socket: { remoteAddress: peer },
+    connection: { remoteAddress: peer },
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  }) as unknown as IncomingMessage;
 
 describe('the client address behind TRUST_PROXY', () => {
   it('ignores X-Forwarded-For unless the peer is a configured proxy', () => {

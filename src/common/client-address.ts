@@ -23,7 +23,12 @@ export function trustProxy(value: string | undefined): TrustProxy {
     return (_address, hop) => hop < hops;
   }
   try {
-    return proxyaddr.compile(setting.split(',').map((s) => s.trim()).filter(Boolean));
+    return proxyaddr.compile(
+      setting
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   } catch (err) {
     throw new Error(`TRUST_PROXY: ${(err as Error).message} (expected false, a hop count, or addresses/CIDRs separated by commas)`);
   }

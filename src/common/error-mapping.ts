@@ -85,7 +85,13 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
 };
 
 export function titleOf(code: ErrorCode): string {
-  return TITLES[code] ?? code.toLowerCase().replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return (
+    TITLES[code] ??
+    code
+      .toLowerCase()
+      .replace(/_/g, ' ')
+      .replace(/^./, (c) => c.toUpperCase())
+  );
 }
 
 /** Whatever was thrown, as a DomainError, or null for an internal failure (a 500). */

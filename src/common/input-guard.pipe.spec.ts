@@ -32,7 +32,9 @@ describe('InputGuardPipe', () => {
   it('refuses nesting deeper than the bound, naming where', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i <= MAX_INPUT_DEPTH; i++) deep = { d: deep };
-    expect(refusal(deep)).toBe(`${Array.from({ length: MAX_INPUT_DEPTH }, (_, i) => (i === 0 ? 'd' : '.d')).join('')}: nested deeper than ${MAX_INPUT_DEPTH} levels`);
+    expect(refusal(deep)).toBe(
+      `${Array.from({ length: MAX_INPUT_DEPTH }, (_, i) => (i === 0 ? 'd' : '.d')).join('')}: nested deeper than ${MAX_INPUT_DEPTH} levels`,
+    );
   });
 
   it('leaves what is not client input alone', () => {

@@ -63,7 +63,10 @@ function inspect(value: unknown, depth: number, free?: readonly string[]): Probl
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
     if (key.includes('\u0000')) return { path: [], message: 'a key contains a NUL character' };
     if (PROTOTYPE_MEMBERS.has(key)) return { path: [depth === 0 ? key : `.${key}`], message: 'is not a member of any input', member: key };
-    const problem = depth === 0 && free?.includes(key) ? inspectValues((value as Record<string, unknown>)[key], depth + 1) : inspect((value as Record<string, unknown>)[key], depth + 1);
+    const problem =
+      depth === 0 && free?.includes(key)
+        ? inspectValues((value as Record<string, unknown>)[key], depth + 1)
+        : inspect((value as Record<string, unknown>)[key], depth + 1);
     if (problem) return (problem.path.unshift(depth === 0 ? key : `.${key}`), problem);
   }
   return null;

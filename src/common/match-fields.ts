@@ -27,7 +27,13 @@ registerEnumType(OnExpiryEnum, {
  */
 
 export const PresetField = (description: string): PropertyDecorator =>
-  applyDecorators(Field(() => String, { nullable: true, description }), ApiPropertyOptional({ description, type: String, example: 'scopa' }), IsOptional(), IsString(), MaxLength(50));
+  applyDecorators(
+    Field(() => String, { nullable: true, description }),
+    ApiPropertyOptional({ description, type: String, example: 'scopa' }),
+    IsOptional(),
+    IsString(),
+    MaxLength(50),
+  );
 
 export const RulesetIdField = (description: string): PropertyDecorator =>
   applyDecorators(
@@ -66,7 +72,12 @@ export const OnExpiryField = (): PropertyDecorator =>
   );
 
 export const RatedField = (description: string): PropertyDecorator =>
-  applyDecorators(Field(() => Boolean, { nullable: true, description }), ApiPropertyOptional({ description, type: Boolean, default: false }), IsOptional(), IsBoolean());
+  applyDecorators(
+    Field(() => Boolean, { nullable: true, description }),
+    ApiPropertyOptional({ description, type: Boolean, default: false }),
+    IsOptional(),
+    IsBoolean(),
+  );
 
 /** A finished match's result from one player's side. */
 export enum GameResultEnum {

@@ -57,7 +57,9 @@ export function routeContracts(app: INestApplication): Map<string, RouteContract
         const acceptsIfMatch =
           Reflect.getMetadata(API_IF_MATCH, handler) === true ||
           Object.entries(args).some(([k, v]) => k.startsWith(`${HEADERS_PARAMTYPE}:`) && String(v.data).toLowerCase() === 'if-match');
-        const errors = [...new Set([...((Reflect.getMetadata(API_ERRORS, cls) as ErrorCode[]) ?? []), ...((Reflect.getMetadata(API_ERRORS, handler) as ErrorCode[]) ?? [])])];
+        const errors = [
+          ...new Set([...((Reflect.getMetadata(API_ERRORS, cls) as ErrorCode[]) ?? []), ...((Reflect.getMetadata(API_ERRORS, handler) as ErrorCode[]) ?? [])]),
+        ];
         if (routes.has(operationId)) throw new Error(`two routes have the OpenAPI operationId ${operationId}: give one an @ApiOperation({ operationId })`);
         routes.set(operationId, {
           operationId,
@@ -132,12 +134,16 @@ function problemSchemas(): Record<string, Json> {
     Problem: {
       type: 'object',
       description:
-        'An RFC 9457 problem document (application/problem+json). `code` is stable and is the same as the GraphQL error\'s `extensions.code`; ' +
+        "An RFC 9457 problem document (application/problem+json). `code` is stable and is the same as the GraphQL error's `extensions.code`; " +
         'details ride along as extension members (more may be added: ignore unknown members).',
       required: ['type', 'title', 'status', 'code', 'detail'],
       additionalProperties: true,
       properties: {
-        type: { type: 'string', description: 'A URI naming the problem type: https://scopa.example/problems/<code in kebab case>.', example: 'https://scopa.example/problems/not-your-turn' },
+        type: {
+          type: 'string',
+          description: 'A URI naming the problem type: https://scopa.example/problems/<code in kebab case>.',
+          example: 'https://scopa.example/problems/not-your-turn',
+        },
         title: { type: 'string', description: 'A short summary of the problem type.', example: 'Not your turn' },
         status: { type: 'integer', description: 'The HTTP status code.', example: 409 },
         code: { type: 'string', enum: [...ERROR_CODES], description: 'The stable error code.', example: 'NOT_YOUR_TURN' },
@@ -148,10 +154,17 @@ function problemSchemas(): Record<string, Json> {
           items: {
             type: 'object',
             required: ['field', 'messages'],
-            properties: { field: { type: 'string', description: 'The field, dotted for nested ones (seats.0.type).' }, messages: { type: 'array', items: { type: 'string' } } },
+            properties: {
+              field: { type: 'string', description: 'The field, dotted for nested ones (seats.0.type).' },
+              messages: { type: 'array', items: { type: 'string' } },
+            },
           },
         },
-        expectedSeq: { type: 'integer', nullable: true, description: 'VERSION_CONFLICT: the seq the request expected (null when it named none and the retries ran out).' },
+        expectedSeq: {
+          type: 'integer',
+          nullable: true,
+          description: 'VERSION_CONFLICT: the seq the request expected (null when it named none and the retries ran out).',
+        },
         currentSeq: { type: 'integer', description: 'VERSION_CONFLICT: the current seq of the match; VALIDATION_FAILED of atSeq: the last seq.' },
         requiredScope: { type: 'string', description: 'FORBIDDEN: the API token scope the operation needs.' },
         presets: { type: 'array', items: { type: 'string' }, description: 'NOT_FOUND of a preset: the preset ids there are.' },
@@ -167,12 +180,24 @@ function problemSchemas(): Record<string, Json> {
     DeclarationNotAllowedProblem: only('DECLARATION_NOT_ALLOWED', ['reason'], {
       reason: {
         type: 'string',
-        enum: ['NO_DECLARATIONS', 'WINDOW_CLOSED', 'ALREADY_DECLARED', 'MATTA_VALUE_MISSING', 'MATTA_VALUE_OUT_OF_RANGE', 'MATTA_VALUE_NOT_EXPECTED', 'HAND_DOES_NOT_QUALIFY'],
+        enum: [
+          'NO_DECLARATIONS',
+          'WINDOW_CLOSED',
+          'ALREADY_DECLARED',
+          'MATTA_VALUE_MISSING',
+          'MATTA_VALUE_OUT_OF_RANGE',
+          'MATTA_VALUE_NOT_EXPECTED',
+          'HAND_DOES_NOT_QUALIFY',
+        ],
         description: 'Why the declaration is refused.',
       },
     }),
     InvalidRulesetProblem: only('INVALID_RULESET', [], {
-      option: { type: 'string', description: 'The option at fault (as the rules contract names it); absent when the preset itself is unknown.', example: 'target' },
+      option: {
+        type: 'string',
+        description: 'The option at fault (as the rules contract names it); absent when the preset itself is unknown.',
+        example: 'target',
+      },
     }),
     RatedPlaySuspendedProblem: only('RATED_PLAY_SUSPENDED', ['until', 'player'], {
       until: { type: 'string', format: 'date-time', description: 'When the suspension ends (ISO 8601).' },
@@ -192,7 +217,9 @@ function problemSchemas(): Record<string, Json> {
 function commonHeaders(): Record<string, Json> {
   const int = (description: string): Json => ({ description, schema: { type: 'integer' } });
   return {
-    'RateLimit-Limit': int('Units of the tightest rate-limit bucket this request spent from, per window. Sent on every response once the request reached the rate limiter (errors included; not on a body the parser refused).'),
+    'RateLimit-Limit': int(
+      'Units of the tightest rate-limit bucket this request spent from, per window. Sent on every response once the request reached the rate limiter (errors included; not on a body the parser refused).',
+    ),
     'RateLimit-Remaining': int('Units left in that bucket.'),
     'RateLimit-Reset': int('Seconds until that bucket is full again.'),
     'RateLimit-Policy': { description: 'The bucket as `<limit>;w=<window seconds>`.', schema: { type: 'string', example: '300;w=60' } },
@@ -270,7 +297,9 @@ export function completeOperation(route: RouteContract, op: Operation): void {
   else if (route.sessionOnly) op.security = [{ session: [] }];
   else op.security = [{ session: [] }, { apiToken: [] }];
   if (!route.isPublic) {
-    const who = route.sessionOnly ? 'A password session only (an API token is refused: 403).' : `An API token needs the \`${route.scope}\` scope (a session holds every scope).`;
+    const who = route.sessionOnly
+      ? 'A password session only (an API token is refused: 403).'
+      : `An API token needs the \`${route.scope}\` scope (a session holds every scope).`;
     op.description = op.description ? `${op.description}\n\n${who}` : who;
     op['x-required-scope'] = route.sessionOnly ? 'session' : route.scope;
   }
@@ -281,11 +310,11 @@ const DESCRIPTION = [
   '',
   '**Authentication.** `Authorization: Bearer <token>`: a session JWT (POST /v1/auth/login or /v1/auth/register; every scope), or a personal API token (`scopa_pat_...`, the scopes it was created with). Public operations need none (a bad token there is ignored).',
   '',
-  '**Errors** are `application/problem+json` documents (RFC 9457) with a stable `code` (the same as GraphQL\'s `extensions.code`) and per-code details (`reason` for ILLEGAL_PLAY and DECLARATION_NOT_ALLOWED, `option` for INVALID_RULESET, `limit`/`remaining`/`reset`/`retryAfter` for RATE_LIMITED). Bad input changes nothing.',
+  "**Errors** are `application/problem+json` documents (RFC 9457) with a stable `code` (the same as GraphQL's `extensions.code`) and per-code details (`reason` for ILLEGAL_PLAY and DECLARATION_NOT_ALLOWED, `option` for INVALID_RULESET, `limit`/`remaining`/`reset`/`retryAfter` for RATE_LIMITED). Bad input changes nothing.",
   '',
-  '**Rate limits.** Each operation costs units from the caller\'s bucket (an account, or an address when anonymous); responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`, and a 429 carries `Retry-After`.',
+  "**Rate limits.** Each operation costs units from the caller's bucket (an account, or an address when anonymous); responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`, and a 429 carries `Retry-After`.",
   '',
-  '**Concurrency.** Match responses carry the match\'s seq as `ETag`; commands accept it back in `If-Match` (or `expectedSeq`) and an `idempotencyKey` for safe retries.',
+  "**Concurrency.** Match responses carry the match's seq as `ETag`; commands accept it back in `If-Match` (or `expectedSeq`) and an `idempotencyKey` for safe retries.",
 ].join('\n');
 
 /** The GraphQL twins' descriptions (`XModel` or input `X` <-> GraphQL `X`) where the decorators gave none; a $ref property takes none (OpenAPI 3.0 ignores siblings of $ref). */
@@ -353,12 +382,18 @@ export function openApiDocument(app: INestApplication): Record<string, unknown> 
     }
   }
   doc.components.securitySchemes = {
-    session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A session JWT from POST /v1/auth/login or /v1/auth/register: every scope; ends with logout or expiry.' },
+    session: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'A session JWT from POST /v1/auth/login or /v1/auth/register: every scope; ends with logout or expiry.',
+    },
     apiToken: {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'scopa_pat',
-      description: 'A personal API token (scopa_pat_...) created with POST /v1/tokens: only the scopes it was created with (read, play); never account management.',
+      description:
+        'A personal API token (scopa_pat_...) created with POST /v1/tokens: only the scopes it was created with (read, play); never account management.',
     },
   };
   describeSchemas(doc.components.schemas as Record<string, Json>);

@@ -1,7 +1,7 @@
 import { SCOPES, SCOPE_ALIASES, SCOPE_DESCRIPTIONS, TOKEN_SCOPES, expandScopes } from './principal';
 
 describe('scopes', () => {
-  it('the fine scopes are the issue\'s, verbatim, each described', () => {
+  it("the fine scopes are the issue's, verbatim, each described", () => {
     expect([...SCOPES]).toEqual(['profile:read', 'match:read', 'match:play', 'challenge:write', 'webhook:write', 'ruleset:write', 'tournament:write']);
     for (const s of SCOPES) expect(SCOPE_DESCRIPTIONS[s].length).toBeGreaterThan(10);
     expect([...TOKEN_SCOPES]).toEqual([...SCOPES, 'read', 'play']);

@@ -17,11 +17,15 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\b/i;
 
 /** The refusal of a response of `bytes` bytes. */
 export function responseTooLarge(bytes: number, max: number): DomainError {
-  return new DomainError('VALIDATION_FAILED', `the response would be ${bytes} bytes, more than the ${max} one response may carry: ask for less (fewer fields or aliases, a smaller page)`, {
-    reason: 'responseTooLarge',
-    responseBytes: bytes,
-    maxResponseBytes: max,
-  });
+  return new DomainError(
+    'VALIDATION_FAILED',
+    `the response would be ${bytes} bytes, more than the ${max} one response may carry: ask for less (fewer fields or aliases, a smaller page)`,
+    {
+      reason: 'responseTooLarge',
+      responseBytes: bytes,
+      maxResponseBytes: max,
+    },
+  );
 }
 
 /** Express middleware: bounds every JSON body sent with res.send / res.json to `max` bytes. */
@@ -34,7 +38,12 @@ export function boundResponses(max: number) {
     const send = res.send;
     res.send = function bounded(this: Response, body?: unknown) {
       // Characters are at most 3 bytes each in UTF-8 (a surrogate pair is 2 characters, 4 bytes): most bodies need no count.
-      if (typeof body !== 'string' || body.length * 3 <= max || (graphql && res.locals.graphqlReadOnly !== true) || !JSON_TYPE.test(String(res.getHeader('content-type') ?? ''))) {
+      if (
+        typeof body !== 'string' ||
+        body.length * 3 <= max ||
+        (graphql && res.locals.graphqlReadOnly !== true) ||
+        !JSON_TYPE.test(String(res.getHeader('content-type') ?? ''))
+      ) {
         return send.call(this, body);
       }
       const bytes = Buffer.byteLength(body);

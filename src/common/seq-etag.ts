@@ -34,10 +34,13 @@ const readsIfMatch: ParameterDecorator = (target, key) => {
 };
 
 /** The seq a command expects: If-Match, else the body's expectedSeq (both given: they must agree); undefined: no condition. */
-export const ExpectedSeq = createParamDecorator((_: unknown, ctx: ExecutionContext): number | undefined => {
-  const req = ctx.switchToHttp().getRequest<Request>();
-  return expectedSeqOf(req.headers['if-match'], req.body as { expectedSeq?: number } | undefined);
-}, [readsIfMatch]);
+export const ExpectedSeq = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): number | undefined => {
+    const req = ctx.switchToHttp().getRequest<Request>();
+    return expectedSeqOf(req.headers['if-match'], req.body as { expectedSeq?: number } | undefined);
+  },
+  [readsIfMatch],
+);
 
 /** Sets `ETag: "<seq>"` from the match the handler returns. */
 class SeqETagInterceptor implements NestInterceptor {

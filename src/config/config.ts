@@ -43,10 +43,7 @@ export interface ConfigProblem {
 /** One or more variables hold a value outside their range: the message names each. */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly ConfigProblem[]) {
-    super(
-      'Invalid environment: ' +
-        problems.map((p) => `${p.variable}=${JSON.stringify(p.value)}: ${p.accepts} (${p.message})`).join('; '),
-    );
+    super('Invalid environment: ' + problems.map((p) => `${p.variable}=${JSON.stringify(p.value)}: ${p.accepts} (${p.message})`).join('; '));
     this.name = 'ConfigError';
   }
 }

@@ -63,7 +63,11 @@ function numberSchema(r: Range, int: boolean) {
 
 /** An integer in range; `def` when unset. */
 function integer(def: number, r: Range): Variable<number> {
-  return variable(raw.pipe(numberSchema(r, true).optional()).transform((v) => v ?? def), String(def), rangeText('an integer', r));
+  return variable(
+    raw.pipe(numberSchema(r, true).optional()).transform((v) => v ?? def),
+    String(def),
+    rangeText('an integer', r),
+  );
 }
 
 /** An optional integer in range (undefined when unset). */
@@ -73,12 +77,20 @@ function optionalInteger(r: Range): Variable<number | undefined> {
 
 /** A decimal number in range; `def` when unset. */
 function decimal(def: number, r: Range): Variable<number> {
-  return variable(raw.pipe(numberSchema(r, false).optional()).transform((v) => v ?? def), String(def), rangeText('a number', r));
+  return variable(
+    raw.pipe(numberSchema(r, false).optional()).transform((v) => v ?? def),
+    String(def),
+    rangeText('a number', r),
+  );
 }
 
 /** Free text; `def` when unset. */
 function text(def: string): Variable<string> {
-  return variable(raw.transform((v) => v ?? def), def, 'text');
+  return variable(
+    raw.transform((v) => v ?? def),
+    def,
+    'text',
+  );
 }
 
 /** Optional free text (undefined when unset). */
@@ -90,7 +102,11 @@ const BYTES = /^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i;
 
 /** A body size as body-parser takes it (64kb, 1mb, 1048576). */
 function bytes(def: string): Variable<string> {
-  return variable(raw.pipe(z.string().regex(BYTES).optional()).transform((v) => v ?? def), def, 'a size such as 64kb, 1mb or 1048576');
+  return variable(
+    raw.pipe(z.string().regex(BYTES).optional()).transform((v) => v ?? def),
+    def,
+    'a size such as 64kb, 1mb or 1048576',
+  );
 }
 
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -119,7 +135,11 @@ function duration(def: string): Variable<number> {
 
 /** `true` or `false`. */
 function flag(): Variable<boolean> {
-  return variable(raw.pipe(z.enum(['true', 'false']).optional()).transform((v) => v === 'true'), null, 'true or false');
+  return variable(
+    raw.pipe(z.enum(['true', 'false']).optional()).transform((v) => v === 'true'),
+    null,
+    'true or false',
+  );
 }
 
 // RATING_PERIOD: weeks, days, hours, minutes and seconds (no months or years: their length varies).
@@ -167,7 +187,12 @@ function trustProxySetting(): Variable<string | undefined> {
   const schema = raw.superRefine((v, ctx) => {
     if (v === undefined || v === 'true' || v === 'false' || /^\d+$/.test(v)) return;
     try {
-      proxyaddr.compile(v.split(',').map((s) => s.trim()).filter(Boolean));
+      proxyaddr.compile(
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     } catch (err) {
       ctx.addIssue({ code: 'custom', message: (err as Error).message });
     }
@@ -179,7 +204,10 @@ function trustProxySetting(): Variable<string | undefined> {
 function list(): Variable<string[] | undefined> {
   return variable(
     raw.transform((v) => {
-      const items = v?.split(',').map((s) => s.trim()).filter(Boolean);
+      const items = v
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return items?.length ? items : undefined;
     }),
     null,
@@ -206,7 +234,11 @@ function ed25519PrivateKey(): Variable<KeyObject | undefined> {
 /** EXPORT_PREVIOUS_KEYS: retired Ed25519 public keys, each its JWK `x` (base64url of 32 bytes), separated by commas. */
 function ed25519PublicKeys(): Variable<string[]> {
   const schema = raw.transform((v, ctx) => {
-    const items = v?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+    const items =
+      v
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? [];
     for (const x of items) {
       try {
         createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
@@ -234,7 +266,10 @@ export interface TrustedIssuer {
 function trustedIssuers(): Variable<TrustedIssuer[]> {
   const schema = raw.transform((v, ctx) => {
     const out: TrustedIssuer[] = [];
-    for (const entry of v?.split(',').map((s) => s.trim()).filter(Boolean) ?? []) {
+    for (const entry of v
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? []) {
       const eq = entry.indexOf('=');
       const issuer = (eq < 0 ? entry : entry.slice(0, eq)).trim().replace(/\/+$/, '');
       const keys = eq < 0 ? `${issuer}/.well-known/scopa-keys.json` : entry.slice(eq + 1).trim();

@@ -69,7 +69,9 @@ describe('HTTP streams as tracked sockets', () => {
     });
     streams.open(viaToken('t2'), res(), () => undefined);
     expect(caps.openFor('acc')).toBe(2);
-    expect(() => streams.open(viaToken('t2'), res(), () => undefined)).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', details: expect.objectContaining({ limit: 2, reason: 'subscriptions' }) }));
+    expect(() => streams.open(viaToken('t2'), res(), () => undefined)).toThrow(
+      expect.objectContaining({ code: 'RATE_LIMITED', details: expect.objectContaining({ limit: 2, reason: 'subscriptions' }) }),
+    );
     await bus.publish({ kind: 'token', accountId: 'acc', tokenId: 't1' });
     expect(ended).toEqual(['credential revoked']);
     expect(caps.openFor('acc')).toBe(1);

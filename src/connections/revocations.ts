@@ -68,20 +68,22 @@ export class RevocationBus implements OnModuleInit, OnModuleDestroy {
 
   /** Subscribes to the channel, retrying every second until it can (a failed Redis SUBSCRIBE is not retried by ioredis). */
   private listen(): Promise<void> {
-    return this.pubsub.subscribe(REVOCATIONS_CHANNEL, (message: unknown) => this.apply(message), {}).then(
-      (id) => {
-        if (this.stopped) this.pubsub.unsubscribe(id);
-        else this.subscription = id;
-      },
-      (err: unknown) => {
-        if (this.stopped) return;
-        this.log.warn(`cannot hear revocations from other instances yet (${(err as Error).message}); retrying`);
-        return new Promise<void>((resolve) => {
-          this.retry = setTimeout(() => resolve(this.listen()), 1000);
-          this.retry.unref();
-        });
-      },
-    );
+    return this.pubsub
+      .subscribe(REVOCATIONS_CHANNEL, (message: unknown) => this.apply(message), {})
+      .then(
+        (id) => {
+          if (this.stopped) this.pubsub.unsubscribe(id);
+          else this.subscription = id;
+        },
+        (err: unknown) => {
+          if (this.stopped) return;
+          this.log.warn(`cannot hear revocations from other instances yet (${(err as Error).message}); retrying`);
+          return new Promise<void>((resolve) => {
+            this.retry = setTimeout(() => resolve(this.listen()), 1000);
+            this.retry.unref();
+          });
+        },
+      );
   }
 
   /** Applies a revocation here at once, then tells the other instances. */

@@ -32,7 +32,15 @@ class FakeSocket implements TrackedSocket {
 }
 
 const viaToken = (tokenId: string): Principal => ({ accountId: 'a1', username: 'ann', via: 'token', tokenId, scopes: ['profile:read', 'match:read'] });
-const viaSession = (sessionId: string, expiresAt: number): Principal => ({ accountId: 'a1', username: 'ann', via: 'session', tokenId: null, scopes: ['match:read', 'match:play'], sessionId, expiresAt });
+const viaSession = (sessionId: string, expiresAt: number): Principal => ({
+  accountId: 'a1',
+  username: 'ann',
+  via: 'session',
+  tokenId: null,
+  scopes: ['match:read', 'match:play'],
+  sessionId,
+  expiresAt,
+});
 
 describe('SocketRegistry', () => {
   let bus: RevocationBus;
@@ -65,7 +73,16 @@ describe('SocketRegistry', () => {
   });
 
   it("an OAuth access token's connection ends with the token itself (RFC 7009) or with its grant; the grant's other tokens stay", async () => {
-    const viaOAuth = (jti: string, grantId: string): Principal => ({ accountId: 'a1', username: 'ann', via: 'oauth', tokenId: null, scopes: ['match:read'], grantId, accessTokenId: jti, expiresAt: Date.now() + 60_000 });
+    const viaOAuth = (jti: string, grantId: string): Principal => ({
+      accountId: 'a1',
+      username: 'ann',
+      via: 'oauth',
+      tokenId: null,
+      scopes: ['match:read'],
+      grantId,
+      accessTokenId: jti,
+      expiresAt: Date.now() + 60_000,
+    });
     const first: Connection = { user: viaOAuth('at1', 'g1'), socket: new FakeSocket() };
     const sibling: Connection = { user: viaOAuth('at2', 'g1'), socket: new FakeSocket() };
     const otherGrant: Connection = { user: viaOAuth('at3', 'g2'), socket: new FakeSocket() };

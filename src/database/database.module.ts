@@ -7,7 +7,10 @@ import { PrismaService } from './prisma.service';
 /** Provides PrismaService (the Prisma client, migrated on init) to the whole app, and keeps an embedded database's statistics. */
 @Global()
 @Module({
-  providers: [{ provide: PrismaService, useFactory: (config: AppConfig) => new PrismaService(databaseOptionsFromEnv(config)), inject: [AppConfig] }, PgliteStatisticsService],
+  providers: [
+    { provide: PrismaService, useFactory: (config: AppConfig) => new PrismaService(databaseOptionsFromEnv(config)), inject: [AppConfig] },
+    PgliteStatisticsService,
+  ],
   exports: [PrismaService],
 })
 export class DatabaseModule {}

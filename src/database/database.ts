@@ -167,7 +167,8 @@ export function prepareDatabase(options: DatabaseOptions): PreparedDatabase {
       adapter: new PrismaPg(pool, { statementNameGenerator: (query) => preparedStatementName(query.sql) as string }),
       pool,
       rows: async <T>(sql: string, params: readonly unknown[]) => (await pool.query(sql, [...params])).rows as T[],
-      statements: async <T>(sql: string, params: readonly unknown[]) => (await pool.query({ text: sql, values: [...params], name: preparedStatementName(sql) })).rows as T[],
+      statements: async <T>(sql: string, params: readonly unknown[]) =>
+        (await pool.query({ text: sql, values: [...params], name: preparedStatementName(sql) })).rows as T[],
       ready: () => (options.migrate === false ? Promise.resolve(noMigrations) : pgMigrate(url, options.migrations ?? readMigrations(options.migrationsDir))),
       close: async () => {
         if (ended) return;

@@ -22,7 +22,7 @@ describe('PGlite memory settings', () => {
     }
   });
 
-  it('creates a new folder\'s cluster in a child process, before this process opens it', async () => {
+  it("creates a new folder's cluster in a child process, before this process opens it", async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'scopa-pglite-initdb-'));
     const dir = path.join(root, 'data');
     try {

@@ -50,4 +50,3 @@ describe('abort (scopa-rules/3)', () => {
     expect(d.ok ? null : d.rejection.code).toBe('ABORT_TOO_LATE');
   });
 });
-

@@ -22,7 +22,9 @@ export function commandOf(event: MatchEvent, state: MatchState): Command | null 
         type: 'create',
         preset: event.preset,
         overrides: { ...event.options },
-        seats: event.seats.map((s): SeatSpec => (s.bot ? { bot: s.bot } : s.player ? { player: s.player } : s.reservedFor ? { reservedFor: s.reservedFor } : {})),
+        seats: event.seats.map((s): SeatSpec =>
+          s.bot ? { bot: s.bot } : s.player ? { player: s.player } : s.reservedFor ? { reservedFor: s.reservedFor } : {},
+        ),
         createdBy: event.createdBy,
         seedCommitment: event.seedCommitment,
         settings: event.settings,

@@ -16,7 +16,15 @@
  * first play of highest score in `legalPlaysInView` order wins. It was the
  * `greedy` bot's play when it was frozen; the bot may change, this may not.
  */
-import { DECK_SIZE, RANK as RANK_TABLE, SETTEBELLO as SETTEBELLO_CARD, RE_BELLO as RE_BELLO_CARD, SUIT as SUIT_TABLE, DENARI as DENARI_SUIT, parseCard } from './cards';
+import {
+  DECK_SIZE,
+  RANK as RANK_TABLE,
+  SETTEBELLO as SETTEBELLO_CARD,
+  RE_BELLO as RE_BELLO_CARD,
+  SUIT as SUIT_TABLE,
+  DENARI as DENARI_SUIT,
+  parseCard,
+} from './cards';
 import type { Card } from './cards';
 import type { RulesetOptions } from './options';
 import type { Play } from './plays';
@@ -82,7 +90,14 @@ function exposure(options: RulesetOptions, table: readonly Card[], unseenByRank:
 }
 
 /** A play's value one move deep: what it takes (or gives away by laying) minus what it leaves the next seat. */
-export function scorePlay(options: RulesetOptions, table: readonly Card[], play: Play, unseenByRank: readonly number[], unseenTotal: number, lastPlay: boolean): number {
+export function scorePlay(
+  options: RulesetOptions,
+  table: readonly Card[],
+  play: Play,
+  unseenByRank: readonly number[],
+  unseenTotal: number,
+  lastPlay: boolean,
+): number {
   let value = 0;
   let after: Card[];
   if (play.capture.length > 0) {

@@ -54,16 +54,21 @@ function expectedFault(legal: number[][], named: number[]): CaptureFault {
   return legal.some((s) => key(s) === key(named)) ? null : 'CAPTURE_NOT_LEGAL';
 }
 
-const optionsArb: fc.Arbitrary<RulesetOptions> = fc.record({
-  capture: fc.constantFrom<RulesetOptions['capture']>('match', 'fifteen'),
-  maxCaptureCards: fc.constantFrom(null, 1, 2, 3, 4),
-  fewestCards: fc.boolean(),
-  aceSweeps: fc.boolean(),
-}).map((o) => ({ ...PRESETS.scopa.defaults, ...o }));
+const optionsArb: fc.Arbitrary<RulesetOptions> = fc
+  .record({
+    capture: fc.constantFrom<RulesetOptions['capture']>('match', 'fifteen'),
+    maxCaptureCards: fc.constantFrom(null, 1, 2, 3, 4),
+    fewestCards: fc.boolean(),
+    aceSweeps: fc.boolean(),
+  })
+  .map((o) => ({ ...PRESETS.scopa.defaults, ...o }));
 
 /** A table of distinct cards and a card from elsewhere (the one played). */
 const positionArb = fc
-  .shuffledSubarray(Array.from({ length: DECK_SIZE }, (_, c) => c), { minLength: 1, maxLength: 13 })
+  .shuffledSubarray(
+    Array.from({ length: DECK_SIZE }, (_, c) => c),
+    { minLength: 1, maxLength: 13 },
+  )
   .map((cards) => ({ card: cards[0], table: cards.slice(1) }));
 
 describe('captures', () => {
@@ -175,15 +180,21 @@ describe('captures with the options after target', () => {
 
   it('checks a named capture the same way, laying included (step 5, optionalCapture)', () => {
     fc.assert(
-      fc.property(fullOptionsArb, positionArb, valuesArb, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), (options, { card, table }, values, picks) => {
-        const legal = contractCapturesWithValues(options, table, card, values);
-        const candidates = [...legal, [], table.map((_, i) => i).filter((i) => picks[i])];
-        for (const named of candidates) {
-          const capture = named.map((i) => table[i]);
-          const strict = expectedFault(legal, named);
-          expect(captureFault(options, table, card, capture, values)).toBe(strict === 'MUST_CAPTURE' && options.optionalCapture ? null : strict);
-        }
-      }),
+      fc.property(
+        fullOptionsArb,
+        positionArb,
+        valuesArb,
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        (options, { card, table }, values, picks) => {
+          const legal = contractCapturesWithValues(options, table, card, values);
+          const candidates = [...legal, [], table.map((_, i) => i).filter((i) => picks[i])];
+          for (const named of candidates) {
+            const capture = named.map((i) => table[i]);
+            const strict = expectedFault(legal, named);
+            expect(captureFault(options, table, card, capture, values)).toBe(strict === 'MUST_CAPTURE' && options.optionalCapture ? null : strict);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });

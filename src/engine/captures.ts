@@ -181,7 +181,13 @@ export function sweepsTable(options: RulesetOptions, table: readonly Card[], car
  * sweeping ace is; under `"matchOrFifteen"` only the whole table when step 3b
  * does not also allow it.
  */
-export function isAceSweepCapture(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[], values: CaptureValues = RANK): boolean {
+export function isAceSweepCapture(
+  options: RulesetOptions,
+  table: readonly Card[],
+  card: Card,
+  capture: readonly Card[],
+  values: CaptureValues = RANK,
+): boolean {
   if (!sweepsTable(options, table, card, values)) return false;
   if (options.capture !== 'matchOrFifteen') return true;
   if (capture.length !== table.length) return false;
@@ -295,7 +301,13 @@ export type CaptureFault = null | 'MUST_CAPTURE' | 'CAPTURE_NOT_LEGAL';
  * match, step 2), so only `maxCaptureCards` and `fewestCards` need the
  * fewest cards that make it.
  */
-export function captureFault(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[], values: CaptureValues = RANK): CaptureFault {
+export function captureFault(
+  options: RulesetOptions,
+  table: readonly Card[],
+  card: Card,
+  capture: readonly Card[],
+  values: CaptureValues = RANK,
+): CaptureFault {
   const fault = strictCaptureFault(options, table, card, capture, values);
   // Step 5: with `optionalCapture` a card that can capture may be laid all the same.
   return fault === 'MUST_CAPTURE' && options.optionalCapture ? null : fault;

@@ -138,9 +138,12 @@ describe('client seeds in the decider', () => {
     expect(seatsAwaitingClientSeed(old.state)).toEqual([]);
     expect(rejection({ type: 'setClientSeed', player: 'ann', clientSeed: 'ab' }, old.state).code).toBe('INVALID_COMMAND');
     expect(rejection({ type: 'join', player: 'bob', clientSeed: 'ab' }, old.state).code).toBe('INVALID_COMMAND');
-    expect(rejection({ type: 'create', preset: 'scopa', seats: [], createdBy: 'ann', seedCommitment: seedCommitment(SERVER), rulesVersion: 'scopa-rules/99' }, initialState(SERVER)).code).toBe(
-      'INVALID_COMMAND',
-    );
+    expect(
+      rejection(
+        { type: 'create', preset: 'scopa', seats: [], createdBy: 'ann', seedCommitment: seedCommitment(SERVER), rulesVersion: 'scopa-rules/99' },
+        initialState(SERVER),
+      ).code,
+    ).toBe('INVALID_COMMAND');
   });
 
   it('deals a scopa-rules/1 match from the server seed exactly as before, and a scopa-rules/2 one from the deck seed', () => {

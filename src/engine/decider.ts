@@ -17,7 +17,19 @@ import { bytesFromHex, deckSeedOf, normalizeClientSeed } from './client-seeds';
 import { mustRedeal } from './deal';
 import { reject } from './errors';
 import type { DeclarationReason, Rejection } from './errors';
-import { LEGACY_OPTION_NAMES, LEGACY_PRESET_IDS, OPTION_NAMES, PRESETS, hasDeclarations, isLegacyRuleset, legacyOptionsRecord, optionsRecord, resolveRuleset, sideCount, sideOf } from './options';
+import {
+  LEGACY_OPTION_NAMES,
+  LEGACY_PRESET_IDS,
+  OPTION_NAMES,
+  PRESETS,
+  hasDeclarations,
+  isLegacyRuleset,
+  legacyOptionsRecord,
+  optionsRecord,
+  resolveRuleset,
+  sideCount,
+  sideOf,
+} from './options';
 import { scopaOf } from './plays';
 import { matchEnd, scoreRound, uniqueTop } from './scoring';
 import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
@@ -103,7 +115,8 @@ export function decide(command: Command, state: MatchState): Decision {
 function decideCreate(command: Extract<Command, { type: 'create' }>, state: MatchState): Decision {
   if (state.phase !== 'new') return no(reject('MATCH_EXISTS', 'this match was already created'));
   const rulesVersion = command.rulesVersion ?? RULES_VERSION;
-  if (!SUPPORTED_RULES_VERSIONS.includes(rulesVersion)) return no(reject('INVALID_COMMAND', `rules version ${JSON.stringify(rulesVersion)} is not implemented by this engine`));
+  if (!SUPPORTED_RULES_VERSIONS.includes(rulesVersion))
+    return no(reject('INVALID_COMMAND', `rules version ${JSON.stringify(rulesVersion)} is not implemented by this engine`));
   const resolved = resolveRuleset(command.preset, command.overrides ?? {});
   if (!resolved.ok) return no(reject('INVALID_RULESET', resolved.error.message, { option: resolved.error.option }));
   const { preset } = resolved.ruleset;
@@ -278,8 +291,7 @@ export function captureValuesOf(state: MatchState): CaptureValues {
   return captureValuesWith(mattaCard(state.options), state.mattaValue);
 }
 
-const declarationRefused = (reason: DeclarationReason, message: string): Decision =>
-  no(reject('DECLARATION_NOT_ALLOWED', message, { reason }));
+const declarationRefused = (reason: DeclarationReason, message: string): Decision => no(reject('DECLARATION_NOT_ALLOWED', message, { reason }));
 
 /**
  * A hand declaration (contract, "Hand declarations"): on the seat's turn,
@@ -301,7 +313,8 @@ function decideDeclareHand(command: Extract<Command, { type: 'declareHand' }>, s
   const withMatta = holdsMatta(options, hand);
   const given = command.mattaValue;
   if (withMatta) {
-    if (given === undefined || given === null) return declarationRefused('MATTA_VALUE_MISSING', `the hand holds the matta (${options.matta}): name its value, 1 to 10`);
+    if (given === undefined || given === null)
+      return declarationRefused('MATTA_VALUE_MISSING', `the hand holds the matta (${options.matta}): name its value, 1 to 10`);
     if (typeof given !== 'number' || !Number.isInteger(given) || given < 1 || given > 10) {
       return declarationRefused('MATTA_VALUE_OUT_OF_RANGE', 'mattaValue is an integer from 1 to 10');
     }

@@ -20,7 +20,9 @@ function sources(dir: string): string[] {
 
 /** Module specifiers of a file's static and dynamic imports and re-exports (comments removed). */
 function specifiers(file: string): string[] {
-  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const text = readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
   return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
 }
 

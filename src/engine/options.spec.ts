@@ -11,7 +11,9 @@ describe('resolving a ruleset', () => {
     // the options go into MatchCreated, whose JSON is stored and hashed: keys in the options table's order, whatever the overrides' order
     const resolved = resolveRuleset('scopa', { target: 21, players: 3, fewestCards: true });
     expect(resolved.ok && JSON.stringify(Object.keys(resolved.ruleset.options))).toBe(JSON.stringify(OPTION_NAMES));
-    expect(resolved.ok && JSON.stringify(resolved.ruleset.options)).toBe(JSON.stringify({ ...PRESETS.scopa.defaults, target: 21, players: 3, fewestCards: true }));
+    expect(resolved.ok && JSON.stringify(resolved.ruleset.options)).toBe(
+      JSON.stringify({ ...PRESETS.scopa.defaults, target: 21, players: 3, fewestCards: true }),
+    );
     const trenta = PRESETS['scopone-trenta'].defaults;
     expect(trenta).toMatchObject({ players: 4, teams: true, handSize: 9, tableSize: 4, denariBonus123: true, allDenariWins: true, target: 21 });
     expect(PRESETS['scopone-scientifico'].defaults).toMatchObject({ handSize: 10, tableSize: 0, redealKings: null, primiera: 'missingSuitZero' });

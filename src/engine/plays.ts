@@ -36,7 +36,14 @@ export function isScopa(options: RulesetOptions, card: Card, captureSize: number
  * step 3b allows is no ace sweep. The same answer as `isScopa` where that one
  * applies (no capture value named, no `aceSweepBlockedByAce`, no 3b).
  */
-export function scopaOf(options: RulesetOptions, table: readonly Card[], card: Card, capture: readonly Card[], lastPlay: boolean, values?: CaptureValues): boolean {
+export function scopaOf(
+  options: RulesetOptions,
+  table: readonly Card[],
+  card: Card,
+  capture: readonly Card[],
+  lastPlay: boolean,
+  values?: CaptureValues,
+): boolean {
   if (capture.length === 0 || capture.length !== table.length || lastPlay) return false;
   return options.aceSweepIsScopa || !isAceSweepCapture(options, table, card, capture, values);
 }

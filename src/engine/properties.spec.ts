@@ -64,7 +64,9 @@ describe.each(CONFIGS)('$preset with $overrides', ({ preset, overrides }) => {
             // One point per award, but the piccola (3 to 6) and the grande (5).
             const awards = Object.entries(b.awards);
             for (let side = 0; side < sideCount(options); side++) {
-              const won = awards.filter(([, w]) => w === side).reduce((n, [name]) => n + (name === 'piccola' ? b.piccolaPoints! : name === 'grande' ? 5 : 1), 0);
+              const won = awards
+                .filter(([, w]) => w === side)
+                .reduce((n, [name]) => n + (name === 'piccola' ? b.piccolaPoints! : name === 'grande' ? 5 : 1), 0);
               check(b.points[side] === b.scope[side] + won + (b.denariBonus?.[side] ?? 0), `round points of side ${side} do not add up`);
             }
           }

@@ -19,7 +19,9 @@ it('the rules engine imports nothing but itself and @noble/hashes', () => {
   const offending: string[] = [];
   for (const file of files) {
     // comments may name such things; code may not
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const text = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
     for (const m of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
       if (!ALLOWED.some((re) => re.test(m[1]))) offending.push(`${file}: ${m[1]}`);
     }

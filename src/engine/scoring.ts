@@ -54,7 +54,12 @@ function sevensWinner(sevens: readonly number[], sixes: readonly number[]): numb
  * and hand declarations; recorded in the breakdown when the ruleset has
  * either (it is already counted in `scope`).
  */
-export function scoreRound(options: RulesetOptions, captured: readonly (readonly Card[])[], scope: readonly number[], bonusScope?: readonly number[]): RoundBreakdown {
+export function scoreRound(
+  options: RulesetOptions,
+  captured: readonly (readonly Card[])[],
+  scope: readonly number[],
+  bonusScope?: readonly number[],
+): RoundBreakdown {
   const sides = captured.length;
   const points = new Array<number>(sides);
   const cardCounts = new Array<number>(sides);
@@ -72,7 +77,10 @@ export function scoreRound(options: RulesetOptions, captured: readonly (readonly
     let sevensHere = 0;
     let sixesHere = 0;
     let bonusHere = 0;
-    let d = 0, c = 0, s = 0, b = 0; // best primiera value per suit
+    let d = 0,
+      c = 0,
+      s = 0,
+      b = 0; // best primiera value per suit
     for (let k = 0; k < pile.length; k++) {
       const card = pile[k];
       const rank = RANK[card];

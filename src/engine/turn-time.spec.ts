@@ -16,6 +16,7 @@ describe('turn time limits', () => {
     expect(TURN_TIME_MIN_SECONDS).toBe(10);
     expect(TURN_TIME_MAX_SECONDS).toBe(30 * 86_400);
     for (const ok of [null, 'PT10S', 'PT1H', 'P1D', 'P30D', 'P4W']) expect(turnTimeLimitProblem(ok)).toBeNull();
-    for (const bad of ['PT0S', 'PT9S', 'P31D', 'P2M', 'P999999999Y', 'P2147483648D', 'soon', 42, undefined]) expect(turnTimeLimitProblem(bad)).toMatch(/turnTimeLimit/);
+    for (const bad of ['PT0S', 'PT9S', 'P31D', 'P2M', 'P999999999Y', 'P2147483648D', 'soon', 42, undefined])
+      expect(turnTimeLimitProblem(bad)).toMatch(/turnTimeLimit/);
   });
 });

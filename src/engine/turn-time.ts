@@ -8,7 +8,8 @@
 export const TURN_TIME_MIN_SECONDS = 10;
 export const TURN_TIME_MAX_SECONDS = 30 * 24 * 3600;
 
-const ISO_DURATION = /^P(?!$)(?:(\d{1,9})Y)?(?:(\d{1,9})M)?(?:(\d{1,9})W)?(?:(\d{1,9})D)?(?:T(?=\d)(?:(\d{1,9})H)?(?:(\d{1,9})M)?(?:(\d{1,9}(?:\.\d{1,9})?)S)?)?$/;
+const ISO_DURATION =
+  /^P(?!$)(?:(\d{1,9})Y)?(?:(\d{1,9})M)?(?:(\d{1,9})W)?(?:(\d{1,9})D)?(?:T(?=\d)(?:(\d{1,9})H)?(?:(\d{1,9})M)?(?:(\d{1,9}(?:\.\d{1,9})?)S)?)?$/;
 const UNIT_SECONDS = [365 * 86400, 30 * 86400, 7 * 86400, 86400, 3600, 60, 1];
 
 /** The duration in seconds, or null when the text is no ISO 8601 duration of this form. */

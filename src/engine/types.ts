@@ -112,7 +112,6 @@ export type MatchEvent =
   | { type: 'MatchAborted'; seat: number }
   | { type: 'MatchEnded'; reason: EndReason; winner: number | null; totals: number[]; seed: string };
 
-
 // ---------------------------------------------------------------- state
 
 export type Phase = 'new' | 'open' | 'playing' | 'over';

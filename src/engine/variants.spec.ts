@@ -74,7 +74,14 @@ const declare = (player: string, mattaValue?: number | null): Command =>
 
 describe('presets and validation', () => {
   it('resolves the new presets as the contract table lists them', () => {
-    expect(PRESETS.escoba.defaults).toMatchObject({ capture: 'fifteen', redealKings: null, primiera: null, sevens: true, initialTableCapture: 'groups15', target: 15 });
+    expect(PRESETS.escoba.defaults).toMatchObject({
+      capture: 'fifteen',
+      redealKings: null,
+      primiera: null,
+      sevens: true,
+      initialTableCapture: 'groups15',
+      target: 15,
+    });
     expect(PRESETS.cirulla.defaults).toMatchObject({
       capture: 'matchOrFifteen',
       primiera: 'allSuitsRequired',
@@ -137,7 +144,10 @@ describe('legal plays', () => {
   });
 
   it('free choice under matchOrFifteen, as a property: exactly the sets that make v(c) or 15 - v(c)', () => {
-    const arb = fc.shuffledSubarray(Array.from({ length: 40 }, (_, c) => c), { minLength: 1, maxLength: 9 });
+    const arb = fc.shuffledSubarray(
+      Array.from({ length: 40 }, (_, c) => c),
+      { minLength: 1, maxLength: 9 },
+    );
     fc.assert(
       fc.property(arb, fc.integer({ min: 0, max: 10 }), (picked, named) => {
         const [card, ...table] = picked;
@@ -158,7 +168,10 @@ describe('legal plays', () => {
   });
 
   it('flags a scopa as the contract says, an ace sweep only where step 3b does not also allow the set: a property', () => {
-    const arb = fc.shuffledSubarray(Array.from({ length: 40 }, (_, c) => c), { minLength: 1, maxLength: 7 });
+    const arb = fc.shuffledSubarray(
+      Array.from({ length: 40 }, (_, c) => c),
+      { minLength: 1, maxLength: 7 },
+    );
     fc.assert(
       fc.property(
         arb,
@@ -222,7 +235,11 @@ describe('legal plays', () => {
     const seat0 = seatView(state, 0);
     expect(seat0.captureValues).toEqual({ '7C': 1 });
     // The ace takes the matta (equal value), and may not sweep: the matta is a table ace.
-    expect(legalPlaysInView(seat0).filter((p) => cardCode(p.card) === '1C').map((p) => codes(p.capture))).toEqual([['7C']]);
+    expect(
+      legalPlaysInView(seat0)
+        .filter((p) => cardCode(p.card) === '1C')
+        .map((p) => codes(p.capture)),
+    ).toEqual([['7C']]);
     expect(refusal(play('p0', '1C', ['7C', '5D', '2S']), state).reason).toBe('CAPTURE_NOT_LEGAL');
     // At its rank the matta would not block: the same table with 7C a seven is swept.
     expect(plays(CIRULLA, '1C', '7C 5D 2S')).toEqual(['1C:2S+5D+7C|scopa']);
@@ -296,7 +313,10 @@ describe('hand declarations', () => {
   });
 
   it('score max(triple, low), the matta counted as named: a property', () => {
-    const arb = fc.shuffledSubarray(Array.from({ length: 40 }, (_, c) => c), { minLength: 3, maxLength: 3 });
+    const arb = fc.shuffledSubarray(
+      Array.from({ length: 40 }, (_, c) => c),
+      { minLength: 3, maxLength: 3 },
+    );
     fc.assert(
       fc.property(arb, fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), (hand, low, triple) => {
         const o = { ...CIRULLA, lowHandBonus: low, tripleBonus: triple };
@@ -469,7 +489,10 @@ describe('the initial-table capture', () => {
 
   it('groups15 with two groups, as a property: k = 2 exactly when a pair splits 15 + 15', () => {
     const escoba = options('escoba');
-    const arb = fc.shuffledSubarray(Array.from({ length: 40 }, (_, c) => c), { minLength: 4, maxLength: 4 });
+    const arb = fc.shuffledSubarray(
+      Array.from({ length: 40 }, (_, c) => c),
+      { minLength: 4, maxLength: 4 },
+    );
     fc.assert(
       fc.property(arb, (table) => {
         const v = table.map((c) => RANK[c]);
@@ -496,7 +519,13 @@ describe('the initial-table capture', () => {
       const dealt = m.events[at - 1] as Extract<MatchEvent, { type: 'RoundDealt' }>;
       expect(dealt.type).toBe('RoundDealt');
       const captured = m.events[at] as Extract<MatchEvent, { type: 'InitialTableCaptured' }>;
-      expect(captured).toEqual({ type: 'InitialTableCaptured', dealer: 1, side: 1, cards: dealt.table, scope: initialTableScope(options('escoba'), cards(dealt.table.join(' '))) });
+      expect(captured).toEqual({
+        type: 'InitialTableCaptured',
+        dealer: 1,
+        side: 1,
+        cards: dealt.table,
+        scope: initialTableScope(options('escoba'), cards(dealt.table.join(' '))),
+      });
       expect(m.state.table).toEqual([]);
       expect(m.state.lastCapturer).toBe(1);
       expect(m.state.scope[1]).toBe(captured.scope);
@@ -539,7 +568,11 @@ describe('piccola and grande', () => {
         const piles: string[][] = [[], []];
         DENARI.forEach((c, i) => piles[owners[i]].push(c));
         OTHERS.forEach((c, i) => piles[i < split ? 0 : 1].push(c));
-        const b = scoreRound(CIRULLA, piles.map((p) => cards(p.join(' '))), [0, 0]);
+        const b = scoreRound(
+          CIRULLA,
+          piles.map((p) => cards(p.join(' '))),
+          [0, 0],
+        );
         const holder = (rank: number) => owners[rank - 1];
         const piccola = holder(1) === holder(2) && holder(2) === holder(3) ? holder(1) : null;
         let run = 0;
@@ -636,7 +669,9 @@ describe('whole matches of the new presets', () => {
       const declared = m.events[i] as Extract<MatchEvent, { type: 'HandDeclared' }>;
       const points = m.events.map((e, k) => (k === i ? { ...declared, scope: declared.scope + 1 } : e));
       expect(auditEvents(points, seed)).toMatchObject({ sound: false, index: i });
-      const other = m.events.map((e, k) => (k === i ? { ...declared, cards: [declared.cards[0], declared.cards[1], declared.cards[0] === '1B' ? '2B' : '1B'] } : e));
+      const other = m.events.map((e, k) =>
+        k === i ? { ...declared, cards: [declared.cards[0], declared.cards[1], declared.cards[0] === '1B' ? '2B' : '1B'] } : e,
+      );
       expect(auditEvents(other, seed)).toMatchObject({ sound: false, index: i });
       const initial = m.events.findIndex((e) => e.type === 'InitialTableCaptured');
       if (initial >= 0) {

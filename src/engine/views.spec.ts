@@ -21,7 +21,11 @@ function hidden(state: MatchState, viewer: number | null): Set<string> {
 
 describe('views', () => {
   it('never show another seat’s hand, the deck or the seed before the end', () => {
-    for (const [preset, overrides] of [['scopa', {}], ['scopone', {}], ['scopa-fr', { players: 3 }]] as const) {
+    for (const [preset, overrides] of [
+      ['scopa', {}],
+      ['scopone', {}],
+      ['scopa-fr', { players: 3 }],
+    ] as const) {
       const rng = mulberry32(42);
       const seed = seedFrom(rng);
       const m = startedMatch(seed, preset, overrides);
@@ -48,7 +52,10 @@ describe('views', () => {
     expect(view.hand).toEqual(m.state.hands[0].map(cardCode));
     expect(view.seats.map((s) => s.handSize)).toEqual([3, 3]);
     expect(view.deckSize).toBe(40 - 4 - 6);
-    expect(view.sides.map((s) => [s.capturedCount, s.scope, s.score])).toEqual([[0, 0, 0], [0, 0, 0]]);
+    expect(view.sides.map((s) => [s.capturedCount, s.scope, s.score])).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
   });
 
   it('reveal everything once the match is over', () => {

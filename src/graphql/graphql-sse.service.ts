@@ -58,7 +58,10 @@ export class GraphqlSseService {
   /** Serves one graphql-sse request of an authenticated caller. */
   async handle(caller: Principal, req: Request, res: Response): Promise<void> {
     if (req.headers.accept !== 'text/event-stream') {
-      throw new DomainError('VALIDATION_FAILED', 'GraphQL over Server-Sent Events: send Accept: text/event-stream (graphql-sse, distinct connections mode); queries and mutations are also served at /graphql');
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'GraphQL over Server-Sent Events: send Accept: text/event-stream (graphql-sse, distinct connections mode); queries and mutations are also served at /graphql',
+      );
     }
     // Ended when the credential is revoked (any instance) or expires.
     this.http.open(caller, res, (reason) => this.endRevoked(res, reason), { counted: false });

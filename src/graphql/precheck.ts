@@ -102,10 +102,16 @@ export function graphqlPrecheck(schema: () => GraphQLSchema | undefined, limits:
       // No credential at all: the anonymous budget, as the rate-limit guard applies it once a field would run (src/limits/rate-limit.guard.ts).
       const { message, details } = overBudget(verdict.readCost, anonymousMax, true, credentialMax);
       const refused = toGraphQLExtensions(new DomainError('VALIDATION_FAILED', message, details));
-      res.status(400).type('application/json').send(JSON.stringify({ errors: [refused] }));
+      res
+        .status(400)
+        .type('application/json')
+        .send(JSON.stringify({ errors: [refused] }));
       return;
     }
     if (!verdict.errors) return next();
-    res.status(400).type('application/json').send(JSON.stringify({ errors: verdict.errors }));
+    res
+      .status(400)
+      .type('application/json')
+      .send(JSON.stringify({ errors: verdict.errors }));
   };
 }

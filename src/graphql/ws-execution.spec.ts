@@ -35,7 +35,12 @@ function setup() {
       fields: {
         double: { type: GraphQLInt, args: { n: { type: new GraphQLNonNull(GraphQLInt) } }, resolve: (_root, args: { n: number }) => 2 * args.n },
         refused: { type: GraphQLInt, resolve: () => Promise.reject(new DomainError('NOT_YOUR_TURN', 'it is seat 1 to play', { turn: 1 })) },
-        broken: { type: GraphQLInt, resolve: () => { throw new Error('connection to 10.0.0.7 refused'); } },
+        broken: {
+          type: GraphQLInt,
+          resolve: () => {
+            throw new Error('connection to 10.0.0.7 refused');
+          },
+        },
       },
     }),
     subscription: new GraphQLObjectType({

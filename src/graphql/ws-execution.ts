@@ -11,7 +11,15 @@
  * - Errors are rendered by the same formatError as over HTTP: the stable
  *   code, the domain's details, nothing of the internals.
  */
-import { GraphQLError, createSourceEventStream, execute as executeWithGraphqlJs, parse, specifiedRules, subscribe as subscribeWithGraphqlJs, validate } from 'graphql';
+import {
+  GraphQLError,
+  createSourceEventStream,
+  execute as executeWithGraphqlJs,
+  parse,
+  specifiedRules,
+  subscribe as subscribeWithGraphqlJs,
+  validate,
+} from 'graphql';
 import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLFormattedError, GraphQLSchema, ValidationRule } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
@@ -66,7 +74,8 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> => typ
 /** Each event of a stream through `map`; closing the result closes the stream at once, even while it waits. */
 function mapEvents<T, R>(stream: AsyncIterable<T>, map: (event: T) => R | Promise<R>): AsyncIterableIterator<R> {
   const source = stream[Symbol.asyncIterator]();
-  const mapped = async (step: IteratorResult<T>): Promise<IteratorResult<R>> => (step.done ? { done: true, value: undefined } : { done: false, value: await map(step.value) });
+  const mapped = async (step: IteratorResult<T>): Promise<IteratorResult<R>> =>
+    step.done ? { done: true, value: undefined } : { done: false, value: await map(step.value) };
   const it: AsyncIterableIterator<R> = {
     next: async () => mapped(await source.next()),
     return: async () => (source.return ? mapped(await source.return()) : { done: true, value: undefined }),

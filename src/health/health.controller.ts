@@ -23,7 +23,10 @@ export class HealthController {
 
   @Get()
   @ApiOperation({ operationId: 'check', summary: 'Liveness: the process answers' })
-  @ApiOkResponse({ description: 'The process answers.', schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } } })
+  @ApiOkResponse({
+    description: 'The process answers.',
+    schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } },
+  })
   check(): { status: 'ok' } {
     return { status: 'ok' };
   }

@@ -47,13 +47,16 @@ registerEnumType(PlayerEventTypeEnum, {
     'rematchOffered: matchId, by, expiresAt. rematchDeclined: matchId, by. rematchStarted: matchId, newMatchId. analysisReady: matchId, analyzer. tournamentRoundPaired: tournamentId, round, matchId (null: a bye), seat, players.',
 })
 export class PlayerEventModel {
-  @Field(() => PlayerEventTypeEnum, { description: 'What happened (the NDJSON event stream line of the same type carries the same fields).' }) type!: PlayerEventType;
+  @Field(() => PlayerEventTypeEnum, { description: 'What happened (the NDJSON event stream line of the same type carries the same fields).' })
+  type!: PlayerEventType;
   @Field(() => ID, { nullable: true, description: 'The match the event is about (rematch events: the finished match).' }) matchId?: string;
   @Field(() => Int, { nullable: true, description: 'The seq of the match log the event is about.' }) seq?: number;
   @Field(() => Int, { nullable: true, description: 'My seat.' }) seat?: number;
   @Field(() => String, { nullable: true, description: 'clockLow: when my turn clock runs out (ISO 8601).' }) deadline?: string;
   @Field(() => String, { nullable: true, description: 'matchStarted, seekPaired: the preset.' }) preset?: string | null;
-  @Field(() => [String], { nullable: 'itemsAndList', description: 'matchStarted, seekPaired: who sits where (bots as bot:<level>:<seat>).' }) players?: (string | null)[];
+  @Field(() => [String], { nullable: 'itemsAndList', description: 'matchStarted, seekPaired: who sits where (bots as bot:<level>:<seat>).' }) players?: (
+    string | null
+  )[];
   @Field(() => JSONScalar, { nullable: true, description: 'matchEnded: { reason, winner, totals }.' }) result?: unknown;
   @Field(() => ID, { nullable: true, description: 'seekPaired: my seek.' }) seekId?: string;
   @Field(() => ID, { nullable: true, description: 'seekPaired: the saved ruleset played (null: a preset).' }) rulesetId?: string | null;

@@ -15,7 +15,8 @@ export class InboxResolver {
   }
 
   @Subscription(() => PlayerEventModel, {
-    description: 'My events from now on (challenges, seek pairings, my matches started and ended, clock low, rematch offers): every PlayerEventType, as the NDJSON event stream sends them.',
+    description:
+      'My events from now on (challenges, seek pairings, my matches started and ended, clock low, rematch offers): every PlayerEventType, as the NDJSON event stream sends them.',
     resolve: (value: PlayerEvent) => value,
   })
   myEvents(@Caller() caller: Principal): AsyncIterableIterator<PlayerEvent> {

@@ -25,7 +25,6 @@ export interface InboxEntry {
 
 @Injectable()
 export class InboxService {
-
   constructor(
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
@@ -40,6 +39,14 @@ export class InboxService {
   /** Matches where it is `player`'s turn: by deadline (soonest first; untimed last, oldest turn first). `limit` (1..500) is checked by InboxQuery. */
   async myTurn(player: string, limit = 50): Promise<InboxEntry[]> {
     const rows = await this.store.myTurn(player, limit, this.clocks.CLOCK_LOW_FRACTION);
-    return rows.map((r) => ({ matchId: r.match_id, preset: r.preset, seq: r.current_seq, seat: r.turn_seat, deadline: r.deadline, since: r.updated_at, clockLow: r.clock_low === true }));
+    return rows.map((r) => ({
+      matchId: r.match_id,
+      preset: r.preset,
+      seq: r.current_seq,
+      seat: r.turn_seat,
+      deadline: r.deadline,
+      since: r.updated_at,
+      clockLow: r.clock_low === true,
+    }));
   }
 }

@@ -46,7 +46,13 @@ export class LifecycleNotifier {
         }
         if (ended) {
           const p = ended.payload as { reason: string; winner: number | null; totals: number[] };
-          const event: MatchEndedEvent = { type: 'matchEnded', matchId: result.matchId, seq: ended.seq, seat, result: { reason: p.reason, winner: p.winner, totals: p.totals } };
+          const event: MatchEndedEvent = {
+            type: 'matchEnded',
+            matchId: result.matchId,
+            seq: ended.seq,
+            seat,
+            result: { reason: p.reason, winner: p.winner, totals: p.totals },
+          };
           sent.push(this.pubsub.publish(channel, event));
         }
       });

@@ -18,9 +18,17 @@ const ROOT = process.cwd();
 
 it('the public names of the player events, as they are', () => {
   expect(PLAYER_EVENT_TYPES).toEqual([
-    'matchStarted', 'matchEnded', 'clockLow', 'seekPaired',
-    'challengeReceived', 'challengeAccepted', 'challengeDeclined', 'challengeCanceled',
-    'rematchOffered', 'rematchDeclined', 'rematchStarted',
+    'matchStarted',
+    'matchEnded',
+    'clockLow',
+    'seekPaired',
+    'challengeReceived',
+    'challengeAccepted',
+    'challengeDeclined',
+    'challengeCanceled',
+    'rematchOffered',
+    'rematchDeclined',
+    'rematchStarted',
     'analysisReady',
     'tournamentRoundPaired',
   ]);
@@ -29,7 +37,9 @@ it('the public names of the player events, as they are', () => {
 
 it('the NDJSON event stream knows every member: its line types and its OpenAPI description', () => {
   expect(EVENT_LINE_TYPES).toEqual(['matchInPlay', 'yourTurn', ...PLAYER_EVENT_TYPES]);
-  const openapi = parse(readFileSync(join(ROOT, 'openapi.yaml'), 'utf8')) as { components: { schemas: Record<string, { properties: Record<string, { description: string }> }> } };
+  const openapi = parse(readFileSync(join(ROOT, 'openapi.yaml'), 'utf8')) as {
+    components: { schemas: Record<string, { properties: Record<string, { description: string }> }> };
+  };
   const description = openapi.components.schemas.EventStreamLineModel.properties.type.description;
   for (const t of PLAYER_EVENT_TYPES) expect(description).toContain('`' + t + '`');
 });
@@ -39,12 +49,15 @@ it('GraphQL (graphql-ws and graphql-sse: one schema) knows every member: the Pla
   const schema = readFileSync(join(ROOT, 'schema.graphql'), 'utf8');
   const block = /enum PlayerEventType \{([^}]*)\}/.exec(schema);
   expect(block).not.toBeNull();
-  const values = block![1].split('\n').map((l) => l.trim()).filter((l) => /^[a-zA-Z]+$/.test(l));
+  const values = block![1]
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[a-zA-Z]+$/.test(l));
   expect(values.sort()).toEqual([...PLAYER_EVENT_TYPES].sort());
   expect(schema).toMatch(/myEvents: PlayerEvent!/);
 });
 
-it('the webhooks: each is a player event\'s or the append\'s, and a player event\'s payload is the event itself', () => {
+it("the webhooks: each is a player event's or the append's, and a player event's payload is the event itself", () => {
   const fromEvents = Object.values(PLAYER_EVENT_WEBHOOKS).flatMap((h) => (h ? [h.webhook] : []));
   expect([...fromEvents, ...APPEND_WEBHOOKS].sort()).toEqual([...WEBHOOK_EVENTS].sort());
   expect(new Set(fromEvents).size).toBe(fromEvents.length);

@@ -12,7 +12,9 @@ const limits = loadConfig();
 
 // The committed contracts (a contract test keeps them equal to what the code builds).
 const schema = buildSchema(readFileSync(path.join(process.cwd(), 'schema.graphql'), 'utf8'));
-const openapi = parseYaml(readFileSync(path.join(process.cwd(), 'openapi.yaml'), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+const openapi = parseYaml(readFileSync(path.join(process.cwd(), 'openapi.yaml'), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+};
 
 const costOf = (text: string) => {
   const doc = parse(text);
@@ -34,9 +36,11 @@ describe('the cost of a GraphQL document', () => {
   it('counts every alias and every fragment spread of an expensive field; a document costs at least 1', () => {
     expect(costOf('{ me { id } rulesets { id } }')).toEqual({ cost: 1, authAttempts: 0 });
     expect(costOf('query($m: ID!) { a: hint(matchId: $m) { card } b: hint(matchId: $m) { card } }').cost).toBe(2 * FIELD_COSTS['Query.hint']);
-    expect(costOf('query($m: ID!) { ...H ...H2 } fragment H on Query { x: hint(matchId: $m) { card } } fragment H2 on Query { ...H y: audit(matchId: $m) { checked } }').cost).toBe(
-      2 * FIELD_COSTS['Query.hint'] + FIELD_COSTS['Query.audit'],
-    );
+    expect(
+      costOf(
+        'query($m: ID!) { ...H ...H2 } fragment H on Query { x: hint(matchId: $m) { card } } fragment H2 on Query { ...H y: audit(matchId: $m) { checked } }',
+      ).cost,
+    ).toBe(2 * FIELD_COSTS['Query.hint'] + FIELD_COSTS['Query.audit']);
     const registers = `mutation { ${Array.from({ length: 3 }, (_, i) => `r${i}: register(input: { username: "u${i}", password: "p" }) { accessToken }`).join(' ')} login(input: { username: "u", password: "p" }) { accessToken } }`;
     expect(costOf(registers)).toEqual({ cost: 3 * FIELD_COSTS['Mutation.register'] + FIELD_COSTS['Mutation.login'], authAttempts: 4 });
   });
@@ -53,7 +57,8 @@ describe('the cost of a GraphQL document', () => {
 
 describe('the cost of the lists a document reads', () => {
   const STANDING = 'rank player matchPoints wins draws losses byes played buchholz sonnebornBerger gamePointsDifference duplicateScore performance withdrawn';
-  const flood = (n: number) => `query($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: tournament(id: $id) { standings { ${STANDING} } }`).join(' ')} }`;
+  const flood = (n: number) =>
+    `query($id: ID!) { ${Array.from({ length: n }, (_, i) => `t${i}: tournament(id: $id) { standings { ${STANDING} } }`).join(' ')} }`;
 
   it('prices every list field of the schema, or names it a small list with its bound', () => {
     const lists: string[] = [];
@@ -71,7 +76,9 @@ describe('the cost of the lists a document reads', () => {
 
   it("prices a tournament's per-player lists at the largest tournament, before anything runs", () => {
     expect(costOf(`query($id: ID!) { tournament(id: $id) { id name status } }`).cost).toBe(1);
-    expect(costOf(`query($id: ID!) { tournament(id: $id) { standings { ${STANDING} } } }`).cost).toBe(TOURNAMENT_PLAYERS_PRICED / LIST_COSTS['Tournament.standings'].itemsPerUnit);
+    expect(costOf(`query($id: ID!) { tournament(id: $id) { standings { ${STANDING} } } }`).cost).toBe(
+      TOURNAMENT_PLAYERS_PRICED / LIST_COSTS['Tournament.standings'].itemsPerUnit,
+    );
     // the document of issue 42: 60 aliases of a 256-player standings
     expect(costOf(flood(60)).cost).toBe(60 * 8);
     const [error] = validate(schema, parse(flood(60)), [...specifiedRules, costRule(limits.GRAPHQL_MAX_COST, limits.GRAPHQL_MAX_COMPLEXITY)]);

@@ -31,8 +31,7 @@ export function depthLimitRule(max: number) {
           if (sel.name.value === '__typename') continue;
           d = 1 + depthOf(sel.selectionSet, seen);
           if (sel.name.value.startsWith('__')) d = Math.ceil((d * max) / MAX_INTROSPECTION_DEPTH); // scaled to the regular bound
-        }
-        else if (sel.kind === Kind.INLINE_FRAGMENT) d = depthOf(sel.selectionSet, seen);
+        } else if (sel.kind === Kind.INLINE_FRAGMENT) d = depthOf(sel.selectionSet, seen);
         else if (sel.kind === Kind.FRAGMENT_SPREAD) {
           const name = sel.name.value;
           if (seen.has(name)) continue; // cycles are reported by NoFragmentCycles
@@ -106,5 +105,9 @@ export function costRule(max: number, maxFields: number) {
 
 /** The three rules at the limits the instance was configured with (Apollo, graphql-ws, graphql-sse and the precheck share them). */
 export function documentLimitRules(config: Pick<AppConfig, 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COMPLEXITY' | 'GRAPHQL_MAX_COST'>) {
-  return [depthLimitRule(config.GRAPHQL_MAX_DEPTH), complexityRule(config.GRAPHQL_MAX_COMPLEXITY), costRule(config.GRAPHQL_MAX_COST, config.GRAPHQL_MAX_COMPLEXITY)];
+  return [
+    depthLimitRule(config.GRAPHQL_MAX_DEPTH),
+    complexityRule(config.GRAPHQL_MAX_COMPLEXITY),
+    costRule(config.GRAPHQL_MAX_COST, config.GRAPHQL_MAX_COMPLEXITY),
+  ];
 }

@@ -63,14 +63,18 @@ async function spend(limits: RateLimits, charges: Charge[], res: ResponseLike | 
   if (refusedAt < 0) return;
   const retryAfter = Math.max(1, shown.reset);
   const cost = charges[refusedAt].points;
-  throw new DomainError('RATE_LIMITED', `rate limit of ${shown.limit} units per ${shown.windowSeconds} s exceeded (this request costs ${cost}); retry in ${retryAfter} s`, {
-    limit: shown.limit,
-    remaining: 0,
-    reset: shown.reset,
-    retryAfter,
-    windowSeconds: shown.windowSeconds,
-    cost,
-  });
+  throw new DomainError(
+    'RATE_LIMITED',
+    `rate limit of ${shown.limit} units per ${shown.windowSeconds} s exceeded (this request costs ${cost}); retry in ${retryAfter} s`,
+    {
+      limit: shown.limit,
+      remaining: 0,
+      reset: shown.reset,
+      retryAfter,
+      windowSeconds: shown.windowSeconds,
+      cost,
+    },
+  );
 }
 
 // An operation's cost depends on its text, and on its variables where an archive page's size is one; graphql-ws reuses the parsed document of a text.
@@ -92,7 +96,6 @@ function costOfOperation(info: GraphQLResolveInfo, max: number): OperationCharge
   }
   return cost;
 }
-
 
 /** The GraphQL context of one operation (HTTP request or graphql-ws message), where its charge is kept. */
 interface OperationContext {

@@ -156,7 +156,12 @@ export class RateLimits {
    * fit, the extra is given back and the charge is allowed; when even they do
    * not, the extra is given back too: a refusal counts the charge, as ever.
    */
-  private async charge(limiter: RateLimiterAbstract, key: string, points: number, extra: number): Promise<{ res: RateLimiterRes; allowed: boolean; leased: number }> {
+  private async charge(
+    limiter: RateLimiterAbstract,
+    key: string,
+    points: number,
+    extra: number,
+  ): Promise<{ res: RateLimiterRes; allowed: boolean; leased: number }> {
     try {
       return { res: await limiter.consume(key, points + extra), allowed: true, leased: extra };
     } catch (refusal) {

@@ -227,7 +227,9 @@ export function operationCharge(
 ): OperationCharge {
   const out = { cost: 0, authAttempts: 0, archiveRows: 0, dependsOnVariables: false, authCost: 0 };
   let fields = 0;
-  const defaults = new Map(operation.variableDefinitions?.map((d) => [d.variable.name.value, d.defaultValue ? valueFromASTUntyped(d.defaultValue) : undefined]));
+  const defaults = new Map(
+    operation.variableDefinitions?.map((d) => [d.variable.name.value, d.defaultValue ? valueFromASTUntyped(d.defaultValue) : undefined]),
+  );
   /** The rows an archive page field asks for: its `max`, a literal or a variable, else the default page. */
   const rowsOf = (field: FieldNode): number => {
     const arg = field.arguments?.find((a) => a.name.value === 'max')?.value;
@@ -258,7 +260,13 @@ export function operationCharge(
     return Math.min(n, price.max);
   };
   /** `times`: how many objects of `parent` the selection runs on (the product of the enclosing lists' sizes). */
-  const walk = (set: SelectionSetNode | undefined, parent: GraphQLCompositeType | null | undefined, seen: ReadonlySet<string>, times: number, parentField: FieldNode | undefined): void => {
+  const walk = (
+    set: SelectionSetNode | undefined,
+    parent: GraphQLCompositeType | null | undefined,
+    seen: ReadonlySet<string>,
+    times: number,
+    parentField: FieldNode | undefined,
+  ): void => {
     if (!set || !parent) return;
     for (const sel of set.selections) {
       if (out.cost > budget || fields > maxFields) return;
@@ -303,7 +311,13 @@ export function operationCharge(
 }
 
 /** The rate-limit units of one operation (operationCharge without its details). */
-export function operationCost(schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Fragments, budget = Infinity, maxFields = Infinity): OperationCost {
+export function operationCost(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: Fragments,
+  budget = Infinity,
+  maxFields = Infinity,
+): OperationCost {
   const { cost, authAttempts } = operationCharge(schema, operation, fragments, budget, maxFields);
   return { cost, authAttempts };
 }

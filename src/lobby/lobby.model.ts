@@ -13,7 +13,10 @@ export enum ClockKindEnum {
   live = 'live',
   correspondence = 'correspondence',
 }
-registerEnumType(ClockKindEnum, { name: 'ClockKind', description: 'untimed: no turn clock; live: a turn time limit under a day; correspondence: a day or more.' });
+registerEnumType(ClockKindEnum, {
+  name: 'ClockKind',
+  description: 'untimed: no turn clock; live: a turn time limit under a day; correspondence: a day or more.',
+});
 
 export enum LobbySeatStateEnum {
   taken = 'taken',
@@ -21,14 +24,20 @@ export enum LobbySeatStateEnum {
   reserved = 'reserved',
   bot = 'bot',
 }
-registerEnumType(LobbySeatStateEnum, { name: 'LobbySeatState', description: 'taken: a person sits here; open: anyone may join; reserved: kept for one account; bot: a built-in bot.' });
+registerEnumType(LobbySeatStateEnum, {
+  name: 'LobbySeatState',
+  description: 'taken: a person sits here; open: anyone may join; reserved: kept for one account; bot: a built-in bot.',
+});
 
 export enum LobbyChangeTypeEnum {
   added = 'added',
   updated = 'updated',
   removed = 'removed',
 }
-registerEnumType(LobbyChangeTypeEnum, { name: 'LobbyChangeType', description: 'added: newly listed; updated: a seat taken, seats still open; removed: no longer listed (full, started, ended).' });
+registerEnumType(LobbyChangeTypeEnum, {
+  name: 'LobbyChangeType',
+  description: 'added: newly listed; updated: a seat taken, seats still open; removed: no longer listed (full, started, ended).',
+});
 
 export enum SeekStatusEnum {
   open = 'open',
@@ -36,28 +45,41 @@ export enum SeekStatusEnum {
   canceled = 'canceled',
   expired = 'expired',
 }
-registerEnumType(SeekStatusEnum, { name: 'SeekStatus', description: 'open: waiting; paired: its match is matchId; canceled by its owner; expired: a live seek whose owner had no open connection for SEEK_IDLE_EXPIRY.' });
+registerEnumType(SeekStatusEnum, {
+  name: 'SeekStatus',
+  description:
+    'open: waiting; paired: its match is matchId; canceled by its owner; expired: a live seek whose owner had no open connection for SEEK_IDLE_EXPIRY.',
+});
 
 @ObjectType('LobbySeat')
 export class LobbySeatModel {
   @Field(() => Int) @ApiProperty() seat!: number;
   @Field(() => LobbySeatStateEnum) @ApiProperty({ enum: LobbySeatStateEnum }) state!: string;
-  @Field(() => String, { nullable: true, description: 'Who sits here (taken), or the bot id.' }) @ApiProperty({ type: String, nullable: true }) player!: string | null;
-  @Field(() => String, { nullable: true, description: 'For reserved: the account it is kept for.' }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
-  @Field(() => BotLevelEnum, { nullable: true, description: 'For bot: its level.' }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
+  @Field(() => String, { nullable: true, description: 'Who sits here (taken), or the bot id.' }) @ApiProperty({ type: String, nullable: true }) player!:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'For reserved: the account it is kept for.' })
+  @ApiProperty({ type: String, nullable: true })
+  reservedFor!: string | null;
+  @Field(() => BotLevelEnum, { nullable: true, description: 'For bot: its level.' }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!:
+    string | null;
 }
 
 @ObjectType('LobbyMatch', { description: 'A public match with a seat I may take.' })
 export class LobbyMatchModel {
   @Field(() => ID) @ApiProperty() id!: string;
   @Field() @ApiProperty() preset!: string;
-  @Field(() => ID, { nullable: true, description: 'The saved ruleset it plays, if any.' }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
-  @Field(() => JSONScalar, { description: 'The resolved options the match plays under.' }) @ApiProperty({ type: 'object', additionalProperties: true }) options!: Record<string, unknown>;
+  @Field(() => ID, { nullable: true, description: 'The saved ruleset it plays, if any.' }) @ApiProperty({ type: String, nullable: true }) rulesetId!:
+    string | null;
+  @Field(() => JSONScalar, { description: 'The resolved options the match plays under.' })
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  options!: Record<string, unknown>;
   @Field(() => Int, { description: 'Seats (options.players).' }) @ApiProperty() players!: number;
   @Field({ description: 'Two teams of two (options.teams).' }) @ApiProperty() teams!: boolean;
   @Field(() => Int, { nullable: true, description: 'Points to win (options.target).' }) @ApiProperty({ type: Number, nullable: true }) target!: number | null;
   @Field(() => [LobbySeatModel]) @ApiProperty({ type: [LobbySeatModel] }) seats!: LobbySeatModel[];
-  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn; null: untimed.' }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 duration per turn; null: untimed.' })
+  @ApiProperty({ type: String, nullable: true })
+  turnTimeLimit!: string | null;
   @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does.' }) @ApiProperty({ enum: OnExpiryEnum }) onExpiry!: string;
   @Field() @ApiProperty() rated!: boolean;
   @Field() @ApiProperty() createdBy!: string;
@@ -67,7 +89,9 @@ export class LobbyMatchModel {
 @ObjectType('LobbyPage')
 export class LobbyPageModel {
   @Field(() => [LobbyMatchModel], { description: 'Newest first.' }) @ApiProperty({ type: [LobbyMatchModel] }) matches!: LobbyMatchModel[];
-  @Field(() => String, { nullable: true, description: 'The cursor of the next page (`after`); null at the end.' }) @ApiProperty({ type: String, nullable: true }) next!: string | null;
+  @Field(() => String, { nullable: true, description: 'The cursor of the next page (`after`); null at the end.' })
+  @ApiProperty({ type: String, nullable: true })
+  next!: string | null;
 }
 
 @ObjectType('LobbyChange', { description: 'A change of the lobby as I may see it.' })
@@ -126,15 +150,21 @@ export class SeekModel {
   @Field() @ApiProperty() preset!: string;
   @Field(() => ID, { nullable: true }) @ApiProperty({ type: String, nullable: true }) rulesetId!: string | null;
   @Field(() => JSONScalar) @ApiProperty({ type: 'object', additionalProperties: true }) overrides!: Record<string, unknown>;
-  @Field(() => JSONScalar, { description: 'The resolved options of the match it asks for.' }) @ApiProperty({ type: 'object', additionalProperties: true }) options!: Record<string, unknown>;
+  @Field(() => JSONScalar, { description: 'The resolved options of the match it asks for.' })
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  options!: Record<string, unknown>;
   @Field(() => Int, { description: 'Seats of the match: as many seeks are paired together.' }) @ApiProperty() players!: number;
   @Field() @ApiProperty() teams!: boolean;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
   @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does in the match.' }) @ApiProperty({ enum: OnExpiryEnum }) onExpiry!: string;
   @Field() @ApiProperty() rated!: boolean;
-  @Field(() => String, { nullable: true, description: '"min-max": the ratings it accepts (rated seeks).' }) @ApiProperty({ type: String, nullable: true }) ratingRange!: string | null;
+  @Field(() => String, { nullable: true, description: '"min-max": the ratings it accepts (rated seeks).' })
+  @ApiProperty({ type: String, nullable: true })
+  ratingRange!: string | null;
   @Field(() => Int, { description: "The owner's rating in the pool when the seek was made (1500 without one)." }) @ApiProperty() rating!: number;
-  @Field({ description: 'A turn time limit of a day or more: waits until taken or cancelled; a live seek expires when its owner is gone.' }) @ApiProperty() correspondence!: boolean;
+  @Field({ description: 'A turn time limit of a day or more: waits until taken or cancelled; a live seek expires when its owner is gone.' })
+  @ApiProperty()
+  correspondence!: boolean;
   @Field(() => SeekStatusEnum) @ApiProperty({ enum: SeekStatusEnum }) status!: string;
   @Field(() => ID, { nullable: true, description: 'Once paired: the match.' }) @ApiProperty({ type: String, nullable: true }) matchId!: string | null;
   @Field(() => Int, { nullable: true, description: 'Once paired: my seat in it.' }) @ApiProperty({ type: Number, nullable: true }) seat!: number | null;
@@ -153,7 +183,7 @@ export class CreateSeekInput {
   @OverridesField('Option overrides of the preset (not with rulesetId, nor rated).')
   overrides?: Record<string, unknown>;
 
-  @Field(() => Int, { nullable: true, description: 'Seats (2, 3, 4 or 6 as the preset allows); default the preset\'s.' })
+  @Field(() => Int, { nullable: true, description: "Seats (2, 3, 4 or 6 as the preset allows); default the preset's." })
   @ApiPropertyOptional()
   @IsOptional()
   @IsInt()

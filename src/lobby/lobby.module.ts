@@ -17,14 +17,7 @@ import { SeeksStore } from './seeks-store';
 @Module({
   imports: [StoreModule, AuthModule, ClocksModule, RulesetsModule, MatchMakerModule],
   controllers: [LobbyController],
-  providers: [
-    LobbyService,
-    SeeksService,
-    SeeksStore,
-    Pairing,
-    LobbyResolver,
-    { provide: SEEK_PRESENCE, useFactory: socketPresence, inject: [SocketRegistry] },
-  ],
+  providers: [LobbyService, SeeksService, SeeksStore, Pairing, LobbyResolver, { provide: SEEK_PRESENCE, useFactory: socketPresence, inject: [SocketRegistry] }],
   exports: [LobbyService, SeeksService],
 })
 export class LobbyModule {}

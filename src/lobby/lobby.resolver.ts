@@ -12,7 +12,10 @@ export class LobbyResolver {
     private readonly seeks: SeeksService,
   ) {}
 
-  @Query(() => LobbyPageModel, { name: 'lobby', description: 'Public matches with a seat I may take, newest first; `next` is the cursor of the following page.' })
+  @Query(() => LobbyPageModel, {
+    name: 'lobby',
+    description: 'Public matches with a seat I may take, newest first; `next` is the cursor of the following page.',
+  })
   page(@Caller() caller: Principal, @Args() q: LobbyQuery): Promise<LobbyPageModel> {
     return this.lobby.page(caller.username, q, q.limit ?? 20, q.after);
   }
@@ -27,7 +30,10 @@ export class LobbyResolver {
   }
 
   @RequireScope(CHALLENGE_WRITE)
-  @Mutation(() => SeekModel, { description: 'Seek a match with whoever fits; an identical open seek of mine is returned as it is. Paired into a new match when enough compatible seeks exist (seekPaired on my event stream, match_started webhook).' })
+  @Mutation(() => SeekModel, {
+    description:
+      'Seek a match with whoever fits; an identical open seek of mine is returned as it is. Paired into a new match when enough compatible seeks exist (seekPaired on my event stream, match_started webhook).',
+  })
   async createSeek(@Caller() caller: Principal, @Args('input') input: CreateSeekInput): Promise<SeekModel> {
     return (await this.seeks.create(caller, input)).seek;
   }

@@ -66,7 +66,8 @@ export class LobbyService {
   ) {}
 
   async page(caller: string, filter: LobbyFilter, limit = 20, after?: string | null): Promise<LobbyPage> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_MAX_LIMIT) throw new DomainError('VALIDATION_FAILED', `limit: an integer in 1..${LOBBY_MAX_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_MAX_LIMIT)
+      throw new DomainError('VALIDATION_FAILED', `limit: an integer in 1..${LOBBY_MAX_LIMIT}`);
     const cursor = after ? decodeCursor(after) : null;
     const rows = await this.store.lobbyPage(caller, filter, cursor, limit + 1);
     const matches = rows.slice(0, limit).map(toEntry);
@@ -108,7 +109,8 @@ export class LobbyService {
     return (change) => {
       if (change.type === 'removed' || !change.match) return { type: 'removed', matchId: change.matchId };
       const entry = fromJson(change.match);
-      if (takeableBy(entry, caller) && matchesFilter(entry, filter)) return { type: change.type, matchId: change.matchId, match: entry as unknown as Record<string, unknown> };
+      if (takeableBy(entry, caller) && matchesFilter(entry, filter))
+        return { type: change.type, matchId: change.matchId, match: entry as unknown as Record<string, unknown> };
       return change.type === 'updated' ? { type: 'removed', matchId: change.matchId } : null;
     };
   }

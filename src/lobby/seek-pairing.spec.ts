@@ -8,7 +8,10 @@ const seek = (player: string, extra: Partial<S> = {}): S => ({ player, rated: fa
 describe('groupSeeks', () => {
   it('pairs the oldest compatible seeks first and leaves the odd one waiting', () => {
     const groups = groupSeeks([seek('a'), seek('b'), seek('c'), seek('d'), seek('e')]);
-    expect(groups.map((g) => g.map((s) => s.player))).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(groups.map((g) => g.map((s) => s.player))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
   });
 
   it('never pairs a player with itself', () => {
@@ -35,7 +38,12 @@ describe('groupSeeks', () => {
   });
 
   it('stops at maxGroups', () => {
-    expect(groupSeeks(['a', 'b', 'c', 'd', 'e', 'f'].map((p) => seek(p)), 2)).toHaveLength(2);
+    expect(
+      groupSeeks(
+        ['a', 'b', 'c', 'd', 'e', 'f'].map((p) => seek(p)),
+        2,
+      ),
+    ).toHaveLength(2);
   });
 });
 
@@ -44,7 +52,11 @@ describe('seatOrder', () => {
     const seed = Uint8Array.from({ length: 32 }, (_, i) => i);
     // the entropy is SHA-256("scopa-seats/1" ‖ seed): recomputed here with Node's own SHA-256
     const entropy = seatEntropy(seed);
-    expect(Buffer.from(entropy).toString('hex')).toBe(createHash('sha256').update(Buffer.concat([Buffer.from('scopa-seats/1'), Buffer.from(seed)])).digest('hex'));
+    expect(Buffer.from(entropy).toString('hex')).toBe(
+      createHash('sha256')
+        .update(Buffer.concat([Buffer.from('scopa-seats/1'), Buffer.from(seed)]))
+        .digest('hex'),
+    );
     for (const n of [2, 3, 4, 6]) {
       const order = seatOrder(n, entropy);
       expect([...order].sort()).toEqual(Array.from({ length: n }, (_, i) => i));

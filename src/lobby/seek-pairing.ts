@@ -46,7 +46,10 @@ export function compatible(a: Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rat
  * not yet grouped takes the oldest compatible ones after it; a seek that can
  * complete no group waits.
  */
-export function groupSeeks<T extends Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max' | 'players'>>(seeks: T[], maxGroups = Infinity): T[][] {
+export function groupSeeks<T extends Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max' | 'players'>>(
+  seeks: T[],
+  maxGroups = Infinity,
+): T[][] {
   const used = new Set<number>();
   const groups: T[][] = [];
   for (let i = 0; i < seeks.length && groups.length < maxGroups; i++) {
@@ -145,7 +148,9 @@ export class Pairing {
           const seatOf = (s: SeekRow) => order.indexOf(s.player);
           out.push(
             await this.maker.makeInTransaction(tx, {
-              rules: first.ruleset_id ? { ruleset: { id: first.ruleset_id, preset: first.preset, overrides: first.overrides } } : { preset: first.preset, overrides: first.overrides },
+              rules: first.ruleset_id
+                ? { ruleset: { id: first.ruleset_id, preset: first.preset, overrides: first.overrides } }
+                : { preset: first.preset, overrides: first.overrides },
               createdBy: first.player,
               settings: { turnTimeLimit: first.turn_time_limit, onExpiry: first.on_expiry as 'autoPlay' | 'forfeit', ...(first.rated ? { rated: true } : {}) },
               visibility: 'public',
@@ -156,7 +161,11 @@ export class Pairing {
               // The start, in the first seek's player's name.
               startBy: first.player,
               after: async (t, matchId) => {
-                const paired = await this.seeks.markPaired(t, matchId, group.map((s) => ({ id: s.id, seat: seatOf(s) })));
+                const paired = await this.seeks.markPaired(
+                  t,
+                  matchId,
+                  group.map((s) => ({ id: s.id, seat: seatOf(s) })),
+                );
                 if (paired !== group.length) throw new Error(`pairing: ${paired} of ${group.length} seeks were still open`);
               },
               // seekPaired to each player (and its match_started webhook).

@@ -157,7 +157,9 @@ export class SeeksStore {
 
   /** Owners of open live (not correspondence) seeks. */
   async liveOwners(): Promise<string[]> {
-    const owners = await this.prisma.$queryRawUnsafe<{ player: string }[]>(`SELECT DISTINCT player FROM seeks WHERE status = 'open' AND correspondence = false`);
+    const owners = await this.prisma.$queryRawUnsafe<{ player: string }[]>(
+      `SELECT DISTINCT player FROM seeks WHERE status = 'open' AND correspondence = false`,
+    );
     return owners.map((o) => o.player);
   }
 

@@ -109,7 +109,8 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     this.stopHearing = this.revocations.onRevoked((keys) => {
       const prefix = sessionKey('');
       const sessions = keys.filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
-      if (sessions.length > 0) this.signedOut(sessions).catch((err: unknown) => this.logger.warn(`cancelling the live seeks of a signed-out account: ${(err as Error).message}`));
+      if (sessions.length > 0)
+        this.signedOut(sessions).catch((err: unknown) => this.logger.warn(`cancelling the live seeks of a signed-out account: ${(err as Error).message}`));
     });
   }
 
@@ -142,7 +143,10 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
         if (identical) return { row: identical, created: false };
         const live = await this.seeks.openCount(tx, caller.username);
         if (live >= this.perAccount) {
-          throw new DomainError('LIMIT_REACHED', `at most ${this.perAccount} open seeks per account (SEEKS_PER_ACCOUNT): cancel one first`, { limit: this.perAccount, live });
+          throw new DomainError('LIMIT_REACHED', `at most ${this.perAccount} open seeks per account (SEEKS_PER_ACCOUNT): cancel one first`, {
+            limit: this.perAccount,
+            live,
+          });
         }
         const inserted = await this.seeks.insert(tx, { id: randomUUID(), player: caller.username, accountId: caller.accountId, ...spec });
         return { row: inserted, created: true };
@@ -211,7 +215,8 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
       }
       // The seek holds this version until paired: lock it now, so the match is made from exactly it.
       const version = await this.rulesets.freeze(req.rulesetId);
-      if (req.preset && req.preset !== version.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${version.preset}, not ${req.preset}`);
+      if (req.preset && req.preset !== version.preset)
+        throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${version.preset}, not ${req.preset}`);
       preset = version.preset;
       rulesetId = version.id;
       overrides = { ...version.overrides };
@@ -238,7 +243,8 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     let ratingMax: number | null = null;
     if (req.ratingRange !== undefined && req.ratingRange !== null) {
       const m = RATING_RANGE.exec(req.ratingRange);
-      if (!m || Number(m[1]) > Number(m[2])) throw new DomainError('VALIDATION_FAILED', 'ratingRange: "min-max", two whole ratings, min <= max (e.g. "1400-1700")');
+      if (!m || Number(m[1]) > Number(m[2]))
+        throw new DomainError('VALIDATION_FAILED', 'ratingRange: "min-max", two whole ratings, min <= max (e.g. "1400-1700")');
       if (!rated) throw new DomainError('VALIDATION_FAILED', 'ratingRange applies to rated seeks only');
       ratingMin = Number(m[1]);
       ratingMax = Number(m[2]);
@@ -264,9 +270,7 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     const players = Number(options.players);
     const pool = rulesetId ?? preset;
     const rating = rated ? await this.ratingOf(pool, caller.username) : 1500;
-    const bucket = createHash('sha256')
-      .update(canonicalJson({ preset, rulesetId, options, turnTimeLimit, onExpiry, rated }))
-      .digest('hex');
+    const bucket = createHash('sha256').update(canonicalJson({ preset, rulesetId, options, turnTimeLimit, onExpiry, rated })).digest('hex');
     return {
       bucket,
       preset,

@@ -47,7 +47,11 @@ export function eventHash(prevHash: string, matchId: string, event: { seq: numbe
 }
 
 /** `scopa-match/2`: as eventHash, with the event's time (ISO 8601 text) inside the hash. */
-export function timedEventHash(prevHash: string, matchId: string, event: { seq: number; type: string; payload: unknown; actor: string | null; time: string }): string {
+export function timedEventHash(
+  prevHash: string,
+  matchId: string,
+  event: { seq: number; type: string; payload: unknown; actor: string | null; time: string },
+): string {
   return streamHash(MATCH_STREAM, matchId, prevHash, event as StreamEvent, event.time);
 }
 
@@ -61,7 +65,17 @@ export function joinEvent(stored: { type: string; payload: Record<string, unknow
 }
 
 /** Events that start a command's batch; the others only follow one (see engine/audit.ts commandOf). */
-export const BATCH_START_TYPES: ReadonlySet<string> = new Set(['MatchCreated', 'SeatTaken', 'ClientSeedGiven', 'MatchStarted', 'HandDeclared', 'CardPlayed', 'SeatResigned', 'SeatForfeited', 'MatchAborted']);
+export const BATCH_START_TYPES: ReadonlySet<string> = new Set([
+  'MatchCreated',
+  'SeatTaken',
+  'ClientSeedGiven',
+  'MatchStarted',
+  'HandDeclared',
+  'CardPlayed',
+  'SeatResigned',
+  'SeatForfeited',
+  'MatchAborted',
+]);
 
 /** Chains engine events after (lastSeq, lastHash). */
 export function chainEvents(matchId: string, lastSeq: number, lastHash: string, events: readonly MatchEvent[], actor: string | null): ChainedEvent[] {

@@ -151,7 +151,13 @@ export function parseKeySet(text: string): ExportKeySet {
   const value = JSON.parse(text) as { keys?: unknown };
   if (!value || !Array.isArray(value.keys)) throw new Error('not a JWK set ({"keys": [...]})');
   const keys = value.keys.filter(
-    (k): k is ExportPublicJwk => !!k && typeof k === 'object' && (k as ExportPublicJwk).kty === 'OKP' && (k as ExportPublicJwk).crv === 'Ed25519' && typeof (k as ExportPublicJwk).x === 'string' && typeof (k as ExportPublicJwk).kid === 'string',
+    (k): k is ExportPublicJwk =>
+      !!k &&
+      typeof k === 'object' &&
+      (k as ExportPublicJwk).kty === 'OKP' &&
+      (k as ExportPublicJwk).crv === 'Ed25519' &&
+      typeof (k as ExportPublicJwk).x === 'string' &&
+      typeof (k as ExportPublicJwk).kid === 'string',
   );
   return { keys };
 }

@@ -147,7 +147,10 @@ describe('the export of an aborted scopa-rules/3 match', () => {
       expect(header.result).toEqual({ reason: 'aborted', winner: null, totals: [0, 0] });
       expect(events.map((e) => e.type).slice(-2)).toEqual(['MatchAborted', 'MatchEnded']);
       expect(auditJsonl(text)).toMatchObject({ sound: true });
-      const notation = toNotation(header, events.map((e) => ({ type: e.type, ...e.payload }) as MatchEvent));
+      const notation = toNotation(
+        header,
+        events.map((e) => ({ type: e.type, ...e.payload }) as MatchEvent),
+      );
       expect(notation).toContain('abort(1)');
       expect(notation.includes('[Started "no"]')).toBe(beforeStart);
       expect(auditNotation(notation)).toMatchObject({ sound: true });
@@ -174,7 +177,12 @@ describe('scopa-match/2: times in the chain, a signed header', () => {
 
   it('audits sound, signed by the key whose thumbprint is its keyId', () => {
     const { header } = parseJsonl(v2);
-    expect(header).toMatchObject({ format: 'scopa-match/2', issuer: 'https://scopa.example', keyId: keys.keys[0].kid, signature: expect.stringMatching(/^[\w-]{86}$/) });
+    expect(header).toMatchObject({
+      format: 'scopa-match/2',
+      issuer: 'https://scopa.example',
+      keyId: keys.keys[0].kid,
+      signature: expect.stringMatching(/^[\w-]{86}$/),
+    });
     expect(keys.keys[0]).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.any(String), kid: keyIdOf(keys.keys[0].x), use: 'sig', alg: 'EdDSA' });
     expect(auditJsonl(v2)).toMatchObject({ sound: true, format: 'scopa-match/2', events: lines.length });
     expect(verifyHeaderSignature(header, keys)).toEqual({ status: 'valid', issuer: 'https://scopa.example', keyId: header.keyId });
@@ -186,7 +194,12 @@ describe('scopa-match/2: times in the chain, a signed header', () => {
     // A forger who recomputes the timed chain and lastHash: sound again, but no longer signed by the key.
     const rechained = edit((h, ls) => {
       ls[2].time = '2099-01-01T00:00:00.000Z';
-      const again = parseJsonl(writeExport(fields as ExportFields, ls.map((l) => ({ ...l, matchId: MATCH, time: new Date(l.time) })))).events;
+      const again = parseJsonl(
+        writeExport(
+          fields as ExportFields,
+          ls.map((l) => ({ ...l, matchId: MATCH, time: new Date(l.time) })),
+        ),
+      ).events;
       ls.splice(0, ls.length, ...again);
       h.lastHash = again[again.length - 1].hash;
     });
@@ -208,7 +221,7 @@ describe('scopa-match/2: times in the chain, a signed header', () => {
       const verdict = verifyHeaderSignature(parseJsonl(edit(change)).header, keys);
       expect(verdict.status).not.toBe('valid');
     }
-    expect(verifyHeaderSignature(parseJsonl(edit((h) => h.keyId = 'other')).header, keys)).toMatchObject({ status: 'unknown-key' });
+    expect(verifyHeaderSignature(parseJsonl(edit((h) => (h.keyId = 'other'))).header, keys)).toMatchObject({ status: 'unknown-key' });
     const other = generateKeyPairSync('ed25519').privateKey;
     expect(verifyHeaderSignature(parseJsonl(v2).header, { keys: [{ ...publicJwkOf(other), kid: keys.keys[0].kid }] })).toMatchObject({ status: 'invalid' });
   });

@@ -145,9 +145,7 @@ export function publicJwkOf(key: KeyObject): ExportPublicJwk {
   return { kty: 'OKP', crv: 'Ed25519', x: jwk.x, kid: keyIdOf(jwk.x), use: 'sig', alg: 'EdDSA' };
 }
 
-export type SignatureVerdict =
-  | { status: 'unsigned' }
-  | { status: 'valid' | 'invalid' | 'unknown-key'; issuer: string; keyId: string };
+export type SignatureVerdict = { status: 'unsigned' } | { status: 'valid' | 'invalid' | 'unknown-key'; issuer: string; keyId: string };
 
 /**
  * Checks a header's signature against a key set (the issuer's published

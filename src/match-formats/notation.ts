@@ -77,7 +77,7 @@ export function toNotation(header: ExportHeader, events: readonly MatchEvent[]):
   let line: string[] = [];
   let dealt: Extract<MatchEvent, { type: 'RoundDealt' }> | null = null;
   let initial: InitialCapture | null = null;
-  const matta = typeof (header.options as { matta?: unknown }).matta === 'string' ? ((header.options as { matta: string }).matta) : null;
+  const matta = typeof (header.options as { matta?: unknown }).matta === 'string' ? (header.options as { matta: string }).matta : null;
   const flush = () => {
     if (line.length) out.push(line.join(' '));
     line = [];
@@ -185,15 +185,14 @@ export function parseNotation(text: string): ParsedNotation {
     else if ((m = /^(resign|forfeit|abort)\((\d+)\)$/.exec(text))) tokens.push({ kind: m[1] as 'resign' | 'forfeit' | 'abort', seat: Number(m[2]), text });
     else if ((m = DECLARATION.exec(text))) tokens.push(declarationToken(m, text));
     else if ((m = INITIAL.exec(text))) tokens.push({ kind: 'init', side: Number(m[1]), cards: m[2].split('+'), scope: Number(m[3]), text });
-    else if ((m = PLAY.exec(text))) tokens.push({ kind: 'play', auto: m[1] === '~', card: m[2], capture: m[3] ? m[3].split('+') : [], scopa: m[4] === '#', text });
+    else if ((m = PLAY.exec(text)))
+      tokens.push({ kind: 'play', auto: m[1] === '~', card: m[2], capture: m[3] ? m[3].split('+') : [], scopa: m[4] === '#', text });
     else throw new Error(`bad token ${JSON.stringify(text)}`);
   }
   return { headers, tokens };
 }
 
-export type NotationAudit =
-  | { sound: true; plies: number; result: string }
-  | { sound: false; ply: number | null; token: string | null; reason: string };
+export type NotationAudit = { sound: true; plies: number; result: string } | { sound: false; ply: number | null; token: string | null; reason: string };
 
 /** Re-plays a notation through the engine from its seed: every play legal, every mark right, the result as stated. */
 export function auditNotation(text: string): NotationAudit {
@@ -205,7 +204,8 @@ export function auditNotation(text: string): NotationAudit {
   }
   const { headers, tokens } = parsed;
   const fail = (reason: string, ply: number | null = null, token: string | null = null): NotationAudit => ({ sound: false, ply, token, reason });
-  for (const k of ['Preset', 'Options', 'Seats', 'CreatedBy', 'Settings', 'Commitment', 'Seed', 'Result']) if (!(k in headers)) return fail(`missing header ${k}`);
+  for (const k of ['Preset', 'Options', 'Seats', 'CreatedBy', 'Settings', 'Commitment', 'Seed', 'Result'])
+    if (!(k in headers)) return fail(`missing header ${k}`);
   if (!isSeedHex(headers.Seed)) return fail('the Seed header is not 64 hex characters');
   const seed = seedFromHex(headers.Seed);
   if (seedCommitment(seed) !== headers.Commitment) return fail('the seed does not match the commitment (sha256)');

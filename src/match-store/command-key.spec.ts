@@ -5,10 +5,7 @@ import { encodeCommandKey } from './command-key';
 describe('command keys', () => {
   it('no client key, whatever its username and idempotency key, equals a system key', () => {
     // The system keys the clock and the bots use, and what an account named like them could send.
-    const system = [
-      encodeCommandKey({ system: 'clock', key: 'seq4:seat0' }),
-      encodeCommandKey({ system: 'bot', key: 'bot:greedy:1:seq5' }),
-    ];
+    const system = [encodeCommandKey({ system: 'clock', key: 'seq4:seat0' }), encodeCommandKey({ system: 'bot', key: 'bot:greedy:1:seq5' })];
     const clients = [
       ['clock', 'seq4:seat0'],
       ['bot', 'greedy:1:seq5'],

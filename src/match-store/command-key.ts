@@ -29,6 +29,7 @@ export function encodeCommandKey(k: CommandKey): string {
     return `${SYSTEM_PREFIX}${k.system}:${k.key}`;
   }
   // An invariant of account names, checked so that a future rename of the pattern cannot merge the spaces.
-  if (!k.client || k.client.includes(':') || k.client.startsWith(SYSTEM_PREFIX)) throw new RangeError(`not a username usable in a command key: ${JSON.stringify(k.client)}`);
+  if (!k.client || k.client.includes(':') || k.client.startsWith(SYSTEM_PREFIX))
+    throw new RangeError(`not a username usable in a command key: ${JSON.stringify(k.client)}`);
   return `${k.client}:${k.key}`;
 }

@@ -156,7 +156,9 @@ WITH m AS (
 )${appendedTail('$9', '$10')}`;
 
 // The common case (a play): no seat changes, so no match_players insert.
-export const APPEND_SQL = prepared(APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', ''));
+export const APPEND_SQL = prepared(
+  APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', ''),
+);
 
 // Plays of several matches in one statement: each match's guard is checked on its own row, and
 // only the matches whose guard held get their events. Matches appear once each (see AppendBatcher).
@@ -180,8 +182,10 @@ WITH i AS (
 )
 SELECT match_id::text AS match_id, seq, created_at FROM e ORDER BY match_id, seq`);
 
-const MATCH_COLUMNS = 'id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry, visibility';
-const MATCH_VALUES = '$1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text, $18::text';
+const MATCH_COLUMNS =
+  'id, preset, options, rules_version, seats, status, current_seq, seed_commitment, seed, created_by, ruleset_id, turn_seat, turn_player, turn_time_limit, on_expiry, visibility';
+const MATCH_VALUES =
+  '$1::uuid, $2::text, $3::jsonb, $4::text, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::text, $11::uuid, $12::int, $13::text, $16::text, $17::text, $18::text';
 const CREATE_TAIL = appendedTail('$14', '$15');
 
 // A match of a preset: no ruleset to look at.
@@ -207,7 +211,8 @@ const HASH_AT_SQL = prepared('SELECT hash FROM match_events WHERE match_id = $1:
 const EVENTS_SQL = prepared(
   `SELECT ${EVENT_COLUMNS} FROM match_events WHERE match_id = $1::uuid AND seq >= $2::int AND ($4::int IS NULL OR seq <= $4::int) ORDER BY seq LIMIT $3::int`,
 );
-const LOAD_LOG_SQL = prepared(`SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.ruleset_id::text AS m_ruleset, m.visibility AS m_visibility, m.current_seq AS m_seq,
+const LOAD_LOG_SQL =
+  prepared(`SELECT m.seed AS m_seed, m.revealed_seed AS m_revealed, m.ruleset_id::text AS m_ruleset, m.visibility AS m_visibility, m.current_seq AS m_seq,
   e.match_id::text AS match_id, e.seq, e.type, e.payload, e.actor, e.created_at, e.prev_hash, e.hash
   FROM matches m LEFT JOIN match_events e ON e.match_id = m.id AND e.seq > $2::int AND ($3::int IS NULL OR e.seq <= $3::int)
   WHERE m.id = $1::uuid ORDER BY e.seq`);
@@ -222,7 +227,13 @@ const FIND_COMMAND_SQL = prepared('SELECT seq, command_hash FROM match_events WH
 export function uniqueViolation(err: unknown): { constraint: string } | null {
   const all = uniqueViolationText(err);
   if (all === null) return null;
-  const constraint = /command_key/.test(all) ? 'match_events_match_id_command_key_key' : /match_events_pkey|\(match_id, seq\)|"seq"/.test(all) ? 'match_events_pkey' : /matches_pkey/.test(all) ? 'matches_pkey' : 'unknown';
+  const constraint = /command_key/.test(all)
+    ? 'match_events_match_id_command_key_key'
+    : /match_events_pkey|\(match_id, seq\)|"seq"/.test(all)
+      ? 'match_events_pkey'
+      : /matches_pkey/.test(all)
+        ? 'matches_pkey'
+        : 'unknown';
   return { constraint };
 }
 
@@ -361,7 +372,14 @@ export class EventStore {
     const prevHash = options.prevHash ?? (await this.hashAt(matchId, expectedSeq));
     const chained = chainEvents(matchId, expectedSeq, prevHash, events, options.actor);
     const p = options.projection;
-    const pending: PendingAppend = { matchId, expectedSeq, chained, projection: p, commandKey: options.commandKey ?? null, commandHash: options.commandHash ?? null };
+    const pending: PendingAppend = {
+      matchId,
+      expectedSeq,
+      chained,
+      projection: p,
+      commandKey: options.commandKey ?? null,
+      commandHash: options.commandHash ?? null,
+    };
     const seatsChanged = p.players.length > 0 || (p.seats !== undefined && p.seats !== null);
     // Seat changes are rare (joins): they keep their own statement.
     return seatsChanged ? this.appendOne(pending) : this.batcher.submit(matchId, pending);
@@ -479,7 +497,15 @@ export class EventStore {
    */
   async importLog(id: string, m: ImportedMatch, events: readonly ChainedEvent[], times: readonly Date[]): Promise<void> {
     const rows = JSON.stringify(
-      events.map((e, i) => ({ seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, prev_hash: e.prevHash, hash: e.hash, created_at: times[i].toISOString() })),
+      events.map((e, i) => ({
+        seq: e.seq,
+        type: e.type,
+        payload: e.payload,
+        actor: e.actor,
+        prev_hash: e.prevHash,
+        hash: e.hash,
+        created_at: times[i].toISOString(),
+      })),
     );
     await this.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(
@@ -525,11 +551,10 @@ export class EventStore {
    * (so the seq and the events agree). Null when there is no such match.
    */
   async loadLog(matchId: string, afterSeq = 0, toSeq?: number): Promise<MatchLog | null> {
-    const rows = await this.statement<EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_visibility: string; m_seq: number }>(LOAD_LOG_SQL, [
-      matchId,
-      afterSeq,
-      toSeq ?? null,
-    ]);
+    const rows = await this.statement<EventRow & { m_seed: string; m_revealed: string | null; m_ruleset: string | null; m_visibility: string; m_seq: number }>(
+      LOAD_LOG_SQL,
+      [matchId, afterSeq, toSeq ?? null],
+    );
     if (rows.length === 0) return null;
     const first = rows[0];
     return {

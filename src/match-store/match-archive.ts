@@ -117,7 +117,10 @@ export class MatchArchive {
 
   /** The ratings' read of a match: its row and, once it is over (and not imported: never rated), its events of `types`; null for an unknown match. */
   async ratingLog(matchId: string, types: readonly string[]): Promise<RatingLog | null> {
-    const match = await this.prisma.match.findUnique({ where: { id: matchId }, select: { id: true, preset: true, rulesetId: true, status: true, imported: true } });
+    const match = await this.prisma.match.findUnique({
+      where: { id: matchId },
+      select: { id: true, preset: true, rulesetId: true, status: true, imported: true },
+    });
     if (!match) return null;
     if (match.status !== 'over' || match.imported) return { match, events: [] };
     const events = await this.prisma.matchEvent.findMany({
@@ -151,7 +154,13 @@ export class MatchArchive {
     const first = events[0];
     if (first.type !== 'MatchCreated') return { matchId, sound: false, checked, seq: 1, reason: 'the log does not start with MatchCreated' };
     if (first.payload.rulesVersion !== match.rulesVersion) {
-      return { matchId, sound: false, checked, seq: 1, reason: `MatchCreated says rules ${String(first.payload.rulesVersion)}, the match records ${match.rulesVersion}` };
+      return {
+        matchId,
+        sound: false,
+        checked,
+        seq: 1,
+        reason: `MatchCreated says rules ${String(first.payload.rulesVersion)}, the match records ${match.rulesVersion}`,
+      };
     }
     if (first.payload.seedCommitment !== match.seedCommitment) {
       return { matchId, sound: false, checked, seq: 1, reason: 'MatchCreated and the match record different seed commitments' };
@@ -210,7 +219,10 @@ export class MatchArchive {
    * generation's collections while the page was sent, and were promoted to
    * the old generation as garbage to come.
    */
-  async exportWriters(matchIds: readonly string[], ratingChanges: ReadonlyMap<string, ExportRatingChange[]> = new Map()): Promise<Map<string, (() => string) | null>> {
+  async exportWriters(
+    matchIds: readonly string[],
+    ratingChanges: ReadonlyMap<string, ExportRatingChange[]> = new Map(),
+  ): Promise<Map<string, (() => string) | null>> {
     const out = new Map<string, (() => string) | null>(matchIds.map((id) => [id, null]));
     if (matchIds.length === 0) return out;
     const over = await this.events.finishedMatchesOf(matchIds);
@@ -275,17 +287,32 @@ export class MatchArchive {
 
     const signature = await this.signatureOf(header);
     if (signature.status === 'invalid' || signature.status === 'unknown-key') {
-      throw new DomainError('VALIDATION_FAILED', `the export's signature (issuer ${signature.issuer}, key ${signature.keyId}) does not verify: it was edited after signing, or not signed by that key`, {
-        signature: signature.status,
-      });
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `the export's signature (issuer ${signature.issuer}, key ${signature.keyId}) does not verify: it was edited after signing, or not signed by that key`,
+        {
+          signature: signature.status,
+        },
+      );
     }
     const own = signature.status === 'valid' && signature.issuer === this.keys?.issuer;
-    const local = await this.prisma.match.findUnique({ where: { id: isUuid(header.matchId) ? header.matchId : '00000000-0000-0000-0000-000000000000' }, select: { id: true, imported: true, currentSeq: true, status: true } });
+    const local = await this.prisma.match.findUnique({
+      where: { id: isUuid(header.matchId) ? header.matchId : '00000000-0000-0000-0000-000000000000' },
+      select: { id: true, imported: true, currentSeq: true, status: true },
+    });
     if (own || (local && !local.imported)) {
       // A match of this service: answer with it, if the export is its copy.
-      const last = local && !local.imported && local.status === 'over' ? await this.prisma.matchEvent.findUnique({ where: { matchId_seq: { matchId: local.id, seq: local.currentSeq } }, select: { hash: true } }) : null;
+      const last =
+        local && !local.imported && local.status === 'over'
+          ? await this.prisma.matchEvent.findUnique({ where: { matchId_seq: { matchId: local.id, seq: local.currentSeq } }, select: { hash: true } })
+          : null;
       if (!last || last.hash !== storedLast || local!.currentSeq !== stored.length) {
-        throw new DomainError('VALIDATION_FAILED', own ? 'the export is signed by this service, but this service holds no such match' : `the export names match ${header.matchId} of this service but differs from it`);
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          own
+            ? 'the export is signed by this service, but this service holds no such match'
+            : `the export names match ${header.matchId} of this service but differs from it`,
+        );
       }
       return { id: local!.id, sourceId: local!.id, created: false, issuer: this.keys?.issuer ?? null, verified: true };
     }
@@ -316,7 +343,12 @@ export class MatchArchive {
   }
 
   /** The answer to a second import of the same log: a trusted signature now attributes an unverified import; an unverified one lists it for this importer too. */
-  private async importedAgain(existing: { id: string; importIssuer: string | null }, header: ExportHeader, issuer: string | null, importer: string): Promise<ImportResult> {
+  private async importedAgain(
+    existing: { id: string; importIssuer: string | null },
+    header: ExportHeader,
+    issuer: string | null,
+    importer: string,
+  ): Promise<ImportResult> {
     const base = { id: existing.id, sourceId: header.matchId, created: false };
     if (existing.importIssuer !== null) return { ...base, issuer: existing.importIssuer, verified: true };
     if (issuer !== null) {
@@ -325,7 +357,12 @@ export class MatchArchive {
         await tx.$executeRawUnsafe(`UPDATE matches SET import_issuer = $2::text WHERE id = $1::uuid AND import_issuer IS NULL`, existing.id, issuer);
         await tx.$executeRawUnsafe(`DELETE FROM match_players WHERE match_id = $1::uuid AND seat < 0`, existing.id);
         for (const p of attributedPlayers(header.seats, issuer)) {
-          await tx.$executeRawUnsafe(`INSERT INTO match_players (match_id, player_id, seat) VALUES ($1::uuid, $2::text, $3::int) ON CONFLICT DO NOTHING`, existing.id, p.playerId, p.seat);
+          await tx.$executeRawUnsafe(
+            `INSERT INTO match_players (match_id, player_id, seat) VALUES ($1::uuid, $2::text, $3::int) ON CONFLICT DO NOTHING`,
+            existing.id,
+            p.playerId,
+            p.seat,
+          );
         }
       });
       return { ...base, issuer, verified: true };
@@ -376,7 +413,11 @@ function attributedPlayers(seats: ExportHeader['seats'], issuer: string): { seat
 }
 
 /** The export header's fields of a finished match: its row (seed revealed) and its whole log. */
-function exportFields(match: FinishedMatchRow | (MatchSummary & { sourceId: string | null }), events: StoredEvent[], ratingChanges?: ExportRatingChange[] | null): ExportFields {
+function exportFields(
+  match: FinishedMatchRow | (MatchSummary & { sourceId: string | null }),
+  events: StoredEvent[],
+  ratingChanges?: ExportRatingChange[] | null,
+): ExportFields {
   const created = joinEvent(events[0]) as Extract<MatchEvent, { type: 'MatchCreated' }>;
   const ended = joinEvent(events[events.length - 1]);
   const header: ExportFields = {

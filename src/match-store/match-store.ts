@@ -199,7 +199,7 @@ function projectionOf(state: MatchState, events: readonly MatchEvent[]): MatchPr
   return {
     status,
     turnSeat,
-    turnPlayer: turnSeat !== null ? state.seats[turnSeat]?.player ?? null : null,
+    turnPlayer: turnSeat !== null ? (state.seats[turnSeat]?.player ?? null) : null,
     winner: state.result?.winner ?? null,
     revealedSeed: status === 'over' && state.seed ? toHex(state.seed) : null,
     players,
@@ -219,9 +219,7 @@ export function commandHash(command: Command, actor: string | null): string {
 export type AppendListener = (result: CommandResult) => void | Promise<void>;
 
 /** How a command went, for metrics: appended (with the time to decide and append it) or refused with a DomainError code. */
-export type CommandOutcome =
-  | { command: Command['type']; appended: CommandResult; seconds: number }
-  | { command: Command['type']; rejected: string };
+export type CommandOutcome = { command: Command['type']; appended: CommandResult; seconds: number } | { command: Command['type']; rejected: string };
 export type CommandListener = (outcome: CommandOutcome) => void;
 
 export class MatchStore {
@@ -369,7 +367,7 @@ export class MatchStore {
       type: 'create',
       preset: preset as string,
       overrides,
-      seats: input.arrangeSeats ? input.arrangeSeats(seatEntropy(seed)) : input.seats ?? [],
+      seats: input.arrangeSeats ? input.arrangeSeats(seatEntropy(seed)) : (input.seats ?? []),
       createdBy: input.createdBy,
       seedCommitment: seedCommitment(seed),
       settings: input.settings,
@@ -508,7 +506,13 @@ export class MatchStore {
     });
     if (!log) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
     if (from && log.currentSeq < from.seq) from = null; // cannot happen on an append-only log; fold again to be safe
-    let snap: Snapshot = from ?? { seq: 0, hash: GENESIS_HASH, state: initialState(seedFromHex(log.seed)), rulesetId: log.rulesetId, visibility: log.visibility };
+    let snap: Snapshot = from ?? {
+      seq: 0,
+      hash: GENESIS_HASH,
+      state: initialState(seedFromHex(log.seed)),
+      rulesetId: log.rulesetId,
+      visibility: log.visibility,
+    };
     if (!from && log.events.length === 0) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
     let state = snap.state;
     for (const e of log.events) state = evolve(state, joinEvent(e));

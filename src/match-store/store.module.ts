@@ -14,7 +14,12 @@ import { MatchStore } from './match-store';
  */
 @Module({
   providers: [
-    { provide: MatchStore, useFactory: (prisma: PrismaService, config: AppConfig) => new MatchStore(prisma, { cacheSize: config.SNAPSHOT_CACHE_SIZE, appendsInFlight: config.APPEND_IN_FLIGHT, statements: prisma.database.statements }), inject: [PrismaService, AppConfig] },
+    {
+      provide: MatchStore,
+      useFactory: (prisma: PrismaService, config: AppConfig) =>
+        new MatchStore(prisma, { cacheSize: config.SNAPSHOT_CACHE_SIZE, appendsInFlight: config.APPEND_IN_FLIGHT, statements: prisma.database.statements }),
+      inject: [PrismaService, AppConfig],
+    },
     { provide: ExportKeys, useFactory: (config: AppConfig) => ExportKeys.fromConfig(config), inject: [AppConfig] },
     { provide: TrustedIssuers, useFactory: (config: AppConfig) => new TrustedIssuers(config.IMPORT_TRUSTED_ISSUERS), inject: [AppConfig] },
     {

@@ -75,7 +75,12 @@ export class TournamentTablesStore {
 
   /** Marks a table's result recorded (a withdrawal's forfeit). */
   async markRecorded(db: Sql, tournamentId: string, round: number, table: number): Promise<void> {
-    await db.$executeRawUnsafe(`UPDATE tournament_tables SET recorded = true WHERE tournament_id = $1::uuid AND round = $2::int AND table_no = $3::int`, tournamentId, round, table);
+    await db.$executeRawUnsafe(
+      `UPDATE tournament_tables SET recorded = true WHERE tournament_id = $1::uuid AND round = $2::int AND table_no = $3::int`,
+      tournamentId,
+      round,
+      table,
+    );
   }
 
   /** Claims the recording of a table's result: false when it was recorded meanwhile (another instance, a withdrawal). */

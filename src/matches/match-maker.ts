@@ -117,18 +117,21 @@ export class MatchMaker {
     // A bots-only match is counted against BOT_MATCHES_PER_ACCOUNT in its creating transaction (src/bots/bot-match-limit.ts).
     const bots = botsOnly(order.seats ?? []);
     const transactional = bots || !!(order.before || order.after || order.announce || (order.startBy !== undefined && this.waitsForSeeds() && !order.seed));
-    const made = await this.withRules(order.rules, async (input): Promise<{ result: CommandResult; publish?: TransactionalCreate['publish']; announced: Announcement[] }> => {
-      if (!transactional) return { result: await this.store.create(this.input(order, input)), announced: [] };
-      return this.prisma.$transaction(
-        async (tx) => {
-          if (bots) await this.botMatches.check(tx, order.createdBy, order.seats ?? []);
-          await order.before?.(tx);
-          return this.inTransaction(tx, order, input);
-        },
-        // A burst (many acceptances at once) waits for a pooled connection rather than failing after Prisma's 2 s.
-        { maxWait: 15_000, timeout: 15_000 },
-      );
-    });
+    const made = await this.withRules(
+      order.rules,
+      async (input): Promise<{ result: CommandResult; publish?: TransactionalCreate['publish']; announced: Announcement[] }> => {
+        if (!transactional) return { result: await this.store.create(this.input(order, input)), announced: [] };
+        return this.prisma.$transaction(
+          async (tx) => {
+            if (bots) await this.botMatches.check(tx, order.createdBy, order.seats ?? []);
+            await order.before?.(tx);
+            return this.inTransaction(tx, order, input);
+          },
+          // A burst (many acceptances at once) waits for a pooled connection rather than failing after Prisma's 2 s.
+          { maxWait: 15_000, timeout: 15_000 },
+        );
+      },
+    );
     return this.published(made);
   }
 
@@ -178,7 +181,8 @@ export class MatchMaker {
   private withRules<T>(rules: MatchRules, create: (rules: ResolvedRules) => Promise<T>): Promise<T> {
     if (rules.rulesetId && !rules.ruleset) {
       return this.rulesets.forMatch(rules.rulesetId, (ruleset) => {
-        if (rules.preset && rules.preset !== ruleset.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${rules.preset}`);
+        if (rules.preset && rules.preset !== ruleset.preset)
+          throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${ruleset.preset}, not ${rules.preset}`);
         return create(this.rulesOf(rules, ruleset));
       });
     }
@@ -222,6 +226,10 @@ function refuseSeatsThatCannotFill(seats: readonly SeatSpec[]): void {
     // Name the reserved seat of the two (the one that waits for nobody).
     const [reserved, other] = seats[seat].player ? [first, seat] : [seat, first];
     const how = seats[other].player ? 'sits' : 'has a seat reserved';
-    throw new DomainError('VALIDATION_FAILED', `seats[${reserved}]: reserved for ${who}, who ${how} at seat ${other} already: a rated match whose seats could never fill`, { seat: reserved });
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `seats[${reserved}]: reserved for ${who}, who ${how} at seat ${other} already: a rated match whose seats could never fill`,
+      { seat: reserved },
+    );
   });
 }

@@ -69,7 +69,15 @@ export function stripSecrets(view: MatchView): MatchView {
     captureValues: { ...(view.captureValues ?? {}) },
     deckSize: view.deckSize,
     // A seat's declared cards are public; its hand is only its size.
-    seats: view.seats.map((s) => ({ seat: s.seat, side: s.side, player: s.player, reservedFor: s.reservedFor, bot: s.bot, handSize: s.handSize, declared: s.declared ?? [] })),
+    seats: view.seats.map((s) => ({
+      seat: s.seat,
+      side: s.side,
+      player: s.player,
+      reservedFor: s.reservedFor,
+      bot: s.bot,
+      handSize: s.handSize,
+      declared: s.declared ?? [],
+    })),
     sides: view.sides,
     rounds: view.rounds,
     result: view.result,

@@ -1,20 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { BOT_LEVELS } from '../engine';
 import { queryBoolean } from '../common/query-boolean';
 import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
@@ -27,14 +14,20 @@ export enum SeatType {
   reserved = 'reserved',
   bot = 'bot',
 }
-registerEnumType(SeatType, { name: 'SeatType', description: 'creator: the caller sits here; open: anyone may join; reserved: only the named account; bot: a built-in bot.' });
+registerEnumType(SeatType, {
+  name: 'SeatType',
+  description: 'creator: the caller sits here; open: anyone may join; reserved: only the named account; bot: a built-in bot.',
+});
 
 export enum MatchStatusEnum {
   open = 'open',
   playing = 'playing',
   over = 'over',
 }
-registerEnumType(MatchStatusEnum, { name: 'MatchStatus', description: 'open: seats are being taken; playing: dealt and in play; over: ended (the seed is revealed).' });
+registerEnumType(MatchStatusEnum, {
+  name: 'MatchStatus',
+  description: 'open: seats are being taken; playing: dealt and in play; over: ended (the seed is revealed).',
+});
 
 export enum MatchPhaseEnum {
   new = 'new',
@@ -48,7 +41,10 @@ export enum VisibilityEnum {
   public = 'public',
   private = 'private',
 }
-registerEnumType(VisibilityEnum, { name: 'Visibility', description: 'public: listed in the lobby while a seat is open; private: never listed, joinable by id.' });
+registerEnumType(VisibilityEnum, {
+  name: 'Visibility',
+  description: 'public: listed in the lobby while a seat is open; private: never listed, joinable by id.',
+});
 
 /** A client's idempotency key (scoped to the caller by the service). */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,100}$/;
@@ -94,16 +90,24 @@ export class CreateMatchInput {
   @Type(() => SeatInput)
   seats?: SeatInput[];
 
-  @TurnTimeLimitField('ISO 8601 duration per turn (e.g. PT1H): the turn clock; null or absent for an untimed match. onExpiry says what happens when it runs out.', 'PT1H')
+  @TurnTimeLimitField(
+    'ISO 8601 duration per turn (e.g. PT1H): the turn clock; null or absent for an untimed match. onExpiry says what happens when it runs out.',
+    'PT1H',
+  )
   turnTimeLimit?: string | null;
 
   @OnExpiryField()
   onExpiry?: `${OnExpiryEnum}`;
 
-  @RatedField('A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See docs/ratings.md, "Creating a rated match".')
+  @RatedField(
+    'A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See docs/ratings.md, "Creating a rated match".',
+  )
   rated?: boolean;
 
-  @Field(() => VisibilityEnum, { nullable: true, description: 'public (default): listed in the lobby while a seat is open; private: never listed, joinable by id.' })
+  @Field(() => VisibilityEnum, {
+    nullable: true,
+    description: 'public (default): listed in the lobby while a seat is open; private: never listed, joinable by id.',
+  })
   @ApiPropertyOptional({ enum: VisibilityEnum, default: 'public' })
   @IsOptional()
   @IsIn(Object.values(VisibilityEnum))
@@ -128,7 +132,8 @@ export class CommandInput {
   idempotencyKey?: string;
 }
 
-const CLIENT_SEED_DOC = 'My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (docs/fairness.md, "Player-contributed seeds").';
+const CLIENT_SEED_DOC =
+  'My client seed: 1 to 64 bytes as hex (2 to 128 hex digits), from a CSPRNG; public at once, mixed into the deal (docs/fairness.md, "Player-contributed seeds").';
 
 @InputType()
 export class JoinInput extends CommandInput {
@@ -174,7 +179,10 @@ export class PlayInput extends CommandInput {
   @MaxLength(3, { each: true })
   capture!: string[];
 
-  @Field({ nullable: true, description: 'Ignored (the engine works it out from card and capture): accepted so that a play from legalPlays can be sent back as it is.' })
+  @Field({
+    nullable: true,
+    description: 'Ignored (the engine works it out from card and capture): accepted so that a play from legalPlays can be sent back as it is.',
+  })
   @ApiPropertyOptional({ description: 'Ignored: accepted so that a play from legal-plays can be sent back as it is.' })
   @IsOptional()
   @IsBoolean()
@@ -184,13 +192,24 @@ export class PlayInput extends CommandInput {
 @InputType()
 export class DeclareHandInput extends CommandInput {
   // The range (MATTA_VALUE_OUT_OF_RANGE) and whether a value is due (MATTA_VALUE_MISSING, MATTA_VALUE_NOT_EXPECTED) are the engine's checks.
-  @Field(() => Int, { nullable: true, description: 'The value (1 to 10) named for the matta: required when my hand holds the matta, absent or null otherwise.' })
-  @ApiPropertyOptional({ type: Number, nullable: true, example: 2, description: 'The value (1 to 10) named for the matta: required when my hand holds the matta, absent or null otherwise.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The value (1 to 10) named for the matta: required when my hand holds the matta, absent or null otherwise.',
+  })
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    example: 2,
+    description: 'The value (1 to 10) named for the matta: required when my hand holds the matta, absent or null otherwise.',
+  })
   @IsOptional()
   @IsInt()
   mattaValue?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Ignored (the engine works it out): accepted so that a declaration from legalPlays can be sent back as it is.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Ignored (the engine works it out): accepted so that a declaration from legalPlays can be sent back as it is.',
+  })
   @ApiPropertyOptional({ type: Number, description: 'Ignored: accepted so that a declaration from legal-plays can be sent back as it is.' })
   @IsOptional()
   @IsInt()
@@ -236,7 +255,14 @@ export class MatchArgs extends AtSeqQuery {
 
 @ArgsType()
 export class EventsQuery {
-  @Field(() => Int, { nullable: true }) @ApiPropertyOptional({ default: 1 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000_000) fromSeq?: number;
+  @Field(() => Int, { nullable: true })
+  @ApiPropertyOptional({ default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  fromSeq?: number;
   @Field(() => Int, { nullable: true }) @ApiPropertyOptional({ default: 100 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000) limit?: number;
 }
 

@@ -20,12 +20,27 @@ export class SeatPublicModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) reservedFor!: string | null;
   @Field(() => BotLevelEnum, { nullable: true }) @ApiProperty({ type: String, nullable: true, enum: BotLevelEnum }) bot!: string | null;
   @Field(() => Int) @ApiProperty() handSize!: number;
-  @Field(() => [String]) @ApiProperty({ type: [String], description: "The cards of this seat's hand declaration still in its hand (cirulla): public to every seat and spectator until each is played; empty without one." })
+  @Field(() => [String])
+  @ApiProperty({
+    type: [String],
+    description:
+      "The cards of this seat's hand declaration still in its hand (cirulla): public to every seat and spectator until each is played; empty without one.",
+  })
   declared!: string[];
   // GraphQL fields: SeatPresenceResolver. Over REST, on reading a match (a person's seat, to the players of the match; null to others; absent for open and bot seats and in command responses).
-  @ApiPropertyOptional({ type: Boolean, nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match." })
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    description:
+      "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match.",
+  })
   online?: boolean | null;
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When the player was last online (null: online now, or not seen since the service started).' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the player was last online (null: online now, or not seen since the service started).',
+  })
   lastSeen?: Date | null;
 }
 
@@ -48,7 +63,9 @@ export class MatchResultModel {
 @ObjectType('MatchSettings')
 export class MatchSettingsModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnTimeLimit!: string | null;
-  @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does.' }) @ApiProperty({ enum: OnExpiryEnum, description: 'What the turn clock running out does.' }) onExpiry!: string;
+  @Field(() => OnExpiryEnum, { description: 'What the turn clock running out does.' })
+  @ApiProperty({ enum: OnExpiryEnum, description: 'What the turn clock running out does.' })
+  onExpiry!: string;
   // GraphQL field `rated` (always a Boolean): MatchSettingsResolver (src/matches/matches.resolver.ts).
   @ApiPropertyOptional({ description: 'true for a rated match (absent: unrated).' }) rated?: boolean;
 }
@@ -63,7 +80,9 @@ export class MatchViewModel {
   @Field(() => Int, { nullable: true, description: 'The seat this view is for, or null for a spectator.' })
   @ApiProperty({ type: Number, nullable: true })
   viewer!: number | null;
-  @Field(() => MatchPhaseEnum, { description: "The engine's phase (new only before creation)." }) @ApiProperty({ enum: MatchPhaseEnum, description: "The engine's phase (new only before creation)." }) phase!: string;
+  @Field(() => MatchPhaseEnum, { description: "The engine's phase (new only before creation)." })
+  @ApiProperty({ enum: MatchPhaseEnum, description: "The engine's phase (new only before creation)." })
+  phase!: string;
   @Field() @ApiProperty() rulesVersion!: string;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) preset!: string | null;
   @Field(() => RulesetOptionsModel, { nullable: true }) @ApiProperty({ type: RulesetOptionsModel, nullable: true }) options!: RulesetOptionsModel | null;
@@ -75,7 +94,11 @@ export class MatchViewModel {
     nullable: 'items',
     description: "Each seat's client seed (hex), null where none was given: public from the moment it is given (scopa-rules/2; empty before).",
   })
-  @ApiProperty({ type: 'array', items: { type: 'string', nullable: true }, description: "Each seat's client seed (hex), null where none was given (scopa-rules/2; empty before)." })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', nullable: true },
+    description: "Each seat's client seed (hex), null where none was given (scopa-rules/2; empty before).",
+  })
   clientSeeds!: (string | null)[];
   @Field(() => Int) @ApiProperty() round!: number;
   @Field(() => Int) @ApiProperty() dealer!: number;
@@ -86,7 +109,12 @@ export class MatchViewModel {
   @Field(() => [String], { description: "The viewer's own hand (empty for a spectator)." }) @ApiProperty({ type: [String] }) hand!: string[];
   @Field(() => [String]) @ApiProperty({ type: [String] }) table!: string[];
   @Field(() => JSONScalar)
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { '7C': 2 }, description: 'Capture values other than the rank, until the round ends: a declared matta\'s, e.g. {"7C": 2}; {} when none.' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { '7C': 2 },
+    description: 'Capture values other than the rank, until the round ends: a declared matta\'s, e.g. {"7C": 2}; {} when none.',
+  })
   captureValues!: Record<string, number>;
   @Field(() => Int) @ApiProperty() deckSize!: number;
   @Field(() => [SeatPublicModel]) @ApiProperty({ type: [SeatPublicModel] }) seats!: SeatPublicModel[];
@@ -133,7 +161,11 @@ export class MatchModel implements MatchPresentation {
   @Field(() => MatchViewModel) @ApiProperty({ type: MatchViewModel }) view!: MatchView;
   @Field(() => RevealModel, { nullable: true }) @ApiProperty({ type: RevealModel, nullable: true }) reveal!: FullView | null;
   // GraphQL field: MatchFieldsResolver (src/matches/matches.resolver.ts). Over REST, on reading a match (not in command responses: the ratings follow the end).
-  @ApiPropertyOptional({ type: [RatingChangeModel], nullable: true, description: 'Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise.' })
+  @ApiPropertyOptional({
+    type: [RatingChangeModel],
+    nullable: true,
+    description: 'Once a rated match is over and taken into the ratings: each rated player before and after; null otherwise.',
+  })
   ratingChanges?: RatingChangeModel[] | null;
   // GraphQL field: MatchFieldsResolver. Over REST, beside ratingChanges.
   @ApiPropertyOptional({
@@ -144,10 +176,20 @@ export class MatchModel implements MatchPresentation {
   })
   unratedReason?: string | null;
   // GraphQL field: MatchFieldsResolver. Over REST, on reading a match and in command responses.
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (docs/fairness.md, "Player-contributed seeds"); null otherwise.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'While a start waits for the client seeds: when it deals at the latest (docs/fairness.md, "Player-contributed seeds"); null otherwise.',
+  })
   startsAt?: Date | null;
   // GraphQL field: MatchFieldsResolver. Over REST, on reading a match.
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'The match this one is a rematch of (POST /v1/matches/{id}/rematch); null otherwise.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The match this one is a rematch of (POST /v1/matches/{id}/rematch); null otherwise.',
+  })
   rematchOf?: string | null;
 }
 
@@ -202,7 +244,8 @@ export class MatchSummaryModel {
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) turnPlayer!: string | null;
   @Field(() => Int, { nullable: true }) @ApiProperty({ type: Number, nullable: true }) winner!: number | null;
   @Field() @ApiProperty() seedCommitment!: string;
-  @Field(() => String, { nullable: true, description: 'The seed, once the match is over.' }) @ApiProperty({ type: String, nullable: true }) revealedSeed!: string | null;
+  @Field(() => String, { nullable: true, description: 'The seed, once the match is over.' }) @ApiProperty({ type: String, nullable: true }) revealedSeed!:
+    string | null;
   @Field() @ApiProperty() createdAt!: Date;
   @Field() @ApiProperty() updatedAt!: Date;
 }

@@ -1,20 +1,23 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  ApiBearerAuth,
-  ApiAcceptedResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Caller, RequireScope, MATCH_PLAY } from '../common/principal';
 import type { Principal } from '../common/principal';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';
-import { AtSeqQuery, ClientSeedInput, CommandInput, CreateMatchInput, DeclareHandInput, EventsQuery, JoinInput, MatchListQuery, PlayInput, seatRequests } from './match.input';
+import {
+  AtSeqQuery,
+  ClientSeedInput,
+  CommandInput,
+  CreateMatchInput,
+  DeclareHandInput,
+  EventsQuery,
+  JoinInput,
+  MatchListQuery,
+  PlayInput,
+  seatRequests,
+} from './match.input';
 import { AuditModel, LegalPlaysModel, MatchEventModel, MatchModel, MatchSummaryModel } from './match.model';
 import { ApiErrors, MATCH_COMMAND_ERRORS } from '../common/api-errors';
 import { ExpectedSeq, SeqETag } from '../common/seq-etag';
@@ -58,7 +61,15 @@ export class MatchesController {
   @Post(':id/join')
   @HttpCode(200)
   @SeqETag()
-  @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'SEAT_UNAVAILABLE', 'MATCH_FULL', 'ALREADY_SEATED', 'INVALID_CLIENT_SEED', 'RATED_PLAY_SUSPENDED')
+  @ApiErrors(
+    ...MATCH_COMMAND_ERRORS,
+    'MATCH_ALREADY_STARTED',
+    'SEAT_UNAVAILABLE',
+    'MATCH_FULL',
+    'ALREADY_SEATED',
+    'INVALID_CLIENT_SEED',
+    'RATED_PLAY_SUSPENDED',
+  )
   @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat (optionally giving my client seed)' })
   @ApiOkResponse({ type: MatchModel })
   join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinInput): Promise<MatchModel> {
@@ -70,9 +81,17 @@ export class MatchesController {
   @HttpCode(200)
   @SeqETag()
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_ALREADY_STARTED', 'NOT_SEATED', 'INVALID_CLIENT_SEED', 'CLIENT_SEED_ALREADY_GIVEN')
-  @ApiOperation({ operationId: 'setClientSeed', summary: 'Give my client seed (once, before the start; public at once); the last one missing deals a pending start' })
+  @ApiOperation({
+    operationId: 'setClientSeed',
+    summary: 'Give my client seed (once, before the start; public at once); the last one missing deals a pending start',
+  })
   @ApiOkResponse({ type: MatchModel })
-  setClientSeed(@Caller() caller: Principal, @Param('id') id: string, @Body() body: ClientSeedInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+  setClientSeed(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: ClientSeedInput,
+    @ExpectedSeq() expectedSeq: number | undefined,
+  ): Promise<MatchModel> {
     return this.api.setClientSeed(caller, id, body.clientSeed, { ...body, expectedSeq });
   }
 
@@ -86,8 +105,16 @@ export class MatchesController {
     summary: 'Start the match (every seat taken); 202 with startsAt while it waits for the client seeds (CLIENT_SEED_WINDOW)',
   })
   @ApiOkResponse({ type: MatchModel, description: 'Started.' })
-  @ApiAcceptedResponse({ type: MatchModel, description: 'A human seat has not given its client seed: the match deals once every human seat has, or at startsAt, whichever comes first.' })
-  async start(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @Res({ passthrough: true }) res: Response): Promise<MatchModel> {
+  @ApiAcceptedResponse({
+    type: MatchModel,
+    description: 'A human seat has not given its client seed: the match deals once every human seat has, or at startsAt, whichever comes first.',
+  })
+  async start(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: CommandInput,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MatchModel> {
     const m = await this.api.start(caller, id, body);
     if (m.status === 'open' && m.startsAt) res.status(HttpStatus.ACCEPTED);
     return m;
@@ -111,10 +138,16 @@ export class MatchesController {
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_NOT_STARTED', 'MATCH_OVER', 'NOT_SEATED', 'NOT_YOUR_TURN', 'DECLARATION_NOT_ALLOWED')
   @ApiOperation({
     operationId: 'declareHand',
-    summary: 'Declare my hand (cirulla) before playing from it: mattaValue when it holds the matta (optimistic concurrency: If-Match or expectedSeq; idempotencyKey)',
+    summary:
+      'Declare my hand (cirulla) before playing from it: mattaValue when it holds the matta (optimistic concurrency: If-Match or expectedSeq; idempotencyKey)',
   })
   @ApiOkResponse({ type: MatchModel })
-  declareHand(@Caller() caller: Principal, @Param('id') id: string, @Body() body: DeclareHandInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+  declareHand(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: DeclareHandInput,
+    @ExpectedSeq() expectedSeq: number | undefined,
+  ): Promise<MatchModel> {
     return this.api.declareHand(caller, id, body.mattaValue, { ...body, expectedSeq });
   }
 
@@ -125,7 +158,12 @@ export class MatchesController {
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_NOT_STARTED', 'MATCH_OVER', 'NOT_SEATED')
   @ApiOperation({ operationId: 'resign', summary: 'Resign: my side loses' })
   @ApiOkResponse({ type: MatchModel })
-  resign(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
+  resign(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: CommandInput,
+    @ExpectedSeq() expectedSeq: number | undefined,
+  ): Promise<MatchModel> {
     return this.api.resign(caller, id, { ...body, expectedSeq });
   }
 
@@ -134,7 +172,11 @@ export class MatchesController {
   @HttpCode(200)
   @SeqETag()
   @ApiErrors(...MATCH_COMMAND_ERRORS, 'MATCH_OVER', 'NOT_SEATED', 'ABORT_TOO_LATE', 'ABORT_NOT_ALLOWED')
-  @ApiOperation({ operationId: 'abort', summary: 'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after; 409 ABORT_NOT_ALLOWED at a tournament table once dealt)' })
+  @ApiOperation({
+    operationId: 'abort',
+    summary:
+      'Abort: any seated player, before the first play; the match ends with no result and is never rated (409 ABORT_TOO_LATE after; 409 ABORT_NOT_ALLOWED at a tournament table once dealt)',
+  })
   @ApiOkResponse({ type: MatchModel })
   abort(@Caller() caller: Principal, @Param('id') id: string, @Body() body: CommandInput, @ExpectedSeq() expectedSeq: number | undefined): Promise<MatchModel> {
     return this.api.abort(caller, id, { ...body, expectedSeq });
@@ -143,7 +185,10 @@ export class MatchesController {
   @RequireScope(MATCH_PLAY)
   @Post(':id/rematch')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'rematch', summary: 'Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated' })
+  @ApiOperation({
+    operationId: 'rematch',
+    summary: 'Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated',
+  })
   @ApiOkResponse({ type: RematchOfferModel })
   @ApiErrors('NOT_SEATED', 'CONFLICT', 'RATED_PLAY_SUSPENDED')
   rematch(@Caller() caller: Principal, @Param('id') id: string): Promise<RematchOfferModel> {

@@ -17,9 +17,29 @@ import { RematchesStore } from './rematches-store';
 
 /** Matches: the REST controller and the GraphQL resolver, two thin transports over MatchesService (what follows an append: src/reactions/after-append.ts). */
 @Module({
-  imports: [StoreModule, AuthModule, RulesetsModule, InboxModule, BotsModule, RatingsModule, ClocksModule, PresenceModule, MatchMakerModule, TournamentTablesModule],
+  imports: [
+    StoreModule,
+    AuthModule,
+    RulesetsModule,
+    InboxModule,
+    BotsModule,
+    RatingsModule,
+    ClocksModule,
+    PresenceModule,
+    MatchMakerModule,
+    TournamentTablesModule,
+  ],
   controllers: [MatchesController],
-  providers: [MatchesService, RematchesService, RematchesStore, MatchesResolver, MatchFieldsResolver, MatchSettingsResolver, TurnNoticeResolver, SeatPresenceResolver],
+  providers: [
+    MatchesService,
+    RematchesService,
+    RematchesStore,
+    MatchesResolver,
+    MatchFieldsResolver,
+    MatchSettingsResolver,
+    TurnNoticeResolver,
+    SeatPresenceResolver,
+  ],
   exports: [MatchesService, RematchesService],
 })
 export class MatchesModule {}

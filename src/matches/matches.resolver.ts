@@ -5,8 +5,32 @@ import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';
 import type { LiveEvent, TurnNotice } from './matches.service';
-import { ClientSeedInput, CommandInput, CreateMatchInput, DeclareHandInput, JoinInput, LiveEventsArgs, MatchArgs, MatchEventsArgs, MatchListQuery, PlayInput, seatRequests } from './match.input';
-import { AuditModel, LegalPlaysModel, LiveEventModel, MatchEventModel, MatchModel, MatchSettingsModel, MatchSummaryModel, RatingChangeModel, SeatPublicModel, TurnNoticeKindEnum, TurnNoticeModel } from './match.model';
+import {
+  ClientSeedInput,
+  CommandInput,
+  CreateMatchInput,
+  DeclareHandInput,
+  JoinInput,
+  LiveEventsArgs,
+  MatchArgs,
+  MatchEventsArgs,
+  MatchListQuery,
+  PlayInput,
+  seatRequests,
+} from './match.input';
+import {
+  AuditModel,
+  LegalPlaysModel,
+  LiveEventModel,
+  MatchEventModel,
+  MatchModel,
+  MatchSettingsModel,
+  MatchSummaryModel,
+  RatingChangeModel,
+  SeatPublicModel,
+  TurnNoticeKindEnum,
+  TurnNoticeModel,
+} from './match.model';
 
 @Resolver()
 export class MatchesResolver {
@@ -16,7 +40,10 @@ export class MatchesResolver {
   ) {}
 
   @RequireScope(MATCH_PLAY)
-  @Mutation(() => RematchOfferModel, { description: 'Ask for a rematch of a finished match; when every human player has (bots count as accepting), the rematch is made and started (newMatchId), seats rotated. The offer lapses after REMATCH_TTL or a decline.' })
+  @Mutation(() => RematchOfferModel, {
+    description:
+      'Ask for a rematch of a finished match; when every human player has (bots count as accepting), the rematch is made and started (newMatchId), seats rotated. The offer lapses after REMATCH_TTL or a decline.',
+  })
   rematch(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
     return this.rematches.ask(caller, matchId);
   }
@@ -32,7 +59,9 @@ export class MatchesResolver {
     return this.rematches.offer(matchId);
   }
 
-  @Query(() => MatchModel, { description: 'A match as I may see it: my seat, a spectator view, or everything once over. atSeq: replay (spectator view before the end).' })
+  @Query(() => MatchModel, {
+    description: 'A match as I may see it: my seat, a spectator view, or everything once over. atSeq: replay (spectator view before the end).',
+  })
   match(@Caller() caller: Principal, @Args() args: MatchArgs): Promise<MatchModel> {
     return this.api.present(caller, args.id, args.atSeq ?? undefined);
   }
@@ -74,17 +103,18 @@ export class MatchesResolver {
   }
 
   @RequireScope(MATCH_PLAY)
-  @Mutation(() => MatchModel, { description: 'Give my client seed (once, before the start; public at once). The last human seed missing deals a pending start at once.' })
-  setClientSeed(
-    @Caller() caller: Principal,
-    @Args('matchId', { type: () => ID }) matchId: string,
-    @Args('input') input: ClientSeedInput,
-  ): Promise<MatchModel> {
+  @Mutation(() => MatchModel, {
+    description: 'Give my client seed (once, before the start; public at once). The last human seed missing deals a pending start at once.',
+  })
+  setClientSeed(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string, @Args('input') input: ClientSeedInput): Promise<MatchModel> {
     return this.api.setClientSeed(caller, matchId, input.clientSeed, input);
   }
 
   @RequireScope(MATCH_PLAY)
-  @Mutation(() => MatchModel, { description: 'Start the match; while a human seat has not given its client seed, the match stays open with startsAt (it deals once every human seat has, or then).' })
+  @Mutation(() => MatchModel, {
+    description:
+      'Start the match; while a human seat has not given its client seed, the match stays open with startsAt (it deals once every human seat has, or then).',
+  })
   startMatch(
     @Caller() caller: Principal,
     @Args('matchId', { type: () => ID }) matchId: string,
@@ -100,7 +130,10 @@ export class MatchesResolver {
   }
 
   @RequireScope(MATCH_PLAY)
-  @Mutation(() => MatchModel, { description: 'Declare my hand (cirulla) before playing from it, naming the matta value when it holds the matta; DECLARATION_NOT_ALLOWED with the reason otherwise.' })
+  @Mutation(() => MatchModel, {
+    description:
+      'Declare my hand (cirulla) before playing from it, naming the matta value when it holds the matta; DECLARATION_NOT_ALLOWED with the reason otherwise.',
+  })
   declareHand(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string, @Args('input') input: DeclareHandInput): Promise<MatchModel> {
     return this.api.declareHand(caller, matchId, input.mattaValue, input);
   }
@@ -116,7 +149,10 @@ export class MatchesResolver {
   }
 
   @RequireScope(MATCH_PLAY)
-  @Mutation(() => MatchModel, { description: 'Abort the match: any seated player, before the first play. It ends with no result (reason aborted) and is never rated; ABORT_TOO_LATE after the first play; ABORT_NOT_ALLOWED at a tournament table once dealt.' })
+  @Mutation(() => MatchModel, {
+    description:
+      'Abort the match: any seated player, before the first play. It ends with no result (reason aborted) and is never rated; ABORT_TOO_LATE after the first play; ABORT_NOT_ALLOWED at a tournament table once dealt.',
+  })
   abort(
     @Caller() caller: Principal,
     @Args('matchId', { type: () => ID }) matchId: string,
@@ -133,7 +169,10 @@ export class MatchesResolver {
     return this.api.follow(caller, args.matchId, args.fromSeq ?? 1);
   }
 
-  @Subscription(() => TurnNoticeModel, { description: 'A notice each time it becomes my turn in any of my matches (kind yourTurn), and once per turn when my clock runs low (kind clockLow).', resolve: (value: TurnNotice) => value })
+  @Subscription(() => TurnNoticeModel, {
+    description: 'A notice each time it becomes my turn in any of my matches (kind yourTurn), and once per turn when my clock runs low (kind clockLow).',
+    resolve: (value: TurnNotice) => value,
+  })
   myTurn(@Caller() caller: Principal): AsyncIterableIterator<TurnNotice> {
     return this.api.myTurns(caller);
   }
@@ -153,7 +192,11 @@ export class MatchFieldsResolver {
     return this.rematches.rematchOf(match.id);
   }
 
-  @ResolveField(() => [RatingChangeModel], { nullable: true, description: "Once a rated match is over: each rated player's rating before and after, with RD and volatility; null until its end is taken into the ratings, and for unrated matches." })
+  @ResolveField(() => [RatingChangeModel], {
+    nullable: true,
+    description:
+      "Once a rated match is over: each rated player's rating before and after, with RD and volatility; null until its end is taken into the ratings, and for unrated matches.",
+  })
   async ratingChanges(@Parent() match: MatchModel): Promise<RatingChangeModel[] | null> {
     if (match.ratingChanges !== undefined) return match.ratingChanges;
     if (match.status !== 'over' || !match.view?.settings?.rated) return null;
@@ -171,7 +214,10 @@ export class MatchFieldsResolver {
     return this.api.unratedReason(match.id);
   }
 
-  @ResolveField(() => Date, { nullable: true, description: 'While a start waits for the client seeds: when it deals at the latest (docs/fairness.md, "Player-contributed seeds"); null otherwise.' })
+  @ResolveField(() => Date, {
+    nullable: true,
+    description: 'While a start waits for the client seeds: when it deals at the latest (docs/fairness.md, "Player-contributed seeds"); null otherwise.',
+  })
   async startsAt(@Parent() match: MatchModel): Promise<Date | null> {
     if (match.startsAt !== undefined) return match.startsAt;
     if (match.status !== 'open') return null;
@@ -184,14 +230,21 @@ export class MatchFieldsResolver {
 export class SeatPresenceResolver {
   constructor(private readonly api: MatchesService) {}
 
-  @ResolveField(() => Boolean, { nullable: true, description: "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null for an open or bot seat, and to a caller without a seat in the match." })
+  @ResolveField(() => Boolean, {
+    nullable: true,
+    description:
+      "Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null for an open or bot seat, and to a caller without a seat in the match.",
+  })
   async online(@Parent() seat: SeatPublicModel): Promise<boolean | null> {
     if (seat.online !== undefined) return seat.online;
     if (!seat.player || seat.bot) return null;
     return (await this.api.presenceOf(seat.player)).online;
   }
 
-  @ResolveField(() => Date, { nullable: true, description: 'When the player was last online (null: online now, an open or bot seat, or not seen since the service started).' })
+  @ResolveField(() => Date, {
+    nullable: true,
+    description: 'When the player was last online (null: online now, an open or bot seat, or not seen since the service started).',
+  })
   async lastSeen(@Parent() seat: SeatPublicModel): Promise<Date | null> {
     if (seat.lastSeen !== undefined) return seat.lastSeen;
     if (!seat.player || seat.bot) return null;

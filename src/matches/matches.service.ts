@@ -136,7 +136,8 @@ export class MatchesService {
           break;
         case 'reserved': {
           const username = String(s.username ?? '').toLowerCase();
-          if (!username || !(await this.accounts.exists(username))) throw new DomainError('VALIDATION_FAILED', `seat ${i}: no account ${JSON.stringify(s.username ?? '')}`);
+          if (!username || !(await this.accounts.exists(username)))
+            throw new DomainError('VALIDATION_FAILED', `seat ${i}: no account ${JSON.stringify(s.username ?? '')}`);
           seats.push({ reservedFor: username });
           break;
         }
@@ -254,7 +255,11 @@ export class MatchesService {
     await this.store.settled(result);
     // The snapshot this append (or the bots after it) left in the cache: no read.
     const snap = await this.store.atLeast(matchId, result.seq);
-    const presented = this.presentation({ id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId }, snap.seq, ...viewsFor(caller.username, snap.state));
+    const presented = this.presentation(
+      { id: matchId, createdBy: snap.state.createdBy ?? '', rulesetId: snap.rulesetId },
+      snap.seq,
+      ...viewsFor(caller.username, snap.state),
+    );
     if (snap.state.phase === 'over' && (await this.withheld(matchId))) presented.reveal = null;
     return this.withStartsAt(this.seen(caller.username, presented), snap.state);
   }
@@ -276,7 +281,6 @@ export class MatchesService {
   }
 
   // ------------------------------------------------------------------ reading
-
 
   /** The match as the caller may see it now, or at `atSeq` (replay). */
   async present(caller: Principal | null, matchId: string, atSeq?: number): Promise<MatchPresentation> {
@@ -333,9 +337,7 @@ export class MatchesService {
     if (presented.view.seats.some((s) => (s as { online?: unknown }).online === null)) return;
     presented.view = {
       ...presented.view,
-      seats: await Promise.all(
-        presented.view.seats.map(async (s) => (s.player && !s.bot ? { ...s, ...(await this.presence.presenceOf(s.player)) } : s)),
-      ),
+      seats: await Promise.all(presented.view.seats.map(async (s) => (s.player && !s.bot ? { ...s, ...(await this.presence.presenceOf(s.player)) } : s))),
     };
   }
 
@@ -371,7 +373,17 @@ export class MatchesService {
   ): MatchPresentation {
     const status: MatchStatus = view.phase === 'over' ? 'over' : view.phase === 'playing' ? 'playing' : 'open';
     const imported = summary.imported ?? false;
-    return { id: summary.id, seq, status, createdBy: summary.createdBy, rulesetId: summary.rulesetId, imported, sourceId: imported ? (summary.sourceId ?? null) : null, view: stripSecrets(view), reveal };
+    return {
+      id: summary.id,
+      seq,
+      status,
+      createdBy: summary.createdBy,
+      rulesetId: summary.rulesetId,
+      imported,
+      sourceId: imported ? (summary.sourceId ?? null) : null,
+      view: stripSecrets(view),
+      reveal,
+    };
   }
 
   /** My legal plays and the hand declarations open to me now (both empty when it is not my turn). */
@@ -409,7 +421,12 @@ export class MatchesService {
   }
 
   async myMatches(caller: Principal, q: ListOptions): Promise<MatchSummary[]> {
-    const listed = await this.store.listMatches(caller.username, { status: q.status ?? undefined, myTurn: q.myTurn ?? undefined, limit: q.limit ?? undefined, offset: q.offset ?? undefined });
+    const listed = await this.store.listMatches(caller.username, {
+      status: q.status ?? undefined,
+      myTurn: q.myTurn ?? undefined,
+      limit: q.limit ?? undefined,
+      offset: q.offset ?? undefined,
+    });
     // A table whose duplicate round runs shows no seed yet (src/match-store/tournament-tables.ts): one lookup for the page's finished matches.
     const waits = await this.tables.undisclosed(listed.filter((m) => m.revealedSeed !== null).map((m) => m.id));
     return waits.size === 0 ? listed : listed.map((m) => (waits.has(m.id) ? { ...m, revealedSeed: null } : m));
@@ -467,4 +484,3 @@ function sealed(e: EventMessage): EventMessage {
 function toMessage(e: StoredEvent): EventMessage {
   return { matchId: e.matchId, seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, time: e.time, hash: e.hash };
 }
-

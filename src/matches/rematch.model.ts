@@ -11,10 +11,14 @@ export enum RematchStatusEnum {
 }
 registerEnumType(RematchStatusEnum, {
   name: 'RematchStatus',
-  description: 'open: waiting for every human player to ask; declined by a player; accepted: the rematch is newMatchId; expired: REMATCH_TTL after the first ask.',
+  description:
+    'open: waiting for every human player to ask; declined by a player; accepted: the rematch is newMatchId; expired: REMATCH_TTL after the first ask.',
 });
 
-@ObjectType('RematchOffer', { description: 'The rematch offer after a finished match: when every human player has asked (bots count as accepting), the rematch is made and started (newMatchId).' })
+@ObjectType('RematchOffer', {
+  description:
+    'The rematch offer after a finished match: when every human player has asked (bots count as accepting), the rematch is made and started (newMatchId).',
+})
 export class RematchOfferModel implements RematchOffer {
   @Field(() => ID, { description: 'The finished match.' }) @ApiProperty({ format: 'uuid' }) matchId!: string;
   @Field(() => RematchStatusEnum, { description: 'Where the offer stands.' })

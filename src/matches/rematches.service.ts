@@ -82,7 +82,10 @@ export class RematchesService {
     const row = (await this.offers.ask(matchId, caller.username, this.ttlMs)) ?? (await this.offers.read(matchId))!;
     if (row.status === 'accepted') return this.toOffer(matchId, players, row);
     if (!players.every((p) => row.asked.includes(p))) {
-      await this.notify(players.filter((p) => p !== caller.username), { type: 'rematchOffered', matchId, by: caller.username, expiresAt: new Date(row.expires_at).toISOString() });
+      await this.notify(
+        players.filter((p) => p !== caller.username),
+        { type: 'rematchOffered', matchId, by: caller.username, expiresAt: new Date(row.expires_at).toISOString() },
+      );
       return this.toOffer(matchId, players, row);
     }
 
@@ -124,7 +127,10 @@ export class RematchesService {
     if (!players.includes(caller.username)) throw new DomainError('NOT_SEATED', 'only a human player of the match may decline its rematch');
     const row = await this.offers.decline(matchId, caller.username);
     if (!row) throw new DomainError('CONFLICT', 'there is no open rematch offer for this match');
-    await this.notify(players.filter((p) => p !== caller.username), { type: 'rematchDeclined', matchId, by: caller.username });
+    await this.notify(
+      players.filter((p) => p !== caller.username),
+      { type: 'rematchDeclined', matchId, by: caller.username },
+    );
     return this.toOffer(matchId, players, row);
   }
 

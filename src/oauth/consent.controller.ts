@@ -28,14 +28,25 @@ export class ConsentController {
 
   @SessionOnly()
   @Get(':uid/request')
-  request(@Caller() caller: Principal, @Param('uid') uid: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsentRequestModel> {
+  request(
+    @Caller() caller: Principal,
+    @Param('uid') uid: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsentRequestModel> {
     return this.grants.consentRequest(req, res, uid, caller);
   }
 
   @SessionOnly()
   @Post(':uid')
   @HttpCode(200)
-  decide(@Caller() caller: Principal, @Param('uid') uid: string, @Body() body: ConsentDecisionInput, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<ConsentOutcomeModel> {
+  decide(
+    @Caller() caller: Principal,
+    @Param('uid') uid: string,
+    @Body() body: ConsentDecisionInput,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsentOutcomeModel> {
     return this.grants.decide(req, res, uid, caller, body.approve);
   }
 }

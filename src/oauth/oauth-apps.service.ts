@@ -28,7 +28,7 @@ function redirectUriProblem(uri: string): string | null {
   // https://scopa.example@evil.example/cb goes to evil.example: a user part only serves to mislead.
   if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(uri)) return `${uri} has a user part (user@host): name the host alone`;
   if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) return `${uri}: http only on a loopback address (127.0.0.1, [::1], localhost); use https`;
-  if ((url.protocol === 'javascript:' || url.protocol === 'data:' || url.protocol === 'file:')) return `${uri}: scheme not allowed`;
+  if (url.protocol === 'javascript:' || url.protocol === 'data:' || url.protocol === 'file:') return `${uri}: scheme not allowed`;
   return null;
 }
 

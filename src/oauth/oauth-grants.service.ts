@@ -43,7 +43,10 @@ export class OAuthGrantsService {
       where: { model: 'Grant', accountId: owner.accountId, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
       orderBy: { createdAt: 'asc' },
     });
-    const apps = await this.prisma.oAuthApp.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.clientId ?? ''))] } }, select: { id: true, name: true } });
+    const apps = await this.prisma.oAuthApp.findMany({
+      where: { id: { in: [...new Set(rows.map((r) => r.clientId ?? ''))] } },
+      select: { id: true, name: true },
+    });
     const names = new Map(apps.map((a) => [a.id, a.name]));
     return rows
       .filter((r) => r.clientId && names.has(r.clientId))
@@ -89,7 +92,12 @@ export class OAuthGrantsService {
     const interaction = await this.interaction(req, res, uid);
     const oidc = this.server.oidc;
     if (!approve) {
-      const redirectTo = await oidc.interactionResult(req, res, { error: 'access_denied', error_description: 'the user denied the request' }, { mergeWithLastSubmission: false });
+      const redirectTo = await oidc.interactionResult(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'the user denied the request' },
+        { mergeWithLastSubmission: false },
+      );
       return { redirectTo };
     }
     const clientId = String(interaction.params.client_id ?? '');
@@ -100,7 +108,12 @@ export class OAuthGrantsService {
     if (requested.includes('openid')) scopes.push('openid');
     if (scopes.length) grant.addOIDCScope(scopes.join(' '));
     const grantId = await grant.save();
-    const redirectTo = await oidc.interactionResult(req, res, { login: { accountId: caller.accountId, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    const redirectTo = await oidc.interactionResult(
+      req,
+      res,
+      { login: { accountId: caller.accountId, remember: false }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
     return { redirectTo };
   }
 

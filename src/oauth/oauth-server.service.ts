@@ -111,7 +111,12 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     if (!state || state.allowed) return true;
     const retryAfter = Math.max(1, state.reset);
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retryAfter), 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: `rate limit of ${state.limit} requests per ${state.windowSeconds} s exceeded; retry in ${retryAfter} s` }));
+    res.end(
+      JSON.stringify({
+        error: 'temporarily_unavailable',
+        error_description: `rate limit of ${state.limit} requests per ${state.windowSeconds} s exceeded; retry in ${retryAfter} s`,
+      }),
+    );
     return false;
   }
 
@@ -176,11 +181,13 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     // Every authorization goes through the consent page (the user sees which app asks what, every time);
     // the page answers with both the login (the web client's signed-in account) and the consent.
     const policy = interactionPolicy.base();
-    policy.get('login')!.checks.add(
-      new interactionPolicy.Check('consent_every_time', 'every authorization is approved on the consent page', (ctx: KoaContextWithOIDC) =>
-        ctx.oidc.result ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-      ),
-    );
+    policy
+      .get('login')!
+      .checks.add(
+        new interactionPolicy.Check('consent_every_time', 'every authorization is approved on the consent page', (ctx: KoaContextWithOIDC) =>
+          ctx.oidc.result ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+        ),
+      );
 
     const configuration: Configuration = {
       adapter: (name: string) => new PrismaAdapter(name, prisma, hooks, this.secret.value),
@@ -251,7 +258,8 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     // X-Forwarded-Proto/Host from the proxies the service trusts (as Express does).
     provider.proxy = !!this.config.TRUST_PROXY;
     provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
-      const accountId = ctx.oidc?.entities?.Grant?.accountId ?? ctx.oidc?.entities?.RefreshToken?.accountId ?? ctx.oidc?.entities?.AuthorizationCode?.accountId ?? null;
+      const accountId =
+        ctx.oidc?.entities?.Grant?.accountId ?? ctx.oidc?.entities?.RefreshToken?.accountId ?? ctx.oidc?.entities?.AuthorizationCode?.accountId ?? null;
       void this.bus.publish({ kind: 'grant', accountId: accountId ?? '', grantId });
     });
     // An app revoking one access token (RFC 7009): its row is gone (HTTP refuses it on every instance); its sockets and streams close.

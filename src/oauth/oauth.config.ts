@@ -4,7 +4,12 @@ import type { OAuthConfig } from '../config/slices';
 
 /** The token lives oidc-provider is given (OAUTH_ACCESS_TOKEN_TTL, OAUTH_CODE_TTL, OAUTH_REFRESH_TOKEN_TTL, OAUTH_GRANT_TTL seconds; defaults one hour, 60 s, 30 days, one year). */
 export function tokenTtls(config: OAuthConfig): { AccessToken: number; AuthorizationCode: number; RefreshToken: number; Grant: number } {
-  return { AccessToken: config.OAUTH_ACCESS_TOKEN_TTL, AuthorizationCode: config.OAUTH_CODE_TTL, RefreshToken: config.OAUTH_REFRESH_TOKEN_TTL, Grant: config.OAUTH_GRANT_TTL };
+  return {
+    AccessToken: config.OAUTH_ACCESS_TOKEN_TTL,
+    AuthorizationCode: config.OAUTH_CODE_TTL,
+    RefreshToken: config.OAUTH_REFRESH_TOKEN_TTL,
+    Grant: config.OAUTH_GRANT_TTL,
+  };
 }
 
 /**

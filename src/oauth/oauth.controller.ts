@@ -18,7 +18,10 @@ export class OAuthController {
   ) {}
 
   @Post('apps')
-  @ApiOperation({ operationId: 'registerOAuthApp', summary: 'Register an app (an OAuth client): name, exact redirect URIs, public or confidential; a confidential app\'s secret is in this response only' })
+  @ApiOperation({
+    operationId: 'registerOAuthApp',
+    summary: "Register an app (an OAuth client): name, exact redirect URIs, public or confidential; a confidential app's secret is in this response only",
+  })
   @ApiCreatedResponse({ type: RegisteredOAuthAppModel })
   register(@Caller() caller: Principal, @Body() body: RegisterOAuthAppInput): Promise<RegisteredOAuthAppModel> {
     return this.apps.register(caller, body.name, body.redirectUris, body.confidential ?? false);
@@ -48,7 +51,10 @@ export class OAuthController {
 
   @Delete('grants/:id')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'revokeAuthorizedApp', summary: 'Revoke an app\'s access: every token of the grant stops at once, its open sockets and streams close' })
+  @ApiOperation({
+    operationId: 'revokeAuthorizedApp',
+    summary: "Revoke an app's access: every token of the grant stops at once, its open sockets and streams close",
+  })
   @ApiNoContentResponse()
   async revokeGrant(@Caller() caller: Principal, @Param('id') id: string): Promise<void> {
     await this.grants.revoke(caller, id);

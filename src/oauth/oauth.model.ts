@@ -14,7 +14,9 @@ export class OAuthAppModel {
   @Field(() => [String], { description: 'Exact redirect URIs; a loopback one (http://127.0.0.1/...) matches any port for a native app.' })
   @ApiProperty({ type: [String] })
   redirectUris!: string[];
-  @Field({ description: 'A confidential app authenticates with its client secret at the token endpoint; a public one (browser, native) with nothing but PKCE.' })
+  @Field({
+    description: 'A confidential app authenticates with its client secret at the token endpoint; a public one (browser, native) with nothing but PKCE.',
+  })
   @ApiProperty()
   confidential!: boolean;
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
@@ -32,7 +34,10 @@ export class RegisteredOAuthAppModel {
 export class RegisterOAuthAppInput {
   @Field() @ApiProperty({ example: 'My Scopa bot' }) @IsString() @Length(1, 100) name!: string;
 
-  @Field(() => [String], { description: '1 to 10 absolute URIs without fragment or user part: https, http on a loopback address (any port at use), or a private-use scheme (com.example.app:/cb).' })
+  @Field(() => [String], {
+    description:
+      '1 to 10 absolute URIs without fragment or user part: https, http on a loopback address (any port at use), or a private-use scheme (com.example.app:/cb).',
+  })
   @ApiProperty({ type: [String], example: ['http://127.0.0.1/callback'] })
   @IsArray()
   @ArrayMinSize(1)
@@ -71,7 +76,8 @@ export class ConsentRequestModel {
   @ApiProperty() uid!: string;
   @ApiProperty({ type: AuthorizedAppRefModel }) app!: AuthorizedAppRefModel;
   @ApiProperty() redirectUri!: string;
-  @ApiProperty({ description: "Where the browser goes back to, plainly: the redirect URI's host (with its port), or its scheme for a private-use scheme." }) redirectHost!: string;
+  @ApiProperty({ description: "Where the browser goes back to, plainly: the redirect URI's host (with its port), or its scheme for a private-use scheme." })
+  redirectHost!: string;
   @ApiProperty({ description: 'The account that would grant the access.' }) username!: string;
   @ApiProperty({ isArray: true }) scopes!: { scope: Scope; description: string }[];
 }

@@ -13,7 +13,9 @@ export class OAuthResolver {
     private readonly grants: OAuthGrantsService,
   ) {}
 
-  @Mutation(() => RegisteredOAuthAppModel, { description: "Register an app (an OAuth client): name, exact redirect URIs, public or confidential; a confidential app's secret is returned this once." })
+  @Mutation(() => RegisteredOAuthAppModel, {
+    description: "Register an app (an OAuth client): name, exact redirect URIs, public or confidential; a confidential app's secret is returned this once.",
+  })
   registerOAuthApp(@Caller() caller: Principal, @Args('input') input: RegisterOAuthAppInput): Promise<RegisteredOAuthAppModel> {
     return this.apps.register(caller, input.name, input.redirectUris, input.confidential ?? false);
   }

@@ -14,7 +14,10 @@ export interface AdapterHooks {
 const epoch = (d: Date): number => Math.floor(d.getTime() / 1000);
 
 /** An app (a row of oauth_apps) as oidc-provider's client metadata (`secret`: the server secret its client secret derives from). */
-export function clientMetadata(app: { id: string; name: string; redirectUris: string[]; confidential: boolean; secretSalt: string | null }, secret: string): ClientMetadata {
+export function clientMetadata(
+  app: { id: string; name: string; redirectUris: string[]; confidential: boolean; secretSalt: string | null },
+  secret: string,
+): ClientMetadata {
   return {
     client_id: app.id,
     client_name: app.name,

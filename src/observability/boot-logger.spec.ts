@@ -40,7 +40,8 @@ describe('the boot logger', () => {
     expect(servedUrls(4321, '127.0.0.1')).toContain('Scopa service listening on http://127.0.0.1:4321 (port 4321, 127.0.0.1 only)');
     expect(servedUrls(4321, '127.0.0.1')).toContain('http://127.0.0.1:4321/graphql');
     expect(servedUrls(4321, '::1')).toContain('http://[::1]:4321/v1');
-    for (const every of [undefined, '0.0.0.0', '::']) expect(servedUrls(4321, every)).toContain('Scopa service listening on http://localhost:4321 (port 4321, every interface)');
+    for (const every of [undefined, '0.0.0.0', '::'])
+      expect(servedUrls(4321, every)).toContain('Scopa service listening on http://localhost:4321 (port 4321, every interface)');
   });
 
   it('names every URL the service serves, and how to stop it', () => {

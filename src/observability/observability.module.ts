@@ -79,6 +79,8 @@ export class ObservabilityModule implements NestModule {
   constructor(private readonly config: ObservabilityConfig) {}
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestLogger(logLevel(this.config), undefined, REQUEST_LINE_LEVEL, this.config.INSTANCE_ID)).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
+    consumer
+      .apply(requestLogger(logLevel(this.config), undefined, REQUEST_LINE_LEVEL, this.config.INSTANCE_ID))
+      .forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
   }
 }

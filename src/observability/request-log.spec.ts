@@ -37,7 +37,12 @@ describe("the service's request lines (REQUEST_LINE_LEVEL)", () => {
     const lines: string[] = [];
     out.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
     const log = requestLogger(level, out, REQUEST_LINE_LEVEL);
-    const server = createServer((req, res) => log(req, res, () => { res.statusCode = status; res.end('x'); }));
+    const server = createServer((req, res) =>
+      log(req, res, () => {
+        res.statusCode = status;
+        res.end('x');
+      }),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as AddressInfo;
     await (await fetch(`http://127.0.0.1:${port}/v1/rulesets`)).text();

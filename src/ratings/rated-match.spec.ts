@@ -36,7 +36,13 @@ describe('ratedMatchVerdict', () => {
   const two = options({});
 
   it('two players: one game each, scored by the result', () => {
-    const v = ratedMatchVerdict([created(two, [{ player: 'ann' }, {}]), { type: 'SeatTaken', seat: 1, player: 'bob' }, { type: 'MatchStarted' }, ...plays(0, 1), ended('points', 1, [7, 11])]);
+    const v = ratedMatchVerdict([
+      created(two, [{ player: 'ann' }, {}]),
+      { type: 'SeatTaken', seat: 1, player: 'bob' },
+      { type: 'MatchStarted' },
+      ...plays(0, 1),
+      ended('points', 1, [7, 11]),
+    ]);
     expect(v).toEqual({
       counted: true,
       players: [
@@ -77,7 +83,11 @@ describe('ratedMatchVerdict', () => {
 
   it('three players: each pair one game by final rank', () => {
     const three = options({ players: 3 });
-    const v = ratedMatchVerdict([created(three, [{ player: 'ann' }, { player: 'bob' }, { player: 'cat' }]), ...plays(0, 1, 2), ended('points', 2, [9, 10, 11])]);
+    const v = ratedMatchVerdict([
+      created(three, [{ player: 'ann' }, { player: 'bob' }, { player: 'cat' }]),
+      ...plays(0, 1, 2),
+      ended('points', 2, [9, 10, 11]),
+    ]);
     expect(v.counted && v.games).toEqual([
       { a: 'ann', b: 'bob', score: 0 },
       { a: 'ann', b: 'cat', score: 0 },
@@ -171,7 +181,10 @@ describe('leaving before every side played a card (an abort, not rated)', () => 
   });
 
   it('an unrated log has no attendance', () => {
-    expect(ratedAttendance([created(two, [{ player: 'ann' }, { player: 'bob' }], false), start, ended('resignation', 0, [0, 0])])).toEqual({ participants: [], leftEarly: [] });
+    expect(ratedAttendance([created(two, [{ player: 'ann' }, { player: 'bob' }], false), start, ended('resignation', 0, [0, 0])])).toEqual({
+      participants: [],
+      leftEarly: [],
+    });
   });
 });
 

@@ -23,9 +23,7 @@ export interface RatedPlayer {
   result: MatchOutcome;
 }
 
-export type RatedMatchVerdict =
-  | { counted: true; players: RatedPlayer[]; games: Game[] }
-  | { counted: false; reason: string };
+export type RatedMatchVerdict = { counted: true; players: RatedPlayer[]; games: Game[] } | { counted: false; reason: string };
 
 /** True when the log's MatchCreated asked for a rated match. */
 export function isRatedLog(created: MatchEvent | undefined): boolean {
@@ -150,7 +148,7 @@ export function ratedAttendance(events: readonly MatchEvent[]): RatedAttendance 
     if (e.type === 'SeatTaken') seats[e.seat] = { ...seats[e.seat], player: e.player };
     if (e.type === 'SeatResigned' || e.type === 'SeatForfeited' || e.type === 'MatchAborted') leaver = e.seat;
   }
-  const person = (seat: number): string | null => (seats[seat]?.bot ? null : seats[seat]?.player ?? null);
+  const person = (seat: number): string | null => (seats[seat]?.bot ? null : (seats[seat]?.player ?? null));
   const participants = [...new Set(seats.flatMap((_, seat) => person(seat) ?? []))].sort();
   const played = sidesThatPlayed(events, options, seats);
   if (played.size === sideCount(options)) return { participants, leftEarly: [] };
@@ -176,7 +174,7 @@ export function sideRanks(sides: number, winner: number | null, totals: readonly
   const key = (side: number): number => {
     if (side === winner) return Infinity;
     if (side === abandoningSide) return -Infinity;
-    return sides === 2 ? (winner === null ? 0 : -1) : totals[side] ?? 0;
+    return sides === 2 ? (winner === null ? 0 : -1) : (totals[side] ?? 0);
   };
   const keys = Array.from({ length: sides }, (_, side) => key(side));
   return keys.map((k) => 1 + keys.filter((other) => other > k).length);

@@ -198,7 +198,9 @@ export class RatingStore {
       FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
       WHERE x.player = ${x}
       GROUP BY x.pool ORDER BY x.pool`;
-    const matches = await this.prisma.$queryRaw<{ match_id: string; pool: string; ended_at: Date; rank_a: number; rank_b: number; rating_before: number; rating_after: number }[]>`
+    const matches = await this.prisma.$queryRaw<
+      { match_id: string; pool: string; ended_at: Date; rank_a: number; rank_b: number; rating_before: number; rating_after: number }[]
+    >`
       SELECT x.match_id::text AS match_id, x.pool, x.ended_at, x.rank AS rank_a, y.rank AS rank_b, x.rating_before, x.rating_after
       FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
       WHERE x.player = ${x}
@@ -214,7 +216,10 @@ export class RatingStore {
     const taken = await this.prisma.ratedMatch.findMany({ where: { matchId: { in: [...matchIds] } }, select: { matchId: true } });
     for (const t of taken) out.set(t.matchId, []);
     if (taken.length === 0) return out;
-    const rows = await this.prisma.ratingChange.findMany({ where: { matchId: { in: taken.map((t) => t.matchId) } }, orderBy: [{ side: 'asc' }, { player: 'asc' }] });
+    const rows = await this.prisma.ratingChange.findMany({
+      where: { matchId: { in: taken.map((t) => t.matchId) } },
+      orderBy: [{ side: 'asc' }, { player: 'asc' }],
+    });
     for (const r of rows) out.get(r.matchId)?.push(changeOf(r));
     return out;
   }

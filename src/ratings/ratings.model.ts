@@ -62,12 +62,14 @@ export class CrosstableMatchModel {
   @Field(() => ID) @ApiProperty() matchId!: string;
   @Field() @ApiProperty() ruleset!: string;
   @Field() @ApiProperty() endedAt!: Date;
-  @Field(() => GameResultEnum, { description: 'For the first player.' }) @ApiProperty({ enum: GameResultEnum, description: 'For the first player.' }) result!: string;
+  @Field(() => GameResultEnum, { description: 'For the first player.' })
+  @ApiProperty({ enum: GameResultEnum, description: 'For the first player.' })
+  result!: string;
   @Field(() => Float) @ApiProperty() ratingBefore!: number;
   @Field(() => Float) @ApiProperty() ratingAfter!: number;
 }
 
-@ObjectType('Crosstable', { description: 'Head to head in rated matches, from the first player\'s side.' })
+@ObjectType('Crosstable', { description: "Head to head in rated matches, from the first player's side." })
 export class CrosstableModel {
   @Field() @ApiProperty() a!: string;
   @Field() @ApiProperty() b!: string;

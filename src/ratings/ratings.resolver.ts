@@ -9,7 +9,9 @@ import { CrosstableArgs, LeaderboardArgs, RatingHistoryArgs, UserArgs } from './
 export class RatingsResolver {
   constructor(private readonly ratings: RatingsService) {}
 
-  @Query(() => UserProfileModel, { description: 'A player: per rating pool the rating, RD, volatility, games and provisional flag; wins, losses, draws; member since. Also bot:<level>.' })
+  @Query(() => UserProfileModel, {
+    description: 'A player: per rating pool the rating, RD, volatility, games and provisional flag; wins, losses, draws; member since. Also bot:<level>.',
+  })
   user(@Args() args: UserArgs): Promise<UserProfileModel> {
     return this.ratings.profile(args.username);
   }

@@ -181,5 +181,6 @@ export class RatingsService extends RatingStore {
 }
 
 function checkRuleset(ruleset: string): void {
-  if (typeof ruleset !== 'string' || ruleset.length < 1 || ruleset.length > 100) throw new DomainError('VALIDATION_FAILED', 'ruleset: a preset id or a saved ruleset id');
+  if (typeof ruleset !== 'string' || ruleset.length < 1 || ruleset.length > 100)
+    throw new DomainError('VALIDATION_FAILED', 'ruleset: a preset id or a saved ruleset id');
 }

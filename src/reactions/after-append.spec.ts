@@ -21,7 +21,17 @@ it('no file but src/reactions/after-append.ts registers on MatchStore.onAppended
 });
 
 it('declares the order of the steps', () => {
-  expect(AFTER_APPEND_STEPS).toEqual(['clockAndOutbox', 'metrics', 'turnNotices', 'lifecycleNotices', 'lobby', 'ratings', 'tournaments', 'pendingStart', 'botTurns']);
+  expect(AFTER_APPEND_STEPS).toEqual([
+    'clockAndOutbox',
+    'metrics',
+    'turnNotices',
+    'lifecycleNotices',
+    'lobby',
+    'ratings',
+    'tournaments',
+    'pendingStart',
+    'botTurns',
+  ]);
 });
 
 function pipeline(calls: string[], fail: string | null = null) {
@@ -51,7 +61,12 @@ function pipeline(calls: string[], fail: string | null = null) {
 }
 
 const result = (actor: string | null, type = 'CardPlayed'): CommandResult =>
-  ({ matchId: 'm', seq: 3, replayed: false, events: [{ matchId: 'm', seq: 3, type, actor, payload: type === 'MatchEnded' ? { winner: 0, totals: [11, 3], reason: 'points' } : {}, time: new Date() }] }) as unknown as CommandResult;
+  ({
+    matchId: 'm',
+    seq: 3,
+    replayed: false,
+    events: [{ matchId: 'm', seq: 3, type, actor, payload: type === 'MatchEnded' ? { winner: 0, totals: [11, 3], reason: 'points' } : {}, time: new Date() }],
+  }) as unknown as CommandResult;
 
 it('runs the in-process steps one after the other in the declared order', async () => {
   const calls: string[] = [];
@@ -61,12 +76,17 @@ it('runs the in-process steps one after the other in the declared order', async 
   expect(p.order()).toEqual(AFTER_APPEND_STEPS.slice(2));
   await p.react(result('alice'));
   expect(calls).toEqual([
-    'turnNotices:start', 'turnNotices:end',
-    'lifecycleNotices:start', 'lifecycleNotices:end',
-    'lobby:start', 'lobby:end',
+    'turnNotices:start',
+    'turnNotices:end',
+    'lifecycleNotices:start',
+    'lifecycleNotices:end',
+    'lobby:start',
+    'lobby:end',
     'ratings',
-    'pendingStart:start', 'pendingStart:end',
-    'botTurns:start', 'botTurns:end',
+    'pendingStart:start',
+    'pendingStart:end',
+    'botTurns:start',
+    'botTurns:end',
   ]);
 });
 
@@ -74,7 +94,15 @@ it('the tournaments step runs (after ratings, before pendingStart) only for an a
   const calls: string[] = [];
   const { p } = pipeline(calls);
   await p.react(result('alice', 'MatchEnded'));
-  expect(calls.filter((c) => !c.endsWith(':start'))).toEqual(['turnNotices:end', 'lifecycleNotices:end', 'lobby:end', 'ratings', 'tournaments:end', 'pendingStart:end', 'botTurns:end']);
+  expect(calls.filter((c) => !c.endsWith(':start'))).toEqual([
+    'turnNotices:end',
+    'lifecycleNotices:end',
+    'lobby:end',
+    'ratings',
+    'tournaments:end',
+    'pendingStart:end',
+    'botTurns:end',
+  ]);
   calls.length = 0;
   await p.react(result('alice'));
   expect(calls).not.toContain('tournaments:start');
@@ -84,7 +112,14 @@ it("a step's failure is its own: the next steps run", async () => {
   const calls: string[] = [];
   const { p } = pipeline(calls, 'lobby');
   await p.react(result('alice'));
-  expect(calls.filter((c) => !c.endsWith(':start'))).toEqual(['turnNotices:end', 'lifecycleNotices:end', 'lobby:end', 'ratings', 'pendingStart:end', 'botTurns:end']);
+  expect(calls.filter((c) => !c.endsWith(':start'))).toEqual([
+    'turnNotices:end',
+    'lifecycleNotices:end',
+    'lobby:end',
+    'ratings',
+    'pendingStart:end',
+    'botTurns:end',
+  ]);
 });
 
 it("a bot's own append drives no new bot turn", async () => {

@@ -60,7 +60,17 @@ import { BotSeatsService } from '../bots/bot-seats.service';
 import { TournamentsService } from '../tournaments/tournaments.service';
 
 /** The pipeline's steps, in the order they run after each append (step 0 runs in SQL, step 1 on every command outcome). */
-export const AFTER_APPEND_STEPS = ['clockAndOutbox', 'metrics', 'turnNotices', 'lifecycleNotices', 'lobby', 'ratings', 'tournaments', 'pendingStart', 'botTurns'] as const;
+export const AFTER_APPEND_STEPS = [
+  'clockAndOutbox',
+  'metrics',
+  'turnNotices',
+  'lifecycleNotices',
+  'lobby',
+  'ratings',
+  'tournaments',
+  'pendingStart',
+  'botTurns',
+] as const;
 export type AfterAppendStep = (typeof AFTER_APPEND_STEPS)[number];
 
 /** Where step 0 lives: the trigger function and the migration that defines it as it runs today. */

@@ -20,13 +20,22 @@ const snapshot = (seq: number, started: boolean, seats: ReturnType<typeof seat>[
   state: { deckSeed: started ? new Uint8Array(32) : null, seats, settings: { rated } },
 });
 const result = (seq: number, ...types: string[]): CommandResult =>
-  ({ matchId: 'm', seq, replayed: false, events: types.map((type, i) => ({ matchId: 'm', seq: seq - types.length + 1 + i, type, actor: 'a', payload: {}, time: new Date() })) }) as unknown as CommandResult;
+  ({
+    matchId: 'm',
+    seq,
+    replayed: false,
+    events: types.map((type, i) => ({ matchId: 'm', seq: seq - types.length + 1 + i, type, actor: 'a', payload: {}, time: new Date() })),
+  }) as unknown as CommandResult;
 
 function lobby(snap: unknown) {
   const reads: string[] = [];
   const published: unknown[] = [];
   const store = { peek: () => snap, lobbyRow: async () => (reads.push('read'), null) };
-  return { service: new LobbyService(store as never, { publish: async (_channel: string, change: unknown) => void published.push(change) } as never), reads, published };
+  return {
+    service: new LobbyService(store as never, { publish: async (_channel: string, change: unknown) => void published.push(change) } as never),
+    reads,
+    published,
+  };
 }
 
 describe('lobby step', () => {
@@ -85,7 +94,19 @@ describe('tournaments step', () => {
     const reads: string[] = [];
     const prisma = { $queryRawUnsafe: async () => (reads.push('read'), []) };
     const store = { peek: () => snap };
-    return { service: new TournamentsService(prisma as never, {} as never, store as never, {} as never, {} as never, new TournamentTablesStore(prisma as never), {} as never, {} as never), reads };
+    return {
+      service: new TournamentsService(
+        prisma as never,
+        {} as never,
+        store as never,
+        {} as never,
+        {} as never,
+        new TournamentTablesStore(prisma as never),
+        {} as never,
+        {} as never,
+      ),
+      reads,
+    };
   }
   const end = { winner: 0, totals: [11, 4], reason: 'target' };
 
@@ -108,7 +129,11 @@ describe('bot turns step', () => {
   function bots(snap: unknown) {
     const reads: string[] = [];
     const humanToMove = { phase: 'playing', turn: 0, seats: [seat('a'), seat('b')] };
-    const store = { peek: () => snap, current: async () => (reads.push('read'), { seq: 9, state: humanToMove }), atLeast: async () => (reads.push('read'), { seq: 9, state: humanToMove }) };
+    const store = {
+      peek: () => snap,
+      current: async () => (reads.push('read'), { seq: 9, state: humanToMove }),
+      atLeast: async () => (reads.push('read'), { seq: 9, state: humanToMove }),
+    };
     return { service: new BotSeatsService(store as never, { BOT_SWEEP_MS: 0, BOT_ISMCTS_MS: 50 } as AppConfig), reads };
   }
   const humans = (seq: number) => ({ seq, visibility: 'public', state: { phase: 'playing', turn: 1, seats: [seat('a'), seat('b')] } });

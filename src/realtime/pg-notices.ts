@@ -33,7 +33,8 @@ export function pgNoticePublisher(pool: pg.Pool): NoticePublisher {
   return {
     publish: async (channel: string, message: unknown): Promise<void> => {
       const payload = JSON.stringify({ channel, message });
-      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new RangeError(`a notice on ${channel} is too large for NOTIFY (${Buffer.byteLength(payload)} bytes)`);
+      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES)
+        throw new RangeError(`a notice on ${channel} is too large for NOTIFY (${Buffer.byteLength(payload)} bytes)`);
       await pool.query('SELECT pg_notify($1, $2)', [PG_NOTICE_CHANNEL, payload]);
     },
   };

@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { createRealtime } from './realtime';
 
 describe('createRealtime (in-process)', () => {
-  it('takes more than 10 subscribers on one channel without passing its emitter\'s listener limit (no MaxListenersExceededWarning), and delivers to each', async () => {
+  it("takes more than 10 subscribers on one channel without passing its emitter's listener limit (no MaxListenersExceededWarning), and delivers to each", async () => {
     const { pubsub } = createRealtime(null);
     // graphql-subscriptions' PubSub adds one emitter listener per subscriber; Node warns past the emitter's limit (10 by default).
     const ee = (pubsub as unknown as { ee: EventEmitter }).ee;

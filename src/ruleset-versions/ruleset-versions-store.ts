@@ -80,7 +80,14 @@ export class RulesetVersionsStore {
   constructor(private readonly prisma: PrismaService) {}
 
   /** SAVE_SQL once: the saved version, or null when it collided with a version saved meanwhile (run it again). */
-  async save(owner: { accountId: string; username: string }, name: string, preset: string, overridesJson: string, optionsJson: string, id: string): Promise<SqlRow | null> {
+  async save(
+    owner: { accountId: string; username: string },
+    name: string,
+    preset: string,
+    overridesJson: string,
+    optionsJson: string,
+    id: string,
+  ): Promise<SqlRow | null> {
     const rows = await this.prisma.$queryRawUnsafe<Omit<SqlRow, 'username'>[]>(SAVE_SQL, owner.accountId, name, preset, overridesJson, optionsJson, id);
     return rows[0] ? { ...rows[0], username: owner.username } : null;
   }

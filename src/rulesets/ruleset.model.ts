@@ -7,26 +7,41 @@ export enum CaptureRuleEnum {
   fifteen = 'fifteen',
   matchOrFifteen = 'matchOrFifteen',
 }
-registerEnumType(CaptureRuleEnum, { name: 'CaptureRule', description: 'The capture option of the rules contract: match (a card of the same rank, else cards summing to its rank), fifteen (cards summing to 15 with the card played) or matchOrFifteen (cirulla: an equal card, cards summing to its value or cards making 15 with it, as the player chooses).' });
+registerEnumType(CaptureRuleEnum, {
+  name: 'CaptureRule',
+  description:
+    'The capture option of the rules contract: match (a card of the same rank, else cards summing to its rank), fifteen (cards summing to 15 with the card played) or matchOrFifteen (cirulla: an equal card, cards summing to its value or cards making 15 with it, as the player chooses).',
+});
 
 export enum InitialTableCaptureRuleEnum {
   sum15or30 = 'sum15or30',
   groups15 = 'groups15',
 }
-registerEnumType(InitialTableCaptureRuleEnum, { name: 'InitialTableCaptureRule', description: "The initialTableCapture option of the rules contract: the dealer's side takes a first table summing to 15 or 30 (sum15or30, cirulla) or splitting into groups of 15 (groups15, escoba); null in the option turns it off." });
+registerEnumType(InitialTableCaptureRuleEnum, {
+  name: 'InitialTableCaptureRule',
+  description:
+    "The initialTableCapture option of the rules contract: the dealer's side takes a first table summing to 15 or 30 (sum15or30, cirulla) or splitting into groups of 15 (groups15, escoba); null in the option turns it off.",
+});
 
 export enum PointRuleEnum {
   most = 'most',
   majority = 'majority',
 }
-registerEnumType(PointRuleEnum, { name: 'PointRule', description: 'How the cards and denari points are won (rules contract): most (strictly more than every other side) or majority (strictly more than half of that kind); null in the option turns the point off.' });
+registerEnumType(PointRuleEnum, {
+  name: 'PointRule',
+  description:
+    'How the cards and denari points are won (rules contract): most (strictly more than every other side) or majority (strictly more than half of that kind); null in the option turns the point off.',
+});
 
 export enum PrimieraRuleEnum {
   missingSuitZero = 'missingSuitZero',
   allSuitsRequired = 'allSuitsRequired',
 }
-registerEnumType(PrimieraRuleEnum, { name: 'PrimieraRule', description: "The primiera option of the rules contract: a suit with no card counts 0 (missingSuitZero), or voids the side's primiera (allSuitsRequired); null in the option turns the point off." });
-
+registerEnumType(PrimieraRuleEnum, {
+  name: 'PrimieraRule',
+  description:
+    "The primiera option of the rules contract: a suit with no card counts 0 (missingSuitZero), or voids the side's primiera (allSuitsRequired); null in the option turns the point off.",
+});
 
 /** The engine's RulesetOptions, field for field (names are public API). */
 @ObjectType('RulesetOptions', { description: 'Fully resolved ruleset options, as the rules contract names them.' })
@@ -84,7 +99,9 @@ export class PresetModel {
   @Field(() => RulesetOptionsModel) @ApiProperty({ type: RulesetOptionsModel }) options!: RulesetOptionsModel;
 }
 
-@ObjectType('CustomRuleset', { description: 'A named custom ruleset: a preset plus overrides. Immutable once a match uses it (saving again makes a new version).' })
+@ObjectType('CustomRuleset', {
+  description: 'A named custom ruleset: a preset plus overrides. Immutable once a match uses it (saving again makes a new version).',
+})
 export class CustomRulesetModel {
   @Field(() => ID) @ApiProperty() id!: string;
   @Field() @ApiProperty() name!: string;

@@ -115,7 +115,14 @@ export function joinStreamEvent<E>(stored: { type: string; payload: Record<strin
  * Chains domain events after `after` (null: from the start), all by one
  * actor; `time` (ISO text) is hashed in when the kind's stored chain is timed.
  */
-export function chainStream(kind: StreamKind, id: string, after: StreamHead | null, events: readonly { type: string }[], actor: string | null, time?: string): ChainedStreamEvent[] {
+export function chainStream(
+  kind: StreamKind,
+  id: string,
+  after: StreamHead | null,
+  events: readonly { type: string }[],
+  actor: string | null,
+  time?: string,
+): ChainedStreamEvent[] {
   let seq = after?.seq ?? 0;
   let prev = after?.hash ?? GENESIS_HASH;
   const at = kind.timed ? time : undefined;
@@ -132,7 +139,15 @@ export function chainStream(kind: StreamKind, id: string, after: StreamHead | nu
 
 /** One export line of an event (its time as ISO text), the stream's id first when the kind's lines carry it. */
 export function streamLine(kind: StreamKind, id: string, e: StreamEvent & { time: Date | string; prevHash: string; hash: string }): StreamLine {
-  const line: StreamLine = { seq: e.seq, type: e.type, payload: e.payload, actor: e.actor, time: typeof e.time === 'string' ? e.time : e.time.toISOString(), prevHash: e.prevHash, hash: e.hash };
+  const line: StreamLine = {
+    seq: e.seq,
+    type: e.type,
+    payload: e.payload,
+    actor: e.actor,
+    time: typeof e.time === 'string' ? e.time : e.time.toISOString(),
+    prevHash: e.prevHash,
+    hash: e.hash,
+  };
   return kind.linesCarryId ? ({ [kind.idKey]: id, ...line } as StreamLine) : line;
 }
 
@@ -143,13 +158,23 @@ export type ChainVerdict = { ok: true; events: number; lastHash: string } | { ok
  * `time` text inside its hash). `expectedLast` is the seq the stream's head
  * says it is at (to detect deleted events at the end).
  */
-export function verifyStream(kind: StreamKind, id: string, events: readonly (ChainedStreamEvent | StreamLine)[], expectedLast?: number, timed = kind.timed): ChainVerdict {
+export function verifyStream(
+  kind: StreamKind,
+  id: string,
+  events: readonly (ChainedStreamEvent | StreamLine)[],
+  expectedLast?: number,
+  timed = kind.timed,
+): ChainVerdict {
   let prev = GENESIS_HASH;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     const seq = i + 1;
     if (e.seq !== seq) {
-      return { ok: false, seq, reason: e.seq > seq ? `event ${seq} is missing (the next one stored is ${e.seq})` : `event ${e.seq} is out of place at position ${seq}` };
+      return {
+        ok: false,
+        seq,
+        reason: e.seq > seq ? `event ${seq} is missing (the next one stored is ${e.seq})` : `event ${e.seq} is out of place at position ${seq}`,
+      };
     }
     if (e.prevHash !== prev) return { ok: false, seq, reason: `prev_hash does not link to event ${seq - 1} (reordered, replaced or removed event)` };
     const hash = streamHash(kind, id, prev, e, timed ? (e as StreamLine).time : undefined);
@@ -180,7 +205,12 @@ export function uniqueViolationText(err: unknown): string | null {
     seen.add(e);
     const o = e as Record<string, unknown>;
     const text = `${String(o.message ?? '')} ${String(o.code ?? '')} ${String(o.kind ?? '')} ${String(o.originalCode ?? '')}`;
-    if (o.code === '23505' || o.originalCode === '23505' || o.kind === 'UniqueConstraintViolation' || /duplicate key value|23505|Unique constraint/i.test(text)) {
+    if (
+      o.code === '23505' ||
+      o.originalCode === '23505' ||
+      o.kind === 'UniqueConstraintViolation' ||
+      /duplicate key value|23505|Unique constraint/i.test(text)
+    ) {
       return JSON.stringify(e, Object.getOwnPropertyNames(e)) + text;
     }
     for (const k of ['cause', 'meta', 'driverAdapterError', 'error']) {
@@ -348,7 +378,9 @@ SELECT seq FROM e ORDER BY seq`;
         folded.seq,
         last.seq,
         last.hash,
-        JSON.stringify(chained.map((c) => ({ seq: c.seq, type: c.type, payload: c.payload, actor: c.actor, time: c.time, prev_hash: c.prevHash, hash: c.hash }))),
+        JSON.stringify(
+          chained.map((c) => ({ seq: c.seq, type: c.type, payload: c.payload, actor: c.actor, time: c.time, prev_hash: c.prevHash, hash: c.hash })),
+        ),
         ...table.projection.map((p) => p.of(state)),
       );
     } catch (err) {

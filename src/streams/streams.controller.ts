@@ -8,7 +8,8 @@ import { LobbyStreamQuery, MatchStreamQuery } from './streams.input';
 import { EventStreamLineModel, LobbyStreamLineModel, MatchStreamLineModel, StreamErrorLineModel } from './streams.model';
 
 const KEEP_ALIVE = 'An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines.';
-const END = 'When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends.';
+const END =
+  'When the credential is revoked or expires (on any instance) the last line is {"error": {"code": "UNAUTHENTICATED", "message": "credential revoked"}} and the stream ends.';
 
 @ApiTags('streams')
 @ApiBearerAuth()

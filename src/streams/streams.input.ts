@@ -5,7 +5,12 @@ import { LobbyFilterArgs } from '../lobby/lobby.model';
 
 /** `GET /v1/matches/{id}/stream?fromSeq=`: the first seq to send (default 1), as `matchEventsLive`. */
 export class MatchStreamQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, description: 'The first seq to send: after a dropped connection, the last seq received + 1.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    description: 'The first seq to send: after a dropped connection, the last seq received + 1.',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

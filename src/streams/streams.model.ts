@@ -18,7 +18,9 @@ export class EventStreamLineModel {
       'What happened. First one `matchInPlay` per match in play where the caller holds a seat (with `match`), then as they happen: ' +
       '`yourTurn` (`matchId`, `seq`, `seat`, `deadline`), `matchStarted` (`matchId`, `seq`, `seat`, `preset`, `players`), ' +
       '`matchEnded` (`matchId`, `seq`, `seat`, `result`), and the events other features publish to the player ' +
-      `(${PLAYER_EVENT_TYPES.filter((t) => t !== 'matchStarted' && t !== 'matchEnded').map((t) => '`' + t + '`').join(', ')}: ` +
+      `(${PLAYER_EVENT_TYPES.filter((t) => t !== 'matchStarted' && t !== 'matchEnded')
+        .map((t) => '`' + t + '`')
+        .join(', ')}: ` +
       'each as GraphQL `myEvents` sends it; a client ignores types it does not know).',
     example: 'yourTurn',
   })
@@ -30,25 +32,42 @@ export class EventStreamLineModel {
   @ApiPropertyOptional({ description: 'The match the event is about.' })
   matchId?: string;
 
-  @ApiPropertyOptional({ type: 'integer', description: 'The seq of the match log the event is about (a match event\'s own seq; for yourTurn, the seq the turn follows).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "The seq of the match log the event is about (a match event's own seq; for yourTurn, the seq the turn follows).",
+  })
   seq?: number;
 
   @ApiPropertyOptional({ type: 'integer', description: "The caller's seat." })
   seat?: number;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: '`yourTurn`: when the turn clock runs out; null for an untimed match.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: '`yourTurn`: when the turn clock runs out; null for an untimed match.',
+  })
   deadline?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: '`matchStarted`: the preset.' })
   preset?: string | null;
 
-  @ApiPropertyOptional({ type: 'array', items: { type: 'string', nullable: true }, description: '`matchStarted`: who sits where (bots as bot:<level>:<seat>).' })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', nullable: true },
+    description: '`matchStarted`: who sits where (bots as bot:<level>:<seat>).',
+  })
   players?: (string | null)[];
 
   @ApiPropertyOptional({
     type: 'object',
-    properties: { reason: { type: 'string', enum: Object.values(MatchEndReasonEnum) }, winner: { type: 'integer', nullable: true }, totals: { type: 'array', items: { type: 'integer' } } },
-    description: '`matchEnded`: the reason (MatchEndReason: points, allDenari, resignation, forfeit, aborted), the winning side (null: a draw) and the totals per side.',
+    properties: {
+      reason: { type: 'string', enum: Object.values(MatchEndReasonEnum) },
+      winner: { type: 'integer', nullable: true },
+      totals: { type: 'array', items: { type: 'integer' } },
+    },
+    description:
+      '`matchEnded`: the reason (MatchEndReason: points, allDenari, resignation, forfeit, aborted), the winning side (null: a draw) and the totals per side.',
   })
   result?: { reason: string; winner: number | null; totals: number[] };
 

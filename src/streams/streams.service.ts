@@ -92,7 +92,13 @@ export class StreamsService {
   /** `GET /v1/stream/events`: the caller's matches in play, then their events as they happen. */
   async events(caller: Principal, res: Response): Promise<void> {
     await this.firstThenLive<EventLine>(caller, res, 'the event stream', this.inPlay(caller), [
-      live<TurnNotice, EventLine>(turnChannel(caller.username), (n) => ({ type: 'yourTurn', matchId: n.matchId, seq: n.seq, seat: n.seat, deadline: n.deadline })),
+      live<TurnNotice, EventLine>(turnChannel(caller.username), (n) => ({
+        type: 'yourTurn',
+        matchId: n.matchId,
+        seq: n.seq,
+        seat: n.seat,
+        deadline: n.deadline,
+      })),
       live<PlayerEvent, EventLine>(playerChannel(caller.username), (e) => e),
     ]);
   }

@@ -311,4 +311,3 @@ function firstOf(hi: Pick<PairingPlayer, 'balance' | 'lastSeat'>, lo: Pick<Pairi
   if (hi.lastSeat !== lo.lastSeat && hi.lastSeat !== null && lo.lastSeat !== null) return hi.lastSeat === 1;
   return parity % 2 === 1;
 }
-

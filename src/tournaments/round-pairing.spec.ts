@@ -22,8 +22,23 @@ type Pair = (players: readonly PairingPlayer[], round: number) => RoundPairing |
  * Plays a Swiss of `n` players over `rounds` rounds with results drawn from `results` (0 first wins, 1 second, 2 draw),
  * paired by `pair` (the current version unless told); `check` sees each round's standings (before it) and pairing.
  */
-function simulateSwiss(n: number, rounds: number, results: number[], pair: Pair = pairSwiss, check?: (before: Sim[], pairing: RoundPairing, round: number) => void) {
-  const players: Sim[] = Array.from({ length: n }, (_, i) => ({ id: `p${i}`, score: 0, opponents: [], byes: 0, firsts: 0, seconds: 0, lastSeat: null, seats: [] }));
+function simulateSwiss(
+  n: number,
+  rounds: number,
+  results: number[],
+  pair: Pair = pairSwiss,
+  check?: (before: Sim[], pairing: RoundPairing, round: number) => void,
+) {
+  const players: Sim[] = Array.from({ length: n }, (_, i) => ({
+    id: `p${i}`,
+    score: 0,
+    opponents: [],
+    byes: 0,
+    firsts: 0,
+    seconds: 0,
+    lastSeat: null,
+    seats: [],
+  }));
   const byId = new Map(players.map((p) => [p.id, p]));
   const pairs = new Set<string>();
   let k = 0;
@@ -42,7 +57,11 @@ function simulateSwiss(n: number, rounds: number, results: number[], pair: Pair 
     }));
     const pairing = pair(input, round);
     if (!pairing) throw new Error(`no pairing for ${n} players in round ${round}`);
-    check?.(players.map((p) => ({ ...p, opponents: [...p.opponents], seats: [...p.seats] })), pairing, round);
+    check?.(
+      players.map((p) => ({ ...p, opponents: [...p.opponents], seats: [...p.seats] })),
+      pairing,
+      round,
+    );
     log.push({ round, ...pairing });
     const seen = new Set<string>();
     for (const [a, b] of pairing.tables) {
@@ -246,11 +265,25 @@ describe('Swiss pairing', () => {
 
   it('6 players, round 1 won by every first seat: round 2 pairs two winners, two losers and one winner with one loser (score difference 1)', () => {
     // Round 1: p0-p3, p1-p4, p2-p5 (the first seat named first), every first seat wins.
-    const round1 = [['p0', 'p3'], ['p1', 'p4'], ['p2', 'p5']];
+    const round1 = [
+      ['p0', 'p3'],
+      ['p1', 'p4'],
+      ['p2', 'p5'],
+    ];
     const players: PairingPlayer[] = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'].map((id, order) => {
       const table = round1.find((t) => t.includes(id))!;
       const first = table[0] === id;
-      return { id, score: first ? 1 : 0, order, rating: null, opponents: [table[first ? 1 : 0]], byes: 0, balance: first ? 1 : -1, lastSeat: first ? 0 : 1, seatRun: 1 };
+      return {
+        id,
+        score: first ? 1 : 0,
+        order,
+        rating: null,
+        opponents: [table[first ? 1 : 0]],
+        byes: 0,
+        balance: first ? 1 : -1,
+        lastSeat: first ? 0 : 1,
+        seatRun: 1,
+      };
     });
     const score = new Map(players.map((p) => [p.id, p.score]));
     const diff = (r: RoundPairing) => r.tables.reduce((t, [a, b]) => t + Math.abs(score.get(a)! - score.get(b)!), 0);
@@ -272,7 +305,16 @@ describe('Swiss pairing', () => {
 
   it('gives the bye to the lowest-scored player without one, even when a higher one would leave closer tables', () => {
     // Scores 3, 1, 1, 0, 0: a bye to the leader would leave tables of equal scores, but the bye goes to the bottom.
-    const players: PairingPlayer[] = [3, 1, 1, 0, 0].map((score, order) => ({ id: `p${order}`, score, order, rating: null, opponents: [], byes: 0, balance: 0, lastSeat: null }));
+    const players: PairingPlayer[] = [3, 1, 1, 0, 0].map((score, order) => ({
+      id: `p${order}`,
+      score,
+      order,
+      rating: null,
+      opponents: [],
+      byes: 0,
+      balance: 0,
+      lastSeat: null,
+    }));
     expect(pairSwiss(players, 2)!.bye).toBe('p4');
   });
 
@@ -298,10 +340,25 @@ describe('Swiss pairing', () => {
 
   it('relaxes the seat rules, never the no-rematch rule, when no pairing keeps them', () => {
     // Two players, both at +2 and first twice in a row: one of them must sit first a third time.
-    const players: PairingPlayer[] = [0, 1].map((order) => ({ id: `p${order}`, score: 0, order, rating: null, opponents: [], byes: 0, balance: 2, lastSeat: 0, seatRun: 2 }));
+    const players: PairingPlayer[] = [0, 1].map((order) => ({
+      id: `p${order}`,
+      score: 0,
+      order,
+      rating: null,
+      opponents: [],
+      byes: 0,
+      balance: 2,
+      lastSeat: 0,
+      seatRun: 2,
+    }));
     expect(pairSwiss(players, 3)!.tables).toHaveLength(1);
     // ... but never a rematch.
-    expect(pairSwiss(players.map((p, i) => ({ ...p, opponents: [`p${1 - i}`] })), 3)).toBeNull();
+    expect(
+      pairSwiss(
+        players.map((p, i) => ({ ...p, opponents: [`p${1 - i}`] })),
+        3,
+      ),
+    ).toBeNull();
   });
 
   it('version 1 (logs that name no pairing version) keeps seats within one when greedy seats would corner a later round (10 players, the second seat always wins)', () => {

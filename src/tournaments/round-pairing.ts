@@ -101,9 +101,7 @@ export function maxSwissRounds(players: number): number {
 }
 
 export function rankForPairing(players: readonly PairingPlayer[]): PairingPlayer[] {
-  return [...players].sort(
-    (a, b) => b.score - a.score || (b.rating ?? 0) - (a.rating ?? 0) || a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
+  return [...players].sort((a, b) => b.score - a.score || (b.rating ?? 0) - (a.rating ?? 0) || a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** The Swiss pairing rules new tournaments record (TournamentStarted.pairingVersion); a log without one pairs with version 1 (round-pairing-v1.ts). */
@@ -342,7 +340,7 @@ function bySubsets(n: number, raw: { a: number; b: number; cost: number[] }[], w
   }
   const mate = new Array<number>(n).fill(-1);
   if (best[size - 1] === Infinity) return mate;
-  for (let set = size - 1; set; ) {
+  for (let set = size - 1; set;) {
     let i = 0;
     while (!(set & (1 << i))) i++;
     const j = partner[set];
@@ -517,7 +515,12 @@ export function pairSwiss(players: readonly PairingPlayer[], round: number): Rou
   let found = ranked.length + (ranked.length % 2) > EXACT_FIELD ? pairLarge(ranked) : null;
   if (!found) {
     const f = fieldOf(ranked);
-    const solved = matchField(f, ranked.map((_, i) => i), ranked.length % 2 === 1, null);
+    const solved = matchField(
+      f,
+      ranked.map((_, i) => i),
+      ranked.length % 2 === 1,
+      null,
+    );
     if (!solved) return null;
     found = { f, solved, bye: solved.bye === null ? null : ranked[solved.bye].id };
   }

@@ -44,8 +44,18 @@ function reference(input: StandingsInput) {
         }
       }
     }
-    const perf = input.rated && oppRatings.length ? Math.round(oppRatings.reduce((a, b) => a + b, 0) / oppRatings.length + (400 * wl) / oppRatings.length) : null;
-    return { player: id, order, matchPoints: points(id), buchholz, sonnebornBerger: sb, gamePointsDifference: gpd, duplicateScore: input.duplicate ? Math.round(dup * 1000) / 1000 : null, performance: perf };
+    const perf =
+      input.rated && oppRatings.length ? Math.round(oppRatings.reduce((a, b) => a + b, 0) / oppRatings.length + (400 * wl) / oppRatings.length) : null;
+    return {
+      player: id,
+      order,
+      matchPoints: points(id),
+      buchholz,
+      sonnebornBerger: sb,
+      gamePointsDifference: gpd,
+      duplicateScore: input.duplicate ? Math.round(dup * 1000) / 1000 : null,
+      performance: perf,
+    };
   });
   const key = (r: (typeof rows)[number]) => [r.matchPoints, r.duplicateScore ?? 0, r.buchholz, r.sonnebornBerger, r.gamePointsDifference, -r.order];
   rows.sort((a, b) => {
@@ -63,7 +73,10 @@ const events = fc
     n: fc.integer({ min: 2, max: 10 }),
     rounds: fc.integer({ min: 1, max: 4 }),
     seedOrder: fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
-    results: fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 16 }), fc.integer({ min: 0, max: 16 }), fc.boolean()), { minLength: 40, maxLength: 40 }),
+    results: fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 16 }), fc.integer({ min: 0, max: 16 }), fc.boolean()), {
+      minLength: 40,
+      maxLength: 40,
+    }),
     duplicate: fc.boolean(),
     rated: fc.boolean(),
   })
@@ -73,11 +86,19 @@ const events = fc
     const byes: ByeRecord[] = [];
     let k = 0;
     for (let round = 1; round <= rounds; round++) {
-      const order = [...players].sort((a, b) => ((seedOrder[(Number(a.id.slice(1)) + round) % 40] % 97) - (seedOrder[(Number(b.id.slice(1)) + round) % 40] % 97)) || (a.id < b.id ? -1 : 1));
+      const order = [...players].sort(
+        (a, b) => (seedOrder[(Number(a.id.slice(1)) + round) % 40] % 97) - (seedOrder[(Number(b.id.slice(1)) + round) % 40] % 97) || (a.id < b.id ? -1 : 1),
+      );
       if (order.length % 2) byes.push({ round, player: order.pop()!.id });
       for (let i = 0; i < order.length; i += 2) {
         const [o, a, b, forfeit] = results[k++ % results.length];
-        games.push({ round, players: [order[i].id, order[i + 1].id], outcome: o === 0 ? 'first' : o === 1 ? 'second' : 'draw', points: forfeit ? [0, 0] : [a, b], forfeit });
+        games.push({
+          round,
+          players: [order[i].id, order[i + 1].id],
+          outcome: o === 0 ? 'first' : o === 1 ? 'second' : 'draw',
+          points: forfeit ? [0, 0] : [a, b],
+          forfeit,
+        });
       }
     }
     return { players, games, byes, duplicate, rated } satisfies StandingsInput;

@@ -72,7 +72,19 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 export function computeStandings(input: StandingsInput): StandingRow[] {
   const idx = new Map(input.players.map((p, i) => [p.id, i]));
   const mp = new Array<number>(input.players.length).fill(0);
-  const rows = input.players.map((p) => ({ id: p.id, wins: 0, draws: 0, losses: 0, byes: 0, played: 0, gpd: 0, dup: 0, oppRatings: [] as number[], perf: 0, results: [] as { opp: number; score: number }[] }));
+  const rows = input.players.map((p) => ({
+    id: p.id,
+    wins: 0,
+    draws: 0,
+    losses: 0,
+    byes: 0,
+    played: 0,
+    gpd: 0,
+    dup: 0,
+    oppRatings: [] as number[],
+    perf: 0,
+    results: [] as { opp: number; score: number }[],
+  }));
   for (const b of input.byes) {
     const i = idx.get(b.player);
     if (i === undefined) continue;

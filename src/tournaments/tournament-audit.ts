@@ -28,7 +28,15 @@
 import { createHash } from 'node:crypto';
 import { GENESIS_HASH } from '../match-formats/chain';
 import { roundSeed, tableSeed } from './duplicate-seed';
-import { evolveTournament, initialTournamentState, joinTournamentEvent, nextPairing, standingsOf, SUPPORTED_PAIRING_VERSIONS, tournamentEventHash } from './tournament-log';
+import {
+  evolveTournament,
+  initialTournamentState,
+  joinTournamentEvent,
+  nextPairing,
+  standingsOf,
+  SUPPORTED_PAIRING_VERSIONS,
+  tournamentEventHash,
+} from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentState } from './tournament-log';
 import type { StandingRow } from './standings';
 import { headerProblems, isTournamentHeader } from './tournament-export';
@@ -101,15 +109,18 @@ export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string,
       else {
         const logged = { round: event.round, tables: event.tables.map((t) => t.players), bye: event.bye };
         const recomputed = { round: expected.round, tables: expected.pairing.tables, bye: expected.pairing.bye };
-        if (JSON.stringify(logged) !== JSON.stringify(recomputed)) problems.push(`${at}: pairing ${JSON.stringify(logged)} is not the one the log implies, ${JSON.stringify(recomputed)}`);
+        if (JSON.stringify(logged) !== JSON.stringify(recomputed))
+          problems.push(`${at}: pairing ${JSON.stringify(logged)} is not the one the log implies, ${JSON.stringify(recomputed)}`);
         for (const t of event.tables) {
           const exported = t.matchId ? matchExports.get(t.matchId) : undefined;
           if (!exported) continue;
           const seats = matchSeats(exported);
-          if (JSON.stringify(seats) !== JSON.stringify(t.players)) problems.push(`${at}: table ${t.table}'s players ${JSON.stringify(t.players)} are not the seats of match ${t.matchId}, ${JSON.stringify(seats)}`);
+          if (JSON.stringify(seats) !== JSON.stringify(t.players))
+            problems.push(`${at}: table ${t.table}'s players ${JSON.stringify(t.players)} are not the seats of match ${t.matchId}, ${JSON.stringify(seats)}`);
         }
         const noMatch = event.tables.filter((t) => t.matchId === null).map((t) => t.table);
-        if (JSON.stringify(noMatch) !== JSON.stringify(expected.forfeits.map((f) => f.table))) problems.push(`${at}: tables decided without play ${JSON.stringify(noMatch)} are not the withdrawn players' tables`);
+        if (JSON.stringify(noMatch) !== JSON.stringify(expected.forfeits.map((f) => f.table)))
+          problems.push(`${at}: tables decided without play ${JSON.stringify(noMatch)} are not the withdrawn players' tables`);
       }
     }
     if (event.type === 'RoundEnded' && event.seed !== null) {
@@ -119,7 +130,10 @@ export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string,
       if (paired) {
         const seedOf = new Map(state.players.map((p) => [p.id, p.clientSeed]));
         const played = paired.tables.filter((t) => t.matchId !== null);
-        const expectedSeed = tableSeed(event.seed, played.flatMap((t) => t.players).map((p) => seedOf.get(p) ?? null));
+        const expectedSeed = tableSeed(
+          event.seed,
+          played.flatMap((t) => t.players).map((p) => seedOf.get(p) ?? null),
+        );
         for (const t of played) {
           const exported = matchExports.get(t.matchId!);
           if (!exported) continue;
@@ -135,12 +149,14 @@ export function auditTournament(jsonl: string, matchExports: ReadonlyMap<string,
       const end = exported ? matchEnd(exported) : null;
       if (end) {
         const outcome = end.winner === 0 ? 'first' : end.winner === 1 ? 'second' : 'draw';
-        if (outcome !== event.outcome || JSON.stringify(end.totals) !== JSON.stringify(event.points)) problems.push(`${at}: the result is not the end of match ${event.matchId}`);
+        if (outcome !== event.outcome || JSON.stringify(end.totals) !== JSON.stringify(event.points))
+          problems.push(`${at}: the result is not the end of match ${event.matchId}`);
       }
     }
     if (event.type === 'TournamentEnded' && event.masterSeed !== null) {
       if (state.seedCommitment !== sha256(event.masterSeed)) problems.push(`${at}: the master seed does not match the commitment of TournamentCreated`);
-      for (const [n, seed] of roundSeeds) if (roundSeed(event.masterSeed, n) !== seed) problems.push(`${at}: round ${n}'s seed does not follow from the master seed`);
+      for (const [n, seed] of roundSeeds)
+        if (roundSeed(event.masterSeed, n) !== seed) problems.push(`${at}: round ${n}'s seed does not follow from the master seed`);
     }
     try {
       state = evolveTournament(state, event);

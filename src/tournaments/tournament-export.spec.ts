@@ -37,13 +37,27 @@ function log() {
   return chainTournamentEvents('t1', null, events, 'ann', new Date('2026-12-01T10:00:00.000Z'));
 }
 
-const parse = (text: string) => text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const parse = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('tournament export (scopa-tournament/2)', () => {
   it('heads the events with a signed header that says what the log says', () => {
     const events = log();
     const [header, ...lines] = parse(writeTournamentExport(events, signer));
-    expect(header).toMatchObject({ format: 'scopa-tournament/2', tournamentId: 't1', createdBy: 'ann', status: 'created', players: ['ann', 'bob'], events: 3, lastHash: events[2].hash, issuer: signer.issuer, keyId: signer.keyId });
+    expect(header).toMatchObject({
+      format: 'scopa-tournament/2',
+      tournamentId: 't1',
+      createdBy: 'ann',
+      status: 'created',
+      players: ['ann', 'bob'],
+      events: 3,
+      lastHash: events[2].hash,
+      issuer: signer.issuer,
+      keyId: signer.keyId,
+    });
     expect(lines).toEqual(JSON.parse(JSON.stringify(events)));
     expect(verifyTournamentSignature(header as unknown as TournamentExportHeader, keys).status).toBe('valid');
     expect(headerProblems(header as unknown as TournamentExportHeader, events)).toEqual([]);
@@ -73,6 +87,8 @@ describe('tournament export (scopa-tournament/2)', () => {
     expect(old.events).toBe(withHeader.events);
     // the header's count and last hash hold the log: a line dropped is seen
     const dropped = text.trimEnd().split('\n').slice(0, -1).join('\n') + '\n';
-    expect(auditTournament(dropped).problems).toEqual(expect.arrayContaining([expect.stringMatching(/^header: events 3 is not the log's 2/), expect.stringMatching(/^header: lastHash/)]));
+    expect(auditTournament(dropped).problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^header: events 3 is not the log's 2/), expect.stringMatching(/^header: lastHash/)]),
+    );
   });
 });

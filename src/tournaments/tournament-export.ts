@@ -68,7 +68,12 @@ export function writeTournamentExport(events: readonly ChainedTournamentEvent[],
 
 /** Whether a parsed first line is a tournament export's header (any `scopa-tournament/...` format). */
 export function isTournamentHeader(line: unknown): line is TournamentExportHeader {
-  return typeof line === 'object' && line !== null && typeof (line as { format?: unknown }).format === 'string' && (line as { format: string }).format.startsWith('scopa-tournament/');
+  return (
+    typeof line === 'object' &&
+    line !== null &&
+    typeof (line as { format?: unknown }).format === 'string' &&
+    (line as { format: string }).format.startsWith('scopa-tournament/')
+  );
 }
 
 /** The problems of a header against the log it heads (empty: it says what the log says). */
@@ -82,7 +87,8 @@ export function headerProblems(header: TournamentExportHeader, events: readonly 
   }
   const problems: string[] = [];
   for (const key of ['tournamentId', 'createdBy', 'status', 'players', 'events', 'lastHash'] as const) {
-    if (JSON.stringify(header[key]) !== JSON.stringify(fields[key])) problems.push(`header: ${key} ${JSON.stringify(header[key])} is not the log's ${JSON.stringify(fields[key])}`);
+    if (JSON.stringify(header[key]) !== JSON.stringify(fields[key]))
+      problems.push(`header: ${key} ${JSON.stringify(header[key])} is not the log's ${JSON.stringify(fields[key])}`);
   }
   return problems;
 }

@@ -34,7 +34,10 @@ describe('tournament log', () => {
     const chained = chainTournamentEvents('t1', null, events, 'ann', new Date('2026-11-26T10:00:00.000Z'));
     expect(chained[0].prevHash).toBe('0'.repeat(64));
     const expected = createHash('sha256')
-      .update('0'.repeat(64) + canonicalize({ tournamentId: 't1', seq: 1, type: 'TournamentCreated', payload: chained[0].payload, actor: 'ann', time: '2026-11-26T10:00:00.000Z' }))
+      .update(
+        '0'.repeat(64) +
+          canonicalize({ tournamentId: 't1', seq: 1, type: 'TournamentCreated', payload: chained[0].payload, actor: 'ann', time: '2026-11-26T10:00:00.000Z' }),
+      )
       .digest('hex');
     expect(chained[0].hash).toBe(expected);
     expect(chained[1].prevHash).toBe(chained[0].hash);
@@ -52,10 +55,25 @@ describe('tournament log', () => {
     const first = nextPairing(state);
     if ('done' in first) throw new Error('expected a pairing');
     expect(first.round).toBe(1);
-    events.push({ type: 'RoundPaired', round: 1, tables: first.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `m${i}` })), bye: null, seedCommitment: null });
+    events.push({
+      type: 'RoundPaired',
+      round: 1,
+      tables: first.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `m${i}` })),
+      bye: null,
+      seedCommitment: null,
+    });
     // the first seat wins at table 1, the second at table 2: the winners hold opposite seat balances
     first.pairing.tables.forEach((_, i) =>
-      events.push({ type: 'MatchResultRecorded', round: 1, table: i + 1, matchId: `m${i}`, outcome: i === 0 ? 'first' : 'second', points: i === 0 ? [11, 4] : [4, 11], forfeit: false, reason: 'points' }),
+      events.push({
+        type: 'MatchResultRecorded',
+        round: 1,
+        table: i + 1,
+        matchId: `m${i}`,
+        outcome: i === 0 ? 'first' : 'second',
+        points: i === 0 ? [11, 4] : [4, 11],
+        forfeit: false,
+        reason: 'points',
+      }),
     );
     events.push({ type: 'RoundEnded', round: 1, seed: null });
     state = foldTournament('t', events);
@@ -64,7 +82,13 @@ describe('tournament log', () => {
     const winners = [first.pairing.tables[0][0], first.pairing.tables[1][1]].sort();
     // the two winners meet, and so do the two losers
     expect(second.pairing.tables.some((t) => [...t].sort().join() === winners.join())).toBe(true);
-    events.push({ type: 'RoundPaired', round: 2, tables: second.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: null })), bye: null, seedCommitment: null });
+    events.push({
+      type: 'RoundPaired',
+      round: 2,
+      tables: second.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: null })),
+      bye: null,
+      seedCommitment: null,
+    });
     expect(nextPairing(foldTournament('t', events))).toEqual({ done: 'completed' });
     expect(standingsOf(state)[0].matchPoints).toBe(1);
   });
@@ -95,16 +119,37 @@ describe('pairing versions', () => {
     ];
     const first = nextPairing(foldTournament('t', events));
     if ('done' in first) throw new Error('expected a pairing');
-    events.push({ type: 'RoundPaired', round: 1, tables: first.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `m${i}` })), bye: null, seedCommitment: null });
+    events.push({
+      type: 'RoundPaired',
+      round: 1,
+      tables: first.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `m${i}` })),
+      bye: null,
+      seedCommitment: null,
+    });
     const scores = new Map(players.map((p) => [p, 0]));
     first.pairing.tables.forEach((t, i) => {
-      events.push({ type: 'MatchResultRecorded', round: 1, table: i + 1, matchId: `m${i}`, outcome: 'first', points: [11, 3], forfeit: false, reason: 'points' });
+      events.push({
+        type: 'MatchResultRecorded',
+        round: 1,
+        table: i + 1,
+        matchId: `m${i}`,
+        outcome: 'first',
+        points: [11, 3],
+        forfeit: false,
+        reason: 'points',
+      });
       scores.set(t[0], 1);
     });
     events.push({ type: 'RoundEnded', round: 1, seed: null });
     const second = nextPairing(foldTournament('t', events));
     if ('done' in second) throw new Error('expected a pairing');
-    events.push({ type: 'RoundPaired', round: 2, tables: second.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `n${i}` })), bye: null, seedCommitment: null });
+    events.push({
+      type: 'RoundPaired',
+      round: 2,
+      tables: second.pairing.tables.map((t, i) => ({ table: i + 1, players: t, matchId: `n${i}` })),
+      bye: null,
+      seedCommitment: null,
+    });
     return { events, scores };
   }
   const diffOf = (events: TournamentEvent[], scores: Map<string, number>) => {
@@ -127,12 +172,15 @@ describe('pairing versions', () => {
     expect(auditTournament(exported(current.events)).problems).toEqual([]);
   });
 
-  it('the audit checks a round against its log\'s version: the other version\'s pairing, or an unknown version, is a problem', () => {
+  it("the audit checks a round against its log's version: the other version's pairing, or an unknown version, is a problem", () => {
     const old = sixPlayers(undefined);
     const relabelled = old.events.map((e) => (e.type === 'TournamentStarted' ? { ...e, pairingVersion: PAIRING_VERSION } : e));
     const problems = auditTournament(exported(relabelled)).problems;
     // Version 1 pairs round 1 with the nearest player below, version 2 top half against bottom half: both rounds differ.
-    expect(problems).toEqual([expect.stringMatching(/^seq 9 \(RoundPaired\): pairing .* is not the one the log implies/), expect.stringMatching(/^seq 14 \(RoundPaired\): pairing .* is not the one/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^seq 9 \(RoundPaired\): pairing .* is not the one the log implies/),
+      expect.stringMatching(/^seq 14 \(RoundPaired\): pairing .* is not the one/),
+    ]);
     const unknown = old.events.map((e) => (e.type === 'TournamentStarted' ? { ...e, pairingVersion: 99 } : e));
     expect(auditTournament(exported(unknown)).problems).toEqual([expect.stringMatching(/Swiss pairing version 99 is not implemented/)]);
   });

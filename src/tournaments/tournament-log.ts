@@ -173,7 +173,10 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
       return { ...state, createdBy, seedCommitment, settings, status: 'created' };
     }
     case 'PlayerJoined':
-      return { ...state, players: [...state.players, { id: event.player, rating: event.rating, clientSeed: event.clientSeed, withdrawn: false, order: state.players.length }] };
+      return {
+        ...state,
+        players: [...state.players, { id: event.player, rating: event.rating, clientSeed: event.clientSeed, withdrawn: false, order: state.players.length }],
+      };
     case 'PlayerWithdrew':
       if (state.status === 'created') return { ...state, players: state.players.filter((p) => p.id !== event.player).map((p, order) => ({ ...p, order })) };
       return { ...state, players: state.players.map((p) => (p.id === event.player ? { ...p, withdrawn: true } : p)) };
@@ -184,7 +187,10 @@ export function evolveTournament(state: TournamentState, event: TournamentEvent)
     case 'RoundPaired':
       return {
         ...state,
-        paired: [...state.paired, { round: event.round, tables: event.tables, bye: event.bye, seedCommitment: event.seedCommitment, results: new Map(), ended: false, seed: null }],
+        paired: [
+          ...state.paired,
+          { round: event.round, tables: event.tables, bye: event.bye, seedCommitment: event.seedCommitment, results: new Map(), ended: false, seed: null },
+        ],
       };
     case 'MatchResultRecorded':
       return {
@@ -252,7 +258,9 @@ export function roundsToPlay(settings: Pick<TournamentSettings, 'format' | 'roun
 /** The pairing input of each active player, from the log. */
 export function pairingPlayersOf(state: TournamentState): PairingPlayer[] {
   const info = new Map(
-    state.players.filter((p) => !p.withdrawn).map((p) => [p.id, { ...p, score: 0, opponents: [] as string[], byes: 0, balance: 0, lastSeat: null as 0 | 1 | null, seatRun: 0 }]),
+    state.players
+      .filter((p) => !p.withdrawn)
+      .map((p) => [p.id, { ...p, score: 0, opponents: [] as string[], byes: 0, balance: 0, lastSeat: null as 0 | 1 | null, seatRun: 0 }]),
   );
   const { games, byes } = recordsOf(state);
   // Opponents are met once paired, whether or not the game has a result yet.
@@ -261,7 +269,10 @@ export function pairingPlayersOf(state: TournamentState): PairingPlayer[] {
       const [a, b] = t.players;
       info.get(a)?.opponents.push(b);
       info.get(b)?.opponents.push(a);
-      for (const [id, seat] of [[a, 0], [b, 1]] as const) {
+      for (const [id, seat] of [
+        [a, 0],
+        [b, 1],
+      ] as const) {
         const p = info.get(id);
         if (!p) continue;
         p.balance += seat === 0 ? 1 : -1;

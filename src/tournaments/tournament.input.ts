@@ -14,7 +14,9 @@ export class CreateTournamentInput {
   @MaxLength(80)
   name!: string;
 
-  @Field(() => TournamentFormatEnum, { description: 'swiss: a fixed number of rounds paired by score; roundRobin: everyone meets everyone once (at most 16 players).' })
+  @Field(() => TournamentFormatEnum, {
+    description: 'swiss: a fixed number of rounds paired by score; roundRobin: everyone meets everyone once (at most 16 players).',
+  })
   @ApiProperty({ enum: TournamentFormatEnum })
   @IsIn(Object.values(TournamentFormatEnum))
   format!: `${TournamentFormatEnum}`;
@@ -28,7 +30,10 @@ export class CreateTournamentInput {
   @OverridesField('Option overrides of the preset (not with rated).')
   overrides?: Record<string, unknown>;
 
-  @Field(() => Int, { nullable: true, description: 'Swiss: rounds to play (1 to 20, default 3), capped at the start at ⌈log₂ players⌉. Round robin: ignored (players − 1, or players when odd).' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Swiss: rounds to play (1 to 20, default 3), capped at the start at ⌈log₂ players⌉. Round robin: ignored (players − 1, or players when odd).',
+  })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 20, default: 3 })
   @IsOptional()
   @IsInt()
@@ -65,7 +70,10 @@ export class CreateTournamentInput {
   @IsBoolean()
   duplicate?: boolean;
 
-  @Field(() => TournamentVisibilityEnum, { nullable: true, description: 'public (default: listed, anyone joins) or private (not listed; only the invited join).' })
+  @Field(() => TournamentVisibilityEnum, {
+    nullable: true,
+    description: 'public (default: listed, anyone joins) or private (not listed; only the invited join).',
+  })
   @ApiPropertyOptional({ enum: TournamentVisibilityEnum })
   @IsOptional()
   @IsIn(Object.values(TournamentVisibilityEnum))
@@ -83,7 +91,10 @@ export class CreateTournamentInput {
 
 @InputType({ description: 'How I join a tournament.' })
 export class JoinTournamentInput {
-  @Field({ nullable: true, description: 'My client seed (1 to 64 bytes as hex): in a duplicate tournament it goes into every round\'s deal (docs/fairness.md).' })
+  @Field({
+    nullable: true,
+    description: "My client seed (1 to 64 bytes as hex): in a duplicate tournament it goes into every round's deal (docs/fairness.md).",
+  })
   @ApiPropertyOptional({ example: 'c0ffee00c0ffee00c0ffee00c0ffee00' })
   @IsOptional()
   @IsString()

@@ -18,7 +18,10 @@ export class TournamentsController {
 
   @RequireScope(TOURNAMENT_WRITE)
   @Post()
-  @ApiOperation({ operationId: 'createTournament', summary: 'Create a tournament (Swiss or round robin; duplicate deals optional): players join until it starts' })
+  @ApiOperation({
+    operationId: 'createTournament',
+    summary: 'Create a tournament (Swiss or round robin; duplicate deals optional): players join until it starts',
+  })
   @ApiCreatedResponse({ type: TournamentModel })
   @ApiErrors('INVALID_RULESET', 'NOT_FOUND', 'RATED_PLAY_SUSPENDED', 'LIMIT_REACHED')
   create(@Caller() caller: Principal, @Body() body: CreateTournamentInput): Promise<TournamentModel> {
@@ -47,7 +50,17 @@ export class TournamentsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'joinTournament', summary: 'Join a tournament before it starts (optionally with my client seed)' })
   @ApiOkResponse({ type: TournamentModel })
-  @ApiErrors('NOT_FOUND', 'TOURNAMENT_FULL', 'TOURNAMENT_STARTED', 'TOURNAMENT_OVER', 'ALREADY_IN_TOURNAMENT', 'NOT_INVITED', 'INVALID_CLIENT_SEED', 'RATED_PLAY_SUSPENDED', 'LIMIT_REACHED')
+  @ApiErrors(
+    'NOT_FOUND',
+    'TOURNAMENT_FULL',
+    'TOURNAMENT_STARTED',
+    'TOURNAMENT_OVER',
+    'ALREADY_IN_TOURNAMENT',
+    'NOT_INVITED',
+    'INVALID_CLIENT_SEED',
+    'RATED_PLAY_SUSPENDED',
+    'LIMIT_REACHED',
+  )
   join(@Caller() caller: Principal, @Param('id') id: string, @Body() body: JoinTournamentInput): Promise<TournamentModel> {
     return this.tournaments.join(caller, id, body?.clientSeed ?? null);
   }
@@ -113,7 +126,11 @@ export class TournamentsController {
   @Public()
   @Get(':id/export')
   @ApiProduces('application/x-ndjson')
-  @ApiOperation({ operationId: 'exportTournament', summary: 'The tournament log as JSON Lines, hash-chained and signed (`npm run audit` recomputes its pairings, standings and seeds; `--keys` checks the signature)' })
+  @ApiOperation({
+    operationId: 'exportTournament',
+    summary:
+      'The tournament log as JSON Lines, hash-chained and signed (`npm run audit` recomputes its pairings, standings and seeds; `--keys` checks the signature)',
+  })
   @ApiOkResponse({
     description:
       'A signed header {format: "scopa-tournament/2", tournamentId, createdBy, status, players, events, lastHash, issuer, keyId, signature} (the keys at /.well-known/scopa-keys.json), then one event per line: {tournamentId, seq, type, payload, actor, time, prevHash, hash}.',

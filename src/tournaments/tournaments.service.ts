@@ -38,7 +38,17 @@ import { TournamentsConfig } from '../config/slices';
 import { ExportKeys } from '../match-formats/export-keys';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
 import { PAIRING_VERSION, ROUND_ROBIN_MAX } from './round-pairing';
-import { currentRound, nextPairing, resultOfMatchEnd, roundComplete, roundsToPlay, seatedInOrder, standingsOf, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from './tournament-log';
+import {
+  currentRound,
+  nextPairing,
+  resultOfMatchEnd,
+  roundComplete,
+  roundsToPlay,
+  seatedInOrder,
+  standingsOf,
+  TOURNAMENT_FORMATS,
+  TOURNAMENT_STATUSES,
+} from './tournament-log';
 import type { ChainedTournamentEvent, TournamentEvent, TournamentFormat, TournamentSettings, TournamentState, TournamentStatus } from './tournament-log';
 import type { StandingRow } from './standings';
 import { TournamentLogStore } from './tournament-store';
@@ -180,14 +190,23 @@ export class TournamentsService {
     if (settings.rated) await this.maker.assertMayPlayRated([caller.username]);
     const id = randomUUID();
     const master = settings.duplicate ? randomBytes(32).toString('hex') : null;
-    const created: TournamentEvent = { type: 'TournamentCreated', createdBy: caller.username, seedCommitment: master ? seedCommitment(master) : null, ...settings };
+    const created: TournamentEvent = {
+      type: 'TournamentCreated',
+      createdBy: caller.username,
+      seedCommitment: master ? seedCommitment(master) : null,
+      ...settings,
+    };
     const limit = this.openPerAccount;
     const folded = await this.prisma.$transaction(async (tx) => {
       // One creation per account at a time, on every instance (the lock is the transaction's): the count and the insert are exact.
       await lockForTransaction(tx, `tournament-creator:${caller.username}`);
       const live = await this.records.openCreatedBy(tx, caller.username);
       if (live >= limit) {
-        throw new DomainError('LIMIT_REACHED', `at most ${limit} open tournaments (created or started) per account (TOURNAMENT_LIMIT): cancel or finish one first`, { limit, live });
+        throw new DomainError(
+          'LIMIT_REACHED',
+          `at most ${limit} open tournaments (created or started) per account (TOURNAMENT_LIMIT): cancel or finish one first`,
+          { limit, live },
+        );
       }
       await this.records.insert(tx, { id, settings, createdBy: caller.username, masterSeed: master });
       const empty = await this.log.load(tx, id);
@@ -207,11 +226,16 @@ export class TournamentsService {
       if (s.settings.visibility === 'private' && caller.username !== s.createdBy && !s.settings.invited.includes(caller.username)) {
         throw new DomainError('NOT_INVITED', 'this private tournament is for the players it invites');
       }
-      if (s.players.length >= s.settings.maxPlayers) throw new DomainError('TOURNAMENT_FULL', `the tournament has its ${s.settings.maxPlayers} players`, { maxPlayers: s.settings.maxPlayers });
+      if (s.players.length >= s.settings.maxPlayers)
+        throw new DomainError('TOURNAMENT_FULL', `the tournament has its ${s.settings.maxPlayers} players`, { maxPlayers: s.settings.maxPlayers });
       // Under the tournament's row lock: the count and this join are one step.
       const joins = await this.records.joinsOf(tx, id, caller.username);
       if (joins >= TOURNAMENT_JOINS_PER_PLAYER) {
-        throw new DomainError('LIMIT_REACHED', `at most ${TOURNAMENT_JOINS_PER_PLAYER} joins per player and tournament: you have withdrawn from this one too often`, { limit: TOURNAMENT_JOINS_PER_PLAYER, live: joins });
+        throw new DomainError(
+          'LIMIT_REACHED',
+          `at most ${TOURNAMENT_JOINS_PER_PLAYER} joins per player and tournament: you have withdrawn from this one too often`,
+          { limit: TOURNAMENT_JOINS_PER_PLAYER, live: joins },
+        );
       }
       if (s.settings.rated) await this.maker.assertMayPlayRated([caller.username]);
       const rating = s.settings.rated ? await this.ratingOf(tx, caller.username, s.settings) : null;
@@ -240,7 +264,16 @@ export class TournamentsService {
         for (const t of round.tables) {
           const seat = t.players.indexOf(caller.username);
           if (seat < 0 || round.results.has(t.table)) continue;
-          events.push({ type: 'MatchResultRecorded', round: round.round, table: t.table, matchId: t.matchId, outcome: seat === 0 ? 'second' : 'first', points: [0, 0], forfeit: true, reason: 'withdrawn' });
+          events.push({
+            type: 'MatchResultRecorded',
+            round: round.round,
+            table: t.table,
+            matchId: t.matchId,
+            outcome: seat === 0 ? 'second' : 'first',
+            points: [0, 0],
+            forfeit: true,
+            reason: 'withdrawn',
+          });
           await this.tableRows.markRecorded(tx, id, round.round, t.table);
           if (t.matchId) resign.push([t.matchId, caller.username]);
         }
@@ -282,9 +315,14 @@ export class TournamentsService {
   private startEvents(s: TournamentState): { events: TournamentEvent[]; kinds: string[]; advance: boolean } {
     this.mustBeOpen(s);
     if (s.players.length < 2) throw new DomainError('NOT_ENOUGH_PLAYERS', 'a tournament starts with two players or more');
-    if (s.settings.format === 'roundRobin' && s.players.length > ROUND_ROBIN_MAX) throw new DomainError('VALIDATION_FAILED', `a round robin has at most ${ROUND_ROBIN_MAX} players`);
+    if (s.settings.format === 'roundRobin' && s.players.length > ROUND_ROBIN_MAX)
+      throw new DomainError('VALIDATION_FAILED', `a round robin has at most ${ROUND_ROBIN_MAX} players`);
     const players = s.players.map((p) => p.id);
-    return { events: [{ type: 'TournamentStarted', players, rounds: roundsToPlay(s.settings, players.length), pairingVersion: PAIRING_VERSION }], kinds: ['started'], advance: true };
+    return {
+      events: [{ type: 'TournamentStarted', players, rounds: roundsToPlay(s.settings, players.length), pairingVersion: PAIRING_VERSION }],
+      kinds: ['started'],
+      advance: true,
+    };
   }
 
   /**
@@ -304,7 +342,18 @@ export class TournamentsService {
       if (!round || round.results.has(row.table_no)) return { events: [], kinds: [] };
       const r = resultOfMatchEnd(end);
       return {
-        events: [{ type: 'MatchResultRecorded', round: row.round, table: row.table_no, matchId, outcome: r.outcome, points: r.points, forfeit: false, reason: r.reason }],
+        events: [
+          {
+            type: 'MatchResultRecorded',
+            round: row.round,
+            table: row.table_no,
+            matchId,
+            outcome: r.outcome,
+            points: r.points,
+            forfeit: false,
+            reason: r.reason,
+          },
+        ],
         kinds: ['result'],
         advance: true,
       };
@@ -345,7 +394,12 @@ export class TournamentsService {
       const round = currentRound(s);
       if (round && !round.ended) {
         if (!roundComplete(round)) return;
-        out.folded = await this.log.append(tx, out.folded, [{ type: 'RoundEnded', round: round.round, seed: master ? roundSeed(master, round.round) : null }], null);
+        out.folded = await this.log.append(
+          tx,
+          out.folded,
+          [{ type: 'RoundEnded', round: round.round, seed: master ? roundSeed(master, round.round) : null }],
+          null,
+        );
         await this.tableRows.endRound(tx, s.id, round.round);
         out.kinds.push('roundEnded');
         out.round = round.round;
@@ -361,14 +415,27 @@ export class TournamentsService {
     }
   }
 
-  private async pair(tx: StoreTransaction, out: Outcome, next: Exclude<ReturnType<typeof nextPairing>, { done: unknown }>, master: string | null): Promise<void> {
+  private async pair(
+    tx: StoreTransaction,
+    out: Outcome,
+    next: Exclude<ReturnType<typeof nextPairing>, { done: unknown }>,
+    master: string | null,
+  ): Promise<void> {
     const s = out.folded.state;
     const settings = s.settings;
     const forfeited = new Map(next.forfeits.map((f) => [f.table, f.winner]));
     const rSeed = master ? roundSeed(master, next.round) : null;
     const seedsOf = new Map(s.players.map((p) => [p.id, p.clientSeed]));
     const played = next.pairing.tables.filter((_, i) => !forfeited.has(i + 1));
-    const dSeed = rSeed ? Buffer.from(tableSeed(rSeed, seatedInOrder(played.map((players) => ({ players }))).map((p) => seedsOf.get(p) ?? null)), 'hex') : null;
+    const dSeed = rSeed
+      ? Buffer.from(
+          tableSeed(
+            rSeed,
+            seatedInOrder(played.map((players) => ({ players }))).map((p) => seedsOf.get(p) ?? null),
+          ),
+          'hex',
+        )
+      : null;
     const tables: { table: number; players: [string, string]; matchId: string | null }[] = [];
     for (let i = 0; i < next.pairing.tables.length; i++) {
       const players = next.pairing.tables[i];
@@ -378,10 +445,18 @@ export class TournamentsService {
         continue;
       }
       const made = await this.maker.makeInTransaction(tx, {
-        rules: { preset: settings.preset, overrides: settings.overrides, ruleset: settings.rulesetId ? { id: settings.rulesetId, preset: settings.preset, overrides: settings.overrides } : null },
+        rules: {
+          preset: settings.preset,
+          overrides: settings.overrides,
+          ruleset: settings.rulesetId ? { id: settings.rulesetId, preset: settings.preset, overrides: settings.overrides } : null,
+        },
         seats: [{ player: players[0] }, { player: players[1] }],
         createdBy: s.createdBy,
-        settings: { turnTimeLimit: settings.turnTimeLimit, onExpiry: (settings.onExpiry ?? 'autoPlay') as 'autoPlay' | 'forfeit', ...(settings.rated ? { rated: true } : {}) },
+        settings: {
+          turnTimeLimit: settings.turnTimeLimit,
+          onExpiry: (settings.onExpiry ?? 'autoPlay') as 'autoPlay' | 'forfeit',
+          ...(settings.rated ? { rated: true } : {}),
+        },
         // private: not in the lobby, and what lets matchEnded skip every public match without a read
         visibility: 'private',
         startBy: players[0],
@@ -390,11 +465,22 @@ export class TournamentsService {
       out.made.push(made);
       tables.push({ table, players, matchId: made.result.matchId });
     }
-    const events: TournamentEvent[] = [{ type: 'RoundPaired', round: next.round, tables, bye: next.pairing.bye, seedCommitment: rSeed ? seedCommitment(rSeed) : null }];
+    const events: TournamentEvent[] = [
+      { type: 'RoundPaired', round: next.round, tables, bye: next.pairing.bye, seedCommitment: rSeed ? seedCommitment(rSeed) : null },
+    ];
     for (const t of tables) {
       if (t.matchId !== null) continue;
       const winner = forfeited.get(t.table) ?? null;
-      events.push({ type: 'MatchResultRecorded', round: next.round, table: t.table, matchId: null, outcome: winner === 0 ? 'first' : winner === 1 ? 'second' : 'draw', points: [0, 0], forfeit: true, reason: 'withdrawn' });
+      events.push({
+        type: 'MatchResultRecorded',
+        round: next.round,
+        table: t.table,
+        matchId: null,
+        outcome: winner === 0 ? 'first' : winner === 1 ? 'second' : 'draw',
+        points: [0, 0],
+        forfeit: true,
+        reason: 'withdrawn',
+      });
     }
     await this.tableRows.pair(tx, s.id, next.round, tables, settings.duplicate);
     out.folded = await this.log.append(tx, out.folded, events, null);
@@ -403,10 +489,24 @@ export class TournamentsService {
     const announced: { player: string; event: TournamentRoundPairedEvent }[] = [];
     for (const t of tables) {
       t.players.forEach((player, seat) =>
-        announced.push({ player, event: { type: 'tournamentRoundPaired', tournamentId: s.id, round: next.round, matchId: t.matchId, seat: t.matchId ? seat : null, players: t.players } }),
+        announced.push({
+          player,
+          event: {
+            type: 'tournamentRoundPaired',
+            tournamentId: s.id,
+            round: next.round,
+            matchId: t.matchId,
+            seat: t.matchId ? seat : null,
+            players: t.players,
+          },
+        }),
       );
     }
-    if (next.pairing.bye) announced.push({ player: next.pairing.bye, event: { type: 'tournamentRoundPaired', tournamentId: s.id, round: next.round, matchId: null, seat: null, players: [next.pairing.bye] } });
+    if (next.pairing.bye)
+      announced.push({
+        player: next.pairing.bye,
+        event: { type: 'tournamentRoundPaired', tournamentId: s.id, round: next.round, matchId: null, seat: null, players: [next.pairing.bye] },
+      });
     await enqueueWebhooks(tx, announced);
     out.announced.push(...announced);
   }
@@ -469,8 +569,10 @@ export class TournamentsService {
   }
 
   async list(filter: { status?: string | null; format?: string | null }, first: number, after: string | null, caller: string | null): Promise<TournamentPage> {
-    if (filter.status && !(TOURNAMENT_STATUSES as readonly string[]).includes(filter.status)) throw new DomainError('VALIDATION_FAILED', `status: one of ${TOURNAMENT_STATUSES.join(', ')}`);
-    if (filter.format && !(TOURNAMENT_FORMATS as readonly string[]).includes(filter.format)) throw new DomainError('VALIDATION_FAILED', `format: one of ${TOURNAMENT_FORMATS.join(', ')}`);
+    if (filter.status && !(TOURNAMENT_STATUSES as readonly string[]).includes(filter.status))
+      throw new DomainError('VALIDATION_FAILED', `status: one of ${TOURNAMENT_STATUSES.join(', ')}`);
+    if (filter.format && !(TOURNAMENT_FORMATS as readonly string[]).includes(filter.format))
+      throw new DomainError('VALIDATION_FAILED', `format: one of ${TOURNAMENT_FORMATS.join(', ')}`);
     const limit = Math.max(1, Math.min(100, first));
     let cursor: { t: string; id: string } | null = null;
     if (after) {
@@ -486,7 +588,10 @@ export class TournamentsService {
     const page = rows.slice(0, limit);
     const items = await Promise.all(page.map((r) => this.get(r.id)));
     const last = page[page.length - 1];
-    return { items, nextCursor: rows.length > limit && last ? Buffer.from(`${new Date(last.created_at).toISOString()}|${last.id}`).toString('base64url') : null };
+    return {
+      items,
+      nextCursor: rows.length > limit && last ? Buffer.from(`${new Date(last.created_at).toISOString()}|${last.id}`).toString('base64url') : null,
+    };
   }
 
   async standings(id: string): Promise<StandingRow[]> {
@@ -503,7 +608,15 @@ export class TournamentsService {
       round: round.round,
       tables: round.tables.map((t) => {
         const res = round.results.get(t.table);
-        return { table: t.table, players: t.players, matchId: t.matchId, outcome: res?.outcome ?? null, points: res?.points ?? null, forfeit: res?.forfeit ?? false, reason: res?.reason ?? null };
+        return {
+          table: t.table,
+          players: t.players,
+          matchId: t.matchId,
+          outcome: res?.outcome ?? null,
+          points: res?.points ?? null,
+          forfeit: res?.forfeit ?? false,
+          reason: res?.reason ?? null,
+        };
       }),
       bye: round.bye,
       ended: round.ended,
@@ -556,7 +669,8 @@ export class TournamentsService {
       status: s.status,
       // when it starts by itself: only while it waits to start
       startsAt: s.status === 'created' && s.settings.startsAt ? new Date(s.settings.startsAt) : null,
-      roundsToPlay: s.status === 'created' ? (s.settings.format === 'roundRobin' ? roundsToPlay(s.settings, Math.max(2, s.players.length)) : s.settings.rounds) : s.rounds,
+      roundsToPlay:
+        s.status === 'created' ? (s.settings.format === 'roundRobin' ? roundsToPlay(s.settings, Math.max(2, s.players.length)) : s.settings.rounds) : s.rounds,
       currentRound: s.paired.length,
       players: s.players.map((p) => ({ player: p.id, withdrawn: p.withdrawn })),
       seq: f.seq,
@@ -580,31 +694,37 @@ export class TournamentsService {
   private async settingsOf(req: CreateTournamentRequest): Promise<TournamentSettings> {
     const name = String(req.name ?? '').trim();
     if (name.length < 1 || name.length > TOURNAMENT_NAME_MAX) throw new DomainError('VALIDATION_FAILED', `name: 1 to ${TOURNAMENT_NAME_MAX} characters`);
-    if (!(TOURNAMENT_FORMATS as readonly string[]).includes(req.format)) throw new DomainError('VALIDATION_FAILED', `format: one of ${TOURNAMENT_FORMATS.join(', ')}`);
+    if (!(TOURNAMENT_FORMATS as readonly string[]).includes(req.format))
+      throw new DomainError('VALIDATION_FAILED', `format: one of ${TOURNAMENT_FORMATS.join(', ')}`);
     const format = req.format as TournamentFormat;
     const rated = req.rated === true;
     const duplicate = req.duplicate === true;
     if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
-    if (rated && req.overrides && Object.keys(req.overrides).length > 0) throw new DomainError('VALIDATION_FAILED', 'a rated tournament takes no overrides: save them as a ruleset and rate that');
+    if (rated && req.overrides && Object.keys(req.overrides).length > 0)
+      throw new DomainError('VALIDATION_FAILED', 'a rated tournament takes no overrides: save them as a ruleset and rate that');
     let preset = req.preset ?? null;
     let overrides: Record<string, unknown> = req.overrides ?? {};
     let rulesetId: string | null = null;
     if (req.rulesetId) {
       const saved = await this.rulesets.freeze(req.rulesetId);
       if (preset && preset !== saved.preset) throw new DomainError('VALIDATION_FAILED', `the ruleset is based on ${saved.preset}, not ${preset}`);
-      if (Object.keys(overrides).length > 0) throw new DomainError('VALIDATION_FAILED', 'a saved ruleset is played as saved: give no overrides with a rulesetId');
+      if (Object.keys(overrides).length > 0)
+        throw new DomainError('VALIDATION_FAILED', 'a saved ruleset is played as saved: give no overrides with a rulesetId');
       preset = saved.preset;
       overrides = saved.overrides;
       rulesetId = saved.id;
     }
     const resolved = resolveRuleset(preset as string, overrides);
     if (!resolved.ok) throw new DomainError('INVALID_RULESET', resolved.error.message, { option: resolved.error.option });
-    if (resolved.ruleset.options.players !== 2) throw new DomainError('VALIDATION_FAILED', 'a tournament plays two-player matches: choose a two-player ruleset');
+    if (resolved.ruleset.options.players !== 2)
+      throw new DomainError('VALIDATION_FAILED', 'a tournament plays two-player matches: choose a two-player ruleset');
     const maxPlayers = req.maxPlayers ?? (format === 'roundRobin' ? ROUND_ROBIN_MAX : 64);
     const cap = format === 'roundRobin' ? ROUND_ROBIN_MAX : TOURNAMENT_MAX_PLAYERS;
-    if (!Number.isInteger(maxPlayers) || maxPlayers < 2 || maxPlayers > cap) throw new DomainError('VALIDATION_FAILED', `maxPlayers: 2 to ${cap} for ${format}`);
+    if (!Number.isInteger(maxPlayers) || maxPlayers < 2 || maxPlayers > cap)
+      throw new DomainError('VALIDATION_FAILED', `maxPlayers: 2 to ${cap} for ${format}`);
     const rounds = req.rounds ?? 3;
-    if (!Number.isInteger(rounds) || rounds < 1 || rounds > TOURNAMENT_MAX_ROUNDS) throw new DomainError('VALIDATION_FAILED', `rounds: 1 to ${TOURNAMENT_MAX_ROUNDS}`);
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > TOURNAMENT_MAX_ROUNDS)
+      throw new DomainError('VALIDATION_FAILED', `rounds: 1 to ${TOURNAMENT_MAX_ROUNDS}`);
     let startsAt: string | null = null;
     if (req.startsAt !== undefined && req.startsAt !== null) {
       const t = new Date(req.startsAt);
@@ -621,6 +741,22 @@ export class TournamentsService {
     if (visibility !== 'public' && visibility !== 'private') throw new DomainError('VALIDATION_FAILED', 'visibility: public or private');
     const invited = [...new Set((req.invited ?? []).map((u) => String(u).toLowerCase()))];
     if (invited.length > TOURNAMENT_INVITED_MAX) throw new DomainError('VALIDATION_FAILED', `invited: at most ${TOURNAMENT_INVITED_MAX} usernames`);
-    return { name, format, preset: preset as string, overrides, rulesetId, rulesetVersion: null, rounds, maxPlayers, startsAt, turnTimeLimit, onExpiry, rated, duplicate, visibility, invited };
+    return {
+      name,
+      format,
+      preset: preset as string,
+      overrides,
+      rulesetId,
+      rulesetVersion: null,
+      rounds,
+      maxPlayers,
+      startsAt,
+      turnTimeLimit,
+      onExpiry,
+      rated,
+      duplicate,
+      visibility,
+      invited,
+    };
   }
 }

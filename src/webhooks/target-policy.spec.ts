@@ -54,7 +54,9 @@ describe('webhook target policy: webhooks never reach inside', () => {
     const dev = new WebhookTargetPolicy(true);
     expect(dev.refusal('127.0.0.1')).toBeNull();
     await expect(dev.checkHost('localhost')).resolves.toBeUndefined();
-    const looked = await new Promise<{ err: Error | null; address: unknown }>((resolve) => dev.lookup('localhost', {}, (err, address) => resolve({ err, address })));
+    const looked = await new Promise<{ err: Error | null; address: unknown }>((resolve) =>
+      dev.lookup('localhost', {}, (err, address) => resolve({ err, address })),
+    );
     expect(looked.err).toBeNull();
     expect(typeof looked.address).toBe('string');
   });

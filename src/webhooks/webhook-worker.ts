@@ -155,7 +155,16 @@ export class WebhookWorker {
     const rows = await this.prisma.$queryRawUnsafe<
       { id: string; webhook_id: string; event: string; payload: Record<string, unknown>; attempts: number; created_at: Date; url: string; secret: string }[]
     >(this.claimSql);
-    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, event: r.event, payload: r.payload, attempts: r.attempts, createdAt: r.created_at, url: r.url, secret: r.secret }));
+    return rows.map((r) => ({
+      id: r.id,
+      webhookId: r.webhook_id,
+      event: r.event,
+      payload: r.payload,
+      attempts: r.attempts,
+      createdAt: r.created_at,
+      url: r.url,
+      secret: r.secret,
+    }));
   }
 
   async send(d: ClaimedDelivery): Promise<'delivered' | 'failed' | 'gave_up'> {

@@ -10,8 +10,10 @@ export enum DeliveryStatusEnum {
   delivered = 'delivered',
   failed = 'failed',
 }
-registerEnumType(DeliveryStatusEnum, { name: 'DeliveryStatus', description: 'pending: an attempt is due (nextAttemptAt); delivered: a 2xx answered; failed: the attempts ran out.' });
-
+registerEnumType(DeliveryStatusEnum, {
+  name: 'DeliveryStatus',
+  description: 'pending: an attempt is due (nextAttemptAt); delivered: a 2xx answered; failed: the attempts ran out.',
+});
 
 export enum WebhookEventEnum {
   your_turn = 'your_turn',
@@ -57,7 +59,8 @@ export class WebhookDeliveryModel {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   nextAttemptAt!: Date | null;
   @Field(() => String, { nullable: true }) @ApiProperty({ type: String, nullable: true }) lastError!: string | null;
-  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt.' }) @ApiProperty({ type: Number, nullable: true }) responseCode!: number | null;
+  @Field(() => Int, { nullable: true, description: 'HTTP status of the last attempt.' }) @ApiProperty({ type: Number, nullable: true }) responseCode!:
+    number | null;
   @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
   @Field(() => Date, { nullable: true }) @ApiProperty({ type: String, format: 'date-time', nullable: true }) deliveredAt!: Date | null;
 }

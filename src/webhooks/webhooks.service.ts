@@ -8,7 +8,17 @@ import type { WebhookTargetPolicy } from './target-policy';
 import { AppConfig } from '../config/config';
 import { lockForTransaction } from '../database/advisory-lock';
 
-export const WEBHOOK_EVENTS = ['your_turn', 'match_finished', 'match_started', 'challenge_received', 'challenge_accepted', 'challenge_declined', 'clock_low', 'analysis_ready', 'tournament_round_paired'] as const;
+export const WEBHOOK_EVENTS = [
+  'your_turn',
+  'match_finished',
+  'match_started',
+  'challenge_received',
+  'challenge_accepted',
+  'challenge_declined',
+  'clock_low',
+  'analysis_ready',
+  'tournament_round_paired',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 const MAX_WEBHOOKS = 10;
@@ -46,7 +56,8 @@ export interface Owner {
 
 /** An absolute http(s) URL without credentials, or VALIDATION_FAILED. */
 export function checkWebhookUrl(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2000) throw new DomainError('VALIDATION_FAILED', 'url: an http(s) URL of at most 2000 characters');
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2000)
+    throw new DomainError('VALIDATION_FAILED', 'url: an http(s) URL of at most 2000 characters');
   let url: URL;
   try {
     url = new URL(raw);

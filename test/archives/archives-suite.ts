@@ -102,7 +102,12 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
       const plan: Omit<Made, 'id'>[] = [];
       for (let i = 0; i < 1000; i++) {
         const opponent = i % 10 === 9 ? cid.username : bob.username;
-        plan.push({ opponent, preset: opponent === cid.username ? 'scopa-simple' : 'scopa', result: i % 3 === 0 ? 'loss' : 'win', rated: i < 50 && i % 10 === 0 });
+        plan.push({
+          opponent,
+          preset: opponent === cid.username ? 'scopa-simple' : 'scopa',
+          result: i % 3 === 0 ? 'loss' : 'win',
+          rated: i < 50 && i % 10 === 0,
+        });
       }
       for (let i = 0; i < plan.length; i += 25) {
         const ids = await Promise.all(
@@ -151,7 +156,12 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         expect(await stream(`/v1/users/${ann.username}/matches?ruleset=scopa-simple`)).toHaveLength(100);
         expect(await stream(`/v1/users/${ann.username}/matches?ruleset=scopa&vs=${cid.username}`)).toHaveLength(0);
         const rated = await stream(`/v1/users/${ann.username}/matches?rated=true`);
-        expect(rated.map((l) => l.id).sort()).toEqual(made.filter((m) => m.rated).map((m) => m.id).sort());
+        expect(rated.map((l) => l.id).sort()).toEqual(
+          made
+            .filter((m) => m.rated)
+            .map((m) => m.id)
+            .sort(),
+        );
         expect(await stream(`/v1/users/${ann.username}/matches?rated=false`)).toHaveLength(1000 - rated.length);
         expect(await stream(`/v1/users/${ann.username}/matches?result=win`)).toHaveLength(count((m) => m.result === 'win'));
         const losses = await stream(`/v1/users/${ann.username}/matches?result=loss&vs=${bob.username}`);
@@ -201,14 +211,17 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         server.once('request', (_req, res: http.ServerResponse) => closed.push(new Promise((resolve) => res.once('close', () => resolve()))));
         try {
           await new Promise<void>((resolve, reject) => {
-            const req = http.get({ host: '127.0.0.1', port, path: `/v1/users/${ann.username}/matches?withEvents=true`, headers: { accept: 'application/x-ndjson' } }, (res) => {
-              expect(res.statusCode).toBe(200);
-              res.once('data', () => {
-                res.pause();
-                req.destroy();
-                resolve();
-              });
-            });
+            const req = http.get(
+              { host: '127.0.0.1', port, path: `/v1/users/${ann.username}/matches?withEvents=true`, headers: { accept: 'application/x-ndjson' } },
+              (res) => {
+                expect(res.statusCode).toBe(200);
+                res.once('data', () => {
+                  res.pause();
+                  req.destroy();
+                  resolve();
+                });
+              },
+            );
             req.on('error', (err) => (/socket hang up|ECONNRESET|aborted/.test(err.message) ? resolve() : reject(err)));
           });
           await Promise.all(closed);
@@ -229,7 +242,9 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         let after: string | null = null;
         let pages = 0;
         do {
-          const res: request.Response = await http_().get(`/v1/users/${ann.username}/matches`).query({ max: 100, ...(after ? { after } : {}) });
+          const res: request.Response = await http_()
+            .get(`/v1/users/${ann.username}/matches`)
+            .query({ max: 100, ...(after ? { after } : {}) });
           expect(res.status).toBe(200);
           expect(res.headers['content-type']).toMatch(/^application\/json/);
           seen.push(...res.body.matches.map((m: { id: string }) => m.id));
@@ -257,9 +272,7 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
           { u: ann.username, vs: cid.username },
         );
         const wins = await stream(`/v1/users/${ann.username}/matches?vs=${cid.username}&result=win&max=3`);
-        expect(data.userMatches.matches).toEqual(
-          wins.map(({ rulesetId: _r, ...m }) => m),
-        );
+        expect(data.userMatches.matches).toEqual(wins.map(({ rulesetId: _r, ...m }) => m));
         expect(typeof data.userMatches.next).toBe('string');
       });
     });
@@ -281,8 +294,18 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         expect(lines[3]).toEqual({ id: open.matchId, error: { code: 'FORBIDDEN', message: expect.any(String) } });
 
         const tooMany = Array.from({ length: 101 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
-        expect((await http_().post('/v1/matches/export').set('authorization', auth(bob)).send({ ids: tooMany })).body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-        expect((await http_().post('/v1/matches/export').set('authorization', auth(bob)).send({ ids: ['nope'] })).body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+        expect((await http_().post('/v1/matches/export').set('authorization', auth(bob)).send({ ids: tooMany })).body).toMatchObject({
+          status: 400,
+          code: 'VALIDATION_FAILED',
+        });
+        expect(
+          (
+            await http_()
+              .post('/v1/matches/export')
+              .set('authorization', auth(bob))
+              .send({ ids: ['nope'] })
+          ).body,
+        ).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
         expect((await http_().post('/v1/matches/export').send({ ids })).status).toBe(401);
       });
 
@@ -335,7 +358,11 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         expect(replay.body).toMatchObject({ id, seq: 2, imported: true, sourceId });
         // A match read says whether it was imported, as the archive entry does (REST and GraphQL).
         expect((await http_().get(`/v1/matches/${id}`).set('authorization', auth(cid))).body).toMatchObject({ id, imported: true, sourceId });
-        expect((await http_().get(`/v1/matches/${source.id}`).set('authorization', auth(cid))).body).toMatchObject({ id: source.id, imported: false, sourceId: null });
+        expect((await http_().get(`/v1/matches/${source.id}`).set('authorization', auth(cid))).body).toMatchObject({
+          id: source.id,
+          imported: false,
+          sourceId: null,
+        });
         const q = 'query($id: ID!) { match(id: $id) { id imported sourceId } }';
         expect((await gqlOk(app, cid.token, q, { id })).match).toEqual({ id, imported: true, sourceId });
         expect((await gqlOk(app, cid.token, q, { id: source.id })).match).toEqual({ id: source.id, imported: false, sourceId: null });
@@ -345,7 +372,14 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         expect(auditJsonl(reexport)).toMatchObject({ sound: true, matchId: sourceId });
         expect(parseJsonl(reexport).header).toMatchObject({ matchId: sourceId, importedAs: id });
 
-        const own = (await http_().get(`/v1/users/${cid.username}/matches?rated=true`).set('authorization', auth(cid)).set('accept', 'application/x-ndjson').buffer(true).parse(asText)).body as string;
+        const own = (
+          await http_()
+            .get(`/v1/users/${cid.username}/matches?rated=true`)
+            .set('authorization', auth(cid))
+            .set('accept', 'application/x-ndjson')
+            .buffer(true)
+            .parse(asText)
+        ).body as string;
         expect(ndjson(own).find((l) => l.id === id)).toMatchObject({ id, imported: true, sourceId, rated: true, verified: false });
         expect((await stream(`/v1/users/${ann.username}/matches?vs=${bob.username}&rated=true`)).find((l) => l.id === id)).toBeUndefined();
         expect(await app.get(PrismaService).ratedMatch.count()).toBe(ratedBefore);
@@ -364,12 +398,19 @@ export function describeArchiveSuite(name: string, start: (env: Record<string, s
         event.actor = 'mallory';
         lines[3] = JSON.stringify(event);
         const before = await app.get(PrismaService).match.count();
-        const res = await http_().post('/v1/matches/import').set('authorization', auth(cid)).set('content-type', 'application/x-ndjson').send(lines.join('\n') + '\n');
+        const res = await http_()
+          .post('/v1/matches/import')
+          .set('authorization', auth(cid))
+          .set('content-type', 'application/x-ndjson')
+          .send(lines.join('\n') + '\n');
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', audit: 'unsound', seq: 3, reason: expect.stringMatching(/hash/) });
         expect(await app.get(PrismaService).match.count()).toBe(before);
         for (const body of [{ export: 'not an export' }, { export: 42 }, {}]) {
-          expect((await http_().post('/v1/matches/import').set('authorization', auth(cid)).send(body)).body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+          expect((await http_().post('/v1/matches/import').set('authorization', auth(cid)).send(body)).body).toMatchObject({
+            status: 400,
+            code: 'VALIDATION_FAILED',
+          });
         }
         expect((await http_().post('/v1/matches/import').send({ export: exported })).status).toBe(401);
       });

@@ -56,7 +56,7 @@ export function describeClockRace(name: string, open: () => Promise<RaceDatabase
       const schedB = new ClockScheduler(db.b, storeB, { batch: 3 });
       const run = async (s: ClockScheduler) => {
         const outcomes: ExpiryOutcome[] = [];
-        for (let idle = 0; idle < 2; ) {
+        for (let idle = 0; idle < 2;) {
           const got = await s.tick();
           outcomes.push(...got);
           idle = got.length === 0 ? idle + 1 : 0;

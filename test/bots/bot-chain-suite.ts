@@ -51,7 +51,14 @@ export function describeBotChains(name: string, start: () => Promise<ChainInstan
       const username = `${prefix}${process.pid % 1000}x${++counter}`;
       return (await ok('POST', '/v1/auth/register', null, { username, password: `password-of-${username}` })).accessToken;
     }
-    const botsOnly = { preset: 'scopa', overrides: { target: 100 }, seats: [{ type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'random' }] };
+    const botsOnly = {
+      preset: 'scopa',
+      overrides: { target: 100 },
+      seats: [
+        { type: 'bot', bot: 'greedy' },
+        { type: 'bot', bot: 'random' },
+      ],
+    };
 
     /** A bots-only match to `target`, started; its id. */
     async function startedBotsOnly(token: string, target: number): Promise<{ id: string; started: any }> {
@@ -134,7 +141,15 @@ export function describeBotChains(name: string, start: () => Promise<ChainInstan
       expect(rest.body).toMatchObject({ code: 'LIMIT_REACHED', limit: 3, live: 3 });
       const gql = await call('POST', '/graphql', token, {
         query: 'mutation($i: CreateMatchInput!) { createMatch(input: $i) { id } }',
-        variables: { i: { preset: 'scopa', seats: [{ type: 'bot', bot: 'greedy' }, { type: 'bot', bot: 'greedy' }] } },
+        variables: {
+          i: {
+            preset: 'scopa',
+            seats: [
+              { type: 'bot', bot: 'greedy' },
+              { type: 'bot', bot: 'greedy' },
+            ],
+          },
+        },
       });
       expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_REACHED', status: 409, limit: 3 });
       expect(gql.body.data?.createMatch ?? null).toBeNull();

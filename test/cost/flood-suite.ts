@@ -11,7 +11,8 @@
 import { spawn } from 'node:child_process';
 import { expect, it } from '@jest/globals';
 
-export const STANDING_FIELDS = 'rank player matchPoints wins draws losses byes played buchholz sonnebornBerger gamePointsDifference duplicateScore performance withdrawn';
+export const STANDING_FIELDS =
+  'rank player matchPoints wins draws losses byes played buchholz sonnebornBerger gamePointsDifference duplicateScore performance withdrawn';
 
 /** `n` aliases of a tournament's standings with `fields`. */
 export const standingsDocument = (n: number, fields = STANDING_FIELDS): string =>
@@ -38,7 +39,11 @@ async function json(res: Response): Promise<any> {
 }
 
 export async function post(base: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: await json(res), headers: res.headers };
 }
 
@@ -47,7 +52,12 @@ export async function get(base: string, path: string, token?: string): Promise<{
   return { status: res.status, body: await json(res), headers: res.headers };
 }
 
-export async function graphql(base: string, query: string, variables: Record<string, unknown>, token?: string): Promise<{ status: number; body: any; headers: Headers }> {
+export async function graphql(
+  base: string,
+  query: string,
+  variables: Record<string, unknown>,
+  token?: string,
+): Promise<{ status: number; body: any; headers: Headers }> {
   return post(base, '/graphql', { query, variables }, token);
 }
 
@@ -86,7 +96,11 @@ export async function startedSwiss(base: string, size: number, prefix: string): 
  * once the process has started and is about to send (Node's start is not
  * the flood); `answers` to every answer, in order.
  */
-export function floodFromAnotherProcess(base: string, body: string, waves: number): { ready: Promise<void>; answers: Promise<{ status: number; body: any }[]> } {
+export function floodFromAnotherProcess(
+  base: string,
+  body: string,
+  waves: number,
+): { ready: Promise<void>; answers: Promise<{ status: number; body: any }[]> } {
   const script = `
     const [url, waves, body] = [${JSON.stringify(`${base}/graphql`)}, ${waves}, ${JSON.stringify(body)}];
     await fetch(url.replace(/graphql$/, 'health')).then((r) => r.text()); // fetch loaded and connected
@@ -109,7 +123,9 @@ export function floodFromAnotherProcess(base: string, body: string, waves: numbe
   });
   const answers = new Promise<{ status: number; body: any }[]>((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length))) : reject(new Error(`the flooding client exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length))) : reject(new Error(`the flooding client exited with ${code}`)),
+    );
   });
   return { ready, answers };
 }
@@ -132,7 +148,7 @@ export async function probeHealth(base: string, done: Promise<unknown>): Promise
 /** Waits (up to 60 s) until /health answers 20 times in a row within 50 ms. */
 async function settled(base: string): Promise<void> {
   const deadline = Date.now() + 60_000;
-  for (let fast = 0; fast < 20 && Date.now() < deadline; ) {
+  for (let fast = 0; fast < 20 && Date.now() < deadline;) {
     const started = performance.now();
     await (await fetch(`${base}/health`)).text();
     fast = performance.now() - started < 50 ? fast + 1 : 0;
@@ -173,6 +189,9 @@ export function floodCases(service: () => Service, field: () => Field, players: 
     // documents, the cheapest there are, delay a probe as much there (measured side by side: median 57 ms, p90 150 ms).
     expect(times.length).toBeGreaterThan(0);
     const sorted = [...times].sort((a, b) => a - b);
-    expect({ median: sorted[Math.floor(sorted.length / 2)] < 100, slowest: sorted[sorted.length - 1] < 1000, probes: sorted.map(Math.round) }).toMatchObject({ median: true, slowest: true });
+    expect({ median: sorted[Math.floor(sorted.length / 2)] < 100, slowest: sorted[sorted.length - 1] < 1000, probes: sorted.map(Math.round) }).toMatchObject({
+      median: true,
+      slowest: true,
+    });
   });
 }

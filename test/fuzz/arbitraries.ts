@@ -7,7 +7,17 @@
 import fc from 'fast-check';
 
 /** Names every object answers to: an option named so was once accepted and dropped where `foo` is refused. */
-export const OBJECT_PROTOTYPE_KEYS = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'prototype'];
+export const OBJECT_PROTOTYPE_KEYS = [
+  'toString',
+  'constructor',
+  '__proto__',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'prototype',
+];
 
 /** Strings that broke or might break something: database encodings, parsers, durations, lookalikes. */
 const HOSTILE_STRINGS = [

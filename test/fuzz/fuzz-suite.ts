@@ -20,7 +20,9 @@ export function fuzzSettings(defaultRuns: number): Omit<FuzzOptions, 'baseUrl'> 
 export async function expectFuzzClean(baseUrl: string, settings: Omit<FuzzOptions, 'baseUrl'>): Promise<void> {
   const report = await runFuzz({ baseUrl, ...settings });
   // Printed so that a CI log shows what the run covered.
-  console.log(`fuzz seed=${settings.seed} sent=${report.sent} statuses=${JSON.stringify(report.statuses)} slowest_health_ms=${report.slowestHealthMs.toFixed(1)} matches=${report.matchIds.length}`);
+  console.log(
+    `fuzz seed=${settings.seed} sent=${report.sent} statuses=${JSON.stringify(report.statuses)} slowest_health_ms=${report.slowestHealthMs.toFixed(1)} matches=${report.matchIds.length}`,
+  );
   expect(report.sent).toBeGreaterThan(Math.min(settings.runs, 300));
   expect(report.findings).toEqual([]);
   expect(report.healthFailures).toBe(0);

@@ -5,15 +5,7 @@
  * selection of the returned type's fields.
  */
 import fc from 'fast-check';
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-} from 'graphql';
+import { getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType } from 'graphql';
 import type { GraphQLField, GraphQLInputType, GraphQLNamedType, GraphQLSchema } from 'graphql';
 import { hostileString, hostileValue, maybeHostile } from './arbitraries';
 
@@ -119,7 +111,10 @@ export function graphqlOperations(schema: GraphQLSchema, ctx: GraphQLFuzzContext
   const listReads = fc
     .tuple(
       fc.constantFrom(
-        ['$id: ID!', 'tournament(id: $id) { standings { rank player matchPoints wins draws losses byes played buchholz sonnebornBerger gamePointsDifference duplicateScore performance withdrawn } }'],
+        [
+          '$id: ID!',
+          'tournament(id: $id) { standings { rank player matchPoints wins draws losses byes played buchholz sonnebornBerger gamePointsDifference duplicateScore performance withdrawn } }',
+        ],
         ['$id: ID!', 'tournament(id: $id) { players { player withdrawn } invited standings { rank } round(n: 1) { tables { players matchId points } } }'],
         ['$n: Int', 'tournaments(first: $n) { items { id standings { rank player } players { player } } }'],
         ['$id: ID!, $n: Int', 'matchEvents(matchId: $id, limit: $n) { seq type }'],
@@ -140,5 +135,10 @@ export function graphqlOperations(schema: GraphQLSchema, ctx: GraphQLFuzzContext
     variables: fc.constant({} as Record<string, unknown>),
     field: fc.constant('garbage'),
   });
-  return fc.oneof({ weight: 12, arbitrary: fc.oneof(...ops) }, { weight: 2, arbitrary: aliased }, { weight: 2, arbitrary: listReads }, { weight: 1, arbitrary: garbage });
+  return fc.oneof(
+    { weight: 12, arbitrary: fc.oneof(...ops) },
+    { weight: 2, arbitrary: aliased },
+    { weight: 2, arbitrary: listReads },
+    { weight: 1, arbitrary: garbage },
+  );
 }

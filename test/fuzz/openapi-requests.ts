@@ -48,7 +48,9 @@ export function fromSchema(doc: Schema, schema: Schema | undefined, ctx: OpenApi
       const known = props.length ? fc.record(record, { requiredKeys: (s.required ?? []) as string[] }) : fc.constant({});
       // Extra keys: hostile ones, often the names every object answers to (toString, __proto__...), kept as own keys of the JSON.
       const extra = fc.dictionary(fc.oneof(hostileString, fc.constantFrom(...OBJECT_PROTOTYPE_KEYS)), hostileValue, { maxKeys: 2 });
-      return maybeHostile(fc.tuple(known, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: extra })).map(([a, b]) => ({ ...b, ...(a as object) })));
+      return maybeHostile(
+        fc.tuple(known, fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: extra })).map(([a, b]) => ({ ...b, ...(a as object) })),
+      );
     }
     case 'array':
       return maybeHostile(fc.array(fromSchema(doc, s.items, ctx, depth + 1), { maxLength: 5 }));
@@ -84,7 +86,7 @@ function pathSegment(value: string): string {
 }
 
 function param(doc: Schema, p: Schema, ctx: OpenApiFuzzContext): fc.Arbitrary<string> {
-  const typed = fromSchema(doc, p.schema, ctx).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
+  const typed = fromSchema(doc, p.schema, ctx).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')));
   if (p.name === 'id') {
     return fc.oneof(
       { weight: 3, arbitrary: fc.constant(null).chain(() => (ctx.knownIds().length ? fc.constantFrom(...ctx.knownIds()) : fc.uuid())) },

@@ -150,7 +150,13 @@ async function setUp(baseUrl: string, accounts: number): Promise<{ tokens: strin
   await call('POST', `/v1/matches/${duel.id}/start`, tokens[0], {});
   const ruleset = await call('POST', '/v1/custom-rulesets', tokens[2], { name: `fuzz${suffix}`, preset: 'scopa', overrides: { target: 3 } }).catch(() => null);
   // A started tournament, for its standings, players and rounds (the lists GraphQL prices, src/limits/request-cost.ts).
-  const tournament = await call('POST', '/v1/tournaments', tokens[0], { name: `fuzz${suffix}`, format: 'swiss', preset: 'scopa', overrides: { target: 1 }, rounds: 2 });
+  const tournament = await call('POST', '/v1/tournaments', tokens[0], {
+    name: `fuzz${suffix}`,
+    format: 'swiss',
+    preset: 'scopa',
+    overrides: { target: 1 },
+    rounds: 2,
+  });
   for (const token of tokens) await call('POST', `/v1/tournaments/${tournament.id}/join`, token, {});
   await call('POST', `/v1/tournaments/${tournament.id}/start`, tokens[0], {});
   return { tokens, matchIds: [open.id, vsBot.id, over.id, duel.id], otherIds: [...(ruleset?.id ? [ruleset.id] : []), tournament.id] };
@@ -201,9 +207,24 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         }
         const out = await json(res);
         count(res.status);
-        if (res.status >= 500) report.findings.push({ what: `${r.method} ${r.path.slice(0, 200)} body=${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 500) });
-        if (res.status < 300 && acceptsUnknownOption(r.body)) report.findings.push({ what: `${r.method} ${r.path} accepted an unknown option: ${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 300) });
-        if (res.status < 300 && hasPrototypeMember(r.body)) report.findings.push({ what: `${r.method} ${r.path} accepted a prototype member: ${(r.body ?? '').slice(0, 300)}`, status: res.status, body: out.text.slice(0, 300) });
+        if (res.status >= 500)
+          report.findings.push({
+            what: `${r.method} ${r.path.slice(0, 200)} body=${(r.body ?? '').slice(0, 300)}`,
+            status: res.status,
+            body: out.text.slice(0, 500),
+          });
+        if (res.status < 300 && acceptsUnknownOption(r.body))
+          report.findings.push({
+            what: `${r.method} ${r.path} accepted an unknown option: ${(r.body ?? '').slice(0, 300)}`,
+            status: res.status,
+            body: out.text.slice(0, 300),
+          });
+        if (res.status < 300 && hasPrototypeMember(r.body))
+          report.findings.push({
+            what: `${r.method} ${r.path} accepted a prototype member: ${(r.body ?? '').slice(0, 300)}`,
+            status: res.status,
+            body: out.text.slice(0, 300),
+          });
         if (r.method === 'POST' && res.status === 201) remember(out.body);
       });
     }
@@ -220,12 +241,20 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         count(res.status);
         const internal = (out.body?.errors ?? []).some((e: any) => e?.extensions?.code === 'INTERNAL' || e?.extensions?.code === 'INTERNAL_SERVER_ERROR');
         if (res.status >= 500 || internal) {
-          report.findings.push({ what: `GraphQL ${op.field}: ${op.query.slice(0, 300)} variables=${JSON.stringify(op.variables).slice(0, 300)}`, status: res.status, body: out.text.slice(0, 500) });
+          report.findings.push({
+            what: `GraphQL ${op.field}: ${op.query.slice(0, 300)} variables=${JSON.stringify(op.variables).slice(0, 300)}`,
+            status: res.status,
+            body: out.text.slice(0, 500),
+          });
         }
         // A document over its caller's budget never runs: no field of it answers.
         const priced = auth === 'forged' ? undefined : costOf(schema, op.query, op.variables, auth === 'none');
         if (priced && priced.cost > priced.budget && out.body?.data && Object.values(out.body.data).some((v) => v !== null)) {
-          report.findings.push({ what: `GraphQL ${op.field} ran over its budget (${priced.cost} > ${priced.budget}): ${op.query.slice(0, 300)}`, status: res.status, body: out.text.slice(0, 300) });
+          report.findings.push({
+            what: `GraphQL ${op.field} ran over its budget (${priced.cost} > ${priced.budget}): ${op.query.slice(0, 300)}`,
+            status: res.status,
+            body: out.text.slice(0, 300),
+          });
         }
         if (out.body?.data) for (const v of Object.values(out.body.data)) remember(v);
       });

@@ -53,7 +53,9 @@ export function describeRulesetRace(name: string, open: () => Promise<RaceSetup>
     beforeAll(async () => {
       setup = await open();
       const username = `racer${process.pid % 1000}${Date.now() % 100_000}`;
-      const res = await at(0).post('/v1/auth/register').send({ username, password: `password-of-${username}` });
+      const res = await at(0)
+        .post('/v1/auth/register')
+        .send({ username, password: `password-of-${username}` });
       expect(res.status).toBe(201);
       token = res.body.accessToken;
     });

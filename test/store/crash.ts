@@ -7,7 +7,10 @@ import { MatchStore } from '../../src/match-store/match-store';
 
 export async function crashAndCheck(env: Record<string, string>, reopen: DatabaseOptions, acksBeforeKill = 300): Promise<{ acked: number; matches: number }> {
   // node itself with tsx as a loader: the tsx launcher runs the script in a grandchild, which a SIGKILL of the launcher leaves alive.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/store/crash-child.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/store/crash-child.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const acked = new Map<string, number>();
   let count = 0;
   let buffer = '';

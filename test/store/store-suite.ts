@@ -170,7 +170,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const through = db.statements ?? prismaRowReader(db.prisma);
       const batched = storeOn({
         appendsInFlight: 1,
-        statements: <T,>(sql: string, params: readonly unknown[]) => {
+        statements: <T>(sql: string, params: readonly unknown[]) => {
           if (sql.includes('AS i(match_id uuid')) manyStatements++;
           return through<T>(sql, params);
         },
@@ -200,7 +200,10 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const used = randomCommand(await other.state(keyed), mulberry32(7));
       await other.execute(keyed, used, { actor: (used as { player: string }).player, commandKey: SHARED_K });
       await Promise.all(ids.map((id) => batched.atLeast(id, 0).then(() => batched.current(id))));
-      const second = await wave(ids.map((_, i) => (i === 3 ? SHARED_K : undefined)), 50);
+      const second = await wave(
+        ids.map((_, i) => (i === 3 ? SHARED_K : undefined)),
+        50,
+      );
       expect(second[3]).toBe('IDEMPOTENCY_KEY_REUSED');
       expect(second.filter((c) => c === 'OK')).toHaveLength(ids.length - 1);
       for (const [i, id] of ids.entries()) {
@@ -215,7 +218,12 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
     });
 
     it('tells who is to move and until when: the clock row of a timed turn, no deadline untimed, null once over', async () => {
-      const { matchId: timed } = await store.create({ preset: 'scopa', seats: players(2), createdBy: 'p0', settings: { turnTimeLimit: 'PT1H', onExpiry: 'forfeit' } });
+      const { matchId: timed } = await store.create({
+        preset: 'scopa',
+        seats: players(2),
+        createdBy: 'p0',
+        settings: { turnTimeLimit: 'PT1H', onExpiry: 'forfeit' },
+      });
       await store.execute(timed, { type: 'start', player: 'p0' }, { actor: 'p0' });
       const before = Date.now();
       const cmd = randomCommand(await store.state(timed), mulberry32(11));
@@ -243,8 +251,14 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const cmd = randomCommand(await elsewhere.state(matchId), mulberry32(3));
       const played = await elsewhere.execute(matchId, cmd, { actor: (cmd as { player: string }).player });
       // a forged copy (its chain does not link) and events from further on (a gap) change nothing
-      here.absorb(matchId, played.events.map((e) => ({ ...e, prevHash: 'f'.repeat(64) })));
-      here.absorb(matchId, played.events.map((e) => ({ ...e, seq: e.seq + 1 })));
+      here.absorb(
+        matchId,
+        played.events.map((e) => ({ ...e, prevHash: 'f'.repeat(64) })),
+      );
+      here.absorb(
+        matchId,
+        played.events.map((e) => ({ ...e, seq: e.seq + 1 })),
+      );
       expect(here.peek(matchId)!.seq).toBe(before.seq);
       here.absorb(matchId, played.events);
       const moved = here.peek(matchId)!;
@@ -345,7 +359,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       }
     }, 300_000);
 
-    it('never returns the seed, or a hand that is not the viewer\'s, before the end', async () => {
+    it("never returns the seed, or a hand that is not the viewer's, before the end", async () => {
       const matchId = await startedMatch(store);
       await playToEnd(store, matchId, 5, 3);
       const seed = await secretSeed(db, matchId);
@@ -428,14 +442,18 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
         // A card the seat did not hold then: the forged play itself breaks the rules, so verify must stop at it.
         const before = await store.state(id, victim.seq - 1);
         const held = new Set(before.hands[victim.payload.seat as number].map(cardCode));
-        const forged = allCards().map(cardCode).find((code) => !held.has(code))!;
+        const forged = allCards()
+          .map(cardCode)
+          .find((code) => !held.has(code))!;
         const payload = { ...victim.payload, card: forged, capture: [] };
         let prev = victim.prevHash;
         const rows: string[] = [];
         for (const e of log.filter((x) => x.seq >= victim.seq)) {
           const p = e.seq === victim.seq ? payload : e.payload;
           const hash = eventHash(prev, id, { seq: e.seq, type: e.type, payload: p, actor: e.actor });
-          rows.push(`UPDATE match_events SET payload = '${JSON.stringify(p)}'::jsonb, prev_hash = '${prev}', hash = '${hash}' WHERE match_id = '${id}' AND seq = ${e.seq}`);
+          rows.push(
+            `UPDATE match_events SET payload = '${JSON.stringify(p)}'::jsonb, prev_hash = '${prev}', hash = '${hash}' WHERE match_id = '${id}' AND seq = ${e.seq}`,
+          );
           prev = hash;
         }
         await db.tamper(rows.join(';\n'));
@@ -486,10 +504,19 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const unknown = '00000000-0000-4000-8000-000000000000';
       const ids = [...finished, unfinished, unknown];
       const change: ExportRatingChange = {
-        player: 'p0', side: 0, result: 'win', ratingBefore: 1500, ratingAfter: 1662.31, rdBefore: 350, rdAfter: 290.32, volatilityBefore: 0.06, volatilityAfter: 0.06,
+        player: 'p0',
+        side: 0,
+        result: 'win',
+        ratingBefore: 1500,
+        ratingAfter: 1662.31,
+        rdBefore: 350,
+        rdAfter: 290.32,
+        volatilityBefore: 0.06,
+        volatilityAfter: 0.06,
       };
       const ratingChanges = new Map([[finished[0], [change]]]);
-      const written = async (archive: MatchArchive) => new Map([...(await archive.exportWriters(ids, ratingChanges))].map(([id, write]) => [id, write ? write() : null]));
+      const written = async (archive: MatchArchive) =>
+        new Map([...(await archive.exportWriters(ids, ratingChanges))].map(([id, write]) => [id, write ? write() : null]));
       const throughDriver = await written(new MatchArchive(db.prisma, { rows: db.rows }));
       const throughPrisma = await written(new MatchArchive(db.prisma));
       expect([...throughDriver.keys()]).toEqual(ids);

@@ -42,7 +42,10 @@ function fieldsOf(header: ExportHeader): ExportFields {
 }
 
 function tournamentOf(text: string): { header: TournamentExportHeader; lines: ChainedTournamentEvent[] } {
-  const [header, ...lines] = text.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+  const [header, ...lines] = text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
   return { header: header as TournamentExportHeader, lines: lines as ChainedTournamentEvent[] };
 }
 

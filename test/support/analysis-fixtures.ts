@@ -3,7 +3,12 @@ import { cardCode, greedyPlay, seatView } from '../../src/engine';
 import type { MatchStore } from '../../src/match-store/match-store';
 
 /** A match of `preset` between `players`, played to its end by greedy seats through the store (fast: no HTTP). */
-export async function finishedMatch(store: MatchStore, players: readonly string[], overrides: Record<string, unknown> = { target: 1 }, preset = 'scopa'): Promise<string> {
+export async function finishedMatch(
+  store: MatchStore,
+  players: readonly string[],
+  overrides: Record<string, unknown> = { target: 1 },
+  preset = 'scopa',
+): Promise<string> {
   const created = await store.create({ preset, overrides, seats: players.map((player) => ({ player })), createdBy: players[0], startBy: players[0] });
   const id = created.matchId;
   for (;;) {

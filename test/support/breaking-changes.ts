@@ -38,7 +38,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 function operations(doc: Json): Map<string, Json> {
   const ops = new Map<string, Json>();
   for (const [p, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
-    for (const m of METHODS) if (item[m]) ops.set(`${m.toUpperCase()} ${p}`, { ...item[m], parameters: [...(item.parameters ?? []), ...(item[m].parameters ?? [])] });
+    for (const m of METHODS)
+      if (item[m]) ops.set(`${m.toUpperCase()} ${p}`, { ...item[m], parameters: [...(item.parameters ?? []), ...(item[m].parameters ?? [])] });
   }
   return ops;
 }
@@ -77,7 +78,8 @@ function parameterChanges(before: Json, after: Json): BreakingChange[] {
       }
     }
     for (const q of next.parameters as Json[]) {
-      if (q.required && !(op.parameters as Json[]).some((p) => p.name.toLowerCase() === q.name.toLowerCase() && p.in === q.in)) out.push({ key, message: `new required ${q.in} parameter ${q.name}` });
+      if (q.required && !(op.parameters as Json[]).some((p) => p.name.toLowerCase() === q.name.toLowerCase() && p.in === q.in))
+        out.push({ key, message: `new required ${q.in} parameter ${q.name}` });
     }
     // enum values a request body property no longer takes
     const bodyOf = (doc: Json, o: Json) => resolve(doc, o.requestBody?.content?.['application/json']?.schema);
@@ -137,7 +139,8 @@ function withoutErrorBodies<T>(doc: T): T {
   for (const item of Object.values((out.paths ?? {}) as Json))
     for (const op of Object.values(item as Json))
       if (op && typeof op === 'object' && (op as Json).responses)
-        for (const [status, response] of Object.entries((op as Json).responses as Json)) if (/^[45]/.test(status) && response && typeof response === 'object') delete (response as Json).content;
+        for (const [status, response] of Object.entries((op as Json).responses as Json))
+          if (/^[45]/.test(status) && response && typeof response === 'object') delete (response as Json).content;
   return out as T;
 }
 
@@ -187,7 +190,11 @@ const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'ext
 function unannotated(node: unknown): any {
   if (Array.isArray(node)) return node.map(unannotated);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node as Json).filter(([k]) => !ANNOTATIONS.has(k)).map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, x]) => [p, unannotated(x)])) : unannotated(v)]));
+  return Object.fromEntries(
+    Object.entries(node as Json)
+      .filter(([k]) => !ANNOTATIONS.has(k))
+      .map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, x]) => [p, unannotated(x)])) : unannotated(v)]),
+  );
 }
 
 const deref = (doc: Json, s: Json | undefined): Json | undefined => resolve(doc, s);
@@ -216,7 +223,13 @@ function nonNull(doc: Json, s: Json | undefined): { nullable: boolean; schema: J
   if (r.type === undefined && !['oneOf', 'anyOf', 'allOf', 'not', 'enum'].some((k) => k in r)) return { nullable: true, schema: r };
   for (const k of ['oneOf', 'anyOf'])
     if (Array.isArray(r[k]) && r[k].length === 2 && r[k].some((x: Json) => isNull(doc, x)) && !r[k].every((x: Json) => isNull(doc, x)))
-      return { nullable: true, schema: nonNull(doc, r[k].find((x: Json) => !isNull(doc, x))).schema };
+      return {
+        nullable: true,
+        schema: nonNull(
+          doc,
+          r[k].find((x: Json) => !isNull(doc, x)),
+        ).schema,
+      };
   if (Array.isArray(r.allOf) && r.allOf.length === 1 && !r.properties) {
     const inner = nonNull(doc, r.allOf[0]);
     return { nullable: inner.nullable || r.nullable === true, schema: inner.schema };
@@ -268,7 +281,8 @@ function parts(b: Json, x: Json | undefined, a: Json, y: Json | undefined, out: 
 /** A document of one operation whose only body is `closure` (as request body or as the 200 response's). */
 function oneBodySpec(part: Json, slot: string): string {
   const body = { content: { [JSON_MEDIA]: { schema: part.schema } } };
-  const op = slot === 'request' ? { requestBody: body, responses: { '204': { description: 'none' } } } : { responses: { '200': { description: 'body', ...body } } };
+  const op =
+    slot === 'request' ? { requestBody: body, responses: { '204': { description: 'none' } } } : { responses: { '200': { description: 'body', ...body } } };
   return JSON.stringify({ openapi: '3.0.3', info: { title: 'body', version: '0' }, paths: { '/body': { post: op } }, components: { schemas: part.schemas } });
 }
 
@@ -343,8 +357,7 @@ export async function openapiBreakingChanges(before: Json, after: Json): Promise
   };
 
   const structural = await breakingDifferences(JSON.stringify(withoutJsonBodies(b)), JSON.stringify(withoutJsonBodies(a)));
-  for (const d of structural)
-    add(d, keyOfLocation(d.sourceSpecEntityDetails[0]?.location ?? d.destinationSpecEntityDetails[0]?.location));
+  for (const d of structural) add(d, keyOfLocation(d.sourceSpecEntityDetails[0]?.location ?? d.destinationSpecEntityDetails[0]?.location));
 
   // the bodies of the operations and statuses both documents have
   const pairs = new Map<string, { source: string; destination: string; slots: BodySlot[] }>();
@@ -363,8 +376,13 @@ export async function openapiBreakingChanges(before: Json, after: Json): Promise
       for (const part of found) {
         if ('nullBefore' in part) {
           // null is a value like any other: a response that may now be null, a request that may no longer be
-          if (kind === 'response' && part.nullAfter) add({ code: 'response.body.scope.add', details: `${part.at} may be null`, sourceSpecEntityDetails: [], destinationSpecEntityDetails: [] }, key);
-          if (kind === 'request' && part.nullBefore) add({ code: 'request.body.scope.remove', details: `${part.at} may no longer be null`, sourceSpecEntityDetails: [], destinationSpecEntityDetails: [] }, key);
+          if (kind === 'response' && part.nullAfter)
+            add({ code: 'response.body.scope.add', details: `${part.at} may be null`, sourceSpecEntityDetails: [], destinationSpecEntityDetails: [] }, key);
+          if (kind === 'request' && part.nullBefore)
+            add(
+              { code: 'request.body.scope.remove', details: `${part.at} may no longer be null`, sourceSpecEntityDetails: [], destinationSpecEntityDetails: [] },
+              key,
+            );
           continue;
         }
         const [source, destination] = [oneBodySpec(part.source, kind), oneBodySpec(part.destination, kind)];

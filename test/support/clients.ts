@@ -15,7 +15,9 @@ export function uniqueName(prefix: string): string {
 
 export async function register(app: INestApplication, prefix = 'user'): Promise<Account> {
   const username = uniqueName(prefix);
-  const res = await request(app.getHttpServer()).post('/v1/auth/register').send({ username, password: 'password-of-' + username });
+  const res = await request(app.getHttpServer())
+    .post('/v1/auth/register')
+    .send({ username, password: 'password-of-' + username });
   if (res.status !== 201) throw new Error(`register ${username}: ${res.status} ${JSON.stringify(res.body)}`);
   return { username, token: res.body.accessToken, id: res.body.account.id };
 }

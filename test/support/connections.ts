@@ -97,7 +97,8 @@ export function holdSse(base: string, token: string): Held {
     // the credential's end: a last `next` with an UNAUTHENTICATED error, then `complete`
     const data = /^data: (.*)$/m.exec(beforeLast)?.[1];
     const error = data ? (JSON.parse(data) as { errors?: { message: string; extensions?: { code?: string } }[] }).errors?.[0] : undefined;
-    if (!last.startsWith('event: complete') || !error) return { transport: 'graphql-sse', at, code: null, reason: `ended without the credential's last event: ${text.slice(-300)}` };
+    if (!last.startsWith('event: complete') || !error)
+      return { transport: 'graphql-sse', at, code: null, reason: `ended without the credential's last event: ${text.slice(-300)}` };
     return { transport: 'graphql-sse', at, code: error.extensions?.code ?? null, reason: error.message };
   })();
   return { transport: 'graphql-sse', ready: readyP, ended, close: () => controller.abort() };

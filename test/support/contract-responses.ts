@@ -53,7 +53,10 @@ export async function expectResponsesMatchContract(): Promise<void> {
   const kinds = new Map<string, { count: number; example: string }>();
   for (const seen of batch) {
     for (const problem of await validator.check(seen)) {
-      const kind = kinds.get(problem) ?? { count: 0, example: `${seen.method.toUpperCase()} ${seen.url} -> ${seen.status}: ${(seen.text ?? '').slice(0, 300)}` };
+      const kind = kinds.get(problem) ?? {
+        count: 0,
+        example: `${seen.method.toUpperCase()} ${seen.url} -> ${seen.status}: ${(seen.text ?? '').slice(0, 300)}`,
+      };
       kind.count++;
       kinds.set(problem, kind);
     }

@@ -61,13 +61,17 @@ async function check(seen) {
   // A route the document does not have: only its 404 (or 405) agrees with that, or the 400 of a body that is not
   // JSON, which the body parser refuses before any route is matched (as Node refuses headers with 431).
   const unparsableBody = seen.status === 400 && /is not valid JSON|Unexpected token|Unexpected end of JSON/.test(seen.text ?? '');
-  if (!op) return seen.status === 404 || seen.status === 405 || unparsableBody ? [] : [`${seen.method.toUpperCase()} ${pathname}: answered ${seen.status}, but openapi.yaml has no such operation`];
+  if (!op)
+    return seen.status === 404 || seen.status === 405 || unparsableBody
+      ? []
+      : [`${seen.method.toUpperCase()} ${pathname}: answered ${seen.status}, but openapi.yaml has no such operation`];
   const response = declaredStatus(op, seen.status);
   if (!response) return [`${op.operationId}: status ${seen.status} is not declared`];
   const mediaType = seen.contentType.split(';')[0].trim().toLowerCase();
   const declared = Object.keys(response.content ?? {}).map((t) => t.toLowerCase());
   const empty = seen.text === null || seen.text === '';
-  if (declared.length === 0) return empty || seen.status === 204 ? [] : [`${op.operationId} ${seen.status}: a body (${mediaType || 'no content-type'}) where none is declared`];
+  if (declared.length === 0)
+    return empty || seen.status === 204 ? [] : [`${op.operationId} ${seen.status}: a body (${mediaType || 'no content-type'}) where none is declared`];
   if (!declared.includes(mediaType)) return [`${op.operationId} ${seen.status}: content-type ${mediaType || '(none)'}, declared ${declared.join(', ')}`];
   if (!JSON_TYPES.includes(mediaType)) return [];
   let body;
@@ -77,7 +81,9 @@ async function check(seen) {
     return [`${op.operationId} ${seen.status}: ${mediaType} that is not JSON`];
   }
   const result = b.validateResponse(body, op, seen.status);
-  return (result.errors ?? []).map((e) => `${op.operationId} ${seen.status}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params ?? {})}`);
+  return (result.errors ?? []).map(
+    (e) => `${op.operationId} ${seen.status}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params ?? {})}`,
+  );
 }
 
 module.exports = { check, JSON_TYPES };

@@ -7,7 +7,10 @@ import type { ExportFields, ExportHeader, ExportLine, ExportSigner } from '../..
  * included) and lastHash recomputed for `matchId`, signed by `signer` or
  * unsigned.
  */
-export function reissue(text: string, opts: { matchId?: string; signer?: ExportSigner | null; change?: (h: ExportHeader, lines: ExportLine[]) => void }): string {
+export function reissue(
+  text: string,
+  opts: { matchId?: string; signer?: ExportSigner | null; change?: (h: ExportHeader, lines: ExportLine[]) => void },
+): string {
   const { header, events } = parseJsonl(text);
   opts.change?.(header, events);
   const { format: _f, events: _n, lastHash: _l, issuer: _i, keyId: _k, signature: _s, ...fields } = header;

@@ -47,7 +47,11 @@ export function authorizeUrl(base: string, params: Record<string, string | undef
 }
 
 /** POST application/x-www-form-urlencoded to an OAuth endpoint; the JSON answer and status. */
-export async function form(url: string, body: Record<string, string | undefined>, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function form(
+  url: string,
+  body: Record<string, string | undefined>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(body)) if (v !== undefined) params.set(k, v);
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: params.toString() });
@@ -85,18 +89,36 @@ export async function oauthTokens(
   const clientId = ((await reg.json()) as { app: { id: string } }).app.id;
   const { verifier, challenge } = pkce();
   const jar = new CookieJar();
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: TEST_REDIRECT, scope, state: 's' + Math.random(), code_challenge: challenge, code_challenge_method: 'S256' };
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: TEST_REDIRECT,
+    scope,
+    state: 's' + Math.random(),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  };
   const first = await browse(jar, authorizeUrl(base, params));
   const consent = new URL(first.headers.get('location') ?? '', base);
   const auth = { authorization: `Bearer ${user.token}` };
   const details = await browse(jar, `${consent}/request`, { headers: auth });
   if (details.status !== 200) throw new Error(`consent request: ${details.status} ${await details.text()}`);
-  const decided = await browse(jar, consent.toString(), { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ approve: true }) });
+  const decided = await browse(jar, consent.toString(), {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ approve: true }),
+  });
   const { redirectTo } = (await decided.json()) as { redirectTo: string };
   const back = await browse(jar, redirectTo);
   const code = new URL(back.headers.get('location') ?? '', base).searchParams.get('code');
   if (!code) throw new Error(`no code: ${back.status} ${back.headers.get('location')}`);
-  const tokens = await form(`${base}/oauth/token`, { grant_type: 'authorization_code', code, redirect_uri: TEST_REDIRECT, client_id: clientId, code_verifier: verifier });
+  const tokens = await form(`${base}/oauth/token`, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: TEST_REDIRECT,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
   if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
   return { clientId, ...tokens.body };
 }

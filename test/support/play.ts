@@ -29,7 +29,16 @@ export function restTransport(app: INestApplication, observe: Observer): Transpo
   return {
     name: 'REST',
     create: async (who, input) => ok(who, null, 'create', await http().post('/v1/matches').set('authorization', auth(who)).send(input), 201),
-    join: async (who, id, seat) => ok(who, id, 'join', await http().post(`/v1/matches/${id}/join`).set('authorization', auth(who)).send(seat === undefined ? {} : { seat })),
+    join: async (who, id, seat) =>
+      ok(
+        who,
+        id,
+        'join',
+        await http()
+          .post(`/v1/matches/${id}/join`)
+          .set('authorization', auth(who))
+          .send(seat === undefined ? {} : { seat }),
+      ),
     start: async (who, id) => ok(who, id, 'start', await http().post(`/v1/matches/${id}/start`).set('authorization', auth(who)).send({})),
     match: async (who, id) => ok(who, id, 'match', await http().get(`/v1/matches/${id}`).set('authorization', auth(who))),
     legal: async (who, id) => ok(who, id, 'legal', await http().get(`/v1/matches/${id}/legal-plays`).set('authorization', auth(who))),
@@ -58,7 +67,11 @@ export function graphqlTransport(app: INestApplication, observe: Observer): Tran
   return {
     name: 'GraphQL',
     create: (who, input) => call(who, null, 'create', `mutation($i: CreateMatchInput!) { createMatch(input: $i) { ${MATCH_FIELDS} } }`, { i: input }),
-    join: (who, id, seat) => call(who, id, 'join', `mutation($id: ID!, $i: JoinInput) { joinMatch(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, { id, i: seat === undefined ? null : { seat } }),
+    join: (who, id, seat) =>
+      call(who, id, 'join', `mutation($id: ID!, $i: JoinInput) { joinMatch(matchId: $id, input: $i) { ${MATCH_FIELDS} } }`, {
+        id,
+        i: seat === undefined ? null : { seat },
+      }),
     start: (who, id) => call(who, id, 'start', `mutation($id: ID!) { startMatch(matchId: $id) { ${MATCH_FIELDS} } }`, { id }),
     match: (who, id) => call(who, id, 'match', `query($id: ID!) { match(id: $id) { ${MATCH_FIELDS} } }`, { id }),
     legal: (who, id) => call(who, id, 'legal', `query($id: ID!) { legalPlays(matchId: $id) { seq plays { card capture scopa } } }`, { id }),
@@ -105,7 +118,10 @@ export async function playOneCardEach(app: INestApplication, players: Account[],
     const who = players.find((p) => p.username === seat?.player);
     if (!who) throw new Error(`match ${matchId}: seat ${m.view.turn} (${seat?.player}) is not one of the players`);
     const legal = (await http().get(`/v1/matches/${matchId}/legal-plays`).set('authorization', `Bearer ${who.token}`)).body;
-    const res = await http().post(`/v1/matches/${matchId}/plays`).set('authorization', `Bearer ${who.token}`).send({ ...legal.plays[0], expectedSeq: legal.seq });
+    const res = await http()
+      .post(`/v1/matches/${matchId}/plays`)
+      .set('authorization', `Bearer ${who.token}`)
+      .send({ ...legal.plays[0], expectedSeq: legal.seq });
     if (res.status !== 200) throw new Error(`play: ${res.status} ${res.text}`);
     played.add(who.username);
   }

@@ -17,4 +17,3 @@ export const SAMPLES: { [T in PlayerEventType]: Extract<PlayerEvent, { type: T }
   analysisReady: { type: 'analysisReady', matchId: 'm', analyzer: 'ismcts/1' },
   tournamentRoundPaired: { type: 'tournamentRoundPaired', tournamentId: 't', round: 1, matchId: 'm', seat: 0, players: ['a', 'b'] },
 };
-

@@ -58,13 +58,21 @@ async function field(c: Cluster, n: number, prefix: string): Promise<Player[]> {
 
 /** A tournament of `players` created by the first, everyone joined, started. */
 async function started(c: Cluster, players: Player[], body: Record<string, unknown>): Promise<string> {
-  const t = await ok(c.via(0).post('/v1/tournaments').set('authorization', players[0].auth).send({ name: 'Trust', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, ...body }), 201);
+  const t = await ok(
+    c
+      .via(0)
+      .post('/v1/tournaments')
+      .set('authorization', players[0].auth)
+      .send({ name: 'Trust', format: 'swiss', preset: 'scopa', overrides: { target: 1 }, ...body }),
+    201,
+  );
   for (const [i, p] of players.entries()) await ok(c.via(i).post(`/v1/tournaments/${t.id}/join`).set('authorization', p.auth).send({}));
   await ok(c.via(1).post(`/v1/tournaments/${t.id}/start`).set('authorization', players[0].auth).send({}));
   return t.id;
 }
 
-const round = async (c: Cluster, id: string, n: number): Promise<{ tables: Table[]; ended: boolean; seed: string | null }> => ok(c.via(n).get(`/v1/tournaments/${id}/rounds/${n}`));
+const round = async (c: Cluster, id: string, n: number): Promise<{ tables: Table[]; ended: boolean; seed: string | null }> =>
+  ok(c.via(n).get(`/v1/tournaments/${id}/rounds/${n}`));
 
 /** Item 3: abort at a tournament table once dealt is 409 ABORT_NOT_ALLOWED over REST and GraphQL, for either player, and changes nothing. */
 export async function abortRefused(c: Cluster): Promise<void> {
@@ -129,7 +137,10 @@ export async function duplicateRevealWaits(c: Cluster): Promise<void> {
     expect(ended.match.reveal).toBeNull();
     await matchStream.ended;
     texts.push(['the match stream', matchStream.raw.join('\n')]);
-    for (const [name, s] of [['event stream 1', events1], ['event stream 2', events2]] as const) {
+    for (const [name, s] of [
+      ['event stream 1', events1],
+      ['event stream 2', events2],
+    ] as const) {
       await s.waitFor((l) => l.type === 'matchEnded' && l.matchId === m, 10_000, name);
       texts.push([name, s.raw.join('\n')]);
     }
@@ -142,10 +153,19 @@ export async function duplicateRevealWaits(c: Cluster): Promise<void> {
     const view = await ok(c.via(i).get(`/v1/matches/${m}`).set('authorization', p.auth));
     expect([view.status, view.reveal]).toEqual(['over', null]);
     texts.push([`the view (${i})`, JSON.stringify(view)]);
-    const replay = await ok(c.via(i).get(`/v1/matches/${m}?atSeq=${view.seq - 1}`).set('authorization', p.auth));
+    const replay = await ok(
+      c
+        .via(i)
+        .get(`/v1/matches/${m}?atSeq=${view.seq - 1}`)
+        .set('authorization', p.auth),
+    );
     expect(replay.reveal).toBeNull();
     texts.push([`the replay (${i})`, JSON.stringify(replay)]);
-    const g = await c.via(i + 1).post('/graphql').set('authorization', p.auth).send({ query: 'query($id: ID!) { match(id: $id) { status reveal { seed hands } } }', variables: { id: m } });
+    const g = await c
+      .via(i + 1)
+      .post('/graphql')
+      .set('authorization', p.auth)
+      .send({ query: 'query($id: ID!) { match(id: $id) { status reveal { seed hands } } }', variables: { id: m } });
     expect(g.body.data.match).toEqual({ status: 'over', reveal: null });
     const events = await ok(c.via(i).get(`/v1/matches/${m}/events`).set('authorization', p.auth));
     const end = (events as { type: string; payload: { seed: unknown } }[]).find((e) => e.type === 'MatchEnded');
@@ -155,12 +175,21 @@ export async function duplicateRevealWaits(c: Cluster): Promise<void> {
       const exp = await c.via(i).get(`/v1/matches/${m}/export`).set('authorization', p.auth).set('accept', accept);
       expect([accept, exp.status, exp.body.code]).toEqual([accept, 403, 'TOURNAMENT_TABLE_HIDDEN']);
     }
-    const batch = await c.via(i + 1).post('/v1/matches/export').set('authorization', p.auth).send({ ids: [m] });
+    const batch = await c
+      .via(i + 1)
+      .post('/v1/matches/export')
+      .set('authorization', p.auth)
+      .send({ ids: [m] });
     expect(JSON.parse(batch.text.trim()).error.code).toBe('TOURNAMENT_TABLE_HIDDEN');
     const archive = await c.via(i).get(`/v1/users/${p.username}/matches?withEvents=true`).set('authorization', p.auth).set('accept', 'application/x-ndjson');
     expect(archive.status).toBe(200);
     texts.push([`the archive stream (${i})`, archive.text]);
-    const mine = await ok(c.via(i + 1).get('/v1/matches?status=over').set('authorization', p.auth));
+    const mine = await ok(
+      c
+        .via(i + 1)
+        .get('/v1/matches?status=over')
+        .set('authorization', p.auth),
+    );
     const row = (mine as { id: string; revealedSeed: string | null }[]).find((x) => x.id === m);
     expect(row?.revealedSeed).toBeNull();
     texts.push([`my matches (${i})`, JSON.stringify(mine)]);
@@ -212,20 +241,41 @@ export async function signedExportAudit(c: Cluster, issuer: string): Promise<voi
   const id = await started(c, players, { rounds: 2 });
   const who = new Map(players.map((p) => [p.username, p]));
   for (let n = 1; n <= 2; n++) {
-    for (const t of (await round(c, id, n)).tables) await ok(c.via(n).post(`/v1/matches/${t.matchId}/resign`).set('authorization', who.get(t.players[t.table % 2])!.auth).send({}));
+    for (const t of (await round(c, id, n)).tables)
+      await ok(
+        c
+          .via(n)
+          .post(`/v1/matches/${t.matchId}/resign`)
+          .set('authorization', who.get(t.players[t.table % 2])!.auth)
+          .send({}),
+      );
   }
   expect((await ok(c.via(0).get(`/v1/tournaments/${id}`))).status).toBe('finished');
   const text = (await c.via(1).get(`/v1/tournaments/${id}/export`)).text;
-  const [headerLine, ...eventLines] = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+  const [headerLine, ...eventLines] = text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
   const header = headerLine as unknown as TournamentExportHeader;
-  expect(header).toMatchObject({ format: 'scopa-tournament/2', tournamentId: id, createdBy: players[0].username, status: 'finished', events: eventLines.length, lastHash: eventLines[eventLines.length - 1].hash, issuer, keyId: expect.any(String), signature: expect.any(String) });
+  expect(header).toMatchObject({
+    format: 'scopa-tournament/2',
+    tournamentId: id,
+    createdBy: players[0].username,
+    status: 'finished',
+    events: eventLines.length,
+    lastHash: eventLines[eventLines.length - 1].hash,
+    issuer,
+    keyId: expect.any(String),
+    signature: expect.any(String),
+  });
   expect(header.players).toEqual(players.map((p) => p.username));
   const keys = JSON.parse((await c.via(0).get('/.well-known/scopa-keys.json')).text);
   expect(verifyTournamentSignature(header, keys).status).toBe('valid');
 
   const matchExports = new Map<string, string>();
   for (let n = 1; n <= 2; n++) {
-    for (const t of (await round(c, id, n)).tables) matchExports.set(t.matchId!, (await c.via(n).get(`/v1/matches/${t.matchId}/export`).set('authorization', players[0].auth)).text);
+    for (const t of (await round(c, id, n)).tables)
+      matchExports.set(t.matchId!, (await c.via(n).get(`/v1/matches/${t.matchId}/export`).set('authorization', players[0].auth)).text);
   }
   expect(auditTournament(text, matchExports).problems).toEqual([]);
 
@@ -280,7 +330,12 @@ export async function signedExportAudit(c: Cluster, issuer: string): Promise<voi
 /** Item 6: at most `limit` open tournaments per creator (409 LIMIT_REACHED, nothing created); cancelling one frees a place; `parallel` racing creations admit exactly the cap. */
 export async function creationCap(c: Cluster, limit: number, parallel: number): Promise<void> {
   const [a, b] = await field(c, 2, 'cap');
-  const create = (i: number, p: Player) => c.via(i).post('/v1/tournaments').set('authorization', p.auth).send({ name: `cap ${i}`, format: 'swiss', preset: 'scopa', startsAt: '9999-01-01T00:00:00.000Z' });
+  const create = (i: number, p: Player) =>
+    c
+      .via(i)
+      .post('/v1/tournaments')
+      .set('authorization', p.auth)
+      .send({ name: `cap ${i}`, format: 'swiss', preset: 'scopa', startsAt: '9999-01-01T00:00:00.000Z' });
   const answers = await Promise.all(Array.from({ length: parallel }, (_, i) => create(i, a)));
   const statuses = answers.map((r) => r.status).sort();
   expect(statuses.filter((s) => s === 201)).toHaveLength(limit);
@@ -292,7 +347,10 @@ export async function creationCap(c: Cluster, limit: number, parallel: number): 
     .via(1)
     .post('/graphql')
     .set('authorization', a.auth)
-    .send({ query: 'mutation($i: CreateTournamentInput!) { createTournament(input: $i) { id } }', variables: { i: { name: 'one more', format: 'swiss', preset: 'scopa' } } });
+    .send({
+      query: 'mutation($i: CreateTournamentInput!) { createTournament(input: $i) { id } }',
+      variables: { i: { name: 'one more', format: 'swiss', preset: 'scopa' } },
+    });
   expect(g.body.errors?.[0]?.extensions).toMatchObject({ code: 'LIMIT_REACHED', limit });
   // another account has its own count; a cancelled tournament is no longer open
   expect((await create(0, b)).status).toBe(201);
@@ -308,7 +366,13 @@ export async function flappingBound(c: Cluster, joins: number): Promise<void> {
   const t = await ok(c.via(0).post('/v1/tournaments').set('authorization', owner.auth).send({ name: 'Flap', format: 'swiss', preset: 'scopa' }), 201);
   for (let k = 0; k < joins; k++) {
     await ok(c.via(k).post(`/v1/tournaments/${t.id}/join`).set('authorization', flapper.auth).send({}));
-    await ok(c.via(k + 1).post(`/v1/tournaments/${t.id}/withdraw`).set('authorization', flapper.auth).send({}));
+    await ok(
+      c
+        .via(k + 1)
+        .post(`/v1/tournaments/${t.id}/withdraw`)
+        .set('authorization', flapper.auth)
+        .send({}),
+    );
   }
   const before = await ok(c.via(0).get(`/v1/tournaments/${t.id}`));
   expect(before.seq).toBe(1 + 2 * joins);

@@ -49,7 +49,9 @@ export function useTwoPgInstances(env: Record<string, string>, only: { a?: Recor
     },
     async register(app, prefix) {
       const username = `${prefix}${suffix()}`;
-      const res = await request(app.getHttpServer()).post('/v1/auth/register').send({ username, password: `pw-${username}-long` });
+      const res = await request(app.getHttpServer())
+        .post('/v1/auth/register')
+        .send({ username, password: `pw-${username}-long` });
       expect(res.status).toBe(201);
       const token = res.body.accessToken as string;
       return { username, token, auth: `Bearer ${token}` };

@@ -53,7 +53,8 @@ export function useWebClientPage(options: WebClientPageOptions = {}): WebClientP
   const prefix = options.shotPrefix ?? '';
 
   beforeAll(async () => {
-    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html'))) throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
+    if (!existsSync(path.join(webClientDir(loadConfig()), 'index.html')))
+      throw new Error(`no web client in ${webClientDir(loadConfig())}: run npm run build:web`);
     // CLIENT_SEED_WINDOW is 60 s: had the client given no seed, a start would wait that long.
     app = await createTestApp({ RATE_LIMIT: '100000', CLIENT_SEED_WINDOW: '60', ...options.env });
     base = (await listenOnLoopback(app)).http;

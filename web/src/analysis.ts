@@ -15,7 +15,11 @@ const M = { left: 44, right: 12, top: 12, bottom: 28 };
 const MARKED = ['inaccuracy', 'mistake', 'blunder'];
 const SIDE_COLOURS = ['#1f6feb', '#d1242f', '#1a7f37', '#8250df'];
 
-function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: (SVGElement | string)[]): SVGElementTagNameMap[K] {
+function s<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  ...children: (SVGElement | string)[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   for (const c of children) el.append(c);
@@ -33,14 +37,25 @@ export function optionText(o: Option): string {
 const signed = (v: number) => `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
 
 /** The curve and its marks; `onMark` is called with the decision of a clicked mark. */
-export function analysisChart(decisions: DecisionAnalysis[], events: number, sides: number, currentSeq: number, onMark: (d: DecisionAnalysis) => void): SVGSVGElement {
+export function analysisChart(
+  decisions: DecisionAnalysis[],
+  events: number,
+  sides: number,
+  currentSeq: number,
+  onMark: (d: DecisionAnalysis) => void,
+): SVGSVGElement {
   const values = decisions.map((d) => d.playedValue);
   const top = Math.max(1, ...values.map(Math.abs));
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
   const x = (seq: number) => M.left + (seq / Math.max(1, events)) * plotW;
   const y = (v: number) => M.top + ((top - v) / (2 * top)) * plotH;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, id: 'analysis-chart', role: 'img', 'aria-label': 'expected round points of each side, decision by decision' });
+  const svg = s('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    id: 'analysis-chart',
+    role: 'img',
+    'aria-label': 'expected round points of each side, decision by decision',
+  });
   svg.append(s('line', { x1: M.left, x2: W - M.right, y1: y(0), y2: y(0), class: 'axis' }));
   for (const v of [top, -top]) svg.append(s('text', { x: M.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, signed(v)));
   svg.append(s('text', { x: M.left - 6, y: y(0) + 4, 'text-anchor': 'end', class: 'tick' }, '0'));
@@ -49,12 +64,34 @@ export function analysisChart(decisions: DecisionAnalysis[], events: number, sid
     const mine = decisions.filter((d) => d.side === side);
     if (mine.length === 0) continue;
     const colour = SIDE_COLOURS[side % SIDE_COLOURS.length];
-    svg.append(s('polyline', { points: mine.map((d) => `${x(d.seq).toFixed(1)},${y(d.playedValue).toFixed(1)}`).join(' '), fill: 'none', stroke: colour, 'stroke-width': 1.6, class: 'curve', 'data-side': side }));
+    svg.append(
+      s('polyline', {
+        points: mine.map((d) => `${x(d.seq).toFixed(1)},${y(d.playedValue).toFixed(1)}`).join(' '),
+        fill: 'none',
+        stroke: colour,
+        'stroke-width': 1.6,
+        class: 'curve',
+        'data-side': side,
+      }),
+    );
     for (const d of mine) {
       if (!MARKED.includes(d.class)) continue;
       const r = d.class === 'blunder' ? 7 : d.class === 'mistake' ? 5.5 : 4;
       const title = s('title', {}, `#${d.seq} ${d.class}: lost ${d.loss.toFixed(2)}`);
-      const mark = s('circle', { cx: x(d.seq).toFixed(1), cy: y(d.playedValue).toFixed(1), r, class: `mark mark-${d.class}`, stroke: colour, 'data-seq': d.seq, 'data-class': d.class, tabindex: 0 }, title);
+      const mark = s(
+        'circle',
+        {
+          cx: x(d.seq).toFixed(1),
+          cy: y(d.playedValue).toFixed(1),
+          r,
+          class: `mark mark-${d.class}`,
+          stroke: colour,
+          'data-seq': d.seq,
+          'data-class': d.class,
+          tabindex: 0,
+        },
+        title,
+      );
       mark.addEventListener('click', () => onMark(d));
       mark.addEventListener('keydown', (ev) => {
         if ((ev as KeyboardEvent).key === 'Enter') onMark(d);
@@ -83,8 +120,20 @@ export function decisionDetail(decisions: DecisionAnalysis[], seq: number, seatN
         h('span', { class: `badge class-${d.class}`, id: d.kind === 'play' ? 'decision-class' : undefined }, d.class),
         d.forced ? h('span', { class: 'muted' }, ' (forced)') : null,
         h('div', { class: 'played-option' }, 'played: ', h('span', { class: 'mono' }, optionText(played.option)), ` (${signed(played.value)})`),
-        d.played === d.best ? null : h('div', { class: 'best-option' }, 'best: ', h('span', { class: 'mono' }, optionText(best.option)), ` (${signed(best.value)}); lost ${d.loss.toFixed(2)}`),
-        h('div', { class: 'muted small' }, `${d.method === 'exact' ? 'exact (every line searched)' : 'searched from the seat’s view'}; ${d.options.length} option${d.options.length === 1 ? '' : 's'}`),
+        d.played === d.best
+          ? null
+          : h(
+              'div',
+              { class: 'best-option' },
+              'best: ',
+              h('span', { class: 'mono' }, optionText(best.option)),
+              ` (${signed(best.value)}); lost ${d.loss.toFixed(2)}`,
+            ),
+        h(
+          'div',
+          { class: 'muted small' },
+          `${d.method === 'exact' ? 'exact (every line searched)' : 'searched from the seat’s view'}; ${d.options.length} option${d.options.length === 1 ? '' : 's'}`,
+        ),
       );
     }),
   );
@@ -104,11 +153,19 @@ export function analysisPanel(args: {
   const body = (() => {
     if (!analysis || analysis.status === 'failed')
       return [
-        analysis?.status === 'failed' ? h('p', { class: 'bad' }, `The analysis failed: ${analysis.error ?? 'unknown error'}`) : h('p', { class: 'muted' }, 'Where was each point won or lost? A worker values every decision of every seat.'),
+        analysis?.status === 'failed'
+          ? h('p', { class: 'bad' }, `The analysis failed: ${analysis.error ?? 'unknown error'}`)
+          : h('p', { class: 'muted' }, 'Where was each point won or lost? A worker values every decision of every seat.'),
         h('button', { id: 'analyse', onclick: args.onAsk }, 'Analyse this match'),
       ];
     if (analysis.status !== 'done' || !analysis.result)
-      return h('p', { id: 'analysis-progress' }, `${analysis.status}… `, h('progress', { max: 1, value: analysis.share }), ` ${Math.round(analysis.share * 100)}% of ${analysis.total || '?'} decisions`);
+      return h(
+        'p',
+        { id: 'analysis-progress' },
+        `${analysis.status}… `,
+        h('progress', { max: 1, value: analysis.share }),
+        ` ${Math.round(analysis.share * 100)}% of ${analysis.total || '?'} decisions`,
+      );
     const r = analysis.result;
     return [
       h('div', { class: 'chart-wrap' }, analysisChart(r.decisions, args.events, args.sides, args.currentSeq, args.onMark)),
@@ -125,9 +182,27 @@ export function analysisPanel(args: {
       h(
         'table',
         { class: 'analysis-players', id: 'analysis-players' },
-        h('tr', null, h('th', null, 'seat'), h('th', null, 'accuracy'), h('th', null, 'loss'), h('th', null, 'inaccuracies'), h('th', null, 'mistakes'), h('th', null, 'blunders')),
+        h(
+          'tr',
+          null,
+          h('th', null, 'seat'),
+          h('th', null, 'accuracy'),
+          h('th', null, 'loss'),
+          h('th', null, 'inaccuracies'),
+          h('th', null, 'mistakes'),
+          h('th', null, 'blunders'),
+        ),
         r.players.map((p) =>
-          h('tr', { 'data-seat': p.seat }, h('td', null, args.seatName(p.seat)), h('td', null, p.accuracy.toFixed(1)), h('td', null, p.totalLoss.toFixed(2)), h('td', null, String(p.classes.inaccuracy)), h('td', null, String(p.classes.mistake)), h('td', null, String(p.classes.blunder))),
+          h(
+            'tr',
+            { 'data-seat': p.seat },
+            h('td', null, args.seatName(p.seat)),
+            h('td', null, p.accuracy.toFixed(1)),
+            h('td', null, p.totalLoss.toFixed(2)),
+            h('td', null, String(p.classes.inaccuracy)),
+            h('td', null, String(p.classes.mistake)),
+            h('td', null, String(p.classes.blunder)),
+          ),
         ),
       ),
       decisionDetail(r.decisions, args.currentSeq, args.seatName),

@@ -73,7 +73,8 @@ function keepSession(s: Session | null): void {
   else localStorage.removeItem(SESSION_KEY);
   clearTimeout(refreshTimer);
   // Refresh as soon as the access token is within the margin of its end, so that nothing waits for it.
-  if (s?.refreshToken) refreshTimer = setTimeout(() => void freshToken().catch(() => undefined), Math.max(0, s.expiresAt - Date.now() - REFRESH_MARGIN_MS + 1000));
+  if (s?.refreshToken)
+    refreshTimer = setTimeout(() => void freshToken().catch(() => undefined), Math.max(0, s.expiresAt - Date.now() - REFRESH_MARGIN_MS + 1000));
 }
 
 /** How long before its end an access token is replaced. */

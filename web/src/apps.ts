@@ -39,10 +39,23 @@ export function consentScreen(main: HTMLElement, uid: string): Cleanup {
         h('h1', null, 'Authorize an app'),
         h('p', null, h('strong', { id: 'consent-app' }, req.app.name), ' wants to act for your account ', h('strong', null, req.username), '.'),
         req.scopes.length
-          ? [h('p', null, 'It asks to:'), h('ul', { id: 'consent-scopes' }, req.scopes.map((s) => h('li', { 'data-scope': s.scope }, s.description, ' ', h('code', { class: 'muted small' }, s.scope))))]
+          ? [
+              h('p', null, 'It asks to:'),
+              h(
+                'ul',
+                { id: 'consent-scopes' },
+                req.scopes.map((s) => h('li', { 'data-scope': s.scope }, s.description, ' ', h('code', { class: 'muted small' }, s.scope))),
+              ),
+            ]
           : h('p', { id: 'consent-scopes', class: 'muted' }, 'It asks for no access beyond knowing it is you.'),
         h('p', null, 'You will be sent back to ', h('strong', { id: 'consent-redirect-host', class: 'mono' }, req.redirectHost), '.'),
-        h('p', { class: 'muted small' }, 'Full address: ', h('span', { class: 'mono' }, req.redirectUri), '. You can revoke its access at any time under Apps.'),
+        h(
+          'p',
+          { class: 'muted small' },
+          'Full address: ',
+          h('span', { class: 'mono' }, req.redirectUri),
+          '. You can revoke its access at any time under Apps.',
+        ),
         h('p', { class: 'actions' }, approve, ' ', deny),
       ),
     );
@@ -68,7 +81,14 @@ export function appsScreen(main: HTMLElement): Cleanup {
   const confidential = h('input', { id: 'app-confidential', type: 'checkbox' });
   const register = async (ev: Event) => {
     ev.preventDefault();
-    const input = { name: name.value.trim(), redirectUris: uris.value.split('\n').map((u) => u.trim()).filter(Boolean), confidential: confidential.checked };
+    const input = {
+      name: name.value.trim(),
+      redirectUris: uris.value
+        .split('\n')
+        .map((u) => u.trim())
+        .filter(Boolean),
+      confidential: confidential.checked,
+    };
     const d = await attempt(() => client.registerOAuthApp(input));
     if (!d) return;
     const { app, clientSecret } = d;
@@ -97,7 +117,15 @@ export function appsScreen(main: HTMLElement): Cleanup {
           ? h(
               'table',
               { class: 'inbox', id: 'authorized-apps' },
-              h('thead', null, h('tr', null, ['App', 'May', 'Since', ''].map((t) => h('th', null, t)))),
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['App', 'May', 'Since', ''].map((t) => h('th', null, t)),
+                ),
+              ),
               h(
                 'tbody',
                 null,
@@ -124,7 +152,18 @@ export function appsScreen(main: HTMLElement): Cleanup {
               'ul',
               { id: 'my-apps' },
               apps.map((a) =>
-                h('li', null, h('strong', null, a.name), ' ', h('code', { class: 'mono small' }, a.id), a.confidential ? ' (confidential)' : ' (public)', ' ', a.redirectUris.join(' '), ' ', h('button', { class: 'link', onclick: () => void remove(a) }, 'Delete')),
+                h(
+                  'li',
+                  null,
+                  h('strong', null, a.name),
+                  ' ',
+                  h('code', { class: 'mono small' }, a.id),
+                  a.confidential ? ' (confidential)' : ' (public)',
+                  ' ',
+                  a.redirectUris.join(' '),
+                  ' ',
+                  h('button', { class: 'link', onclick: () => void remove(a) }, 'Delete'),
+                ),
               ),
             )
           : h('p', { class: 'muted' }, 'You have registered no app.'),

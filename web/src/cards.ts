@@ -26,10 +26,50 @@ export type Pack = 'italian' | 'spanish' | 'genoese' | 'tunisian';
  * index in a French pack, its name's initial in a Latin one.
  */
 const PACKS: Record<Pack, { suits: Record<Suit, string>; of: string; figures: [string, string][]; shapes: 'latin' | 'french'; games: string[] }> = {
-  italian: { suits: { D: 'denari', C: 'coppe', S: 'spade', B: 'bastoni' }, of: 'di', figures: [['Fante', '8'], ['Cavallo', '9'], ['Re', '10']], shapes: 'latin', games: [] },
-  spanish: { suits: { D: 'oros', C: 'copas', S: 'espadas', B: 'bastos' }, of: 'de', figures: [['Sota', '10'], ['Caballo', '11'], ['Rey', '12']], shapes: 'latin', games: ['escoba'] },
-  genoese: { suits: { D: 'quadri', C: 'cuori', S: 'picche', B: 'fiori' }, of: 'di', figures: [['Fante', 'J'], ['Donna', 'Q'], ['Re', 'K']], shapes: 'french', games: ['cirulla', 'acchiappaquindici'] },
-  tunisian: { suits: { D: 'dinari', C: 'cœur', S: 'pique', B: 'trèfle' }, of: 'de', figures: [['Dame', 'Q'], ['Valet', 'J'], ['Roi', 'K']], shapes: 'french', games: ['chkobba'] },
+  italian: {
+    suits: { D: 'denari', C: 'coppe', S: 'spade', B: 'bastoni' },
+    of: 'di',
+    figures: [
+      ['Fante', '8'],
+      ['Cavallo', '9'],
+      ['Re', '10'],
+    ],
+    shapes: 'latin',
+    games: [],
+  },
+  spanish: {
+    suits: { D: 'oros', C: 'copas', S: 'espadas', B: 'bastos' },
+    of: 'de',
+    figures: [
+      ['Sota', '10'],
+      ['Caballo', '11'],
+      ['Rey', '12'],
+    ],
+    shapes: 'latin',
+    games: ['escoba'],
+  },
+  genoese: {
+    suits: { D: 'quadri', C: 'cuori', S: 'picche', B: 'fiori' },
+    of: 'di',
+    figures: [
+      ['Fante', 'J'],
+      ['Donna', 'Q'],
+      ['Re', 'K'],
+    ],
+    shapes: 'french',
+    games: ['cirulla', 'acchiappaquindici'],
+  },
+  tunisian: {
+    suits: { D: 'dinari', C: 'cœur', S: 'pique', B: 'trèfle' },
+    of: 'de',
+    figures: [
+      ['Dame', 'Q'],
+      ['Valet', 'J'],
+      ['Roi', 'K'],
+    ],
+    shapes: 'french',
+    games: ['chkobba'],
+  },
 };
 
 /** How a pack draws and names a card of `rank`: the corners' index, the figure's name and middle letter (none below 8). */
@@ -107,12 +147,45 @@ function suitSymbol(suit: Suit, x: number, y: number, scale: number, shapes: 'la
 
 const PIPS: Record<number, [number, number][]> = {
   1: [[50, 75]],
-  2: [[50, 45], [50, 105]],
-  3: [[50, 40], [50, 75], [50, 110]],
-  4: [[33, 45], [67, 45], [33, 105], [67, 105]],
-  5: [[33, 42], [67, 42], [50, 75], [33, 108], [67, 108]],
-  6: [[33, 40], [67, 40], [33, 75], [67, 75], [33, 110], [67, 110]],
-  7: [[33, 36], [67, 36], [50, 60], [33, 84], [67, 84], [33, 113], [67, 113]],
+  2: [
+    [50, 45],
+    [50, 105],
+  ],
+  3: [
+    [50, 40],
+    [50, 75],
+    [50, 110],
+  ],
+  4: [
+    [33, 45],
+    [67, 45],
+    [33, 105],
+    [67, 105],
+  ],
+  5: [
+    [33, 42],
+    [67, 42],
+    [50, 75],
+    [33, 108],
+    [67, 108],
+  ],
+  6: [
+    [33, 40],
+    [67, 40],
+    [33, 75],
+    [67, 75],
+    [33, 110],
+    [67, 110],
+  ],
+  7: [
+    [33, 36],
+    [67, 36],
+    [50, 60],
+    [33, 84],
+    [67, 84],
+    [33, 113],
+    [67, 113],
+  ],
 };
 
 /** The SVG markup of one card, face up, drawn with its pack; `width` in CSS pixels (height is 1.5×). */
@@ -150,7 +223,8 @@ export function cardSvg(code: string, width = 72, pack: Pack = 'italian'): strin
 /** A card face down (another seat's hand). */
 export function backSvg(width = 40): string {
   let lattice = '';
-  for (let i = -140; i < 150; i += 14) lattice += `<path d="M${i} 10 L${i + 140} 150 M${i + 140} 10 L${i} 150" stroke="#e9c46a" stroke-width="1" opacity="0.45"/>`;
+  for (let i = -140; i < 150; i += 14)
+    lattice += `<path d="M${i} 10 L${i + 140} 150 M${i + 140} 10 L${i} 150" stroke="#e9c46a" stroke-width="1" opacity="0.45"/>`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 150" width="${width}" height="${width * 1.5}" role="img" aria-label="card face down">` +
     `<rect x="1.5" y="1.5" width="97" height="147" rx="8" fill="#7a1f2b" stroke="#3d0f15" stroke-width="2"/>` +

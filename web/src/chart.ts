@@ -80,7 +80,11 @@ export function ratingChart(pool: string, points: RatingPoint[]): SVGSVGElement 
   const marker = (p: RatingPoint, i: number) => {
     const cx = x(i + 1);
     const cy = y(p.rating);
-    const title = s('title', {}, `Match ${i + 1} (${p.result}), ${new Date(p.time).toLocaleString()}: ${Math.round(p.ratingBefore)} → ${Math.round(p.rating)}, RD ${Math.round(p.rd)}`);
+    const title = s(
+      'title',
+      {},
+      `Match ${i + 1} (${p.result}), ${new Date(p.time).toLocaleString()}: ${Math.round(p.ratingBefore)} → ${Math.round(p.rating)}, RD ${Math.round(p.rd)}`,
+    );
     const common = { class: `point ${p.result}`, 'data-match': p.matchId, 'data-result': p.result };
     return p.result === 'draw'
       ? s('rect', { ...common, x: fmt(cx - size / 2), y: fmt(cy - size / 2), width: size, height: size }, title)
@@ -92,7 +96,11 @@ export function ratingChart(pool: string, points: RatingPoint[]): SVGSVGElement 
     'svg',
     { id: 'rating-chart', class: 'rating-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': summary, 'data-points': n },
     s('title', {}, summary),
-    s('desc', {}, 'Rating after each rated match, oldest on the left; the shaded band is rating plus or minus RD. Filled circle: a win, hollow circle: a loss, square: a draw.'),
+    s(
+      'desc',
+      {},
+      'Rating after each rated match, oldest on the left; the shaded band is rating plus or minus RD. Filled circle: a win, hollow circle: a loss, square: a draw.',
+    ),
     s('defs', {}, s('clipPath', { id: 'rating-chart-plot' }, s('rect', { x: M.left, y: M.top, width: plotW, height: plotH }))),
     // Grid and y axis.
     yTicks.map((v) => [

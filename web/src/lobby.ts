@@ -39,10 +39,18 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
   /** My pending challenges at the last refresh. */
   const sent = new Set<string>();
   const seekStatus = h('p', { id: 'seek-status', class: 'muted' });
-  const seekPreset = h('select', { id: 'seek-preset' }, ['scopa', 'scopa-d-assi'].map((p) => h('option', { value: p }, p)));
+  const seekPreset = h(
+    'select',
+    { id: 'seek-preset' },
+    ['scopa', 'scopa-d-assi'].map((p) => h('option', { value: p }, p)),
+  );
   const seekLimit = h('input', { id: 'seek-limit', placeholder: 'turn time, e.g. P1D (optional)' });
   const who = h('input', { id: 'challenge-user', placeholder: 'username', required: true });
-  const chPreset = h('select', { id: 'challenge-preset' }, ['scopa', 'scopa-d-assi'].map((p) => h('option', { value: p }, p)));
+  const chPreset = h(
+    'select',
+    { id: 'challenge-preset' },
+    ['scopa', 'scopa-d-assi'].map((p) => h('option', { value: p }, p)),
+  );
   const chLimit = h('input', { id: 'challenge-limit', placeholder: 'turn time, e.g. P1D (optional)' });
 
   const loadOpen = async () => {
@@ -57,13 +65,34 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
           h('td', null, e.createdBy ? playerLink(profileName(e.createdBy)!, { label: e.createdBy }) : '—'),
           h('td', null, seatsOf(e)),
           h('td', null, clockOf(e)),
-          h('td', null, h('button', { class: 'join', onclick: async () => (await attempt(() => client.joinMatch(e.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${e.id}`) }, 'Join')),
+          h(
+            'td',
+            null,
+            h(
+              'button',
+              { class: 'join', onclick: async () => (await attempt(() => client.joinMatch(e.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${e.id}`) },
+              'Join',
+            ),
+          ),
         ),
       );
       mount(
         openBox,
         rows.length
-          ? h('table', { class: 'inbox' }, h('thead', null, h('tr', null, ['Preset', 'Creator', 'Seats', 'Clock', ''].map((t) => h('th', null, t)))), h('tbody', null, rows))
+          ? h(
+              'table',
+              { class: 'inbox' },
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['Preset', 'Creator', 'Seats', 'Clock', ''].map((t) => h('th', null, t)),
+                ),
+              ),
+              h('tbody', null, rows),
+            )
           : h('p', { class: 'muted' }, 'No open match right now: seek one below.'),
       );
     } catch (err) {
@@ -82,7 +111,8 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
   const loadChallenges = async () => {
     const mine = await attempt(() => client.myChallenges());
     if (!mine || !alive) return;
-    const describe = (c: Challenge) => `${c.preset ?? 'saved ruleset'}, ${c.turnTimeLimit ? `${c.turnTimeLimit} a turn` : 'untimed'}${c.rated ? ', rated' : ''}`;
+    const describe = (c: Challenge) =>
+      `${c.preset ?? 'saved ruleset'}, ${c.turnTimeLimit ? `${c.turnTimeLimit} a turn` : 'untimed'}${c.rated ? ', rated' : ''}`;
     mount(
       incomingBox,
       mine.in.length
@@ -144,7 +174,9 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
     if (seekLimit.value.trim()) input.turnTimeLimit = seekLimit.value.trim();
     try {
       const s = await client.createSeek(input);
-      seekStatus.textContent = s.matchId ? 'Paired: opening the match…' : 'Seeking an opponent: you will be paired with the first compatible seek (see My matches).';
+      seekStatus.textContent = s.matchId
+        ? 'Paired: opening the match…'
+        : 'Seeking an opponent: you will be paired with the first compatible seek (see My matches).';
       if (s.matchId) go(`#/match/${s.matchId}`);
     } catch (err) {
       if (notFound(err)) seekStatus.textContent = 'Seeks are not available on this server.';
@@ -181,7 +213,13 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
         h('button', { type: 'submit', id: 'challenge-submit' }, 'Challenge'),
       ),
       h('h2', null, 'Play someone'),
-      h('form', { id: 'seek-form', class: 'row', onsubmit: seek }, h('label', null, 'Preset', seekPreset), h('label', null, 'Clock', seekLimit), h('button', { type: 'submit', class: 'primary', id: 'seek-submit' }, 'Play someone')),
+      h(
+        'form',
+        { id: 'seek-form', class: 'row', onsubmit: seek },
+        h('label', null, 'Preset', seekPreset),
+        h('label', null, 'Clock', seekLimit),
+        h('button', { type: 'submit', class: 'primary', id: 'seek-submit' }, 'Play someone'),
+      ),
       seekStatus,
       h('h2', null, 'Open matches'),
       openBox,

@@ -98,7 +98,13 @@ function authScreen(): Cleanup {
   let mode: 'login' | 'register' = 'login';
   const render = () => {
     const username = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 32 });
-    const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: mode === 'login' ? 'current-password' : 'new-password', required: true });
+    const password = h('input', {
+      id: 'password',
+      name: 'password',
+      type: 'password',
+      autocomplete: mode === 'login' ? 'current-password' : 'new-password',
+      required: true,
+    });
     const submit = async (ev: Event) => {
       ev.preventDefault();
       const s = await attempt(() => (mode === 'login' ? logIn(username.value, password.value) : signUp(username.value, password.value)));
@@ -160,12 +166,22 @@ function inboxScreen(): Cleanup {
         h('td', null, h('a', { href: `#/match/${m.id}` }, m.preset), h('div', { class: 'muted small' }, m.id.slice(0, 8))),
         h('td', null, players),
         h('td', null, m.status === 'over' ? (m.winner === null ? 'over: a draw' : `over: ${winners(m)} won`) : m.status),
-        h('td', null, myTurn ? h('strong', null, 'your turn') : m.turnPlayer ?? '—'),
-        h('td', null, deadline ? h('span', { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' }, deadline.toLocaleString()) : myTurn ? 'untimed' : '—'),
+        h('td', null, myTurn ? h('strong', null, 'your turn') : (m.turnPlayer ?? '—')),
         h(
           'td',
           null,
-          invited ? h('button', { onclick: async () => (await attempt(() => client.joinMatch(m.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${m.id}`) }, 'Join') : h('a', { href: `#/match/${m.id}` }, 'Open'),
+          deadline ? h('span', { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' }, deadline.toLocaleString()) : myTurn ? 'untimed' : '—',
+        ),
+        h(
+          'td',
+          null,
+          invited
+            ? h(
+                'button',
+                { onclick: async () => (await attempt(() => client.joinMatch(m.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${m.id}`) },
+                'Join',
+              )
+            : h('a', { href: `#/match/${m.id}` }, 'Open'),
           m.status === 'over' ? [' · ', h('a', { href: `#/replay/${m.id}` }, 'Replay')] : null,
         ),
       );
@@ -176,12 +192,27 @@ function inboxScreen(): Cleanup {
         'section',
         { class: 'panel' },
         h('h1', null, 'My matches'),
-        h('p', null, h('a', { href: '#/new', class: 'button primary', id: 'new-match' }, 'New match'), ' ', joinBox, h('button', { onclick: () => joinBox.value && go(`#/match/${joinBox.value.trim()}`) }, 'Open by id')),
+        h(
+          'p',
+          null,
+          h('a', { href: '#/new', class: 'button primary', id: 'new-match' }, 'New match'),
+          ' ',
+          joinBox,
+          h('button', { onclick: () => joinBox.value && go(`#/match/${joinBox.value.trim()}`) }, 'Open by id'),
+        ),
         list.length
           ? h(
               'table',
               { class: 'inbox' },
-              h('thead', null, h('tr', null, ['Match', 'Players', 'Status', 'Turn', 'Deadline', ''].map((t) => h('th', null, t)))),
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['Match', 'Players', 'Status', 'Turn', 'Deadline', ''].map((t) => h('th', null, t)),
+                ),
+              ),
               h('tbody', null, rows),
             )
           : h('p', { class: 'muted' }, 'No matches yet.'),
@@ -228,7 +259,12 @@ async function followMyEvents(signal: AbortSignal, onChange: () => void): Promis
 /** The players of the winning side (sides alternate seats in team play). */
 function winners(m: MatchSummary): string {
   const sides = m.options.teams ? 2 : m.seats.length;
-  return m.seats.filter((_s, i) => i % sides === m.winner).map((s) => s.player ?? '?').join(' & ') || `side ${m.winner}`;
+  return (
+    m.seats
+      .filter((_s, i) => i % sides === m.winner)
+      .map((s) => s.player ?? '?')
+      .join(' & ') || `side ${m.winner}`
+  );
 }
 
 function createScreen(): Cleanup {
@@ -247,27 +283,58 @@ function createScreen(): Cleanup {
   const renderSeats = () => {
     const n = Number(players.value);
     const old = [...seatsBox.querySelectorAll<HTMLElement>('.seat-spec')];
-    const rows = [h('div', { class: 'seat-spec' }, h('span', { class: 'seat-no' }, 'Seat 0'), h('strong', null, 'you'), teams.checked ? h('span', { class: 'muted' }, ' side 0') : null)];
+    const rows = [
+      h(
+        'div',
+        { class: 'seat-spec' },
+        h('span', { class: 'seat-no' }, 'Seat 0'),
+        h('strong', null, 'you'),
+        teams.checked ? h('span', { class: 'muted' }, ' side 0') : null,
+      ),
+    ];
     for (let i = 1; i < n; i++) {
       const prev = old[i];
       const type = h(
         'select',
         { class: 'seat-type', id: `seat-${i}-type` },
-        ['bot', 'open', 'reserved'].map((t) => h('option', { value: t, selected: (prev?.querySelector<HTMLSelectElement>('.seat-type')?.value ?? 'bot') === t }, t === 'reserved' ? 'invite (reserved)' : t)),
+        ['bot', 'open', 'reserved'].map((t) =>
+          h(
+            'option',
+            { value: t, selected: (prev?.querySelector<HTMLSelectElement>('.seat-type')?.value ?? 'bot') === t },
+            t === 'reserved' ? 'invite (reserved)' : t,
+          ),
+        ),
       );
       const bot = h(
         'select',
         { class: 'seat-bot', id: `seat-${i}-bot` },
-        ['greedy', 'random', 'ismcts'].map((b) => h('option', { value: b, selected: (prev?.querySelector<HTMLSelectElement>('.seat-bot')?.value ?? 'greedy') === b }, `${b} bot`)),
+        ['greedy', 'random', 'ismcts'].map((b) =>
+          h('option', { value: b, selected: (prev?.querySelector<HTMLSelectElement>('.seat-bot')?.value ?? 'greedy') === b }, `${b} bot`),
+        ),
       );
-      const user = h('input', { class: 'seat-user', id: `seat-${i}-user`, placeholder: 'username', value: prev?.querySelector<HTMLInputElement>('.seat-user')?.value ?? '' });
+      const user = h('input', {
+        class: 'seat-user',
+        id: `seat-${i}-user`,
+        placeholder: 'username',
+        value: prev?.querySelector<HTMLInputElement>('.seat-user')?.value ?? '',
+      });
       const sync = () => {
         bot.hidden = type.value !== 'bot';
         user.hidden = type.value !== 'reserved';
       };
       type.addEventListener('change', sync);
       sync();
-      rows.push(h('div', { class: 'seat-spec' }, h('span', { class: 'seat-no' }, `Seat ${i}`), type, bot, user, teams.checked ? h('span', { class: 'muted' }, ` side ${i % 2}`) : null));
+      rows.push(
+        h(
+          'div',
+          { class: 'seat-spec' },
+          h('span', { class: 'seat-no' }, `Seat ${i}`),
+          type,
+          bot,
+          user,
+          teams.checked ? h('span', { class: 'muted' }, ` side ${i % 2}`) : null,
+        ),
+      );
     }
     seatsBox.replaceChildren(...rows);
   };
@@ -327,7 +394,13 @@ function createScreen(): Cleanup {
     mount(form, [
       h('label', null, 'Preset', presetSel),
       summary,
-      h('div', { class: 'row' }, h('label', null, 'Players', players), h('label', { class: 'check' }, teams, 'Teams'), h('label', null, 'Target points', target)),
+      h(
+        'div',
+        { class: 'row' },
+        h('label', null, 'Players', players),
+        h('label', { class: 'check' }, teams, 'Teams'),
+        h('label', null, 'Target points', target),
+      ),
       h('label', null, 'Other option overrides (JSON)', overrides),
       h('fieldset', null, h('legend', null, 'Seats'), seatsBox),
       h('label', null, 'Turn time limit (ISO 8601 duration)', turnLimit),

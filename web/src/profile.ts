@@ -84,7 +84,15 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         'table',
         { class: 'data', id: 'ratings' },
         h('caption', null, 'Glicko-2 rating per pool (a "?" marks a provisional rating: RD above 110)'),
-        h('thead', null, h('tr', null, ['Pool', 'Rating', 'RD', 'Games', 'Status', 'Wins', 'Losses', 'Draws', 'Last rated'].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Pool', 'Rating', 'RD', 'Games', 'Status', 'Wins', 'Losses', 'Draws', 'Last rated'].map((t) => h('th', { scope: 'col' }, t)),
+          ),
+        ),
         h('tbody', null, p.ratings.map(row)),
       ),
     );
@@ -96,7 +104,12 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
     if (!points.length) return mount(chartBox, h('p', { class: 'muted', id: 'no-history' }, `No rated matches in ${poolLabel(pool)} yet.`));
     mount(
       chartBox,
-      h('figure', { class: 'chart' }, ratingChart(poolLabel(pool), points), h('figcaption', { class: 'muted small' }, '● a win · ○ a loss · ■ a draw; the band is rating ± RD')),
+      h(
+        'figure',
+        { class: 'chart' },
+        ratingChart(poolLabel(pool), points),
+        h('figcaption', { class: 'muted small' }, '● a win · ○ a loss · ■ a draw; the band is rating ± RD'),
+      ),
       h(
         'details',
         { class: 'history' },
@@ -105,7 +118,15 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
           'table',
           { class: 'data', id: 'history' },
           h('caption', null, chartSummary(poolLabel(pool), points)),
-          h('thead', null, h('tr', null, ['#', 'Ended', 'Result', 'Before', 'After', 'RD', ''].map((t) => h('th', { scope: 'col' }, t)))),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['#', 'Ended', 'Result', 'Before', 'After', 'RD', ''].map((t) => h('th', { scope: 'col' }, t)),
+            ),
+          ),
           h(
             'tbody',
             null,
@@ -137,7 +158,15 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         'table',
         { class: 'data', id: 'leaderboard' },
         caption,
-        h('thead', null, h('tr', null, ['Rank', 'Player', 'Rating', 'RD', 'Games'].map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Rank', 'Player', 'Rating', 'RD', 'Games'].map((t) => h('th', { scope: 'col' }, t)),
+          ),
+        ),
         h(
           'tbody',
           null,
@@ -184,21 +213,55 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         'table',
         { class: 'data', id: 'crosstable' },
         h('caption', null, `You (${t.a}) against ${them} in rated matches`),
-        h('thead', null, h('tr', null, ['Pool', 'Your wins', 'Your losses', 'Draws'].map((x) => h('th', { scope: 'col' }, x)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Pool', 'Your wins', 'Your losses', 'Draws'].map((x) => h('th', { scope: 'col' }, x)),
+          ),
+        ),
         h(
           'tbody',
           null,
           t.pools.map((p) =>
-            h('tr', { 'data-pool': p.ruleset }, h('th', { scope: 'row' }, poolLabel(p.ruleset)), h('td', { class: 'num' }, String(p.wins)), h('td', { class: 'num' }, String(p.losses)), h('td', { class: 'num' }, String(p.draws))),
+            h(
+              'tr',
+              { 'data-pool': p.ruleset },
+              h('th', { scope: 'row' }, poolLabel(p.ruleset)),
+              h('td', { class: 'num' }, String(p.wins)),
+              h('td', { class: 'num' }, String(p.losses)),
+              h('td', { class: 'num' }, String(p.draws)),
+            ),
           ),
         ),
-        h('tfoot', null, h('tr', { class: 'total' }, h('th', { scope: 'row' }, 'All pools'), h('td', { class: 'num' }, String(t.wins)), h('td', { class: 'num' }, String(t.losses)), h('td', { class: 'num' }, String(t.draws)))),
+        h(
+          'tfoot',
+          null,
+          h(
+            'tr',
+            { class: 'total' },
+            h('th', { scope: 'row' }, 'All pools'),
+            h('td', { class: 'num' }, String(t.wins)),
+            h('td', { class: 'num' }, String(t.losses)),
+            h('td', { class: 'num' }, String(t.draws)),
+          ),
+        ),
       ),
       h(
         'table',
         { class: 'data', id: 'h2h-matches' },
         h('caption', null, `Your last rated matches against ${them}, newest first`),
-        h('thead', null, h('tr', null, ['Ended', 'Pool', 'Your result', 'Your rating', ''].map((x) => h('th', { scope: 'col' }, x)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Ended', 'Pool', 'Your result', 'Your rating', ''].map((x) => h('th', { scope: 'col' }, x)),
+          ),
+        ),
         h(
           'tbody',
           null,
@@ -240,10 +303,17 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
       h(
         'td',
         null,
-        [...new Set(m.players.map((p) => p.side))].sort((a, b) => a - b).map((side, i): Child[] => [
-          i ? ' vs ' : '',
-          m.players.filter((p) => p.side === side).map((p, j) => [j ? ' & ' : '', p.player ? playerLink(profileName(p.player)!, { strong: profileName(p.player) === who, label: p.player }) : 'nobody']),
-        ]),
+        [...new Set(m.players.map((p) => p.side))]
+          .sort((a, b) => a - b)
+          .map((side, i): Child[] => [
+            i ? ' vs ' : '',
+            m.players
+              .filter((p) => p.side === side)
+              .map((p, j) => [
+                j ? ' & ' : '',
+                p.player ? playerLink(profileName(p.player)!, { strong: profileName(p.player) === who, label: p.player }) : 'nobody',
+              ]),
+          ]),
       ),
       h('td', { class: 'outcome' }, outcome(m, who)),
       h('td', null, [m.rated ? 'rated' : 'unrated', m.imported ? ', imported' : ''].join('')),
@@ -258,11 +328,25 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
             'table',
             { class: 'data clickable', id: 'match-list' },
             h('caption', null, `Finished matches of ${who}, newest first (click one to replay it)`),
-            h('thead', null, h('tr', null, ['Ended', 'Ruleset', 'Players', `Result for ${who}`, 'Kind'].map((t) => h('th', { scope: 'col' }, t)))),
-            h('tbody', null, matches.map((m) => matchRow(m, who))),
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                ['Ended', 'Ruleset', 'Players', `Result for ${who}`, 'Kind'].map((t) => h('th', { scope: 'col' }, t)),
+              ),
+            ),
+            h(
+              'tbody',
+              null,
+              matches.map((m) => matchRow(m, who)),
+            ),
           )
         : h('p', { class: 'muted', id: 'no-matches' }, 'No finished matches yet.'),
-      next ? h('button', { id: 'more-matches', onclick: () => void loadMatches(), disabled: loadingMore }, loadingMore ? 'Loading…' : `More (${MATCH_PAGE} older)`) : null,
+      next
+        ? h('button', { id: 'more-matches', onclick: () => void loadMatches(), disabled: loadingMore }, loadingMore ? 'Loading…' : `More (${MATCH_PAGE} older)`)
+        : null,
     );
   };
 
@@ -281,7 +365,16 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         // The archive endpoint may be missing or refuse: the rest of the page still works.
         const e = err instanceof ScopaError ? err : new ScopaError({ code: 'CLIENT', message: String(err), status: 0 });
         loadingMore = false;
-        return mount(matchesBox, h('p', { class: 'notice', id: 'matches-unavailable', role: 'status' }, 'Match list unavailable: ', h('span', { class: 'mono' }, e.code), ` ${e.message}`));
+        return mount(
+          matchesBox,
+          h(
+            'p',
+            { class: 'notice', id: 'matches-unavailable', role: 'status' },
+            'Match list unavailable: ',
+            h('span', { class: 'mono' }, e.code),
+            ` ${e.message}`,
+          ),
+        );
       }
       showError(err);
     }
@@ -304,7 +397,13 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
           h('h1', null, p.username, p.bot ? h('span', { class: 'badge' }, 'bot level') : null, p.username === me ? h('span', { class: 'badge' }, 'you') : null),
           h(
             'form',
-            { class: 'lookup', onsubmit: (ev: Event) => (ev.preventDefault(), lookup.value.trim() && (location.hash = `#/users/${encodeURIComponent(lookup.value.trim().toLowerCase())}`)) },
+            {
+              class: 'lookup',
+              onsubmit: (ev: Event) => (
+                ev.preventDefault(),
+                lookup.value.trim() && (location.hash = `#/users/${encodeURIComponent(lookup.value.trim().toLowerCase())}`)
+              ),
+            },
             lookup,
             h('button', { type: 'submit' }, 'Look up'),
           ),

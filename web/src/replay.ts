@@ -6,7 +6,20 @@ import { h, mount } from './dom';
 import { canVerify, checkFairness, commitmentOf } from './fairness';
 import type { FairnessReport } from './fairness';
 import { packOf } from './cards';
-import { attempt, breakdownTable, captureValuesOf, cardEl, cardRow, describeEvent, resultText, roundBonuses, seatHand, seatLabel, seatNameEl, sideLabel } from './widgets';
+import {
+  attempt,
+  breakdownTable,
+  captureValuesOf,
+  cardEl,
+  cardRow,
+  describeEvent,
+  resultText,
+  roundBonuses,
+  seatHand,
+  seatLabel,
+  seatNameEl,
+  sideLabel,
+} from './widgets';
 
 /** The seeds box: each seat's client seed, and once over what this browser re-derived from them. */
 function seedsBox(final: Match, fair: FairnessReport | null, me: string | null): HTMLElement {
@@ -14,7 +27,12 @@ function seedsBox(final: Match, fair: FairnessReport | null, me: string | null):
   const seeds = v.clientSeeds ?? [];
   const ok = (good: boolean, text: string) => h('span', { class: good ? 'ok' : 'bad' }, `${good ? '✓' : '✗'} ${text}`);
   if (v.rulesVersion === 'scopa-rules/1') {
-    return h('div', { class: 'seeds', id: 'seeds' }, h('h3', null, 'Seeds'), h('p', { class: 'muted' }, 'A scopa-rules/1 match: the deal follows from the server seed alone (no client seeds).'));
+    return h(
+      'div',
+      { class: 'seeds', id: 'seeds' },
+      h('h3', null, 'Seeds'),
+      h('p', { class: 'muted' }, 'A scopa-rules/1 match: the deal follows from the server seed alone (no client seeds).'),
+    );
   }
   return h(
     'div',
@@ -24,7 +42,12 @@ function seedsBox(final: Match, fair: FairnessReport | null, me: string | null):
       'ul',
       { id: 'client-seeds' },
       v.seats.map((s) =>
-        h('li', { 'data-seat': s.seat }, `seat ${s.seat} (${seatLabel(s)}): `, seeds[s.seat] ? h('span', { class: 'mono small' }, seeds[s.seat]) : h('span', { class: 'muted' }, s.bot ? 'a bot gives no seed' : 'no seed given')),
+        h(
+          'li',
+          { 'data-seat': s.seat },
+          `seat ${s.seat} (${seatLabel(s)}): `,
+          seeds[s.seat] ? h('span', { class: 'mono small' }, seeds[s.seat]) : h('span', { class: 'muted' }, s.bot ? 'a bot gives no seed' : 'no seed given'),
+        ),
       ),
     ),
     !final.reveal
@@ -32,13 +55,25 @@ function seedsBox(final: Match, fair: FairnessReport | null, me: string | null):
       : !fair
         ? h('p', { class: 'muted', id: 'deck-check' }, canVerify() ? 'checking the deals…' : 'not checked here (no WebCrypto)')
         : [
-            h('p', { id: 'commitment-first' }, ok(fair.committedFirst && fair.commitmentOk, fair.committedFirst ? 'The server committed to its seed (event #1) before any client seed was given: the deal was fixed on its side before anyone joined.' : 'A client seed came before the commitment.')),
+            h(
+              'p',
+              { id: 'commitment-first' },
+              ok(
+                fair.committedFirst && fair.commitmentOk,
+                fair.committedFirst
+                  ? 'The server committed to its seed (event #1) before any client seed was given: the deal was fixed on its side before anyone joined.'
+                  : 'A client seed came before the commitment.',
+              ),
+            ),
             h(
               'p',
               { id: 'deck-check' },
               fair.badDeal
                 ? ok(false, `The table of round ${fair.badDeal.round} (deal attempt ${fair.badDeal.attempt}) does not follow from the seeds.`)
-                : ok(true, `Every deal (${fair.deals}) follows from the deck seed SHA-256("scopa-seed/2" ‖ server seed ‖ client seeds), re-shuffled in this browser.`),
+                : ok(
+                    true,
+                    `Every deal (${fair.deals}) follows from the deck seed SHA-256("scopa-seed/2" ‖ server seed ‖ client seeds), re-shuffled in this browser.`,
+                  ),
               h('div', { class: 'mono small muted' }, `deck seed ${fair.deckSeed}`),
             ),
             fair.mine
@@ -161,7 +196,12 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
       h('h3', null, 'Audit'),
       audit
         ? [
-            h('p', { id: 'audit-verdict' }, h('strong', null, audit.sound ? '✓ sound' : '✗ UNSOUND'), ` — checked ${audit.checked}${audit.events ? `, ${audit.events} events` : ''}`),
+            h(
+              'p',
+              { id: 'audit-verdict' },
+              h('strong', null, audit.sound ? '✓ sound' : '✗ UNSOUND'),
+              ` — checked ${audit.checked}${audit.events ? `, ${audit.events} events` : ''}`,
+            ),
             !audit.sound ? h('p', null, `first bad event: #${audit.seq} — ${audit.reason}`) : null,
             audit.lastHash ? h('p', { class: 'mono small' }, `last hash ${audit.lastHash}`) : null,
           ]
@@ -190,9 +230,21 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
           return h(
             'div',
             { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
-            h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null, h('span', { class: 'muted small' }, ` seat ${s.seat} · side ${s.side}`)),
+            h(
+              'div',
+              { class: 'seat-name' },
+              seatNameEl(s),
+              v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null,
+              h('span', { class: 'muted small' }, ` seat ${s.seat} · side ${s.side}`),
+            ),
             hand
-              ? h('div', { class: 'cards revealed' }, hand.length ? hand.map((c) => cardEl(c, { width: 52, pack, value: values[c], cls: s.declared?.includes(c) ? 'declared' : '' })) : h('span', { class: 'muted' }, 'no cards'))
+              ? h(
+                  'div',
+                  { class: 'cards revealed' },
+                  hand.length
+                    ? hand.map((c) => cardEl(c, { width: 52, pack, value: values[c], cls: s.declared?.includes(c) ? 'declared' : '' }))
+                    : h('span', { class: 'muted' }, 'no cards'),
+                )
               : seatHand(v, s, 34),
           );
         })
@@ -209,7 +261,9 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
           h('h1', null, `Replay: ${final.view.preset ?? 'match'} `, h('span', { class: 'muted small' }, id.slice(0, 8))),
           h('a', { href: `#/match/${id}` }, 'to the table'),
         ),
-        over ? h('p', { class: 'result-line', id: 'replay-result' }, resultText(final.view, me)) : h('p', { class: 'muted' }, 'This match is not over: each step shows the spectator view.'),
+        over
+          ? h('p', { class: 'result-line', id: 'replay-result' }, resultText(final.view, me))
+          : h('p', { class: 'muted' }, 'This match is not over: each step shows the spectator view.'),
         h(
           'div',
           { class: 'controls' },
@@ -223,9 +277,21 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
         h(
           'div',
           { class: 'current-event', id: 'current-event' },
-          event ? [h('strong', null, `#${event.seq} ${event.type}`), ' — ', describeEvent(event, final.view), event.actor ? h('span', { class: 'muted' }, ` (by ${event.actor})`) : null] : null,
+          event
+            ? [
+                h('strong', null, `#${event.seq} ${event.type}`),
+                ' — ',
+                describeEvent(event, final.view),
+                event.actor ? h('span', { class: 'muted' }, ` (by ${event.actor})`) : null,
+              ]
+            : null,
           event?.type === 'CardPlayed'
-            ? h('div', { class: 'played' }, cardEl(String(event.payload.card), { width: 56, pack }), (event.payload.capture as string[]).length ? [' ⟶ ', cardRow(event.payload.capture as string[], 44, pack)] : null)
+            ? h(
+                'div',
+                { class: 'played' },
+                cardEl(String(event.payload.card), { width: 56, pack }),
+                (event.payload.capture as string[]).length ? [' ⟶ ', cardRow(event.payload.capture as string[], 44, pack)] : null,
+              )
             : null,
           event ? h('div', { class: 'mono small muted' }, `hash ${event.hash}`) : null,
         ),
@@ -235,7 +301,11 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
               { class: 'replay-board' },
               h('div', { class: 'muted' }, `round ${v.round} · deck ${v.deckSize} · phase ${v.phase}`),
               h('div', { class: 'seats-grid' }, seats),
-              h('div', { class: 'felt', id: 'replay-table' }, v.table.length ? v.table.map((c) => cardEl(c, { width: 60, pack, value: values[c] })) : h('span', { class: 'muted' }, 'The table is empty.')),
+              h(
+                'div',
+                { class: 'felt', id: 'replay-table' },
+                v.table.length ? v.table.map((c) => cardEl(c, { width: 60, pack, value: values[c] })) : h('span', { class: 'muted' }, 'The table is empty.'),
+              ),
               h(
                 'div',
                 { class: 'sides' },
@@ -251,7 +321,10 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
                 ),
               ),
               event?.type === 'RoundScored' && scoredRounds(v).length
-                ? [breakdownTable(v, scoredRounds(v).length - 1, me), roundBonuses(v, events.slice(0, step), scoredRounds(v)[scoredRounds(v).length - 1].round, me)]
+                ? [
+                    breakdownTable(v, scoredRounds(v).length - 1, me),
+                    roundBonuses(v, events.slice(0, step), scoredRounds(v)[scoredRounds(v).length - 1].round, me),
+                  ]
                 : null,
             )
           : h('p', { class: 'muted' }, 'Loading this step…'),

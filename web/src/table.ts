@@ -134,7 +134,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     const canStart = v.phase === 'open' && seatsTaken && (mySeat !== null || match.createdBy === me);
     const legalCards = new Set(legal && legal.seq === match.seq ? legal.plays.map((p) => p.card) : []);
     const capturing = new Set(legal && legal.seq === match.seq ? legal.plays.filter((p) => p.capture.length).map((p) => p.card) : []);
-    const choice = choosing ? legal?.plays.filter((p) => p.card === choosing) ?? [] : [];
+    const choice = choosing ? (legal?.plays.filter((p) => p.card === choosing) ?? []) : [];
     const highlight = new Set(choice.flatMap((p) => p.capture));
     const declarations = myTurn() && legal && legal.seq === match.seq ? (legal.declarations ?? []) : [];
     const myDeclared = new Set(mySeat !== null ? (v.seats[mySeat]?.declared ?? []) : []);
@@ -142,13 +142,23 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
 
     const status =
       v.phase === 'over'
-        ? h('div', { class: 'result', id: 'result' }, h('h2', null, 'Match over'), h('p', null, resultText(v, me)), h('a', { href: `#/replay/${id}`, class: 'button primary', id: 'open-replay' }, 'Watch the replay'))
+        ? h(
+            'div',
+            { class: 'result', id: 'result' },
+            h('h2', null, 'Match over'),
+            h('p', null, resultText(v, me)),
+            h('a', { href: `#/replay/${id}`, class: 'button primary', id: 'open-replay' }, 'Watch the replay'),
+          )
         : v.phase === 'open'
           ? h(
               'div',
               { class: 'status' },
               match.startsAt
-                ? h('span', { id: 'starts-at' }, `Dealing once every player has given a seed, at ${new Date(match.startsAt).toLocaleTimeString()} at the latest.`)
+                ? h(
+                    'span',
+                    { id: 'starts-at' },
+                    `Dealing once every player has given a seed, at ${new Date(match.startsAt).toLocaleTimeString()} at the latest.`,
+                  )
                 : seatsTaken
                   ? 'Every seat is taken: the match can start.'
                   : 'Waiting for players to join.',
@@ -157,7 +167,16 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                 ? h('button', { id: 'give-seed', onclick: () => send(() => client.setClientSeed(id, freshClientSeed())) }, 'Give my seed')
                 : null,
             )
-          : h('div', { class: `status ${myTurn() ? 'mine' : ''}`, id: 'turn-status' }, myTurn() ? [busy ? 'Playing…' : 'Your turn: pick a card.', deadline ? h('span', { class: 'deadline', id: 'turn-deadline' }, ` Deadline ${new Date(deadline).toLocaleTimeString()}`) : null] : `Waiting for ${turnName}…`);
+          : h(
+              'div',
+              { class: `status ${myTurn() ? 'mine' : ''}`, id: 'turn-status' },
+              myTurn()
+                ? [
+                    busy ? 'Playing…' : 'Your turn: pick a card.',
+                    deadline ? h('span', { class: 'deadline', id: 'turn-deadline' }, ` Deadline ${new Date(deadline).toLocaleTimeString()}`) : null,
+                  ]
+                : `Waiting for ${turnName}…`,
+            );
 
     const others = v.seats.filter((s) => s.seat !== mySeat);
     const sides = v.sides.map((s) =>
@@ -187,7 +206,9 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
             v.settings.turnTimeLimit ? ` · turn limit ${v.settings.turnTimeLimit}` : '',
             pack !== 'italian' ? h('span', { id: 'pack' }, ` · ${pack} cards`) : null,
           ),
-          canJoin ? h('button', { class: 'primary', id: 'join', onclick: () => send(() => client.joinMatch(id, { clientSeed: freshClientSeed() })) }, 'Join') : null,
+          canJoin
+            ? h('button', { class: 'primary', id: 'join', onclick: () => send(() => client.joinMatch(id, { clientSeed: freshClientSeed() })) }, 'Join')
+            : null,
           canStart ? h('button', { class: 'primary', id: 'start', onclick: () => send(() => client.startMatch(id)) }, 'Start') : null,
           v.phase === 'playing' && mySeat !== null
             ? h('button', { class: 'link danger', id: 'resign', onclick: () => confirm('Resign this match?') && send(() => client.resign(id)) }, 'Resign')
@@ -210,7 +231,9 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
         h(
           'div',
           { class: 'felt', id: 'table-cards' },
-          v.table.length ? v.table.map((c) => cardEl(c, { cls: highlight.has(c) ? 'target' : '', pack, value: values[c] })) : h('span', { class: 'muted' }, 'The table is empty.'),
+          v.table.length
+            ? v.table.map((c) => cardEl(c, { cls: highlight.has(c) ? 'target' : '', pack, value: values[c] }))
+            : h('span', { class: 'muted' }, 'The table is empty.'),
         ),
         matta && values[matta] !== undefined
           ? h('p', { class: 'capture-values', id: 'capture-values' }, `The matta, ${cardName(matta, pack)}, captures as ${values[matta]} until the round ends.`)
@@ -221,7 +244,13 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
               { class: 'declare', id: 'declarations' },
               h(
                 'button',
-                { class: 'primary', id: 'declare', onclick: onDeclare, disabled: busy, 'aria-expanded': declarations.length > 1 || declarations[0].mattaValue !== null ? String(declaring) : undefined },
+                {
+                  class: 'primary',
+                  id: 'declare',
+                  onclick: onDeclare,
+                  disabled: busy,
+                  'aria-expanded': declarations.length > 1 || declarations[0].mattaValue !== null ? String(declaring) : undefined,
+                },
                 `Declare your hand (up to ${Math.max(...declarations.map((d) => d.points))} scope)`,
               ),
               h('span', { class: 'muted small' }, ' before you play: its cards are shown to everyone until played.'),
@@ -233,7 +262,13 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                     declarations.map((d) =>
                       h(
                         'button',
-                        { class: 'declaration', 'data-matta-value': d.mattaValue ?? undefined, 'data-points': d.points, onclick: () => declare(d), disabled: busy },
+                        {
+                          class: 'declaration',
+                          'data-matta-value': d.mattaValue ?? undefined,
+                          'data-points': d.points,
+                          onclick: () => declare(d),
+                          disabled: busy,
+                        },
                         d.mattaValue === null ? `${d.points} scope` : [h('strong', null, `as ${d.mattaValue}`), `: ${d.points} scope`],
                       ),
                     ),
@@ -275,7 +310,12 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                 v.hand.map((c) =>
                   cardEl(c, {
                     width: 84,
-                    cls: [legalCards.has(c) ? 'legal' : myTurn() ? 'illegal' : '', capturing.has(c) ? 'captures' : '', choosing === c ? 'chosen' : '', myDeclared.has(c) ? 'declared' : ''].join(' '),
+                    cls: [
+                      legalCards.has(c) ? 'legal' : myTurn() ? 'illegal' : '',
+                      capturing.has(c) ? 'captures' : '',
+                      choosing === c ? 'chosen' : '',
+                      myDeclared.has(c) ? 'declared' : '',
+                    ].join(' '),
                     pack,
                     value: values[c],
                     onClick: () => onCard(c),
@@ -297,14 +337,35 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                 breakdownTable(v, summaryRound, me),
                 roundBonuses(v, bonuses, rounds[summaryRound].round, me),
                 v.phase === 'over' ? h('p', { class: 'result-line' }, resultText(v, me)) : null,
-                h('button', { class: 'primary', id: 'continue', onclick: () => ((summaryRound = null), render()) }, v.phase === 'over' ? 'See the result' : 'Next round'),
+                h(
+                  'button',
+                  { class: 'primary', id: 'continue', onclick: () => ((summaryRound = null), render()) },
+                  v.phase === 'over' ? 'See the result' : 'Next round',
+                ),
               ),
             )
           : null,
         rounds.length
-          ? h('details', { class: 'rounds', open: v.phase === 'over' }, h('summary', null, `Scored rounds (${rounds.length})`), rounds.map((r, i) => [breakdownTable(v, i, me), roundBonuses(v, bonuses, r.round, me)]))
+          ? h(
+              'details',
+              { class: 'rounds', open: v.phase === 'over' },
+              h('summary', null, `Scored rounds (${rounds.length})`),
+              rounds.map((r, i) => [breakdownTable(v, i, me), roundBonuses(v, bonuses, r.round, me)]),
+            )
           : null,
-        h('div', { class: 'log' }, h('h3', null, 'Latest events'), h('ol', null, log.slice(-12).reverse().map((e) => h('li', null, h('span', { class: 'muted' }, `#${e.seq} `), describeEvent(e, v))))),
+        h(
+          'div',
+          { class: 'log' },
+          h('h3', null, 'Latest events'),
+          h(
+            'ol',
+            null,
+            log
+              .slice(-12)
+              .reverse()
+              .map((e) => h('li', null, h('span', { class: 'muted' }, `#${e.seq} `), describeEvent(e, v))),
+          ),
+        ),
       ),
     );
   };
@@ -339,7 +400,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
 
   /** The bonus events of the log so far, 100 events a request. */
   const loadBonuses = async () => {
-    for (let from = 1; alive; ) {
+    for (let from = 1; alive;) {
       const page = await attempt(() => client.events(id, from, 100));
       if (!page) return;
       bonuses = bonusEvents(bonuses, page);

@@ -71,7 +71,16 @@ export function tournamentsScreen(main: HTMLElement, go: (hash: string) => void)
       h('h2', null, 'Tournaments'),
       listBox,
       h('h3', null, 'New tournament'),
-      h('form', { id: 'tournament-form', onsubmit: create }, name, format, rounds, limit, h('label', null, duplicate, ' duplicate deals'), h('button', { type: 'submit', id: 'tournament-create' }, 'Create')),
+      h(
+        'form',
+        { id: 'tournament-form', onsubmit: create },
+        name,
+        format,
+        rounds,
+        limit,
+        h('label', null, duplicate, ' duplicate deals'),
+        h('button', { type: 'submit', id: 'tournament-create' }, 'Create'),
+      ),
     ),
   );
   void load();
@@ -86,7 +95,11 @@ function standingsTable(rows: Standing[], duplicate: boolean): HTMLElement {
   return h(
     'table',
     { id: 'standings', class: 'standings' },
-    h('tr', null, ['#', 'player', 'points', ...(duplicate ? ['duplicate'] : []), 'Buchholz', 'S-B', 'game points', 'W-D-L'].map((c) => h('th', null, c))),
+    h(
+      'tr',
+      null,
+      ['#', 'player', 'points', ...(duplicate ? ['duplicate'] : []), 'Buchholz', 'S-B', 'game points', 'W-D-L'].map((c) => h('th', null, c)),
+    ),
     rows.map((r) =>
       h(
         'tr',
@@ -113,9 +126,21 @@ function roundBox(r: TournamentRound, me: string | null): HTMLElement {
       'ul',
       null,
       r.tables.map((t) => {
-        const result = t.outcome === null ? 'playing' : t.outcome === 'draw' ? 'draw' : `${t.players[t.outcome === 'first' ? 0 : 1]} won${t.forfeit ? ' (forfeit)' : ''}`;
-        const link = t.matchId ? h('a', { href: t.outcome === null ? `#/match/${t.matchId}` : `#/replay/${t.matchId}`, class: 'table-link' }, t.outcome === null ? 'watch' : 'replay') : null;
-        return h('li', { class: t.players.includes(me ?? '') ? 'table mine' : 'table', 'data-match': t.matchId ?? '' }, `Table ${t.table}: ${t.players[0]} – ${t.players[1]}: ${result} `, link);
+        const result =
+          t.outcome === null ? 'playing' : t.outcome === 'draw' ? 'draw' : `${t.players[t.outcome === 'first' ? 0 : 1]} won${t.forfeit ? ' (forfeit)' : ''}`;
+        const link = t.matchId
+          ? h(
+              'a',
+              { href: t.outcome === null ? `#/match/${t.matchId}` : `#/replay/${t.matchId}`, class: 'table-link' },
+              t.outcome === null ? 'watch' : 'replay',
+            )
+          : null;
+        return h(
+          'li',
+          { class: t.players.includes(me ?? '') ? 'table mine' : 'table', 'data-match': t.matchId ?? '' },
+          `Table ${t.table}: ${t.players[0]} – ${t.players[1]}: ${result} `,
+          link,
+        );
       }),
       r.bye ? h('li', { class: 'bye' }, `Bye: ${r.bye}`) : null,
     ),
@@ -137,11 +162,15 @@ export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
     const current = rounds[rounds.length - 1];
     const myTable = current && !current.ended ? current.tables.find((x) => x.players.includes(me ?? '') && x.outcome === null && x.matchId) : undefined;
     const actions = [
-      t.status === 'created' && !mePlayer ? h('button', { id: 'tournament-join', onclick: async () => (await attempt(() => client.joinTournament(id, freshClientSeed()))) && load() }, 'Join') : null,
+      t.status === 'created' && !mePlayer
+        ? h('button', { id: 'tournament-join', onclick: async () => (await attempt(() => client.joinTournament(id, freshClientSeed()))) && load() }, 'Join')
+        : null,
       mePlayer && !mePlayer.withdrawn && (t.status === 'created' || t.status === 'started')
         ? h('button', { id: 'tournament-withdraw', onclick: async () => (await attempt(() => client.withdrawFromTournament(id))) && load() }, 'Withdraw')
         : null,
-      t.status === 'created' && t.createdBy === me ? h('button', { id: 'tournament-start', onclick: async () => (await attempt(() => client.startTournament(id))) && load() }, 'Start now') : null,
+      t.status === 'created' && t.createdBy === me
+        ? h('button', { id: 'tournament-start', onclick: async () => (await attempt(() => client.startTournament(id))) && load() }, 'Start now')
+        : null,
     ];
     mount(
       main,
@@ -149,15 +178,27 @@ export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
         'section',
         { class: 'panel', id: 'tournament', 'data-status': t.status },
         h('h2', null, t.name),
-        h('p', { class: 'muted' }, `${t.format === 'roundRobin' ? 'Round robin' : 'Swiss'}${t.duplicate ? ', duplicate deals' : ''}, ${t.preset}; ${t.status}; round ${t.currentRound} of ${t.roundsToPlay}`),
+        h(
+          'p',
+          { class: 'muted' },
+          `${t.format === 'roundRobin' ? 'Round robin' : 'Swiss'}${t.duplicate ? ', duplicate deals' : ''}, ${t.preset}; ${t.status}; round ${t.currentRound} of ${t.roundsToPlay}`,
+        ),
         h('div', { class: 'actions' }, actions),
         myTable ? h('p', { id: 'my-tournament-match' }, 'My match: ', h('a', { href: `#/match/${myTable.matchId}` }, `table ${myTable.table}`)) : null,
         h('h3', null, 'Players'),
-        h('ul', { id: 'tournament-players' }, t.players.map((p) => h('li', { 'data-player': p.player }, p.player, p.withdrawn ? ' (withdrawn)' : ''))),
+        h(
+          'ul',
+          { id: 'tournament-players' },
+          t.players.map((p) => h('li', { 'data-player': p.player }, p.player, p.withdrawn ? ' (withdrawn)' : '')),
+        ),
         h('h3', null, 'Standings'),
         standings ? standingsTable(standings, t.duplicate) : null,
         h('h3', null, 'Rounds'),
-        h('div', { id: 'tournament-rounds' }, rounds.flatMap((r) => (r ? [roundBox(r, me)] : []))),
+        h(
+          'div',
+          { id: 'tournament-rounds' },
+          rounds.flatMap((r) => (r ? [roundBox(r, me)] : [])),
+        ),
       ),
     );
   };

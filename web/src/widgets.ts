@@ -23,7 +23,9 @@ export function showError(err: unknown): void {
     h('strong', { class: 'error-code' }, e.code),
     ' ',
     h('span', { class: 'error-message' }, e.message),
-    details.length ? h('span', { class: 'error-details' }, ' (', details.map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', '), ')') : '',
+    details.length
+      ? h('span', { class: 'error-details' }, ' (', details.map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', '), ')')
+      : '',
     h('button', { class: 'link close', 'aria-label': 'dismiss', onclick: clearError }, '×'),
   );
   banner.hidden = false;
@@ -50,7 +52,10 @@ export async function attempt<T>(action: () => Promise<T>): Promise<T | undefine
  * One card face up, drawn and named with the match's pack (`packOf(view.preset)`).
  * `value`: a capture value other than the rank (a declared matta's, from `view.captureValues`), shown on the card.
  */
-export function cardEl(code: string, opts: { width?: number; cls?: string; onClick?: () => void; title?: string; pack?: Pack; value?: number } = {}): HTMLElement {
+export function cardEl(
+  code: string,
+  opts: { width?: number; cls?: string; onClick?: () => void; title?: string; pack?: Pack; value?: number } = {},
+): HTMLElement {
   const art = fromMarkup(cardSvg(code, opts.width ?? 72, opts.pack));
   const named = cardName(code, opts.pack);
   const title = (opts.title ? `${named}: ${opts.title}` : named) + (opts.value !== undefined ? ` (captures as ${opts.value})` : '');
@@ -65,7 +70,11 @@ export function cardRow(codes: string[], width = 48, pack?: Pack, cls = ''): HTM
 }
 
 export function backs(n: number, width = 30): HTMLElement {
-  return h('span', { class: 'backs', title: `${n} card${n === 1 ? '' : 's'}` }, Array.from({ length: n }, () => fromMarkup(backSvg(width), 'card back')));
+  return h(
+    'span',
+    { class: 'backs', title: `${n} card${n === 1 ? '' : 's'}` },
+    Array.from({ length: n }, () => fromMarkup(backSvg(width), 'card back')),
+  );
 }
 
 /** The capture values other than the rank the view shows (a declared matta's, e.g. `{"7C": 2}`), until the round ends. */
@@ -85,7 +94,11 @@ export function seatHand(view: MatchView, seat: SeatPublic, width = 30): HTMLEle
     'span',
     { class: 'seat-hand' },
     declared.length
-      ? h('span', { class: 'declared', title: 'declared: shown to everyone until played' }, declared.map((c) => cardEl(c, { width: Math.round(width * 1.3), pack, value: values[c], cls: 'declared' })))
+      ? h(
+          'span',
+          { class: 'declared', title: 'declared: shown to everyone until played' },
+          declared.map((c) => cardEl(c, { width: Math.round(width * 1.3), pack, value: values[c], cls: 'declared' })),
+        )
       : null,
     backs(Math.max(0, seat.handSize - declared.length), width),
   );
@@ -125,7 +138,10 @@ export function resultText(view: MatchView, me?: string | null): string {
   if (!view.result) return '';
   const totals = view.sides.map((s) => s.score).join('–');
   const why: Record<string, string> = { points: 'on points', allDenari: 'by taking all ten denari', resignation: 'by resignation', forfeit: 'by forfeit' };
-  const who = view.result.winner === null ? 'Draw' : `${sideLabel(view, view.result.winner, me)} win${view.seats.filter((s) => s.side === view.result!.winner).length > 1 ? '' : 's'}`;
+  const who =
+    view.result.winner === null
+      ? 'Draw'
+      : `${sideLabel(view, view.result.winner, me)} win${view.seats.filter((s) => s.side === view.result!.winner).length > 1 ? '' : 's'}`;
   return `${who} ${why[view.result.reason] ?? view.result.reason}, ${totals}`;
 }
 
@@ -155,31 +171,102 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
   const pack = packOf(view.preset);
   const mark = (won: boolean, points = 1) => (won ? h('span', { class: 'won' }, ` ✓ ${points}`) : null);
   const rows: Child[] = [
-    h('tr', null, h('th', null, 'Scope'), sides.map((s) => h('td', null, String(b.scope[s] ?? 0)))),
+    h(
+      'tr',
+      null,
+      h('th', null, 'Scope'),
+      sides.map((s) => h('td', null, String(b.scope[s] ?? 0))),
+    ),
   ];
   // The part of the scope from the initial-table capture and hand declarations (escoba, cirulla).
-  if (b.bonusScope) rows.push(h('tr', { class: 'bonus-scope' }, h('th', null, 'of which bonus scope (first table, declarations)'), sides.map((s) => h('td', null, String(b.bonusScope![s] ?? 0)))));
+  if (b.bonusScope)
+    rows.push(
+      h(
+        'tr',
+        { class: 'bonus-scope' },
+        h('th', null, 'of which bonus scope (first table, declarations)'),
+        sides.map((s) => h('td', null, String(b.bonusScope![s] ?? 0))),
+      ),
+    );
   for (const [key, label] of awards(pack)) {
     if (!(key in b.awards)) continue;
     const winner = b.awards[key];
     const points = key === 'piccola' ? (b.piccolaPoints ?? 3) : key === 'grande' ? 5 : 1;
     const detail = (s: number): string =>
-      key === 'cards' ? `${b.cardCounts[s]} cards` : key === 'denari' ? `${b.denariCounts[s]} ${suitName('D', pack)}` : key === 'primiera' && b.primiera ? `${b.primiera[s] ?? 'void'}` : '';
+      key === 'cards'
+        ? `${b.cardCounts[s]} cards`
+        : key === 'denari'
+          ? `${b.denariCounts[s]} ${suitName('D', pack)}`
+          : key === 'primiera' && b.primiera
+            ? `${b.primiera[s] ?? 'void'}`
+            : '';
     // Nobody holding a piccola or grande is no tie: nobody scores it.
     const none = key === 'piccola' || key === 'grande' ? 'nobody' : 'tie';
     rows.push(
-      h('tr', { 'data-award': key }, h('th', null, label), sides.map((s) => h('td', null, detail(s), mark(winner === s, points), winner === null && s === 0 ? h('span', { class: 'muted' }, detail(s) ? ` (${none})` : none) : null))),
+      h(
+        'tr',
+        { 'data-award': key },
+        h('th', null, label),
+        sides.map((s) =>
+          h(
+            'td',
+            null,
+            detail(s),
+            mark(winner === s, points),
+            winner === null && s === 0 ? h('span', { class: 'muted' }, detail(s) ? ` (${none})` : none) : null,
+          ),
+        ),
+      ),
     );
   }
-  if (b.denariBonus) rows.push(h('tr', null, h('th', null, 'Denari 1-2-3 bonus'), sides.map((s) => h('td', null, String(b.denariBonus![s] ?? 0)))));
-  if (b.allDenari !== null && b.allDenari !== undefined) rows.push(h('tr', null, h('th', null, 'All ten denari'), sides.map((s) => h('td', null, b.allDenari === s ? '✓' : ''))));
-  rows.push(h('tr', { class: 'points' }, h('th', null, 'Round points'), sides.map((s) => h('td', null, String(b.points[s])))));
-  rows.push(h('tr', { class: 'total' }, h('th', null, 'Total'), sides.map((s) => h('td', null, String(running[s])))));
+  if (b.denariBonus)
+    rows.push(
+      h(
+        'tr',
+        null,
+        h('th', null, 'Denari 1-2-3 bonus'),
+        sides.map((s) => h('td', null, String(b.denariBonus![s] ?? 0))),
+      ),
+    );
+  if (b.allDenari !== null && b.allDenari !== undefined)
+    rows.push(
+      h(
+        'tr',
+        null,
+        h('th', null, 'All ten denari'),
+        sides.map((s) => h('td', null, b.allDenari === s ? '✓' : '')),
+      ),
+    );
+  rows.push(
+    h(
+      'tr',
+      { class: 'points' },
+      h('th', null, 'Round points'),
+      sides.map((s) => h('td', null, String(b.points[s]))),
+    ),
+  );
+  rows.push(
+    h(
+      'tr',
+      { class: 'total' },
+      h('th', null, 'Total'),
+      sides.map((s) => h('td', null, String(running[s]))),
+    ),
+  );
   return h(
     'table',
     { class: 'breakdown', 'data-round': round },
     h('caption', null, `Round ${round}`),
-    h('thead', null, h('tr', null, h('th', null, ''), sides.map((s) => h('th', null, sideLabel(view, s, me))))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', null, ''),
+        sides.map((s) => h('th', null, sideLabel(view, s, me))),
+      ),
+    ),
     h('tbody', null, rows),
   );
 }
@@ -209,7 +296,9 @@ export function describeEvent(e: MatchEvent, view: MatchView | null): string {
     case 'CardPlayed':
       return `${seatName(p.seat)} played ${p.card}${p.capture.length ? ` capturing ${(p.capture as string[]).join('+')}` : ' to the table'}${p.scopa ? ' — scopa!' : ''}${p.auto ? ' (played by the clock)' : ''}`;
     case 'RoundEnded':
-      return p.side === null || !p.cards.length ? `Round ${p.round} ended` : `Round ${p.round} ended: side ${p.side} takes the rest (${(p.cards as string[]).join(' ')})`;
+      return p.side === null || !p.cards.length
+        ? `Round ${p.round} ended`
+        : `Round ${p.round} ended: side ${p.side} takes the rest (${(p.cards as string[]).join(' ')})`;
     case 'RoundScored':
       return `Round ${p.round} scored: ${(p.breakdown.points as number[]).join('–')} (totals ${(p.totals as number[]).join('–')})`;
     case 'SeatResigned':

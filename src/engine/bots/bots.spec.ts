@@ -79,7 +79,10 @@ describe('bots', () => {
         const view = seatView(driven.state, seat);
         const play = botPlay(level, view, rng, FAST);
         expect(legalPlaysInView(view).some((p) => sameP(p, play))).toBe(true);
-        const decision = decide({ type: 'play', player: driven.state.seats[seat].player!, card: cardCode(play.card), capture: cardCodes(play.capture) }, driven.state);
+        const decision = decide(
+          { type: 'play', player: driven.state.seats[seat].player!, card: cardCode(play.card), capture: cardCodes(play.capture) },
+          driven.state,
+        );
         expect(decision.ok).toBe(true);
         playFor(driven, play);
       }

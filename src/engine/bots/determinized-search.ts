@@ -280,7 +280,14 @@ export interface OptionsBudget {
  * determinization shared by every option, under each option a tree of its
  * own. `closeWindow`: the seat plays without declaring.
  */
-export function* optionValuesSteps(view: MatchView, moves: readonly SearchMove[], rng: Rng, budget: OptionsBudget, policy: TreePolicy, closeWindow: boolean): Generator<void, number[], void> {
+export function* optionValuesSteps(
+  view: MatchView,
+  moves: readonly SearchMove[],
+  rng: Rng,
+  budget: OptionsBudget,
+  policy: TreePolicy,
+  closeWindow: boolean,
+): Generator<void, number[], void> {
   const base = baseSim(view, closeWindow);
   const unseen = unseenCards(view);
   const side = sideOf(base.options, view.viewer!);

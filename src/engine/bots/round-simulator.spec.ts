@@ -56,7 +56,17 @@ function simOf(state: MatchState): Sim {
 const sorted = (cards: readonly Card[]) => cardCodes([...cards].sort((a, b) => a - b));
 
 /** What both must agree on; a finished round has no turn (the engine's -1, the simulator's `over`). */
-function observed(s: { hands: readonly (readonly Card[])[]; table: readonly Card[]; captured: readonly (readonly Card[])[]; scope: readonly number[]; turn: number; lastCapturer: number }, over: boolean) {
+function observed(
+  s: {
+    hands: readonly (readonly Card[])[];
+    table: readonly Card[];
+    captured: readonly (readonly Card[])[];
+    scope: readonly number[];
+    turn: number;
+    lastCapturer: number;
+  },
+  over: boolean,
+) {
   return {
     hands: s.hands.map(sorted),
     table: sorted(s.table),
@@ -85,43 +95,48 @@ describe('the ismcts round simulator', () => {
   it('agrees with decide/evolve on every play to the end of the round', () => {
     let declarations = 0;
     fc.assert(
-      fc.property(fc.constantFrom(...CONFIGS), fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 80 }), ({ preset, overrides }, n, before) => {
-        const rng = mulberry32(n);
-        const driven = startedMatch(seedFrom(rng), preset, overrides);
-        for (let i = 0; i < before && driven.state.phase === 'playing'; i++) playRandomly(driven, rng);
-        if (driven.state.phase !== 'playing') return;
-        let state = driven.state;
-        const sim = simOf(state);
-        const round = state.round;
-        for (;;) {
-          const open = declarationsInView(seatView(state, state.turn));
-          expect(legalDeclarations(sim)).toEqual(open);
-          if (open.length > 0 && rng() < 0.5) {
-            const d = open[Math.floor(rng() * open.length)];
-            const declared = decide({ type: 'declareHand', player: state.seats[state.turn].player!, mattaValue: d.mattaValue }, state);
-            if (!declared.ok) throw new Error(`refused: ${declared.rejection.message}`);
-            for (const e of declared.events) state = evolve(state, e);
-            applyDeclaration(sim, d);
-            declarations++;
-            expect(observed(sim, false)).toEqual(observed({ ...state, lastCapturer: state.lastCapturer ?? -1 }, false));
-            expect(legalDeclarations(sim)).toEqual([]);
+      fc.property(
+        fc.constantFrom(...CONFIGS),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 0, max: 80 }),
+        ({ preset, overrides }, n, before) => {
+          const rng = mulberry32(n);
+          const driven = startedMatch(seedFrom(rng), preset, overrides);
+          for (let i = 0; i < before && driven.state.phase === 'playing'; i++) playRandomly(driven, rng);
+          if (driven.state.phase !== 'playing') return;
+          let state = driven.state;
+          const sim = simOf(state);
+          const round = state.round;
+          for (;;) {
+            const open = declarationsInView(seatView(state, state.turn));
+            expect(legalDeclarations(sim)).toEqual(open);
+            if (open.length > 0 && rng() < 0.5) {
+              const d = open[Math.floor(rng() * open.length)];
+              const declared = decide({ type: 'declareHand', player: state.seats[state.turn].player!, mattaValue: d.mattaValue }, state);
+              if (!declared.ok) throw new Error(`refused: ${declared.rejection.message}`);
+              for (const e of declared.events) state = evolve(state, e);
+              applyDeclaration(sim, d);
+              declarations++;
+              expect(observed(sim, false)).toEqual(observed({ ...state, lastCapturer: state.lastCapturer ?? -1 }, false));
+              expect(legalDeclarations(sim)).toEqual([]);
+            }
+            const lastPlay = state.deckPos === DECK_SIZE && state.hands.reduce((k, h) => k + h.length, 0) === 1;
+            const engineLegal = legalPlaysOf(state.options!, state.hands[state.turn], state.table, lastPlay, captureValuesOf(state));
+            const simLegal = legalPlays(sim);
+            expect(simLegal.map((p) => [p.card, sorted(p.capture), p.scopa])).toEqual(engineLegal.map((p) => [p.card, sorted(p.capture), p.scopa]));
+            const play = simLegal[Math.floor(rng() * simLegal.length)];
+            const step = engineStep(state, play.card, play.capture);
+            applyPlay(sim, play);
+            const played = step.events[0] as Extract<MatchEvent, { type: 'CardPlayed' }>;
+            expect(played.scopa).toBe(play.scopa);
+            state = step.state;
+            expect(sim.over).toBe(step.roundOver);
+            expect(observed(sim, sim.over)).toEqual(observed({ ...state, lastCapturer: state.lastCapturer ?? -1 }, step.roundOver));
+            if (step.roundOver) break;
+            expect(state.round).toBe(round);
           }
-          const lastPlay = state.deckPos === DECK_SIZE && state.hands.reduce((k, h) => k + h.length, 0) === 1;
-          const engineLegal = legalPlaysOf(state.options!, state.hands[state.turn], state.table, lastPlay, captureValuesOf(state));
-          const simLegal = legalPlays(sim);
-          expect(simLegal.map((p) => [p.card, sorted(p.capture), p.scopa])).toEqual(engineLegal.map((p) => [p.card, sorted(p.capture), p.scopa]));
-          const play = simLegal[Math.floor(rng() * simLegal.length)];
-          const step = engineStep(state, play.card, play.capture);
-          applyPlay(sim, play);
-          const played = step.events[0] as Extract<MatchEvent, { type: 'CardPlayed' }>;
-          expect(played.scopa).toBe(play.scopa);
-          state = step.state;
-          expect(sim.over).toBe(step.roundOver);
-          expect(observed(sim, sim.over)).toEqual(observed({ ...state, lastCapturer: state.lastCapturer ?? -1 }, step.roundOver));
-          if (step.roundOver) break;
-          expect(state.round).toBe(round);
-        }
-      }),
+        },
+      ),
       { numRuns: 150 },
     );
     expect(declarations).toBeGreaterThan(0); // the cirulla runs declared some hands

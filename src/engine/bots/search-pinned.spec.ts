@@ -25,7 +25,12 @@ function searchesOf(preset: string, budget: IsmctsOptions): unknown[] {
   for (let ply = 0; ply < 12 && driven.state.phase === 'playing'; ply++) {
     if (ply % 4 === 0 || ply === 1) {
       const r = ismctsSearch(seatView(driven.state, driven.state.turn), mulberry32(ply + 1), budget);
-      out.push({ ply, move: r.move.type === 'play' ? code(r.move.play) : r.move, iterations: r.iterations, stats: r.stats.map((s) => [code(s.play), s.declaration?.mattaValue ?? null, s.visits, s.mean]) });
+      out.push({
+        ply,
+        move: r.move.type === 'play' ? code(r.move.play) : r.move,
+        iterations: r.iterations,
+        stats: r.stats.map((s) => [code(s.play), s.declaration?.mattaValue ?? null, s.visits, s.mean]),
+      });
     }
     playRandomly(driven, rng);
   }
@@ -57,7 +62,9 @@ describe('ismcts search, pinned', () => {
   });
 
   it('gives the same statistics for the same seeds, random rollouts and another exploration', () => {
-    const all = Object.fromEntries(['scopa', 'cirulla', 'scopone'].map((preset) => [preset, digest(searchesOf(preset, { iterations: 90, rollout: 'random', exploration: 1.5 }))]));
+    const all = Object.fromEntries(
+      ['scopa', 'cirulla', 'scopone'].map((preset) => [preset, digest(searchesOf(preset, { iterations: 90, rollout: 'random', exploration: 1.5 }))]),
+    );
     expect(all).toEqual({ scopa: '31c9da50279fb351', cirulla: 'd88705c755687d6d', scopone: '7080c4eebc07736b' });
   });
 });
