@@ -27,8 +27,8 @@ export interface ChallengeRow {
   expires_at: Date;
 }
 
-/** A challenge to record. */
-export interface NewChallenge {
+/** What a challenge says, from its record to every answer about it. */
+export interface ChallengeTerms {
   id: string;
   challenger: string;
   destUser: string;
@@ -39,6 +39,10 @@ export interface NewChallenge {
   onExpiry: string;
   rated: boolean;
   seat: number | null;
+}
+
+/** A challenge to record. */
+export interface NewChallenge extends ChallengeTerms {
   ttlMs: number;
 }
 

@@ -26,7 +26,7 @@ import type { Principal } from '../common/principal';
 import { AccountsService } from '../auth/accounts.service';
 import { PrismaService } from '../database/prisma.service';
 import { ChallengesStore } from './challenges-store';
-import type { ChallengeRow } from './challenges-store';
+import type { ChallengeRow, ChallengeTerms } from './challenges-store';
 import { MatchStore } from '../match-store/match-store';
 import type { StoreTransaction } from '../match-store/match-store';
 import { playerChannel } from '../realtime/channels';
@@ -58,17 +58,7 @@ export interface ChallengeRequest {
   seat?: number | null;
 }
 
-export interface ChallengeInfo {
-  id: string;
-  challenger: string;
-  destUser: string;
-  preset: string | null;
-  rulesetId: string | null;
-  overrides: Record<string, unknown>;
-  turnTimeLimit: string | null;
-  onExpiry: string;
-  rated: boolean;
-  seat: number | null;
+export interface ChallengeInfo extends ChallengeTerms {
   status: ChallengeStatus;
   declineReason: string | null;
   matchId: string | null;
