@@ -23,7 +23,7 @@ import { apply, startedMatch } from '../src/engine/testing';
 import { cardCode, greedyPlay, mulberry32, randomPlay, seatView } from '../src/engine';
 import { analyzeMatch, analyzerInfo } from '../src/analysis/analyzer';
 import { AnalysisQueue } from '../src/analysis/analysis-queue';
-import { jobDatabase } from '../src/analysis/job-database';
+import { jobDatabase } from '../src/jobs/job-database';
 import { openDatabase } from '../src/database/database';
 import { MatchStore } from '../src/match-store/match-store';
 

@@ -10,6 +10,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { DatabaseModule } from './database/database.module';
 import { AppGraphQLModule } from './graphql/graphql.module';
 import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
 import { InboxModule } from './inbox/inbox.module';
 import { LobbyModule } from './lobby/lobby.module';
 import { MatchesModule } from './matches/matches.module';
@@ -28,6 +29,7 @@ import { TournamentsModule } from './tournaments/tournaments.module';
     ConfigModule,
     ObservabilityModule,
     DatabaseModule,
+    JobsModule,
     RealtimeModule,
     HealthModule,
     MatchesModule,

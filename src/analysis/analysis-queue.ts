@@ -8,7 +8,7 @@
  * gets to it first, fails it by timeout and the retry runs elsewhere).
  */
 import PgBoss from 'pg-boss';
-import type { JobDatabase } from './job-database';
+import type { JobDatabase } from '../jobs/job-database';
 
 export const ANALYSIS_QUEUE = 'analysis';
 /** The analyses of more than ANALYSIS_LARGE_DECISIONS decisions: workers of their own, so a long one never holds the short ones' (migration 20261201230000). */

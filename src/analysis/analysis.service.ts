@@ -45,7 +45,7 @@ import { analysisQueueOptions } from './analysis-config';
 import { AnalysisRunner, MAX_EVENTS } from './analysis-runner';
 import { analysisChannel, progressOf } from './analysis-progress';
 import type { AnalysisProgressMessage, AnalysisStatus } from './analysis-progress';
-import { jobDatabase } from './job-database';
+import { jobDatabase } from '../jobs/job-database';
 import { AnalysisStore } from './analysis-store';
 import type { AnalysisRow } from './analysis-store';
 

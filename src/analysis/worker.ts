@@ -23,7 +23,7 @@ import { analysisQueueOptions } from './analysis-config';
 import { ANALYSIS_LARGE_QUEUE, ANALYSIS_QUEUE, AnalysisQueue } from './analysis-queue';
 import { analysisNotices } from './analysis-notices';
 import { AnalysisRunner } from './analysis-runner';
-import { jobDatabase } from './job-database';
+import { jobDatabase } from '../jobs/job-database';
 
 async function main(): Promise<void> {
   const config = appConfig();

@@ -33,6 +33,7 @@ export const SLICE_KEYS = {
   tournaments: ['TOURNAMENT_LIMIT'],
   bots: ['BOT_ISMCTS_ITERATIONS', 'BOT_ISMCTS_MS'],
   ratings: ['RATING_PERIOD'],
+  jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
 } as const satisfies Record<string, readonly VariableName[]>;
 
 type Keys = typeof SLICE_KEYS;
@@ -73,6 +74,9 @@ export interface BotsConfig extends Slice<Keys['bots']> {}
 /** Rating periods. */
 export abstract class RatingsConfig {}
 export interface RatingsConfig extends Slice<Keys['ratings']> {}
+/** The job queue: whether this process works jobs, how often its idle workers poll, the queue's maintenance, who may read its dead letters. */
+export abstract class JobsConfig {}
+export interface JobsConfig extends Slice<Keys['jobs']> {}
 
 /* eslint-enable @typescript-eslint/no-unsafe-declaration-merging */
 
@@ -89,6 +93,7 @@ export const SLICES: ReadonlyArray<readonly [abstract new () => object, readonly
   [TournamentsConfig, SLICE_KEYS.tournaments],
   [BotsConfig, SLICE_KEYS.bots],
   [RatingsConfig, SLICE_KEYS.ratings],
+  [JobsConfig, SLICE_KEYS.jobs],
 ];
 
 /** The slice of `config` that `keys` name (frozen, as AppConfig is). */

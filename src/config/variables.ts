@@ -410,6 +410,12 @@ export const VARIABLES = {
   ANALYSIS_JOB_TIMEOUT_SECONDS: integer(900, { min: 1 }),
   ANALYSIS_POLL_SECONDS: decimal(2, { min: 0.5 }),
   ANALYSIS_MAINTENANCE_SECONDS: integer(30, { min: 1 }),
+
+  // the job queue (docs/operations.md "Background work")
+  JOB_WORKERS: integer(1, { min: 0 }),
+  JOB_POLL_SECONDS: decimal(0.5, { min: 0.5 }),
+  JOB_MAINTENANCE_SECONDS: integer(30, { min: 1 }),
+  ADMIN_USERS: list(),
 } as const satisfies Record<string, Variable<unknown>>;
 
 export type VariableName = keyof typeof VARIABLES;

@@ -1,0 +1,42 @@
+/**
+ * Every kind of background job, declared once: one pg-boss queue per kind
+ * (created by the migrations, see prisma/migrations/20261210000000_job_queue),
+ * with the retry policy JobQueue.start sets on it. A job that fails
+ * `retryLimit + 1` times is kept in state `failed` with its error (the dead
+ * letters, GET /v1/admin/jobs?state=failed), never dropped.
+ */
+export interface JobPolicy {
+  /** Retries after the first run. */
+  retryLimit: number;
+  /** First retry delay, seconds; doubled (with pg-boss's jitter) at each retry when retryBackoff. */
+  retryDelaySeconds: number;
+  retryBackoff: boolean;
+  /** A job still active after this is failed by timeout (its worker died or hangs) and retried. */
+  expireInSeconds: number;
+}
+
+const reaction: JobPolicy = { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 60 };
+
+export const JOB_KINDS = {
+  /** A rated match's end taken into the ratings, in the order matches ended (src/ratings). */
+  'match-rating': reaction,
+  /** A tournament table's result recorded in its tournament's log (src/tournaments). */
+  'tournament-result': reaction,
+  /** The next round of a tournament paired and its matches made, or the tournament ended (src/tournaments). */
+  'tournament-round': { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 300 },
+  /** A turn deadline or a pending start reached (src/clocks). */
+  'match-deadline': reaction,
+  /** One attempt at delivering a webhook (src/webhooks). */
+  'webhook-delivery': { retryLimit: 0, retryDelaySeconds: 1, retryBackoff: false, expireInSeconds: 120 },
+  /** Post-game analyses (src/analysis; their policy comes from ANALYSIS_* variables). */
+  analysis: { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },
+  'analysis-large': { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },
+} as const satisfies Record<string, JobPolicy>;
+
+export type JobKind = keyof typeof JOB_KINDS;
+
+export const JOB_KIND_NAMES = Object.keys(JOB_KINDS) as JobKind[];
+
+export function isJobKind(name: string): name is JobKind {
+  return Object.prototype.hasOwnProperty.call(JOB_KINDS, name);
+}

@@ -1,0 +1,283 @@
+/**
+ * The one job queue of the service: pg-boss (a PostgreSQL job queue) in schema
+ * `pgboss` of the service's own database, embedded or PostgreSQL
+ * (./job-database.ts). Every kind of background work with a lasting effect is
+ * a job of one of the kinds of ./job-kinds.ts: durable (a row, often inserted
+ * by the very transaction that causes it, see ./enqueue.ts), fetched by one
+ * worker at a time (`FOR UPDATE SKIP LOCKED`), retried with back-off when its
+ * handler fails or when it stays active past its expiry (a worker killed
+ * mid-job: pg-boss's maintenance, run by whichever process gets to it first,
+ * fails it by timeout and the retry runs elsewhere), and kept with its error
+ * once it fails for good.
+ *
+ * Features register a handler per kind (handle()); a process with job workers
+ * (JOB_WORKERS > 0: the service by default, `npm run worker`) works every
+ * registered kind once started. A process without only sends.
+ */
+import PgBoss from 'pg-boss';
+import type { JobDatabase } from './job-database';
+import { JOB_KIND_NAMES, JOB_KINDS } from './job-kinds';
+import type { JobKind, JobPolicy } from './job-kinds';
+
+export interface JobQueueOptions {
+  /** Whether this process runs the registered handlers (JOB_WORKERS > 0). */
+  workers: boolean;
+  /** How often an idle worker looks for a due job (JOB_POLL_SECONDS, at least 0.5). */
+  pollingSeconds: number;
+  /** How often expired jobs are failed back to their queue (JOB_MAINTENANCE_SECONDS). */
+  maintenanceSeconds: number;
+}
+
+export interface Job<T = Record<string, unknown>> {
+  id: string;
+  name: JobKind;
+  data: T;
+  retryCount: number;
+  retryLimit: number;
+}
+
+export type JobHandler<T = Record<string, unknown>> = (job: Job<T>) => Promise<void>;
+
+export interface HandleOptions {
+  /** Jobs of this kind run at once in this process (default 1). */
+  concurrency?: number;
+  /** Overrides the kind's policy of ./job-kinds.ts (analysis: from ANALYSIS_* variables). */
+  policy?: JobPolicy;
+  /** How often an idle worker of this kind polls, seconds (default: the queue's). */
+  pollingSeconds?: number;
+}
+
+export interface SendOptions {
+  /** The job's id (./job-ids.ts): the same id again is a no-op while that job is kept. */
+  id?: string;
+  /** Not before this time (a deadline). */
+  startAfter?: Date;
+}
+
+/** A job that failed for good (or is waiting for its next retry), as an operator sees it. */
+export interface FailedJob {
+  id: string;
+  kind: string;
+  state: string;
+  data: unknown;
+  error: unknown;
+  retryCount: number;
+  retryLimit: number;
+  createdOn: Date;
+  completedOn: Date | null;
+}
+
+/** One kind's queue: jobs waiting (created or retry), running, failed for good, and how long the oldest has waited. */
+export interface QueueStats {
+  kind: string;
+  waiting: number;
+  active: number;
+  failed: number;
+  /** Seconds since the oldest due waiting job became due (0: none). */
+  oldestWaitingSeconds: number;
+}
+
+/** The outcome of a job run through runDue(). */
+export type RunOutcome = 'completed' | 'failed';
+
+/** Days a job that failed for good stays in the job table (then in pgboss.archive, read by failed() too). */
+const FAILED_KEPT_DAYS = 30;
+
+const FAILED_SQL = `
+SELECT id::text, name AS kind, state::text, data, output AS error, retry_count, retry_limit, created_on, completed_on
+FROM (SELECT id, name, state, data, output, retry_count, retry_limit, created_on, completed_on FROM pgboss.job WHERE state = 'failed'
+      UNION ALL
+      SELECT id, name, state, data, output, retry_count, retry_limit, created_on, completed_on FROM pgboss.archive WHERE state = 'failed') f
+WHERE ($1::text IS NULL OR name = $1::text)
+ORDER BY completed_on DESC NULLS LAST, id
+LIMIT $2::int OFFSET $3::int`;
+
+const STATS_SQL = `
+SELECT name AS kind,
+  count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS waiting,
+  count(*) FILTER (WHERE state = 'active')::int AS active,
+  count(*) FILTER (WHERE state = 'failed')::int AS failed,
+  COALESCE(EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE state IN ('created', 'retry') AND start_after <= now())), 0)::float8 AS oldest
+FROM pgboss.job GROUP BY name`;
+
+interface Registered {
+  kind: JobKind;
+  handler: JobHandler<never>;
+  options: HandleOptions;
+  workerIds: string[];
+}
+
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly db: JobDatabase;
+  private readonly handlers = new Map<JobKind, Registered>();
+  private readonly policies = new Map<JobKind, JobPolicy>();
+  private starting: Promise<void> | null = null;
+  private started = false;
+  private stopped = false;
+
+  constructor(
+    db: JobDatabase,
+    private readonly options: JobQueueOptions,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {
+    // pg-boss completes or fails a job without awaiting it: a handler that ends after the stop (its job already given
+    // back by the stop) would write to a database that may be closed by then, an unhandled rejection. After the stop
+    // those late writes are dropped.
+    this.db = { executeSql: (text, values) => (this.stopped ? Promise.resolve({ rows: [] }) : db.executeSql(text, values)) };
+    // No cron (schedule: false: the periodic tasks are ./scheduler.ts's); maintenance (supervise) on every process: pg-boss lets one run it per interval.
+    this.boss = new PgBoss({
+      db: this.db,
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceSeconds,
+      archiveFailedAfterSeconds: FAILED_KEPT_DAYS * 24 * 3600,
+    } as PgBoss.ConstructorOptions);
+    this.boss.on('error', onError);
+  }
+
+  /** Registers the handler of a kind; it is worked from start() on (at once if already started), in a process with workers. */
+  async handle<T>(kind: JobKind, handler: JobHandler<T>, options: HandleOptions = {}): Promise<void> {
+    if (this.handlers.has(kind)) throw new Error(`job kind ${kind} already has a handler`);
+    const registered: Registered = { kind, handler: handler as JobHandler<never>, options, workerIds: [] };
+    this.handlers.set(kind, registered);
+    if (options.policy) this.policies.set(kind, options.policy);
+    if (this.started) {
+      if (options.policy) await this.applyPolicy(kind);
+      await this.startWorkers(registered);
+    }
+  }
+
+  /** Starts pg-boss, sets each queue's policy, then works the registered kinds (when this process has workers). Idempotent. */
+  start(): Promise<void> {
+    this.starting ??= this.doStart();
+    return this.starting;
+  }
+
+  private async doStart(): Promise<void> {
+    await this.boss.start();
+    for (const kind of JOB_KIND_NAMES) await this.applyPolicy(kind);
+    this.started = true;
+    for (const registered of this.handlers.values()) await this.startWorkers(registered);
+  }
+
+  private async applyPolicy(kind: JobKind): Promise<void> {
+    const p = this.policies.get(kind) ?? JOB_KINDS[kind];
+    await this.boss.updateQueue(kind, {
+      name: kind,
+      policy: 'standard',
+      retryLimit: p.retryLimit,
+      retryDelay: p.retryDelaySeconds,
+      retryBackoff: p.retryBackoff,
+      expireInSeconds: p.expireInSeconds,
+    } as PgBoss.Queue);
+  }
+
+  private async startWorkers(registered: Registered): Promise<void> {
+    if (!this.options.workers || this.stopped) return;
+    const concurrency = registered.options.concurrency ?? 1;
+    for (let i = 0; i < concurrency; i++) {
+      const id = await this.boss.work<never>(
+        registered.kind,
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: registered.options.pollingSeconds ?? this.options.pollingSeconds },
+        async ([job]) => registered.handler(job as unknown as Job<never>),
+      );
+      registered.workerIds.push(id);
+    }
+  }
+
+  /** Queues a job (after start()); with an id already kept, nothing. Wakes this process's workers of the kind. */
+  async send(kind: JobKind, data: object, options: SendOptions = {}): Promise<void> {
+    await this.start();
+    await this.boss.send(kind, data, { id: options.id, startAfter: options.startAfter } as PgBoss.SendOptions);
+    this.notify(kind);
+  }
+
+  /** Wakes this process's idle workers of a kind (a job was just committed for them, e.g. by an append's transaction). */
+  notify(kind: JobKind): void {
+    if (!this.started) return;
+    for (const id of this.handlers.get(kind)?.workerIds ?? []) this.boss.notifyWorker(id);
+  }
+
+  /**
+   * Runs, here and now, up to `limit` due jobs of a kind with its registered handler, as a worker would: for the
+   * facades tests drive (a clock's tick) and for a process that wants a kind done before it answers. Jobs another
+   * worker holds are not touched (pg-boss's fetch skips them).
+   */
+  async runDue(kind: JobKind, limit = 20): Promise<RunOutcome[]> {
+    await this.start();
+    const registered = this.handlers.get(kind);
+    if (!registered) throw new Error(`job kind ${kind} has no handler`);
+    const jobs = (await this.boss.fetch<never>(kind, { batchSize: limit, includeMetadata: true })) as unknown as Job<never>[];
+    const outcomes: RunOutcome[] = [];
+    for (const job of jobs) {
+      try {
+        await registered.handler(job);
+        await this.boss.complete(kind, job.id);
+        outcomes.push('completed');
+      } catch (err) {
+        await this.boss.fail(kind, job.id, { message: (err as Error)?.message ?? String(err) });
+        outcomes.push('failed');
+      }
+    }
+    return outcomes;
+  }
+
+  /** The job's state (created, retry, active, completed, cancelled, failed), or null when pg-boss no longer has it. */
+  async state(kind: JobKind, id: string): Promise<string | null> {
+    await this.start();
+    const job = await this.boss.getJobById(kind, id);
+    return job?.state ?? null;
+  }
+
+  /** The jobs that failed for good, newest first (also those already archived). */
+  async failed(options: { kind?: JobKind; limit: number; offset?: number }): Promise<FailedJob[]> {
+    const { rows } = await this.db.executeSql(FAILED_SQL, [options.kind ?? null, options.limit, options.offset ?? 0]);
+    return (
+      rows as {
+        id: string;
+        kind: string;
+        state: string;
+        data: unknown;
+        error: unknown;
+        retry_count: number;
+        retry_limit: number;
+        created_on: Date;
+        completed_on: Date | null;
+      }[]
+    ).map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      state: r.state,
+      data: r.data,
+      error: r.error,
+      retryCount: r.retry_count,
+      retryLimit: r.retry_limit,
+      createdOn: new Date(r.created_on),
+      completedOn: r.completed_on ? new Date(r.completed_on) : null,
+    }));
+  }
+
+  /** Depth and age per kind (every kind, zero when it has no job). */
+  async stats(): Promise<QueueStats[]> {
+    const { rows } = await this.db.executeSql(STATS_SQL, []);
+    const byKind = new Map((rows as { kind: string; waiting: number; active: number; failed: number; oldest: number }[]).map((r) => [r.kind, r]));
+    return JOB_KIND_NAMES.map((kind) => {
+      const r = byKind.get(kind);
+      return {
+        kind,
+        waiting: Number(r?.waiting ?? 0),
+        active: Number(r?.active ?? 0),
+        failed: Number(r?.failed ?? 0),
+        oldestWaitingSeconds: Number(r?.oldest ?? 0),
+      };
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started || this.stopped) return;
+    // Not graceful: a running job is abandoned and retried after its expiry (every handler is idempotent by its own key).
+    await this.boss.stop({ graceful: false, close: false, wait: true, timeout: 5000 } as PgBoss.StopOptions);
+    this.stopped = true;
+  }
+}
