@@ -49,6 +49,7 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
       batch: config.CLOCK_BATCH,
       lookaheadMs: Math.max(2 * this.pollMs, 2000),
       workers: this.pollMs > 0 ? DEADLINE_WORKERS : 0,
+      expireMs: config.CLOCK_LEASE_MS,
       onExpired: async (clock, result) => {
         if (clock.kind === 'turn') metrics.clockExpiries.inc({ policy: clock.onExpiry });
         // Notices and bot replies follow every append (src/reactions/after-append.ts); the job waits for them.

@@ -38,6 +38,7 @@ import type { DeadlineRow } from '../match-store/match-clocks';
 import { jobDatabase } from '../jobs/job-database';
 import { JobQueue } from '../jobs/job-queue';
 import type { Job } from '../jobs/job-queue';
+import { JOB_KINDS } from '../jobs/job-kinds';
 
 /** A deadline as its job carries it. */
 export interface DueClock {
@@ -68,6 +69,8 @@ export interface ClockSchedulerOptions {
   workers?: number;
   /** How often an idle worker looks for a due deadline, seconds (default: the queue's JOB_POLL_SECONDS). */
   pollingSeconds?: number;
+  /** How long a run may hold its job before it is deemed lost (its worker died) and retried elsewhere, ms (CLOCK_LEASE_MS; default the kind's, 60 s). */
+  expireMs?: number;
   onExpired?: (clock: DueClock, result: CommandResult) => void | Promise<void>;
   onError?: (clock: DueClock, err: unknown) => void;
 }
@@ -115,13 +118,18 @@ export class ClockScheduler {
     this.batch = options.batch ?? 20;
     this.rows = new MatchClockRows(prisma, options.lookaheadMs ?? 2000, this.batch);
     this.jobs = options.jobs ?? null;
-    if (this.jobs) this.register(this.jobs);
+    // A failed registration (a second handler of the kind on one queue) is thrown again by tick().
+    if (this.jobs) this.register(this.jobs).catch(() => undefined);
   }
 
   private register(jobs: JobQueue): Promise<void> {
     this.registered ??= jobs.handle<DueClock>(DEADLINE_JOB, (job) => this.run(job), {
       concurrency: this.options.workers ?? 1,
       pollingSeconds: this.options.pollingSeconds,
+      policy:
+        this.options.expireMs === undefined
+          ? undefined
+          : { ...JOB_KINDS[DEADLINE_JOB], expireInSeconds: Math.max(1, Math.round(this.options.expireMs / 1000)) },
     });
     return this.registered;
   }

@@ -61,7 +61,10 @@ class HeldStore extends MatchStore {
 }
 
 const jobIdOf = (db: Prisma, matchId: string) =>
-  db.$queryRawUnsafe<{ id: string; state: string }[]>(`SELECT id::text, state::text FROM pgboss.job WHERE name = 'match-deadline' AND data->>'matchId' = $1`, matchId);
+  db.$queryRawUnsafe<{ id: string; state: string }[]>(
+    `SELECT id::text, state::text FROM pgboss.job WHERE name = 'match-deadline' AND data->>'matchId' = $1`,
+    matchId,
+  );
 
 export function describeClockRace(name: string, open: () => Promise<RaceDatabase>): void {
   describe(`turn clocks: exactly-once expiry with two schedulers on one job queue (${name})`, () => {
@@ -96,7 +99,7 @@ export function describeClockRace(name: string, open: () => Promise<RaceDatabase
       const schedB = new ClockScheduler(db.b, storeB, { jobs: queue(db.jobsB), batch: 3, workers: 0 });
       const run = async (s: ClockScheduler) => {
         const outcomes: ExpiryOutcome[] = [];
-        for (let idle = 0; idle < 2; ) {
+        for (let idle = 0; idle < 2;) {
           const got = await s.tick();
           outcomes.push(...got);
           idle = got.length === 0 ? idle + 1 : 0;
@@ -139,7 +142,7 @@ export function describeClockRace(name: string, open: () => Promise<RaceDatabase
       // Its expiry (60 s for match-deadline) passes: pg-boss's maintenance fails it back to the queue for a retry.
       await db.a.$executeRawUnsafe(`UPDATE pgboss.job SET started_on = now() - interval '1 hour' WHERE name = 'match-deadline' AND id = $1::uuid`, job.id);
       const taken: ExpiryOutcome[] = [];
-      for (const until = Date.now() + 30_000; taken.length === 0 && Date.now() < until; ) {
+      for (const until = Date.now() + 30_000; taken.length === 0 && Date.now() < until;) {
         taken.push(...(await survivor.tick()));
         if (taken.length === 0) await new Promise((r) => setTimeout(r, 200));
       }
