@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { openDatabase } from '../src/database/database';
 import { freshPgDatabase } from './store/helpers';
+import { jobDatabase } from '../src/jobs/job-database';
 import { describeClockRace } from './async-play/clock-race';
 
 jest.setTimeout(300_000);
@@ -12,6 +13,8 @@ describeClockRace('PostgreSQL, two pools', async () => {
   return {
     a: a.prisma,
     b: b.prisma,
+    jobsA: jobDatabase(a),
+    jobsB: jobDatabase(b),
     matches: 30,
     close: async () => {
       await a.close();

@@ -7,10 +7,15 @@
  * (./clock-scheduler.ts) issues the `start` command at that deadline, in the
  * asker's name and with their command key, through MatchStore.execute like
  * any command. When the last human seat gives its seed first, the start is
- * claimed and issued at once (afterAppend, from the after-append pipeline).
- * The row is in the database, so the start survives a restart and is issued
- * once whichever instance claims it; the append that starts the match
- * removes it (the async-play trigger).
+ * issued at once in process (afterAppend, from the after-append pipeline, so
+ * that the answer to that seed shows the match dealt). That in-process start
+ * is only the fast path: the row and the seed are committed, and the clocks'
+ * scan queues a due-now 'match-deadline' job for any pending start whose
+ * match had appends since it was asked for, which starts it if the seeds are
+ * complete (within CLOCK_POLL_MS, on any instance, should this one die before
+ * its own start). The decider starts a match once, so the start happens once
+ * whichever gets there first; the append that starts the match removes the
+ * row (the async-play trigger).
  */
 import { Injectable } from '@nestjs/common';
 import { seatsAwaitingClientSeed } from '../engine';
@@ -68,9 +73,9 @@ export class PendingStarts {
     return this.rows.deadline(matchId);
   }
 
-  /** Issues the pending start of a match now, if there is one and no other claim holds it; waits for its reactions. */
+  /** Issues the pending start of a match now, if there is one (a start issued meanwhile elsewhere makes this one stale); waits for its reactions. */
   async startNow(matchId: string): Promise<void> {
-    const clock = await this.clocks.scheduler.claimStart(matchId);
+    const clock = await this.clocks.scheduler.pendingStart(matchId);
     if (clock) await this.clocks.scheduler.expire(clock);
   }
 

@@ -26,6 +26,8 @@ export interface JobQueueOptions {
   pollingSeconds: number;
   /** How often expired jobs are failed back to their queue (JOB_MAINTENANCE_SECONDS). */
   maintenanceSeconds: number;
+  /** Whether this process takes its turn at pg-boss's maintenance (default true; false: a queue that only runs jobs when asked, no timers). */
+  supervise?: boolean;
 }
 
 export interface Job<T = Record<string, unknown>> {
@@ -125,11 +127,12 @@ export class JobQueue {
     // back by the stop) would write to a database that may be closed by then, an unhandled rejection. After the stop
     // those late writes are dropped.
     this.db = { executeSql: (text, values) => (this.stopped ? Promise.resolve({ rows: [] }) : db.executeSql(text, values)) };
-    // No cron (schedule: false: the periodic tasks are ./scheduler.ts's); maintenance (supervise) on every process: pg-boss lets one run it per interval.
+    // No cron (schedule: false: the periodic tasks are ./scheduler.ts's); maintenance (supervise) on every process unless
+    // told otherwise: pg-boss lets one run it per interval.
     this.boss = new PgBoss({
       db: this.db,
       schedule: false,
-      supervise: true,
+      supervise: options.supervise ?? true,
       maintenanceIntervalSeconds: options.maintenanceSeconds,
       archiveFailedAfterSeconds: FAILED_KEPT_DAYS * 24 * 3600,
     } as PgBoss.ConstructorOptions);

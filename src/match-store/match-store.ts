@@ -10,7 +10,7 @@
  * other features' questions about matches (the read methods below, their
  * statements in ./match-reads.ts). Audit, exports, imports, archive pages and
  * the ratings' reads of finished logs are the match archive's
- * (./match-archive.ts); the deadlines (match_clocks) are read and claimed
+ * (./match-archive.ts); the deadlines (match_clocks) are read, queued as jobs and dropped
  * through ./match-clocks.ts. src/table-ownership.spec.ts keeps it so.
  *
  * Secrecy: the seed lives in matches.seed and in cached states only. Nothing

@@ -33,8 +33,11 @@
  *    returns at once, with no read, for an append that does not end a match, and for the end of a
  *    public match (every table is private); a private match's end costs one indexed lookup
  *    (tournament_tables.match_id);
- * 7. `pendingStart`: the last client seed starts a pending start (src/clocks/pending-starts.ts;
- *    the start's own append comes back through here);
+ * 7. `pendingStart`: the last client seed starts a pending start at once, so that its answer shows
+ *    the match dealt (src/clocks/pending-starts.ts; the start's own append comes back through here);
+ *    returns at once, with no read, for an append that gives no client seed. Only the fast path: the
+ *    durable start is the clocks' due-now 'match-deadline' job for a pending start whose match had
+ *    appends (queued by the clock scan from the committed rows, src/clocks/clock-scheduler.ts);
  * 8. `botTurns`: when a bot is to move, start its chain (src/bots/bot-seats.service.ts: it plays off the request
  *    path) and wait only for the replies due now (up to the next human turn).
  *

@@ -1,0 +1,29 @@
+/**
+ * A turn deadline fires within the documented delay (docs/async-play.md
+ * "Turn clocks"): one instance on PGlite, its own scan and job worker.
+ */
+import { jest } from '@jest/globals';
+import type { INestApplication } from '@nestjs/common';
+import { createTestApp } from './support/app';
+import { DEADLINE_ENV, HANDLING_MARGIN_MS, measureDeadlineDelays, summary } from './async-play/deadline-delay';
+
+jest.setTimeout(120_000);
+
+describe('turn deadline delay (e2e, PGlite, one instance)', () => {
+  let app: INestApplication;
+  beforeAll(async () => {
+    app = await createTestApp(DEADLINE_ENV);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('fires every deadline after it and within JOB_POLL_SECONDS plus the handling margin', async () => {
+    const delays = await measureDeadlineDelays([app], 6, 300);
+    console.log(summary('PGlite, one instance', delays));
+    for (const d of delays) {
+      expect(d).toBeGreaterThanOrEqual(0);
+      expect(d).toBeLessThanOrEqual(Number(DEADLINE_ENV.JOB_POLL_SECONDS) * 1000 + HANDLING_MARGIN_MS);
+    }
+  });
+});
