@@ -13,13 +13,15 @@ export interface JobPolicy {
   retryBackoff: boolean;
   /** A job still active after this is failed by timeout (its worker died or hangs) and retried. */
   expireInSeconds: number;
+  /** singleton: one job of the kind active at a time across every worker, fetched in the order they were made (default standard). */
+  queuePolicy?: 'standard' | 'singleton';
 }
 
 const reaction: JobPolicy = { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 60 };
 
 export const JOB_KINDS = {
   /** A rated match's end taken into the ratings, in the order matches ended (src/ratings). */
-  'match-rating': reaction,
+  'match-rating': { ...reaction, queuePolicy: 'singleton' },
   /** A tournament table's result recorded in its tournament's log (src/tournaments). */
   'tournament-result': reaction,
   /** The next round of a tournament paired and its matches made, or the tournament ended (src/tournaments). */

@@ -36,6 +36,8 @@ export interface Job<T = Record<string, unknown>> {
   data: T;
   retryCount: number;
   retryLimit: number;
+  /** When the job was queued: for a job queued by an append's transaction, that transaction's now(). */
+  createdOn: Date;
 }
 
 export type JobHandler<T = Record<string, unknown>> = (job: Job<T>) => Promise<void>;
@@ -102,6 +104,19 @@ SELECT name AS kind,
   COALESCE(EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE state IN ('created', 'retry') AND start_after <= now())), 0)::float8 AS oldest
 FROM pgboss.job GROUP BY name`;
 
+// Jobs of a kind not yet finished (waiting, retrying or running).
+const UNFINISHED_SQL = `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1::text AND state < 'completed'`;
+
+// Jobs of a kind made before a time, still waiting (or waiting for a retry), oldest first.
+const WAITING_BEFORE_SQL = `
+SELECT id::text, data FROM pgboss.job WHERE name = $1::text AND state < 'active' AND (created_on, id) < ($2::timestamptz, $3::uuid)
+ORDER BY created_on, id`;
+
+// The start of the oldest transaction of another session still open (null: none): nothing it writes can be dated earlier.
+const OLDEST_OPEN_WRITE_SQL = `
+SELECT min(xact_start) AS oldest FROM pg_stat_activity
+WHERE pid <> pg_backend_pid() AND xact_start IS NOT NULL AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')`;
+
 interface Registered {
   kind: JobKind;
   handler: JobHandler<never>;
@@ -165,10 +180,10 @@ export class JobQueue {
   }
 
   private async applyPolicy(kind: JobKind): Promise<void> {
-    const p = this.policies.get(kind) ?? JOB_KINDS[kind];
+    const p: JobPolicy = this.policies.get(kind) ?? JOB_KINDS[kind];
     await this.boss.updateQueue(kind, {
       name: kind,
-      policy: 'standard',
+      policy: p.queuePolicy ?? 'standard',
       retryLimit: p.retryLimit,
       retryDelay: p.retryDelaySeconds,
       retryBackoff: p.retryBackoff,
@@ -231,6 +246,33 @@ export class JobQueue {
     await this.start();
     const job = await this.boss.getJobById(kind, id);
     return job?.state ?? null;
+  }
+
+  /** How many jobs of a kind are not finished (waiting, retrying or running). */
+  async unfinished(kind: JobKind): Promise<number> {
+    const { rows } = await this.db.executeSql(UNFINISHED_SQL, [kind]);
+    return Number((rows as { n: number }[])[0]?.n ?? 0);
+  }
+
+  /** The data of the jobs of a kind made before `job` and still waiting (a retry, or a transaction that committed late), oldest first. */
+  async waitingBefore<T>(job: Job<T>): Promise<{ id: string; data: T }[]> {
+    const { rows } = await this.db.executeSql(WAITING_BEFORE_SQL, [job.name, job.createdOn, job.id]);
+    return rows as { id: string; data: T }[];
+  }
+
+  /**
+   * Resolves once no transaction of another session that began before `time` is still open (bounded by `timeoutMs`):
+   * after it, every job such a transaction would queue with an earlier creation time is visible. PGlite has one
+   * session, so it resolves at once there.
+   */
+  async writesSettledBefore(time: Date, timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await this.db.executeSql(OLDEST_OPEN_WRITE_SQL, []);
+      const oldest = (rows as { oldest: Date | string | null }[])[0]?.oldest;
+      if (!oldest || new Date(oldest).getTime() >= time.getTime() || Date.now() > until) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   /** The jobs that failed for good, newest first (also those already archived). */

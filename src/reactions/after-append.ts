@@ -13,11 +13,14 @@
  *    trigger `matches_async_play` on `matches` runs
  *    `scopa_async_play_after_append()`, defined in
  *    prisma/migrations/20261122210326_async_play/migration.sql and last
- *    replaced in prisma/migrations/20261127020000_match_finished_only_for_subscribers/migration.sql;
+ *    replaced in prisma/migrations/20261210010000_durable_reactions/migration.sql;
  *    it writes the match_clocks row of the seat to move (or drops a pending
  *    start once the match starts) and, through the outbox's one writer
  *    `scopa_enqueue_webhook` (src/webhooks/outbox.ts), the `your_turn` and
- *    `match_finished` webhooks, so neither can disagree with the log;
+ *    `match_finished` webhooks, so neither can disagree with the log; and, at a match's end, the
+ *    durable reactions as jobs of the one queue (src/jobs): `match-rating` for a rated match,
+ *    `tournament-result` for a tournament table, committed with the append, run by workers of any
+ *    process, retried, exactly once by their own keys (docs/operations.md "Background work");
  * 1. `metrics` of the command, appended or refused (src/observability/command-metrics.service.ts,
  *    from MatchStore.onCommand: it alone sees refusals and the decide+append time); recorded
  *    synchronously as the store reports the outcome, before any step below has finished;
@@ -26,8 +29,8 @@
  * 4. `lobby`: the lobby change of a public match that is or was open (src/lobby/lobby.service.ts);
  *    returns at once, with no read, for a private match, a match created full or started, or one
  *    already in play; the start or end of an open public match is its removal, with no read either;
- * 5. `ratings`: a rated match's end queued for the ratings (src/ratings/ratings-recorder.service.ts);
- *    returns at once for any other append;
+ * 5. `ratings`: a match's end wakes this process's rating worker (its job is already committed by
+ *    step 0; src/ratings/ratings-recorder.service.ts); nothing for any other append;
  * 6. `tournaments`: a tournament match's end recorded in its tournament's log, and the round
  *    advanced when that was its last result (src/tournaments/tournaments.service.ts matchEnded);
  *    returns at once, with no read, for an append that does not end a match, and for the end of a
@@ -81,7 +84,7 @@ export const SQL_STEP = {
   trigger: 'matches_async_play',
   function: 'scopa_async_play_after_append',
   definedIn: 'prisma/migrations/20261122210326_async_play/migration.sql',
-  lastReplacedIn: 'prisma/migrations/20261127020000_match_finished_only_for_subscribers/migration.sql',
+  lastReplacedIn: 'prisma/migrations/20261210010000_durable_reactions/migration.sql',
 } as const;
 
 @Injectable()

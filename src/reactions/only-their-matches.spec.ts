@@ -158,24 +158,32 @@ describe('bot turns step', () => {
 });
 
 describe('ratings step', () => {
-  function recorder(snap: unknown) {
+  // The rating itself is a durable job queued by the append's trigger (src/ratings/ratings-recorder.service.ts): the step only wakes the worker.
+  function recorder(waiting: { id: string; data: { matchId: string } }[] = []) {
     const calls: string[] = [];
-    const store = { peek: () => snap, atLeast: async () => (calls.push('atLeast'), snap) };
-    const ratings = { record: async () => (calls.push('record'), 'rated') };
-    return { r: new RatingsRecorder(store as never, ratings as never), calls };
+    const ratings = { record: async (id: string) => (calls.push(`record ${id}`), 'rated') };
+    const jobs = {
+      notify: (kind: string) => calls.push(`notify ${kind}`),
+      writesSettledBefore: async () => void calls.push('settled'),
+      waitingBefore: async () => waiting,
+    };
+    return { r: new RatingsRecorder(ratings as never, jobs as never), calls };
   }
 
-  it('queues nothing for the end of an unrated match', async () => {
-    const { r, calls } = recorder(snapshot(40, true, [seat('a'), seat('b')], false));
-    r.appended(result(40, 'MatchEnded'));
-    await r.idle();
+  it('reads and records nothing on the request path: an end wakes the rating worker, any other append does nothing', () => {
+    const { r, calls } = recorder();
+    r.appended(result(39, 'CardPlayed'));
     expect(calls).toEqual([]);
+    r.appended(result(40, 'MatchEnded'));
+    expect(calls).toEqual(['notify match-rating']);
   });
 
-  it('records the end of a rated match', async () => {
-    const { r, calls } = recorder(snapshot(40, true, [seat('a'), seat('b')], true));
-    r.appended(result(40, 'MatchEnded'));
-    await r.idle();
-    expect(calls).toEqual(['atLeast', 'record']);
+  it('a rating job rates the earlier jobs still waiting first, then its own match, once the writes before it settled', async () => {
+    const { r, calls } = recorder([
+      { id: 'j1', data: { matchId: 'early' } },
+      { id: 'j2', data: { matchId: 'retried' } },
+    ]);
+    await r.run({ id: 'j3', name: 'match-rating', data: { matchId: 'm', seq: 40 }, retryCount: 0, retryLimit: 10, createdOn: new Date() });
+    expect(calls).toEqual(['settled', 'record early', 'record retried', 'record m']);
   });
 });

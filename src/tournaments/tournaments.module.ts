@@ -9,12 +9,13 @@ import { TournamentsController } from './tournaments.controller';
 import { TournamentFieldsResolver, TournamentsResolver } from './tournaments.resolver';
 import { TournamentsService } from './tournaments.service';
 import { TournamentSchedulerService } from './tournament-scheduler.service';
+import { TournamentReactions } from './tournament-reactions';
 
-/** Tournaments (docs/tournaments.md): the service, its scheduler, and two thin transports. Results come through src/reactions/after-append.ts. */
+/** Tournaments (docs/tournaments.md): the service, its scheduler, and two thin transports. Results: a durable job per table's end (./tournament-reactions.ts), and the appending instance's after-append step. */
 @Module({
   imports: [AuthModule, StoreModule, MatchMakerModule, RulesetsModule, RatingsModule, TournamentTablesModule],
   controllers: [TournamentsController],
-  providers: [TournamentsService, TournamentSchedulerService, TournamentsResolver, TournamentFieldsResolver],
+  providers: [TournamentsService, TournamentSchedulerService, TournamentReactions, TournamentsResolver, TournamentFieldsResolver],
   exports: [TournamentsService, TournamentSchedulerService],
 })
 export class TournamentsModule {}
