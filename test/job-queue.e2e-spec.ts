@@ -3,7 +3,8 @@
  * append's trigger and the service's transactions use (scopa_enqueue_job)
  * writes the row pg-boss's own send writes, with the id both sides compute;
  * a job committed with its cause runs once; a job that fails for good is
- * kept with its error and listed; the depth and age per kind are read.
+ * kept with its error and listed; the depth and age per kind are read, and
+ * shown on /metrics with the retries and failures for good.
  */
 import { jest } from '@jest/globals';
 import { openDatabase } from '../src/database/database';
@@ -14,6 +15,8 @@ import { JobQueue } from '../src/jobs/job-queue';
 import type { Job } from '../src/jobs/job-queue';
 import { enqueueInTransaction } from '../src/jobs/enqueue';
 import { JOB_KIND_NAMES } from '../src/jobs/job-kinds';
+import { JobMetrics } from '../src/jobs/job-metrics';
+import { MetricsService } from '../src/observability/metrics.service';
 import { pgliteTemplate } from './support/pglite-template';
 
 jest.setTimeout(60_000);
@@ -24,11 +27,14 @@ const COLUMNS =
 describe('the job queue (PGlite)', () => {
   let db: Database;
   let queue: JobQueue;
+  let metrics: MetricsService;
 
   beforeAll(async () => {
     db = await openDatabase({ dataDir: 'memory', loadDataDir: await pgliteTemplate() });
     queue = new JobQueue(jobDatabase(db), { workers: false, pollingSeconds: 0.5, maintenanceSeconds: 30 });
     await queue.start();
+    metrics = new MetricsService();
+    new JobMetrics(metrics, queue);
   });
   afterAll(async () => {
     await queue?.stop();
@@ -110,5 +116,14 @@ describe('the job queue (PGlite)', () => {
     expect(stats.find((s) => s.kind === 'match-deadline')).toMatchObject({ waiting: 1, active: 0, failed: 1 });
     expect(stats.find((s) => s.kind === 'tournament-result')).toMatchObject({ waiting: 2 });
     expect(stats.find((s) => s.kind === 'tournament-result')!.oldestWaitingSeconds).toBeGreaterThanOrEqual(0);
+
+    // /metrics: the queue's figures per kind, and this process's retries and failures for good.
+    const text = await metrics.render();
+    expect(text).toContain('scopa_jobs_failed{kind="match-deadline"} 1');
+    expect(text).toContain('scopa_jobs_waiting{kind="match-deadline"} 1');
+    expect(text).toContain('scopa_jobs_waiting{kind="tournament-result"} 2');
+    expect(text).toContain('scopa_job_retries_total{kind="match-deadline"} 1');
+    expect(text).toContain('scopa_job_failures_total{kind="match-deadline"} 1');
+    expect(text).toMatch(/scopa_jobs_oldest_waiting_seconds\{kind="tournament-result"\} [0-9.e-]+/);
   });
 });

@@ -129,6 +129,7 @@ export class JobQueue {
   private readonly db: JobDatabase;
   private readonly handlers = new Map<JobKind, Registered>();
   private readonly policies = new Map<JobKind, JobPolicy>();
+  private readonly failureListeners: ((kind: JobKind, willRetry: boolean) => void)[] = [];
   private starting: Promise<void> | null = null;
   private started = false;
   private stopped = false;
@@ -198,9 +199,23 @@ export class JobQueue {
       const id = await this.boss.work<never>(
         registered.kind,
         { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: registered.options.pollingSeconds ?? this.options.pollingSeconds },
-        async ([job]) => registered.handler(job as unknown as Job<never>),
+        async ([job]) => this.runHandler(registered, job as unknown as Job<never>),
       );
       registered.workerIds.push(id);
+    }
+  }
+
+  /** Called on every failed run of a job in this process: whether it will be retried, or is failed for good. */
+  onJobFailed(listener: (kind: JobKind, willRetry: boolean) => void): void {
+    this.failureListeners.push(listener);
+  }
+
+  private async runHandler(registered: Registered, job: Job<never>): Promise<void> {
+    try {
+      await registered.handler(job);
+    } catch (err) {
+      for (const listener of this.failureListeners) listener(registered.kind, job.retryCount < job.retryLimit);
+      throw err;
     }
   }
 
@@ -230,7 +245,7 @@ export class JobQueue {
     const outcomes: RunOutcome[] = [];
     for (const job of jobs) {
       try {
-        await registered.handler(job);
+        await this.runHandler(registered, job);
         await this.boss.complete(kind, job.id);
         outcomes.push('completed');
       } catch (err) {

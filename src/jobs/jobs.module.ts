@@ -6,6 +6,7 @@ import { JobsConfig } from '../config/slices';
 import { jobDatabase } from './job-database';
 import { JobQueue } from './job-queue';
 import { Scheduler } from './scheduler';
+import { JobMetrics } from './job-metrics';
 
 /** Starts the queue once every module has registered its handlers (onModuleInit), and stops it before the database closes. */
 @Injectable()
@@ -43,6 +44,7 @@ class JobQueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
       },
     },
     JobQueueLifecycle,
+    JobMetrics,
     Scheduler,
   ],
   exports: [JobQueue, Scheduler],
