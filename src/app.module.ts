@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
 import { AnalysisModule } from './analysis/analysis.module';
 import { ArchivesModule } from './archives/archives.module';
 import { ChallengesModule } from './challenges/challenges.module';
@@ -49,6 +50,7 @@ import { TournamentsModule } from './tournaments/tournaments.module';
     PresenceModule,
     ReactionsModule,
     AnalysisModule,
+    AdminModule,
   ],
 })
 export class AppModule {}

@@ -93,6 +93,26 @@ export interface paths {
         patch: operations["updateAccount"];
         trace?: never;
     };
+    "/v1/admin/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The jobs that failed for good (dead letters), newest first, with their error: for the admin role (ADMIN_USERS)
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
+        get: operations["listFailedJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -1420,6 +1440,26 @@ export interface components {
         AccountSettingsModel: {
             /** @enum {string} */
             acceptChallenges: "none" | "known" | "everyone";
+        };
+        AdminJobModel: {
+            /** Format: date-time */
+            completedOn: string | null;
+            /** Format: date-time */
+            createdOn: string;
+            /** @description What the job is about: ids and seqs only. */
+            data: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The error of its last run. */
+            error: {
+                [key: string]: unknown;
+            } | null;
+            id: string;
+            /** @enum {string} */
+            kind: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "webhook-delivery" | "analysis" | "analysis-large";
+            retryCount: number;
+            retryLimit: number;
+            state: string;
         };
         AnalysisBudgetModel: {
             exploration: number;
@@ -3378,6 +3418,86 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+        };
+    };
+    listFailedJobs: {
+        parameters: {
+            query: {
+                kind?: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "webhook-delivery" | "analysis" | "analysis-large";
+                limit?: number;
+                offset?: number;
+                /** @description Only `failed` (the jobs that failed for good and are kept) is listed. */
+                state: "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminJobModel"][];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
