@@ -5,7 +5,7 @@
  * The service's store sends them straight through the driver
  * (Database.statements), a store over a bare client through Prisma's adapter:
  * on one connection the two share the statement by its name.
- * The polls (the clock scan, clock-low, webhook claims) have their configuration
+ * The polls (the clock scan, clock-low; webhook deliveries are jobs, with no poll of their own) have their configuration
  * written into their text, so a connection plans them once (a generic plan)
  * rather than afresh on each of its first five runs (custom plans).
  */
@@ -18,7 +18,6 @@ import { freshPgDatabase, players, randomCommand } from './store/helpers';
 import { mulberry32 } from '../src/engine';
 import { ClockScheduler } from '../src/clocks/clock-scheduler';
 import { ClockLowNotifier } from '../src/clocks/clock-low';
-import { WebhookWorker } from '../src/webhooks/webhook-worker';
 import type { PubSubEngine } from '../src/realtime/realtime.module';
 
 describe('prepared statements on PostgreSQL', () => {
@@ -62,12 +61,10 @@ describe('prepared statements on PostgreSQL', () => {
     const store = new MatchStore(db.prisma, { statements: db.statements });
     const clocks = new ClockScheduler(db.prisma, store, { batch: 7, lookaheadMs: 1500 });
     const clockLow = new ClockLowNotifier(db.prisma, { publish: async () => undefined } as unknown as PubSubEngine, 0.25, 9);
-    const webhooks = new WebhookWorker(db.prisma, { batch: 5, leaseMs: 60_000 });
     const runs = 7; // more than the five custom plans PostgreSQL tries for a statement with parameters
     for (let i = 0; i < runs; i++) {
       expect(await clocks.scan()).toEqual([]);
       expect(await clockLow.tick()).toBe(0);
-      expect(await webhooks.claim()).toEqual([]);
     }
     const plans = await db.prisma.$queryRawUnsafe<{ statement: string; generic_plans: bigint; custom_plans: bigint }[]>(
       'SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements',
@@ -80,7 +77,6 @@ describe('prepared statements on PostgreSQL', () => {
     for (const [marker, configured] of [
       ["scopa_enqueue_job('match-deadline'", ['LIMIT 7::int', 'secs => 1.5::double precision']],
       ['INSERT INTO clock_low_notices', ['LIMIT 9::int', '* 0.25::double precision']],
-      ['UPDATE webhook_deliveries d SET attempts', ['LIMIT 5::int', 'secs => 60::double precision']],
     ] as const) {
       const p = poll(marker);
       for (const text of configured) expect(p.statement).toContain(text);

@@ -386,12 +386,11 @@ export const VARIABLES = {
 
   // webhooks
   WEBHOOK_POLL_MS: integer(1000, { min: 0 }),
-  WEBHOOK_BATCH: integer(20, { min: 1 }),
+  WEBHOOK_BATCH: integer(4, { min: 1 }),
   WEBHOOK_TIMEOUT_MS: integer(10_000, { min: 1 }),
   WEBHOOK_MAX_ATTEMPTS: integer(6, { min: 1 }),
   WEBHOOK_BACKOFF_MS: integer(10_000, { min: 0 }),
   WEBHOOK_MAX_BACKOFF_MS: integer(3_600_000, { min: 0 }),
-  WEBHOOK_LEASE_MS: integer(60_000, { min: 1 }),
   WEBHOOK_ALLOW_PRIVATE: flag(),
 
   // ratings

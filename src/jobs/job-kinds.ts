@@ -28,8 +28,12 @@ export const JOB_KINDS = {
   'tournament-round': { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 300 },
   /** A turn deadline or a pending start reached (src/clocks). */
   'match-deadline': reaction,
-  /** One attempt at delivering a webhook (src/webhooks). */
-  'webhook-delivery': { retryLimit: 0, retryDelaySeconds: 1, retryBackoff: false, expireInSeconds: 120 },
+  /**
+   * One attempt at delivering a webhook (src/webhooks). A failed send is not a retry of the job: the handler records
+   * it and queues the next attempt (WEBHOOK_BACKOFF_MS...). The job is retried only when its worker died (expired)
+   * or the database failed it.
+   */
+  'webhook-delivery': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 120 },
   /** Post-game analyses (src/analysis; their policy comes from ANALYSIS_* variables). */
   analysis: { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },
   'analysis-large': { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },

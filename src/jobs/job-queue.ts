@@ -49,6 +49,8 @@ export interface HandleOptions {
   policy?: JobPolicy;
   /** How often an idle worker of this kind polls, seconds (default: the queue's). */
   pollingSeconds?: number;
+  /** False: this process works the kind only through runDue() (e.g. WEBHOOK_POLL_MS=0), whatever JOB_WORKERS says. */
+  workers?: boolean;
 }
 
 export interface SendOptions {
@@ -193,7 +195,7 @@ export class JobQueue {
   }
 
   private async startWorkers(registered: Registered): Promise<void> {
-    if (!this.options.workers || this.stopped) return;
+    if (!this.options.workers || registered.options.workers === false || this.stopped) return;
     const concurrency = registered.options.concurrency ?? 1;
     for (let i = 0; i < concurrency; i++) {
       const id = await this.boss.work<never>(

@@ -1,7 +1,8 @@
 /**
  * The webhook outbox has one writer: the SQL function `scopa_enqueue_webhook`
- * (prisma/migrations/20261126120000_webhook_outbox_writer), one row per
- * subscribed webhook of the player. The append's own statement calls it for
+ * (prisma/migrations/20261210030000_webhook_jobs; first in
+ * 20261126120000_webhook_outbox_writer), one row per subscribed webhook of the
+ * player, each with the job of its first attempt (./webhook-worker.ts). The append's own statement calls it for
  * APPEND_WEBHOOKS (its trigger: src/reactions/after-append.ts, step 0); the
  * application calls it here, for the player events that have a webhook
  * (src/inbox/player-events.ts PLAYER_EVENT_WEBHOOKS), in the caller's own
