@@ -35,6 +35,7 @@ export const TOOLING_VARIABLES = {
   BENCH_PLAYERS: { default: '256', readBy: 'bench:tournament' },
   BENCH_ROUNDS: { default: '8', readBy: 'bench:tournament' },
   BENCH_PLIES: { default: '4', readBy: 'bench:tournament' },
+  BENCH_ROUND_TIMEOUT_MS: { default: '120000', readBy: 'bench:tournament' },
   JEST_SUITE: { default: 'default', readBy: 'jest.config.mjs' },
   UPDATE_CONTRACTS: { default: null, readBy: 'test/contract.e2e-spec.ts (npm run contracts)' },
   CHROMIUM_PATH: { default: '/usr/bin/chromium', readBy: 'npm run test:browser' },
