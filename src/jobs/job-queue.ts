@@ -114,10 +114,10 @@ const WAITING_BEFORE_SQL = `
 SELECT id::text, data FROM pgboss.job WHERE name = $1::text AND state < 'active' AND (created_on, id) < ($2::timestamptz, $3::uuid)
 ORDER BY created_on, id`;
 
-// The start of the oldest transaction of another session still open (null: none): nothing it writes can be dated earlier.
+// The start of the oldest transaction of another session on this database still open (null: none): nothing it writes can be dated earlier.
 const OLDEST_OPEN_WRITE_SQL = `
 SELECT min(xact_start) AS oldest FROM pg_stat_activity
-WHERE pid <> pg_backend_pid() AND xact_start IS NOT NULL AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')`;
+WHERE pid <> pg_backend_pid() AND datname = current_database() AND xact_start IS NOT NULL AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')`;
 
 interface Registered {
   kind: JobKind;
