@@ -10,10 +10,10 @@
  * through MatchesService.play / .resign, the method the REST controller and
  * the GraphQL resolver call: it awaits the append, the after-append reactions
  * and MatchStore.settled, so each is timed as the player's request waits for
- * it (the HTTP/GraphQL layers themselves excluded). The tournament step
- * records each result; the last result of a round leads to the next round's
- * pairing, on the request today or in the background: after the play that
- * ends a round the bench polls the tournament (TournamentsService.get) until
+ * it (the HTTP/GraphQL layers themselves excluded). Each result is a
+ * 'tournament-result' job and the last result of a round queues the
+ * 'tournament-round' job that pairs the next, both off the request (the
+ * workers run in process): after the play that ends a round the bench polls the tournament (TournamentsService.get) until
  * the next round is paired, or the tournament finished after the last round
  * (BENCH_ROUND_TIMEOUT_MS, default 120000: then it fails, saying which round).
  *

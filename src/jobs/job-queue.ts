@@ -109,6 +109,9 @@ FROM pgboss.job GROUP BY name`;
 // Jobs of a kind not yet finished (waiting, retrying or running).
 const UNFINISHED_SQL = `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1::text AND state < 'completed'`;
 
+// Whether any of these jobs (by kind and id: the primary key) is not finished.
+const ANY_UNFINISHED_SQL = `SELECT EXISTS (SELECT 1 FROM pgboss.job WHERE name = ANY($1::text[]) AND id = ANY($2::uuid[]) AND state < 'completed') AS pending`;
+
 // Jobs of a kind made before a time, still waiting (or waiting for a retry), oldest first.
 const WAITING_BEFORE_SQL = `
 SELECT id::text, data FROM pgboss.job WHERE name = $1::text AND state < 'active' AND (created_on, id) < ($2::timestamptz, $3::uuid)
@@ -269,6 +272,14 @@ export class JobQueue {
   async unfinished(kind: JobKind): Promise<number> {
     const { rows } = await this.db.executeSql(UNFINISHED_SQL, [kind]);
     return Number((rows as { n: number }[])[0]?.n ?? 0);
+  }
+
+  /** Whether any of these jobs (ids of ./job-ids.ts) is waiting, retrying or running: a read barrier's question. */
+  async anyUnfinished(jobs: readonly { kind: JobKind; id: string }[]): Promise<boolean> {
+    if (jobs.length === 0) return false;
+    const kinds = [...new Set(jobs.map((j) => j.kind))];
+    const { rows } = await this.db.executeSql(ANY_UNFINISHED_SQL, [kinds, jobs.map((j) => j.id)]);
+    return (rows as { pending: boolean }[])[0]?.pending === true;
   }
 
   /** The data of the jobs of a kind made before `job` and still waiting (a retry, or a transaction that committed late), oldest first. */

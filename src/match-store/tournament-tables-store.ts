@@ -27,6 +27,9 @@ export interface TableOfMatch {
 
 const HIDDEN_SQL = `SELECT match_id::text AS match_id, players FROM tournament_tables WHERE match_id = ANY($1::uuid[]) AND duplicate AND NOT round_ended`;
 const TABLE_SQL = `SELECT 1 AS one FROM tournament_tables WHERE match_id = $1::uuid`;
+// An ended match appends nothing more: its current_seq is its end's.
+const ENDED_UNRECORDED_SQL = `SELECT t.match_id::text AS "matchId", m.current_seq AS seq FROM tournament_tables t JOIN matches m ON m.id = t.match_id
+WHERE t.tournament_id = $1::uuid AND NOT t.recorded AND m.status = 'over'`;
 
 @Injectable()
 export class TournamentTablesStore {
@@ -51,13 +54,9 @@ export class TournamentTablesStore {
     return rows[0] ?? null;
   }
 
-  /** Matches of tables whose result is not recorded yet (at most `limit`). */
-  async unrecordedMatches(limit: number): Promise<string[]> {
-    const rows = await this.prisma.$queryRawUnsafe<{ match_id: string }[]>(
-      `SELECT match_id::text AS match_id FROM tournament_tables WHERE NOT recorded AND match_id IS NOT NULL LIMIT $1::int`,
-      limit,
-    );
-    return rows.map((r) => r.match_id);
+  /** The tables of a tournament whose match is over and whose result is not recorded yet, with the seq of the end (its result job's key). */
+  async endedUnrecorded(tournamentId: string): Promise<{ matchId: string; seq: number }[]> {
+    return this.prisma.$queryRawUnsafe<{ matchId: string; seq: number }[]>(ENDED_UNRECORDED_SQL, tournamentId);
   }
 
   /** The tables of a round just paired (a table without a match is recorded at once: a forfeit). */

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { AFTER_APPEND_STEPS, AfterAppend, SQL_STEP } from './after-append';
 import type { CommandResult } from '../match-store/match-store';
+import { TournamentReactions } from '../tournaments/tournament-reactions';
 import { sources, withoutComments } from '../../test/support/sources';
 
 const ROOT = process.cwd();
@@ -55,7 +56,8 @@ function pipeline(calls: string[], fail: string | null = null) {
     { appended: () => void calls.push('ratings') } as never,
     { afterAppend: step('pendingStart') } as never,
     { replyTo: step('botTurns') } as never,
-    { matchEnded: step('tournaments') } as never,
+    // the real step, on a queue that records the wake-up: it decides itself which appends concern it
+    new TournamentReactions({ notify: (kind: string) => void calls.push(`tournaments:${kind}`) } as never, { peek: () => undefined } as never, {} as never),
   );
   return { p, hooks };
 }
@@ -90,7 +92,7 @@ it('runs the in-process steps one after the other in the declared order', async 
   ]);
 });
 
-it('the tournaments step runs (after ratings, before pendingStart) only for an append that ends a match', async () => {
+it('the tournaments step (after ratings, before pendingStart) only wakes the result worker, unawaited, for an append that ends a match', async () => {
   const calls: string[] = [];
   const { p } = pipeline(calls);
   await p.react(result('alice', 'MatchEnded'));
@@ -99,13 +101,13 @@ it('the tournaments step runs (after ratings, before pendingStart) only for an a
     'lifecycleNotices:end',
     'lobby:end',
     'ratings',
-    'tournaments:end',
+    'tournaments:tournament-result',
     'pendingStart:end',
     'botTurns:end',
   ]);
   calls.length = 0;
   await p.react(result('alice'));
-  expect(calls).not.toContain('tournaments:start');
+  expect(calls.filter((c) => c.startsWith('tournaments'))).toEqual([]);
 });
 
 it("a step's failure is its own: the next steps run", async () => {

@@ -31,11 +31,10 @@
  *    already in play; the start or end of an open public match is its removal, with no read either;
  * 5. `ratings`: a match's end wakes this process's rating worker (its job is already committed by
  *    step 0; src/ratings/ratings-recorder.service.ts); nothing for any other append;
- * 6. `tournaments`: a tournament match's end recorded in its tournament's log, and the round
- *    advanced when that was its last result (src/tournaments/tournaments.service.ts matchEnded);
- *    returns at once, with no read, for an append that does not end a match, and for the end of a
- *    public match (every table is private); a private match's end costs one indexed lookup
- *    (tournament_tables.match_id);
+ * 6. `tournaments`: a private match's end (every tournament table is private) wakes this process's
+ *    tournament-result worker (its job is already committed by step 0; src/tournaments/tournament-reactions.ts);
+ *    not awaited, no read: the result, the round's end, the next pairing and its matches are jobs, so
+ *    the play that ends a round's last game does not wait for them; nothing for any other append;
  * 7. `pendingStart`: the last client seed starts a pending start at once, so that its answer shows
  *    the match dealt (src/clocks/pending-starts.ts; the start's own append comes back through here);
  *    returns at once, with no read, for an append that gives no client seed. Only the fast path: the
@@ -63,7 +62,7 @@ import { LobbyService } from '../lobby/lobby.service';
 import { CommandMetricsService } from '../observability/command-metrics.service';
 import { RatingsRecorder } from '../ratings/ratings-recorder.service';
 import { BotSeatsService } from '../bots/bot-seats.service';
-import { TournamentsService } from '../tournaments/tournaments.service';
+import { TournamentReactions } from '../tournaments/tournament-reactions';
 
 /** The pipeline's steps, in the order they run after each append (step 0 runs in SQL, step 1 on every command outcome). */
 export const AFTER_APPEND_STEPS = [
@@ -103,7 +102,7 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
     private readonly ratings: RatingsRecorder,
     private readonly starts: PendingStarts,
     private readonly bots: BotSeatsService,
-    private readonly tournaments: TournamentsService,
+    private readonly tournaments: TournamentReactions,
   ) {
     this.steps = [
       ['turnNotices', (r) => this.notifier.publishQuietly(r)],
@@ -111,7 +110,8 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
       ['lobby', (r) => this.lobby.publishChange(r)],
       // queued, not awaited: a response does not wait for the ratings (RatingsRecorder.idle does)
       ['ratings', (r) => this.ratings.appended(r)],
-      ['tournaments', (r) => this.tournamentResult(r)],
+      // queued, not awaited: a response does not wait for the result nor the next round (tournament reads do)
+      ['tournaments', (r) => this.tournaments.appended(r)],
       ['pendingStart', (r) => this.starts.afterAppend(r)],
       // A bot's own append needs no new drive: the chain that made it plays on until a human is to move.
       ['botTurns', (r) => (r.events[0]?.actor?.startsWith('bot:') ? undefined : this.bots.replyTo(r))],
@@ -145,14 +145,6 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
         this.logger.warn(`${name} after ${result.matchId}@${result.seq}: ${(err as Error).message}`);
       }
     }
-  }
-
-  /** Step `tournaments`: nothing (no read) unless the append ended a match. */
-  private tournamentResult(result: CommandResult): Promise<void> | undefined {
-    const ended = result.events.find((e) => e.type === 'MatchEnded');
-    if (!ended) return undefined;
-    const p = ended.payload as { winner: number | null; totals: number[]; reason: string };
-    return this.tournaments.matchEnded(result.matchId, { winner: p.winner, totals: p.totals, reason: p.reason });
   }
 
   /** The names of the in-process steps, in the order react() runs them. */

@@ -8,6 +8,7 @@
 import { LobbyService } from '../lobby/lobby.service';
 import { RatingsRecorder } from '../ratings/ratings-recorder.service';
 import { TournamentsService } from '../tournaments/tournaments.service';
+import { TournamentReactions } from '../tournaments/tournament-reactions';
 import { TournamentTablesStore } from '../match-store/tournament-tables-store';
 import { BotSeatsService } from '../bots/bot-seats.service';
 import type { AppConfig } from '../config/config';
@@ -104,6 +105,7 @@ describe('tournaments step', () => {
         new TournamentTablesStore(prisma as never),
         {} as never,
         {} as never,
+        {} as never,
       ),
       reads,
     };
@@ -122,6 +124,26 @@ describe('tournaments step', () => {
       await service.matchEnded('m', end);
       expect(reads).toEqual(['read']);
     }
+  });
+});
+
+describe('tournaments step (the appending instance)', () => {
+  function reactions(snap: unknown) {
+    const calls: string[] = [];
+    const store = { peek: () => snap, state: async () => (calls.push('read'), {}) };
+    const jobs = { notify: (kind: string) => calls.push(`notify ${kind}`) };
+    const tournaments = { matchEnded: async () => void calls.push('matchEnded') };
+    return { step: new TournamentReactions(jobs as never, store as never, tournaments as never), calls };
+  }
+
+  it('reads and records nothing on the request path: a private match end wakes the result worker, anything else does nothing', () => {
+    const priv = reactions(snapshot(40, true, [seat('a'), seat('b')], false, 'private'));
+    priv.step.appended(result(40, 'CardPlayed', 'MatchEnded'));
+    priv.step.appended(result(41, 'CardPlayed'));
+    expect(priv.calls).toEqual(['notify tournament-result']);
+    const pub = reactions(snapshot(40, true, [seat('a'), seat('b')]));
+    pub.step.appended(result(40, 'CardPlayed', 'MatchEnded'));
+    expect(pub.calls).toEqual([]);
   });
 });
 

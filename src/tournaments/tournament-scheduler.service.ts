@@ -8,20 +8,16 @@ import { TournamentsService } from './tournaments.service';
 /**
  * Durable scheduling of tournaments, on the clocks' cadence (CLOCK_POLL_MS;
  * 0 disables it on this instance): the rows are the record, so a restart
- * loses nothing.
- * - starts every tournament whose `startsAt` has come (a transition under the
- *   tournament's row lock: of two instances, one starts it and the other
- *   finds it started);
- * - on its first tick, records the results of tournament matches that ended
- *   unrecorded before their ends became durable jobs (./tournament-reactions.ts,
- *   migration 20261210010000): every later end has its job, committed with it.
+ * loses nothing. It starts every tournament whose `startsAt` has come (a transition under
+ * the tournament's row lock: of two instances, one starts it and the other
+ * finds it started). Results and rounds need no sweep: each is a job
+ * committed with what causes it (./tournament-reactions.ts).
  * A periodic task of the one scheduler (src/jobs/scheduler.ts).
  */
 @Injectable()
 export class TournamentSchedulerService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('TournamentScheduler');
   private readonly task: PeriodicTask;
-  private ticks = 0;
 
   constructor(
     private readonly tournaments: TournamentsService,
@@ -43,11 +39,10 @@ export class TournamentSchedulerService implements OnApplicationBootstrap, OnMod
     return this.task.poll();
   }
 
-  /** One tick: the due starts (and, on the first, the results left from before the durable jobs). */
+  /** One tick: the due starts. */
   async tick(): Promise<void> {
     for (const id of await this.tournaments.dueStarts()) {
       await this.tournaments.startDue(id).catch((err: unknown) => this.logger.warn(`start of tournament ${id}: ${(err as Error).message}`));
     }
-    if (this.ticks++ === 0) await this.tournaments.sweepResults();
   }
 }

@@ -11,11 +11,11 @@ import { TournamentsService } from './tournaments.service';
 import { TournamentSchedulerService } from './tournament-scheduler.service';
 import { TournamentReactions } from './tournament-reactions';
 
-/** Tournaments (docs/tournaments.md): the service, its scheduler, and two thin transports. Results: a durable job per table's end (./tournament-reactions.ts), and the appending instance's after-append step. */
+/** Tournaments (docs/tournaments.md): the service, its scheduler, its jobs (results and rounds, ./tournament-reactions.ts), and two thin transports. */
 @Module({
   imports: [AuthModule, StoreModule, MatchMakerModule, RulesetsModule, RatingsModule, TournamentTablesModule],
   controllers: [TournamentsController],
   providers: [TournamentsService, TournamentSchedulerService, TournamentReactions, TournamentsResolver, TournamentFieldsResolver],
-  exports: [TournamentsService, TournamentSchedulerService],
+  exports: [TournamentsService, TournamentSchedulerService, TournamentReactions],
 })
 export class TournamentsModule {}

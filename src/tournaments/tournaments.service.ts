@@ -11,12 +11,21 @@
  * every match; after the commit they are published (announcements,
  * reactions) with `tournamentRoundPaired` to each player.
  *
- * Results come from the after-append pipeline (src/reactions/after-append.ts,
- * step `tournaments`: `matchEnded`), which returns at once for any append that
- * does not end a match. So that a crash between a match's end and its
- * recording loses nothing, the scheduler (./tournament-scheduler.service.ts)
- * also sweeps the open tables of running rounds, and starts tournaments whose
- * `startsAt` has come.
+ * Off the players' requests (./tournament-reactions.ts): a table's end is a
+ * 'tournament-result' job committed with the append that ends it; its
+ * handler records the result here (`matchEnded`). The transaction that
+ * records a round's last result (or a withdrawal's forfeit that completes
+ * it) does not pair: it queues a 'tournament-round' job keyed
+ * `<tournament>:<round>` in that transaction, whose handler
+ * (`advanceRound`) ends the round and pairs the next (or ends the
+ * tournament). So the play that ends a round's last game answers without
+ * the next round's pairing and matches. The start pairs round 1 in its own
+ * transaction (the creator's answer shows round 1).
+ *
+ * Reads (get, standings, round, tables, export) first wait, READ_SETTLE_MS
+ * at most, until the tournament has no result or round job waiting or
+ * running (`settle`), so that a player who reads right after their play's
+ * answer sees its result and the next round, as before.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
@@ -58,6 +67,9 @@ import { TournamentRecords } from './tournament-records-store';
 import { TournamentTablesStore } from '../match-store/tournament-tables-store';
 import { RatingsService } from '../ratings/ratings.service';
 import { lockForTransaction } from '../database/advisory-lock';
+import { JobQueue } from '../jobs/job-queue';
+import { enqueueInTransaction } from '../jobs/enqueue';
+import { jobId } from '../jobs/job-ids';
 
 export const TOURNAMENT_MAX_PLAYERS = 256;
 export const TOURNAMENT_MAX_ROUNDS = 20;
@@ -148,6 +160,19 @@ export interface TournamentPage {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TX = { maxWait: 15_000, timeout: 30_000 };
+/** How long a read waits for the tournament's queued result and round jobs before it answers with what is there. */
+export const READ_SETTLE_MS = 10_000;
+const SETTLE_POLL_MS = 10;
+/** Every round a tournament may have (a Swiss's cap, a round robin of 16): the keys of its round jobs. */
+const ROUND_NUMBERS = Array.from({ length: Math.max(TOURNAMENT_MAX_ROUNDS, ROUND_ROBIN_MAX) }, (_, i) => i + 1);
+
+/** How a transition moves the tournament on: `now` in its transaction (the start), `queue` by a 'tournament-round' job. */
+type Advance = 'now' | 'queue';
+
+/** The key of the job that ends `round` and pairs the next: one job per round. */
+export function roundJobKey(tournamentId: string, round: number): string {
+  return `${tournamentId}:${round}`;
+}
 
 interface Outcome {
   folded: Folded;
@@ -157,6 +182,8 @@ interface Outcome {
   round: number | null;
   /** Matches to resign (a withdrawal mid-round): [matchId, player]. */
   resign: [string, string][];
+  /** Whether the transaction queued the round's 'tournament-round' job. */
+  roundQueued: boolean;
 }
 
 @Injectable()
@@ -174,6 +201,7 @@ export class TournamentsService {
     private readonly tableRows: TournamentTablesStore,
     private readonly ratings: RatingsService,
     private readonly settings: TournamentsConfig,
+    private readonly jobs: JobQueue,
     /** What signs the exports (the match exports' key, published at /.well-known/scopa-keys.json); without it, unsigned. */
     @Optional() private readonly keys?: ExportKeys,
   ) {}
@@ -278,7 +306,7 @@ export class TournamentsService {
           if (t.matchId) resign.push([t.matchId, caller.username]);
         }
       }
-      return { events, kinds: ['withdrew'], resign, advance: true };
+      return { events, kinds: ['withdrew'], resign, advance: 'queue' };
     });
     return this.view(out.folded);
   }
@@ -312,7 +340,7 @@ export class TournamentsService {
     });
   }
 
-  private startEvents(s: TournamentState): { events: TournamentEvent[]; kinds: string[]; advance: boolean } {
+  private startEvents(s: TournamentState): { events: TournamentEvent[]; kinds: string[]; advance: Advance } {
     this.mustBeOpen(s);
     if (s.players.length < 2) throw new DomainError('NOT_ENOUGH_PLAYERS', 'a tournament starts with two players or more');
     if (s.settings.format === 'roundRobin' && s.players.length > ROUND_ROBIN_MAX)
@@ -321,14 +349,16 @@ export class TournamentsService {
     return {
       events: [{ type: 'TournamentStarted', players, rounds: roundsToPlay(s.settings, players.length), pairingVersion: PAIRING_VERSION }],
       kinds: ['started'],
-      advance: true,
+      // round 1 in the start's own transaction: the creator's answer shows it
+      advance: 'now',
     };
   }
 
   /**
-   * A match ended (the after-append pipeline, or the sweep): records its
-   * result if it is a tournament table not recorded yet, and advances the
-   * tournament when that completes the round. Costs one indexed lookup.
+   * A match ended (the 'tournament-result' job, ./tournament-reactions.ts):
+   * records its result if it is a tournament table not recorded yet; when
+   * that completes the round, queues the round's 'tournament-round' job in
+   * the same transaction (no pairing here). Costs one indexed lookup.
    */
   async matchEnded(matchId: string, end: { winner: number | null; totals: number[]; reason: string }): Promise<void> {
     // Every table is made private (`pair`, below): the end of a public match, as the snapshot tells it, is no table's result and costs no read.
@@ -355,20 +385,37 @@ export class TournamentsService {
           },
         ],
         kinds: ['result'],
-        advance: true,
+        advance: 'queue',
       };
     });
   }
 
   /**
-   * The transition machinery: lock, fold, decide, append; then (advance)
-   * end the round when complete and pair the next one (or end the
-   * tournament), all in the same transaction; after the commit, publish.
+   * The 'tournament-round' job of `round`: ends it and pairs the next (or
+   * ends the tournament), once. Under the row lock the fold tells whether
+   * that was done already (a retry, a second worker, a job run twice): then
+   * the current round is another one, or this one has ended, and nothing is
+   * appended. Returns whether this run advanced the tournament.
+   */
+  async advanceRound(id: string, round: number): Promise<boolean> {
+    const out = await this.transition(id, null, async (_tx, f) => {
+      const current = currentRound(f.state);
+      const due = f.state.status === 'started' && current !== null && current.round === round && !current.ended;
+      return { events: [], kinds: [], ...(due ? { advance: 'now' as const } : {}) };
+    });
+    return out.kinds.length > 0;
+  }
+
+  /**
+   * The transition machinery: lock, fold, decide, append; then end the
+   * round when complete and pair the next one (or end the tournament) in
+   * the same transaction (advance `now`), or queue that as the round's job
+   * (advance `queue`); after the commit, publish.
    */
   private async transition(
     id: string,
     actor: string | null,
-    decide: (tx: StoreTransaction, folded: Folded) => Promise<{ events: TournamentEvent[]; kinds: string[]; advance?: boolean; resign?: [string, string][] }>,
+    decide: (tx: StoreTransaction, folded: Folded) => Promise<{ events: TournamentEvent[]; kinds: string[]; advance?: Advance; resign?: [string, string][] }>,
   ): Promise<Outcome> {
     if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such tournament');
     const out = await this.prisma.$transaction(async (tx) => {
@@ -377,13 +424,25 @@ export class TournamentsService {
       let folded = await this.log.load(tx, id);
       const decided = await decide(tx, folded);
       folded = await this.log.append(tx, folded, decided.events, actor);
-      const outcome: Outcome = { folded, made: [], announced: [], kinds: decided.kinds, round: null, resign: decided.resign ?? [] };
-      if (decided.advance) await this.advance(tx, outcome, locked.masterSeed);
+      const outcome: Outcome = { folded, made: [], announced: [], kinds: decided.kinds, round: null, resign: decided.resign ?? [], roundQueued: false };
+      if (decided.advance === 'now') await this.advance(tx, outcome, locked.masterSeed);
+      else if (decided.advance === 'queue') await this.queueRound(tx, outcome);
       return outcome;
     }, TX);
     this.log.remember(id, out.folded);
+    // The job is committed: wake this process's round worker (another process's finds it at its next poll).
+    if (out.roundQueued) this.jobs.notify('tournament-round');
     await this.published(out);
     return out;
+  }
+
+  /** Queues the current round's 'tournament-round' job when all its tables have results (once: the job's key is the round's). */
+  private async queueRound(tx: StoreTransaction, out: Outcome): Promise<void> {
+    const s = out.folded.state;
+    const round = currentRound(s);
+    if (s.status !== 'started' || !round || round.ended || !roundComplete(round)) return;
+    await enqueueInTransaction(tx, 'tournament-round', roundJobKey(s.id, round.round), { tournamentId: s.id, round: round.round });
+    out.roundQueued = true;
   }
 
   /** Ends the current round when all its tables have results, then pairs the next (or ends the tournament); repeats while a round completes at once. */
@@ -542,30 +601,17 @@ export class TournamentsService {
     }
   }
 
-  // ------------------------------------------------------------ sweeps (the scheduler)
+  // ------------------------------------------------------------ the scheduler
 
   /** Tournaments whose startsAt has come (at most DUE_STARTS_BATCH a tick). */
   async dueStarts(): Promise<string[]> {
     return this.records.dueStarts(this.prisma);
   }
 
-  /** The tables of running rounds whose match has ended without its result recorded (a crash after the end): recorded now. */
-  async sweepResults(limit = 50): Promise<number> {
-    const matchIds = await this.tableRows.unrecordedMatches(limit);
-    let recorded = 0;
-    for (const matchId of matchIds) {
-      const state = await this.store.state(matchId).catch(() => null);
-      if (!state || state.phase !== 'over' || !state.result) continue;
-      await this.matchEnded(matchId, { winner: state.result.winner, totals: [...state.scores], reason: state.result.reason });
-      recorded++;
-    }
-    return recorded;
-  }
-
   // ------------------------------------------------------------ reads
 
   async get(id: string): Promise<TournamentView> {
-    return this.view(await this.folded(id));
+    return this.view(await this.settledFold(id));
   }
 
   async list(filter: { status?: string | null; format?: string | null }, first: number, after: string | null, caller: string | null): Promise<TournamentPage> {
@@ -586,7 +632,8 @@ export class TournamentsService {
     }
     const rows = await this.records.page(this.prisma, { status: filter.status ?? null, format: filter.format ?? null, caller: caller ?? '', cursor, limit });
     const page = rows.slice(0, limit);
-    const items = await Promise.all(page.map((r) => this.get(r.id)));
+    // A listing does not wait for each tournament's jobs (get does): it shows every item as its log stands.
+    const items = await Promise.all(page.map(async (r) => this.view(await this.folded(r.id))));
     const last = page[page.length - 1];
     return {
       items,
@@ -595,13 +642,16 @@ export class TournamentsService {
   }
 
   async standings(id: string): Promise<StandingRow[]> {
-    const f = await this.folded(id);
+    const f = await this.settledFold(id);
     if (!f.state.settings) throw new DomainError('NOT_FOUND', 'no such tournament');
     return standingsOf(f.state);
   }
 
   async round(id: string, n: number): Promise<RoundView> {
-    const f = await this.folded(id);
+    return this.roundView(await this.settledFold(id), n);
+  }
+
+  private roundView(f: Folded, n: number): RoundView {
     const round = f.state.paired.find((r) => r.round === n);
     if (!round) throw new DomainError('NOT_FOUND', `round ${n} has not been paired`);
     return {
@@ -627,11 +677,10 @@ export class TournamentsService {
 
   /** Every round's tables, in order (GET .../matches). */
   async tables(id: string): Promise<(RoundTableView & { round: number })[]> {
-    const f = await this.folded(id);
+    const f = await this.settledFold(id);
     const out: (RoundTableView & { round: number })[] = [];
     for (const r of f.state.paired) {
-      const view = await this.round(id, r.round);
-      for (const t of view.tables) out.push({ round: r.round, ...t });
+      for (const t of this.roundView(f, r.round).tables) out.push({ round: r.round, ...t });
     }
     return out;
   }
@@ -644,13 +693,47 @@ export class TournamentsService {
 
   /** The log's events, in order. */
   async export(id: string): Promise<ChainedTournamentEvent[]> {
-    await this.folded(id);
+    await this.settledFold(id);
     return this.log.events(this.prisma, id);
   }
 
   /** GET .../export (./tournament-export.ts): the signed header, then the log's events, one JSON line each. */
   async exportJsonl(id: string): Promise<string> {
     return writeTournamentExport(await this.export(id), this.keys?.signer ?? null);
+  }
+
+  /**
+   * The read barrier: resolves once the tournament has no 'tournament-result'
+   * job (of a table whose match is over and whose result is not recorded) nor
+   * 'tournament-round' job waiting or running, or after `timeoutMs` (then the
+   * read answers with what is there). Checked before the log is read: a
+   * round's job is committed with its last result, so some job is always
+   * seen unfinished until the next round is paired. Two indexed queries when
+   * nothing is pending; on the embedded database the workers run in this
+   * process, woken here.
+   */
+  async settle(id: string, timeoutMs = READ_SETTLE_MS): Promise<void> {
+    if (!UUID.test(id)) return;
+    const until = Date.now() + timeoutMs;
+    for (let woken = false; ; woken = true) {
+      const ended = await this.tableRows.endedUnrecorded(id);
+      const pending = [
+        ...ended.map((e) => ({ kind: 'tournament-result' as const, id: jobId('tournament-result', `${e.matchId}:${e.seq}`) })),
+        ...ROUND_NUMBERS.map((n) => ({ kind: 'tournament-round' as const, id: jobId('tournament-round', roundJobKey(id, n)) })),
+      ];
+      if (!(await this.jobs.anyUnfinished(pending))) return;
+      if (!woken) {
+        this.jobs.notify('tournament-result');
+        this.jobs.notify('tournament-round');
+      }
+      if (Date.now() >= until) return;
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    }
+  }
+
+  private async settledFold(id: string): Promise<Folded> {
+    await this.settle(id);
+    return this.folded(id);
   }
 
   private async folded(id: string): Promise<Folded> {
