@@ -7,6 +7,7 @@ import { jobDatabase } from './job-database';
 import { JobQueue } from './job-queue';
 import { Scheduler } from './scheduler';
 import { JobMetrics } from './job-metrics';
+import { PgliteStatisticsService } from './pglite-statistics.service';
 
 /** Starts the queue once every module has registered its handlers (onModuleInit), and stops it before the database closes. */
 @Injectable()
@@ -46,6 +47,7 @@ class JobQueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     JobQueueLifecycle,
     JobMetrics,
     Scheduler,
+    PgliteStatisticsService,
   ],
   exports: [JobQueue, Scheduler],
 })
