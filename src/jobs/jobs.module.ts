@@ -39,7 +39,12 @@ class JobQueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
         const logger = new Logger('Jobs');
         return new JobQueue(
           jobDatabase(prisma.database),
-          { workers: config.JOB_WORKERS > 0, pollingSeconds: config.JOB_POLL_SECONDS, maintenanceSeconds: config.JOB_MAINTENANCE_SECONDS },
+          {
+            workers: config.JOB_WORKERS > 0,
+            pollingSeconds: config.JOB_POLL_SECONDS,
+            // ANALYSIS_MAINTENANCE_SECONDS (deprecated) was the analyses' own queue's: the one queue takes the shorter.
+            maintenanceSeconds: Math.min(config.JOB_MAINTENANCE_SECONDS, config.ANALYSIS_MAINTENANCE_SECONDS),
+          },
           (err) => logger.warn(`job queue: ${(err as Error)?.message ?? String(err)}`),
         );
       },
