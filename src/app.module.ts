@@ -60,7 +60,14 @@ export const APP_MODULES = [
  * the HTTP adapter, the archives' reads and exports, the admin's REST): the worker process (src/worker.module.ts)
  * leaves them out, and has every other.
  */
-export const SERVING_MODULES: readonly (typeof APP_MODULES)[number][] = [AppGraphQLModule, HealthModule, StreamsModule, OAuthModule, ArchivesModule, AdminModule];
+export const SERVING_MODULES: readonly (typeof APP_MODULES)[number][] = [
+  AppGraphQLModule,
+  HealthModule,
+  StreamsModule,
+  OAuthModule,
+  ArchivesModule,
+  AdminModule,
+];
 
 @Module({ imports: APP_MODULES })
 export class AppModule {}
