@@ -2,7 +2,7 @@
  * npm run bench:analysis: the post-game analysis (docs/analysis.md).
  *
  * 1. Throughput on PostgreSQL (127.0.0.1:5432, a fresh database): one worker
- *    process (`src/analysis/worker.ts`, as `npm run worker` runs it), then two,
+ *    process (`dist/jobs/worker.js`, as `npm run worker` runs it), then two,
  *    each given BENCH_ANALYSIS_JOBS fresh jobs: 2-player `scopa` matches to 1
  *    point (one round, played by greedy seats that play at random a fifth of
  *    the time) at the default budget. Timed from the jobs' queuing (workers
@@ -22,7 +22,7 @@ import pg from 'pg';
 import { apply, startedMatch } from '../src/engine/testing';
 import { cardCode, greedyPlay, mulberry32, randomPlay, seatView } from '../src/engine';
 import { analyzeMatch, analyzerInfo } from '../src/analysis/analyzer';
-import { AnalysisQueue } from '../src/analysis/analysis-queue';
+import { JobQueue } from '../src/jobs/job-queue';
 import { jobDatabase } from '../src/jobs/job-database';
 import { openDatabase } from '../src/database/database';
 import { MatchStore } from '../src/match-store/match-store';
@@ -66,7 +66,7 @@ interface Worker {
 }
 
 function startWorker(url: string): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/analysis/worker.ts'], {
+  const child = spawn(process.execPath, ['dist/jobs/worker.js'], {
     env: { ...process.env, DATABASE_URL: url, ANALYSIS_WORKERS: '1', ANALYSIS_POLL_SECONDS: '0.5', REDIS_URL: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -96,7 +96,7 @@ async function stop(w: Worker): Promise<void> {
   await exited;
 }
 
-async function throughput(url: string, store: MatchStore, queue: AnalysisQueue, db: pg.Pool, workers: number, seedBase: number): Promise<number> {
+async function throughput(url: string, store: MatchStore, queue: JobQueue, db: pg.Pool, workers: number, seedBase: number): Promise<number> {
   const ids: string[] = [];
   for (let i = 0; i < JOBS; i++) ids.push(await finishedMatch(store, seedBase + i));
   const procs = Array.from({ length: workers }, () => startWorker(url));
@@ -107,7 +107,7 @@ async function throughput(url: string, store: MatchStore, queue: AnalysisQueue, 
     const id = randomUUID();
     const jobId = randomUUID();
     await db.query(`INSERT INTO match_analyses (id, match_id, analyzer, requested_by, job_id) VALUES ($1, $2, $3, 'bench', $4)`, [id, matchId, KEY, jobId]);
-    await queue.send(jobId, id);
+    await queue.send('analysis', { analysisId: id }, { id: jobId });
   }
   for (;;) {
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM match_analyses WHERE status = 'done' AND match_id = ANY($1::uuid[])`, [ids]);
@@ -136,13 +136,8 @@ async function main(): Promise<void> {
   try {
     const database = await openDatabase({ url, poolSize: 4 });
     const store = new MatchStore(database.prisma);
-    const queue = new AnalysisQueue(jobDatabase(database), {
-      retryLimit: 3,
-      retryDelaySeconds: 5,
-      expireSeconds: 900,
-      pollingSeconds: 0.5,
-      maintenanceSeconds: 30,
-    });
+    // Only sends: the workers are the processes apart.
+    const queue = new JobQueue(jobDatabase(database), { workers: false, pollingSeconds: 0.5, maintenanceSeconds: 30 });
     await queue.start();
     one = await throughput(url, store, queue, database.pool!, 1, 1000);
     two = await throughput(url, store, queue, database.pool!, 2, 2000);

@@ -24,33 +24,50 @@ import { BotsModule } from './bots/bots.module';
 import { StreamsModule } from './streams/streams.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
 
-@Module({
-  // The order of the controllers in openapi.yaml follows this one (health, matches, auth, rulesets, inbox, hints, webhooks).
-  imports: [
-    ConfigModule,
-    ObservabilityModule,
-    DatabaseModule,
-    JobsModule,
-    RealtimeModule,
-    HealthModule,
-    MatchesModule,
-    AuthModule,
-    AppGraphQLModule,
-    RulesetsModule,
-    InboxModule,
-    BotsModule,
-    ClocksModule,
-    WebhooksModule,
-    ArchivesModule,
-    LobbyModule,
-    StreamsModule,
-    OAuthModule,
-    ChallengesModule,
-    TournamentsModule,
-    PresenceModule,
-    ReactionsModule,
-    AnalysisModule,
-    AdminModule,
-  ],
-})
+/**
+ * Every module of the service, in order. The order of the controllers in openapi.yaml follows this one (health,
+ * matches, auth, rulesets, inbox, hints, webhooks).
+ */
+export const APP_MODULES = [
+  ConfigModule,
+  ObservabilityModule,
+  DatabaseModule,
+  JobsModule,
+  RealtimeModule,
+  HealthModule,
+  MatchesModule,
+  AuthModule,
+  AppGraphQLModule,
+  RulesetsModule,
+  InboxModule,
+  BotsModule,
+  ClocksModule,
+  WebhooksModule,
+  ArchivesModule,
+  LobbyModule,
+  StreamsModule,
+  OAuthModule,
+  ChallengesModule,
+  TournamentsModule,
+  PresenceModule,
+  ReactionsModule,
+  AnalysisModule,
+  AdminModule,
+];
+
+/**
+ * The modules that only serve requests (the GraphQL server, the probes, the HTTP streams, the OAuth server mounted on
+ * the HTTP adapter, the archives' reads and exports, the admin's REST): the worker process (src/worker.module.ts)
+ * leaves them out, and has every other.
+ */
+export const SERVING_MODULES: readonly (typeof APP_MODULES)[number][] = [
+  AppGraphQLModule,
+  HealthModule,
+  StreamsModule,
+  OAuthModule,
+  ArchivesModule,
+  AdminModule,
+];
+
+@Module({ imports: APP_MODULES })
 export class AppModule {}

@@ -44,7 +44,7 @@ const pair = (tag: string) => [`bpa${tag}`, `bpb${tag}`];
 const QUEUE_ENV = { ANALYSIS_MAINTENANCE_SECONDS: '1', ANALYSIS_RETRY_DELAY_SECONDS: '1', ANALYSIS_POLL_SECONDS: '0.5', ANALYSIS_ITERATIONS: '8' };
 
 function startWorker(url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/analysis/worker.ts'], {
+  const child = spawn(process.execPath, ['dist/jobs/worker.js'], {
     env: { ...process.env, ...QUEUE_ENV, DATABASE_URL: url, ANALYSIS_WORKERS: '1', REDIS_URL: '', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

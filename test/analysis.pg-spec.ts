@@ -36,7 +36,7 @@ interface Worker {
 }
 
 function startWorker(url: string): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/analysis/worker.ts'], {
+  const child = spawn(process.execPath, ['dist/jobs/worker.js'], {
     env: { ...process.env, ...QUEUE_ENV, DATABASE_URL: url, ANALYSIS_WORKERS: '1', REDIS_URL: '', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -46,8 +46,8 @@ describe('one configuration module', () => {
   });
 
   it('reaches the application only by injection: appConfig() only where no container exists', () => {
-    // main.ts reads it before the application exists; the analysis worker is a process of its own, with no container.
-    const WITHOUT_CONTAINER = ['src/main.ts', 'src/analysis/worker.ts'];
+    // main.ts and the worker's entry read it before their application exists.
+    const WITHOUT_CONTAINER = ['src/main.ts', 'src/jobs/worker.ts'];
     const callers = filesUnder(
       path.join(ROOT, 'src'),
       (f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'),

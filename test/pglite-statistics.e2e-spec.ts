@@ -1,6 +1,6 @@
 /**
  * The embedded database gets the planner's statistics although PGlite has no
- * autovacuum (src/database/pglite-statistics.service.ts): ANALYZE once the
+ * autovacuum (src/jobs/pglite-statistics.service.ts): ANALYZE once the
  * service has started, then every PGLITE_ANALYZE_MS; 0 turns it off.
  */
 import { jest } from '@jest/globals';

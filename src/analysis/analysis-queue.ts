@@ -1,31 +1,27 @@
 /**
- * The analysis jobs on pg-boss (a PostgreSQL job queue): the queue
- * `analysis` in schema `pgboss` of the service's own database, embedded or
- * PostgreSQL (./job-database.ts). A job is durable (a row), fetched by one
- * worker at a time (`FOR UPDATE SKIP LOCKED`), retried with exponential
- * back-off when its handler fails or when it stays active past its expiry
- * (a worker killed mid-job: pg-boss's maintenance, run by whichever process
- * gets to it first, fails it by timeout and the retry runs elsewhere).
+ * The analysis jobs on the service's one job queue (src/jobs/job-queue.ts,
+ * pg-boss): the kinds `analysis` and `analysis-large` (src/jobs/job-kinds.ts),
+ * with the retry policy of the ANALYSIS_* variables rather than the kinds'
+ * defaults. A job is durable (a row), fetched by one worker at a time,
+ * retried with exponential back-off when its handler fails or when it stays
+ * active past its expiry (a worker killed mid-job: the queue's maintenance,
+ * run by whichever process gets to it first, fails it by timeout and the
+ * retry runs elsewhere).
  */
-import PgBoss from 'pg-boss';
-import type { JobDatabase } from '../jobs/job-database';
+import type { JobQueue } from '../jobs/job-queue';
+import type { JobPolicy } from '../jobs/job-kinds';
 
 export const ANALYSIS_QUEUE = 'analysis';
 /** The analyses of more than ANALYSIS_LARGE_DECISIONS decisions: workers of their own, so a long one never holds the short ones' (migration 20261201230000). */
 export const ANALYSIS_LARGE_QUEUE = 'analysis-large';
 export type AnalysisQueueName = typeof ANALYSIS_QUEUE | typeof ANALYSIS_LARGE_QUEUE;
+const QUEUES: readonly AnalysisQueueName[] = [ANALYSIS_QUEUE, ANALYSIS_LARGE_QUEUE];
 
 export interface AnalysisQueueOptions {
-  /** Retries after the first run (ANALYSIS_RETRY_LIMIT). */
-  retryLimit: number;
-  /** First retry delay, seconds; doubled (with jitter) at each retry (ANALYSIS_RETRY_DELAY_SECONDS). */
-  retryDelaySeconds: number;
-  /** A job still active after this is failed by timeout and retried (ANALYSIS_JOB_TIMEOUT_SECONDS). */
-  expireSeconds: number;
+  /** Retries after the first run (ANALYSIS_RETRY_LIMIT), first retry delay (ANALYSIS_RETRY_DELAY_SECONDS), expiry (ANALYSIS_JOB_TIMEOUT_SECONDS). */
+  policy: JobPolicy;
   /** How often an idle worker looks for a job (ANALYSIS_POLL_SECONDS). */
   pollingSeconds: number;
-  /** How often expired jobs are looked for (ANALYSIS_MAINTENANCE_SECONDS). */
-  maintenanceSeconds: number;
 }
 
 export interface AnalysisJob {
@@ -36,78 +32,39 @@ export interface AnalysisJob {
 }
 
 export class AnalysisQueue {
-  private readonly boss: PgBoss;
-  private readonly workers: { queue: AnalysisQueueName; id: string }[] = [];
-  private started = false;
-  private stopped = false;
-
   constructor(
-    db: JobDatabase,
+    private readonly jobs: JobQueue,
     private readonly options: AnalysisQueueOptions,
-    onError: (err: unknown) => void = () => undefined,
-  ) {
-    // pg-boss completes or fails a job without awaiting it: a handler that ends after the stop (its job already given
-    // back by the stop) would write to a database that may be closed by then, an unhandled rejection. After the stop
-    // those late writes are dropped.
-    const guarded: JobDatabase = { executeSql: (text, values) => (this.stopped ? Promise.resolve({ rows: [] }) : db.executeSql(text, values)) };
-    // No cron (schedule: false); maintenance (supervise) on every process: pg-boss lets one run it per interval.
-    this.boss = new PgBoss({
-      db: guarded,
-      schedule: false,
-      supervise: true,
-      maintenanceIntervalSeconds: options.maintenanceSeconds,
-    } as PgBoss.ConstructorOptions);
-    this.boss.on('error', onError);
-  }
+  ) {}
 
-  async start(): Promise<void> {
-    await this.boss.start();
-    this.started = true;
-    // The queues exist (migrations); their options follow this process's configuration.
-    for (const name of [ANALYSIS_QUEUE, ANALYSIS_LARGE_QUEUE]) {
-      await this.boss.updateQueue(name, {
-        name,
-        policy: 'standard',
-        retryLimit: this.options.retryLimit,
-        retryDelay: this.options.retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: this.options.expireSeconds,
-      } as PgBoss.Queue);
+  /**
+   * Registers the handler of both kinds with this process's workers: `small` jobs of `analysis` and `large` of
+   * `analysis-large` at a time (0: none here, whatever JOB_WORKERS says; the policy is set all the same, so that every
+   * process sets the same one).
+   */
+  async work(handler: (job: AnalysisJob) => Promise<void>, workers: { small: number; large: number }): Promise<void> {
+    const counts: Record<AnalysisQueueName, number> = { [ANALYSIS_QUEUE]: workers.small, [ANALYSIS_LARGE_QUEUE]: workers.large };
+    for (const kind of QUEUES) {
+      await this.jobs.handle<{ analysisId: string }>(kind, handler, {
+        concurrency: counts[kind],
+        workers: counts[kind] > 0,
+        policy: this.options.policy,
+        pollingSeconds: this.options.pollingSeconds,
+      });
     }
   }
 
   /** Queues the job of an analysis on `queue`; the same job id again is a no-op while that job exists (pg-boss: ON CONFLICT DO NOTHING). */
   async send(jobId: string, analysisId: string, queue: AnalysisQueueName = ANALYSIS_QUEUE): Promise<void> {
-    await this.boss.send(queue, { analysisId }, { id: jobId } as PgBoss.SendOptions);
-    for (const w of this.workers) if (w.queue === queue) this.boss.notifyWorker(w.id);
-  }
-
-  /** `concurrency` workers of `queue` in this process, each running one job at a time. */
-  async work(concurrency: number, handler: (job: AnalysisJob) => Promise<void>, queue: AnalysisQueueName = ANALYSIS_QUEUE): Promise<void> {
-    for (let i = 0; i < concurrency; i++) {
-      const id = await this.boss.work<{ analysisId: string }>(
-        queue,
-        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingSeconds },
-        async ([job]) => handler(job as unknown as AnalysisJob),
-      );
-      this.workers.push({ queue, id });
-    }
+    await this.jobs.send(queue, { analysisId }, { id: jobId });
   }
 
   /** The job's state (created, retry, active, completed, cancelled, failed), or null when pg-boss no longer has it. */
   async jobState(jobId: string): Promise<string | null> {
-    for (const queue of [ANALYSIS_QUEUE, ANALYSIS_LARGE_QUEUE]) {
-      const job = await this.boss.getJobById(queue, jobId);
-      if (job) return job.state;
+    for (const queue of QUEUES) {
+      const state = await this.jobs.state(queue, jobId);
+      if (state) return state;
     }
     return null;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.started) return;
-    this.started = false;
-    // Not graceful: a running analysis is abandoned (its handler sees the stop) and its job retried after its expiry.
-    await this.boss.stop({ graceful: false, close: false, wait: true, timeout: 5000 } as PgBoss.StopOptions);
-    this.stopped = true;
   }
 }

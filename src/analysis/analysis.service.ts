@@ -1,6 +1,6 @@
 /**
  * Post-game analysis (docs/analysis.md): asking for one queues a job on the
- * PostgreSQL job queue (./analysis-queue.ts), reading one gives its status or
+ * service's one job queue (./analysis-queue.ts), reading one gives its status or
  * its result, and its progress is published as it runs. Who may: anyone for
  * a public match, its players for a private one; only once it is over
  * (imported matches too).
@@ -18,13 +18,13 @@
  *
  * This instance also runs ANALYSIS_WORKERS of the jobs and
  * ANALYSIS_LARGE_WORKERS of the large ones (ANALYSIS_WORKERS=0: none; the
- * jobs then wait for another instance or `npm run worker`). On PostgreSQL
- * without Redis it LISTENs for the progress of workers elsewhere
- * (./analysis-notices.ts).
+ * jobs then wait for another instance or `npm run worker`, which runs at
+ * least one). On PostgreSQL without Redis it LISTENs for the progress of
+ * workers elsewhere (./analysis-notices.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Principal } from '../common/principal';
 import { AppConfig } from '../config/config';
 import { DomainError } from '../common/domain-error';
@@ -45,7 +45,9 @@ import { analysisQueueOptions } from './analysis-config';
 import { AnalysisRunner, MAX_EVENTS } from './analysis-runner';
 import { analysisChannel, progressOf } from './analysis-progress';
 import type { AnalysisProgressMessage, AnalysisStatus } from './analysis-progress';
-import { jobDatabase } from '../jobs/job-database';
+import { JobQueue } from '../jobs/job-queue';
+import { WORKER_PROCESS } from '../jobs/worker-process';
+import type { WorkerProcess } from '../jobs/worker-process';
 import { AnalysisStore } from './analysis-store';
 import type { AnalysisRow } from './analysis-store';
 
@@ -64,7 +66,7 @@ export interface AnalysisView {
 }
 
 @Injectable()
-export class AnalysisService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly analyzer: AnalyzerInfo;
   private readonly queue: AnalysisQueue;
   private readonly rows: AnalysisStore;
@@ -78,30 +80,38 @@ export class AnalysisService implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly config: AppConfig,
     private readonly tables: TournamentTables,
+    jobs: JobQueue,
+    @Optional() @Inject(WORKER_PROCESS) private readonly worker: WorkerProcess | null = null,
   ) {
     this.rows = new AnalysisStore(prisma);
     this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
-    this.queue = new AnalysisQueue(jobDatabase(prisma.database), analysisQueueOptions(config), (err) =>
-      this.logger.warn(`job queue: ${(err as Error)?.message ?? err}`),
-    );
-    this.notices = analysisNotices(prisma.database, config.REDIS_URL, pubsub, true, (err) =>
+    this.queue = new AnalysisQueue(jobs, analysisQueueOptions(config));
+    // A worker process tells every instance (it listens to nobody); an instance listens when it has no Redis.
+    this.notices = analysisNotices(prisma.database, config.REDIS_URL, pubsub, !worker, (err) =>
       this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`),
     );
-    this.runner = new AnalysisRunner(prisma, store, this.notices.publisher, (line) => this.logger.log(line));
+    this.runner = new AnalysisRunner(prisma, store, this.notices.publisher, worker ? (line) => worker.out(line) : (line) => this.logger.log(line));
+  }
+
+  /** The analyses this process runs at once: ANALYSIS_WORKERS (at least one in `npm run worker`), and the large ones beside them. */
+  get workers(): { small: number; large: number } {
+    const small = this.worker ? Math.max(1, this.config.ANALYSIS_WORKERS) : this.config.ANALYSIS_WORKERS;
+    return { small, large: small > 0 ? this.config.ANALYSIS_LARGE_WORKERS : 0 };
+  }
+
+  async onModuleInit(): Promise<void> {
+    const workers = this.workers;
+    await this.queue.work((job) => this.runner.run(job), workers);
+    this.worker?.note(`analyses: ${workers.small} at a time, ${workers.large} large`);
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.notices.listener?.start();
-    await this.queue.start();
-    if (this.config.ANALYSIS_WORKERS > 0) {
-      await this.queue.work(this.config.ANALYSIS_WORKERS, (job) => this.runner.run(job), ANALYSIS_QUEUE);
-      await this.queue.work(this.config.ANALYSIS_LARGE_WORKERS, (job) => this.runner.run(job), ANALYSIS_LARGE_QUEUE);
-    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    // Running analyses give up at their next decision; their jobs go back to the queue (JobsModule stops it).
     this.runner.stop();
-    await this.queue.stop();
     await this.notices.listener?.stop();
   }
 

@@ -3,32 +3,35 @@ import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { MatchStore } from '../match-store/match-store';
 import type { CommandResult } from '../match-store/match-store';
 import { BotSeats, ismctsBudgetFromEnv } from './bot-seats';
-import { Poller } from '../common/poller';
+import { Scheduler } from '../jobs/scheduler';
+import type { PeriodicTask } from '../jobs/scheduler';
 import { AppConfig } from '../config/config';
 
 /**
  * The bot seats of this instance: driven after each append here (by the
  * after-append pipeline, src/reactions/after-append.ts), off the request path
  * (./bot-seats.ts), and swept every BOT_SWEEP_MS (default 5000; 0: no sweep)
- * for bot turns left by a restart or by an instance that stopped mid-chain.
+ * for bot turns left by a restart or by an instance that stopped mid-chain
+ * (a periodic task of the one scheduler, src/jobs/scheduler.ts).
  */
 @Injectable()
 export class BotSeatsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('BotSeats');
   private readonly seats: BotSeats;
-  private readonly sweeper: Poller;
+  private readonly sweeper: PeriodicTask;
   private readonly sweepMs: number;
 
   constructor(
     private readonly store: MatchStore,
     config: AppConfig,
+    scheduler: Scheduler,
   ) {
     this.sweepMs = config.BOT_SWEEP_MS;
     this.seats = new BotSeats(store, {
       ismcts: ismctsBudgetFromEnv(config),
       onError: (matchId, err) => this.logger.warn(`bot seat in match ${matchId}: ${(err as Error)?.message ?? String(err)}`),
     });
-    this.sweeper = new Poller('bot sweep', () => this.seats.sweep(), this.logger);
+    this.sweeper = scheduler.task('bot sweep', () => this.seats.sweep());
   }
 
   onApplicationBootstrap(): void {

@@ -33,7 +33,7 @@ export const SLICE_KEYS = {
   tournaments: ['TOURNAMENT_LIMIT'],
   bots: ['BOT_ISMCTS_ITERATIONS', 'BOT_ISMCTS_MS'],
   ratings: ['RATING_PERIOD'],
-  jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
+  jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ANALYSIS_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
 } as const satisfies Record<string, readonly VariableName[]>;
 
 type Keys = typeof SLICE_KEYS;

@@ -1,16 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { PgliteStatisticsService } from './pglite-statistics.service';
 import { AppConfig } from '../config/config';
 import { databaseOptionsFromEnv } from './database';
 import { PrismaService } from './prisma.service';
 
-/** Provides PrismaService (the Prisma client, migrated on init) to the whole app, and keeps an embedded database's statistics. */
+/** Provides PrismaService (the Prisma client, migrated on init) to the whole app (an embedded database's statistics: src/jobs/pglite-statistics.service.ts). */
 @Global()
 @Module({
-  providers: [
-    { provide: PrismaService, useFactory: (config: AppConfig) => new PrismaService(databaseOptionsFromEnv(config)), inject: [AppConfig] },
-    PgliteStatisticsService,
-  ],
+  providers: [{ provide: PrismaService, useFactory: (config: AppConfig) => new PrismaService(databaseOptionsFromEnv(config)), inject: [AppConfig] }],
   exports: [PrismaService],
 })
 export class DatabaseModule {}

@@ -49,7 +49,10 @@ export interface HandleOptions {
   policy?: JobPolicy;
   /** How often an idle worker of this kind polls, seconds (default: the queue's). */
   pollingSeconds?: number;
-  /** False: this process works the kind only through runDue() (e.g. WEBHOOK_POLL_MS=0), whatever JOB_WORKERS says. */
+  /**
+   * False: this process works the kind only through runDue() (e.g. WEBHOOK_POLL_MS=0), whatever JOB_WORKERS says.
+   * True: it works the kind whatever JOB_WORKERS says (analyses: ANALYSIS_WORKERS decides). Default: JOB_WORKERS.
+   */
   workers?: boolean;
 }
 
@@ -198,7 +201,7 @@ export class JobQueue {
   }
 
   private async startWorkers(registered: Registered): Promise<void> {
-    if (!this.options.workers || registered.options.workers === false || this.stopped) return;
+    if (!(registered.options.workers ?? this.options.workers) || this.stopped) return;
     const concurrency = registered.options.concurrency ?? 1;
     for (let i = 0; i < concurrency; i++) {
       const id = await this.boss.work<never>(
@@ -208,6 +211,11 @@ export class JobQueue {
       );
       registered.workerIds.push(id);
     }
+  }
+
+  /** The kinds this process works with workers of its own (for the worker process's first line). */
+  working(): JobKind[] {
+    return [...this.handlers.values()].filter((r) => (r.options.workers ?? this.options.workers) && (r.options.concurrency ?? 1) > 0).map((r) => r.kind);
   }
 
   /** Called on every failed run of a job in this process: whether it will be retried, or is failed for good. */

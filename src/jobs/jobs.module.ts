@@ -7,6 +7,7 @@ import { jobDatabase } from './job-database';
 import { JobQueue } from './job-queue';
 import { Scheduler } from './scheduler';
 import { JobMetrics } from './job-metrics';
+import { PgliteStatisticsService } from './pglite-statistics.service';
 
 /** Starts the queue once every module has registered its handlers (onModuleInit), and stops it before the database closes. */
 @Injectable()
@@ -38,7 +39,12 @@ class JobQueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
         const logger = new Logger('Jobs');
         return new JobQueue(
           jobDatabase(prisma.database),
-          { workers: config.JOB_WORKERS > 0, pollingSeconds: config.JOB_POLL_SECONDS, maintenanceSeconds: config.JOB_MAINTENANCE_SECONDS },
+          {
+            workers: config.JOB_WORKERS > 0,
+            pollingSeconds: config.JOB_POLL_SECONDS,
+            // ANALYSIS_MAINTENANCE_SECONDS (deprecated) was the analyses' own queue's: the one queue takes the shorter.
+            maintenanceSeconds: Math.min(config.JOB_MAINTENANCE_SECONDS, config.ANALYSIS_MAINTENANCE_SECONDS),
+          },
           (err) => logger.warn(`job queue: ${(err as Error)?.message ?? String(err)}`),
         );
       },
@@ -46,6 +52,7 @@ class JobQueueLifecycle implements OnApplicationBootstrap, BeforeApplicationShut
     JobQueueLifecycle,
     JobMetrics,
     Scheduler,
+    PgliteStatisticsService,
   ],
   exports: [JobQueue, Scheduler],
 })

@@ -1,10 +1,9 @@
 /**
  * The one home of the service's periodic tasks (the sweeps, the scans that
- * turn due deadlines and deliveries into jobs, the embedded database's
- * ANALYZE): no other module of src/ starts a timer that repeats
- * (src/jobs/one-mechanism.spec.ts fails if one does; a connection's own
- * keep-alive and the presence heartbeat of this instance's Redis keys are
- * the stated exceptions). A task runs one tick at a time, every `everyMs`
+ * turn due deadlines and deliveries into jobs, the presence heartbeat, the
+ * embedded database's ANALYZE): no other module of src/ starts a timer that repeats
+ * (./one-mechanism.spec.ts fails if one does; a connection's own keep-alive
+ * is the stated exception). A task runs one tick at a time, every `everyMs`
  * from every() until stop(), which waits for the tick under way; errors are
  * logged, never thrown (the rows are the record, the next tick tries again).
  * What a tick finds to do with a lasting effect, it hands to the job queue

@@ -12,7 +12,6 @@ import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/comm
 import { decide, durationSeconds, initialState, isPresetId, PRESETS, seedCommitment } from '../engine';
 import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
-import { Poller } from '../common/poller';
 import type { Principal } from '../common/principal';
 import { RevocationBus, sessionKey } from '../connections/revocations';
 import { PrismaService } from '../database/prisma.service';
@@ -28,6 +27,8 @@ import { SEEK_PRESENCE } from '../presence/seek-presence';
 import type { SeekPresence } from '../presence/seek-presence';
 import { LobbyConfig } from '../config/slices';
 import { lockForTransaction } from '../database/advisory-lock';
+import { Scheduler } from '../jobs/scheduler';
+import type { PeriodicTask } from '../jobs/scheduler';
 
 export interface SeekRequest {
   preset?: string | null;
@@ -88,7 +89,7 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     return this.lobby.SEEK_SWEEP_MS;
   }
   private readonly logger = new Logger('Seeks');
-  private readonly poller = new Poller('seek sweep', () => this.sweep(), this.logger);
+  private readonly poller: PeriodicTask;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -100,7 +101,10 @@ export class SeeksService implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly revocations: RevocationBus,
     private readonly maker: MatchMaker,
     private readonly lobby: LobbyConfig,
-  ) {}
+    scheduler: Scheduler,
+  ) {
+    this.poller = scheduler.task('seek sweep', () => this.sweep());
+  }
 
   private stopHearing?: () => void;
 

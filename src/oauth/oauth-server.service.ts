@@ -16,6 +16,8 @@ import { AccountsService } from '../auth/accounts.service';
 import { derivedKey, oauthIssuer, signingJwk, tokenTtls } from './oauth.config';
 import { ServerSecret } from '../auth/server-secret';
 import { OAuthConfig } from '../config/slices';
+import { Scheduler } from '../jobs/scheduler';
+import type { PeriodicTask } from '../jobs/scheduler';
 import { PrismaAdapter } from './prisma-adapter';
 
 /** The authorization server's endpoints, at the service's own origin. */
@@ -39,7 +41,7 @@ const PROVIDER_PATH = /^\/oauth\/(authorize|token|revoke|introspect|jwks|par)(\/
 /** The RFC 8414 metadata document's path. */
 const METADATA_PATH = '/.well-known/oauth-authorization-server';
 
-/** How often expired rows of oauth_payloads are deleted. */
+/** How often expired rows of oauth_payloads are deleted (a periodic task of the one scheduler, src/jobs/scheduler.ts). */
 const SWEEP_MS = 10 * 60_000;
 
 /**
@@ -55,7 +57,7 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('OAuth');
   private provider!: Provider;
   private unregister: (() => void) | undefined;
-  private sweeper: NodeJS.Timeout | undefined;
+  private readonly sweeper: PeriodicTask;
   /**
    * Grants known to exist, read at most once a minute per grant: a token
    * saved just after its grant was revoked (a race with a reuse) finds no
@@ -71,8 +73,11 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
     private readonly accounts: AccountsService,
     private readonly config: OAuthConfig,
     private readonly secret: ServerSecret,
+    scheduler: Scheduler,
     @Optional() private readonly limits?: RateLimits,
-  ) {}
+  ) {
+    this.sweeper = scheduler.task('OAuth sweep', () => this.sweep());
+  }
 
   get oidc(): Provider {
     return this.provider;
@@ -90,13 +95,12 @@ export class OAuthServer implements OnModuleInit, OnModuleDestroy {
       void this.admit(req, res).then((ok) => (ok ? handle(req, res) : undefined));
     });
     this.unregister = this.verifiers.register((token) => this.authenticate(token));
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
-    this.sweeper.unref();
+    this.sweeper.start(SWEEP_MS);
   }
 
-  onModuleDestroy(): void {
+  onModuleDestroy(): Promise<void> {
     this.unregister?.();
-    clearInterval(this.sweeper);
+    return this.sweeper.stop();
   }
 
   /**

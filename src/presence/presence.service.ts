@@ -34,6 +34,8 @@ import { MatchStore } from '../match-store/match-store';
 import { matchChannel } from '../realtime/channels';
 import type { MatchNotice, PresenceChange } from '../realtime/channels';
 import { PUB_SUB, REDIS } from '../realtime/realtime.module';
+import { Scheduler } from '../jobs/scheduler';
+import type { PeriodicTask } from '../jobs/scheduler';
 import type { RedisConnections } from '../realtime/redis';
 import type { PubSubEngine } from '../realtime/realtime.module';
 
@@ -152,7 +154,11 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
   /** Open connections on this instance, per player. */
   private readonly local = new Map<string, number>();
   private readonly goneTimers = new Map<string, NodeJS.Timeout>();
-  private heartbeat: NodeJS.Timeout | null = null;
+  /**
+   * On the one scheduler (src/jobs/scheduler.ts), not a timer of its own: besides refreshing this instance's claims,
+   * a beat sweeps the accounts every instance has let go (orphans) and announces them gone.
+   */
+  private readonly heartbeat: PeriodicTask;
   private readonly unlisten: (() => void)[] = [];
 
   constructor(
@@ -160,8 +166,10 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     config: AppConfig,
+    scheduler: Scheduler,
     @Optional() @Inject(REDIS) redis: RedisConnections | null,
   ) {
+    this.heartbeat = scheduler.task('presence heartbeat', () => this.beat());
     this.goneAfterMs = config.OPPONENT_GONE_AFTER;
     this.ttlMs = config.PRESENCE_TTL;
     this.backend = redis ? new RedisBackend(redis.client, randomUUID()) : new MemoryBackend();
@@ -170,13 +178,12 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.unlisten.push(this.sockets.onOpened((user) => void this.opened(user.username)));
     this.unlisten.push(this.sockets.onClosed((user) => void this.closed(user.username)));
-    this.heartbeat = setInterval(() => void this.beat(), Math.max(1000, Math.floor(this.ttlMs / 3)));
-    this.heartbeat.unref();
+    this.heartbeat.start(Math.max(1000, Math.floor(this.ttlMs / 3)));
   }
 
   async onModuleDestroy(): Promise<void> {
     for (const stop of this.unlisten.splice(0)) stop();
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.heartbeat.stop();
     for (const t of this.goneTimers.values()) clearTimeout(t);
     this.goneTimers.clear();
     const now = Date.now();

@@ -11,6 +11,7 @@ import { TournamentsService } from '../tournaments/tournaments.service';
 import { TournamentReactions } from '../tournaments/tournament-reactions';
 import { TournamentTablesStore } from '../match-store/tournament-tables-store';
 import { BotSeatsService } from '../bots/bot-seats.service';
+import { Scheduler } from '../jobs/scheduler';
 import type { AppConfig } from '../config/config';
 import type { CommandResult } from '../match-store/match-store';
 
@@ -156,7 +157,7 @@ describe('bot turns step', () => {
       current: async () => (reads.push('read'), { seq: 9, state: humanToMove }),
       atLeast: async () => (reads.push('read'), { seq: 9, state: humanToMove }),
     };
-    return { service: new BotSeatsService(store as never, { BOT_SWEEP_MS: 0, BOT_ISMCTS_MS: 50 } as AppConfig), reads };
+    return { service: new BotSeatsService(store as never, { BOT_SWEEP_MS: 0, BOT_ISMCTS_MS: 50 } as AppConfig, new Scheduler()), reads };
   }
   const humans = (seq: number) => ({ seq, visibility: 'public', state: { phase: 'playing', turn: 1, seats: [seat('a'), seat('b')] } });
 

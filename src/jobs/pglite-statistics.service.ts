@@ -7,33 +7,37 @@
  * the events of a page by scanning every event. So on PGlite this runs
  * ANALYZE once the service has started, then every PGLITE_ANALYZE_MS
  * (default an hour; 0: never). On PostgreSQL autovacuum does it.
+ * A periodic task of the one scheduler (./scheduler.ts): here, beside it,
+ * because src/database may not import src/jobs (src/jobs imports it).
  */
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Poller } from '../common/poller';
 import { AppConfig } from '../config/config';
-import { PrismaService } from './prisma.service';
+import { PrismaService } from '../database/prisma.service';
+import { Scheduler } from './scheduler';
+import type { PeriodicTask } from './scheduler';
 
 @Injectable()
 export class PgliteStatisticsService implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('PgliteStatistics');
-  private readonly poller = new Poller('ANALYZE', () => this.prisma.database.rows('ANALYZE', []), this.logger);
+  private readonly task: PeriodicTask;
   private readonly everyMs: number;
 
   constructor(
     private readonly prisma: PrismaService,
     config: AppConfig,
+    scheduler: Scheduler,
   ) {
     this.everyMs = config.PGLITE_ANALYZE_MS;
+    this.task = scheduler.task('ANALYZE', () => this.prisma.database.rows('ANALYZE', []));
   }
 
   onApplicationBootstrap(): void {
     if (this.prisma.database.kind !== 'pglite' || !(this.everyMs > 0)) return;
-    void this.poller.poll();
-    this.poller.start(this.everyMs);
+    void this.task.poll();
+    this.task.start(this.everyMs);
   }
 
   onModuleDestroy(): Promise<void> {
-    return this.poller.stop();
+    return this.task.stop();
   }
 }
