@@ -84,6 +84,8 @@ export class PendingStarts {
     const gaveSeed = result.events.some((e) => e.type === 'ClientSeedGiven' || (e.type === 'SeatTaken' && typeof e.payload.clientSeed === 'string'));
     // Not skipped when the window is 0: a pending start recorded under another setting (before a restart) still deals on its last seed.
     if (!gaveSeed) return;
+    // A seat taken now was open before this append, and a start is asked for only once every seat is taken: none waits.
+    if (result.events[0]?.type !== 'MatchCreated' && result.events.some((e) => e.type === 'SeatTaken')) return;
     const { state } = await this.store.atLeast(result.matchId, result.seq);
     if (state.phase !== 'open' || seatsAwaitingClientSeed(state).length > 0) return;
     await this.startNow(result.matchId);

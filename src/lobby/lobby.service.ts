@@ -133,7 +133,8 @@ export class LobbyService {
         await this.pubsub.publish(lobbyChannel(), { type: 'removed', matchId: result.matchId } satisfies LobbyChange);
         return;
       }
-      const row = await this.store.lobbyRow(result.matchId);
+      // The snapshot of this append (or a later one) tells all the row would: no read (a match appended elsewhere reads it).
+      const row = (snap && snap.seq >= result.seq ? rowFromSnapshot(result.matchId, snap) : null) ?? (await this.store.lobbyRow(result.matchId));
       if (!row || row.visibility !== 'public') return;
       const entry = toEntry(row);
       const listed = row.status === 'open' && entry.seats.some((s) => s.state === 'open' || s.state === 'reserved');
@@ -145,6 +146,29 @@ export class LobbyService {
       // a notice is not a record: the lobby page reads the database
     }
   }
+}
+
+/**
+ * The lobby row of a match from its snapshot, as matches' columns hold it (they are copied from MatchCreated, and the
+ * seats from the fold); null when the snapshot does not know its creation time (then the row is read).
+ */
+export function rowFromSnapshot(id: string, snap: Snapshot): LobbyRow | null {
+  const { state } = snap;
+  if (!snap.createdAt || !state.preset || !state.options || state.createdBy === null) return null;
+  return {
+    id,
+    preset: state.preset,
+    ruleset_id: snap.rulesetId,
+    options: state.options as unknown as Record<string, unknown>,
+    seats: state.seats.map((s) => ({ player: s.player, reservedFor: s.reservedFor, bot: s.bot })),
+    turn_time_limit: state.settings.turnTimeLimit ?? null,
+    on_expiry: state.settings.onExpiry ?? null,
+    rated: state.settings.rated ?? null,
+    created_by: state.createdBy,
+    created_at: snap.createdAt,
+    status: state.phase === 'playing' ? 'playing' : state.phase === 'over' ? 'over' : 'open',
+    visibility: snap.visibility,
+  };
 }
 
 function seatOf(s: { player: string | null; reservedFor: string | null; bot: string | null }, seat: number): LobbySeat {

@@ -207,6 +207,13 @@ function projectionOf(state: MatchState, events: readonly MatchEvent[]): MatchPr
   };
 }
 
+/** The facts of a match's first event (MatchCreated) that its snapshot keeps: when, and whether every seat was seated then. */
+function creationOf(first: Pick<StoredEvent, 'type' | 'payload' | 'time'> | undefined): Pick<Snapshot, 'createdAt' | 'createdFull'> {
+  if (first?.type !== 'MatchCreated') return {};
+  const seats = (first.payload as { seats?: { player?: string | null }[] }).seats;
+  return { createdAt: new Date(first.time), ...(Array.isArray(seats) ? { createdFull: seats.every((s) => !!s?.player) } : {}) };
+}
+
 export function commandHash(command: Command, actor: string | null): string {
   return sha256Hex(canonicalJson({ command, actor }));
 }
@@ -404,7 +411,14 @@ export class MatchStore {
     const last = stored[stored.length - 1];
     return {
       result: { matchId: id, seq: last.seq, events: stored, replayed: false },
-      snapshot: { seq: last.seq, hash: last.hash, state, rulesetId: ruleset?.id ?? null, visibility: input.visibility ?? 'public' },
+      snapshot: {
+        seq: last.seq,
+        hash: last.hash,
+        state,
+        rulesetId: ruleset?.id ?? null,
+        visibility: input.visibility ?? 'public',
+        ...creationOf(stored[0]),
+      },
     };
   }
 
@@ -512,6 +526,7 @@ export class MatchStore {
       state: initialState(seedFromHex(log.seed)),
       rulesetId: log.rulesetId,
       visibility: log.visibility,
+      ...(log.events[0]?.seq === 1 ? creationOf(log.events[0]) : {}),
     };
     if (!from && log.events.length === 0) throw new DomainError('NOT_FOUND', `no match ${matchId}`);
     let state = snap.state;

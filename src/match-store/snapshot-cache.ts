@@ -19,6 +19,14 @@ export interface Snapshot {
   rulesetId: string | null;
   /** Whether the lobby lists the match while a seat is open (it never changes): what lets the reactions to an append skip a private or a public match without a read. */
   visibility: 'public' | 'private';
+  /**
+   * What its first event (MatchCreated) says, which never changes: when it was created (matches.created_at) and
+   * whether every seat was seated then (a player or a bot). A match made to start (a rematch, a tournament table, a
+   * challenge, a seek's pairing) always is; a person's create with an open or reserved seat never is, so its reads
+   * skip the rematch and tournament-table lookups. Absent (a snapshot made otherwise): unknown, the lookups run.
+   */
+  createdAt?: Date;
+  createdFull?: boolean;
 }
 
 /** The match stream's fold cache (../stream-store/stream-store.ts FoldCache) of snapshots. */

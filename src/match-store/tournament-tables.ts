@@ -6,7 +6,9 @@
  * who could watch another table would see their own cards played. Read by
  * every match read path (matches, archives, streams), which is why it lives
  * beside the match store, which imports none of them: one indexed lookup
- * (tournament_tables.match_id is unique) per read of one match.
+ * (tournament_tables.match_id is unique) per read of one match, which the
+ * matches service skips for a match its snapshot shows to be no table
+ * (public, or created with a seat open or reserved).
  *
  * Its own players are not told more before the round ends either: a table
  * that is over while its round runs keeps its reveal (the seed, every hand,

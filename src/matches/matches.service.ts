@@ -226,8 +226,8 @@ export class MatchesService {
    */
   async abort(caller: Principal, matchId: string, meta: CommandMeta): Promise<MatchPresentation> {
     const command: Command = { type: 'abort', player: caller.username };
-    // Every table is private: a public match's abort costs no read.
-    if (this.store.peek(matchId)?.visibility === 'public' || !(await this.tables.isTable(matchId))) return this.command(caller, matchId, command, meta);
+    // Every table is private and created with both players seated: any other match's abort costs no read.
+    if (!this.mayBeTable(matchId) || !(await this.tables.isTable(matchId))) return this.command(caller, matchId, command, meta);
     for (let attempt = 0; ; attempt++) {
       const { seq, state } = await this.store.current(matchId);
       if (state.phase === 'playing') {
@@ -261,7 +261,9 @@ export class MatchesService {
       ...viewsFor(caller.username, snap.state),
     );
     if (snap.state.phase === 'over' && (await this.withheld(matchId))) presented.reveal = null;
-    return this.withStartsAt(this.seen(caller.username, presented), snap.state);
+    // The append that took the last open seat: no start could be asked before it (a start needs every seat taken).
+    const filledNow = snap.seq === result.seq && result.events.some((e) => e.type === 'SeatTaken');
+    return this.withStartsAt(this.seen(caller.username, presented), snap.state, filledNow);
   }
 
   /** The command key is scoped to the caller, so that one player's key never answers another's command (nor a system command). */
@@ -269,9 +271,14 @@ export class MatchesService {
     return meta.idempotencyKey ? { client: caller.username, key: meta.idempotencyKey } : undefined;
   }
 
-  /** A pending start exists only before the start: no read for a match in play or over. */
-  private async withStartsAt(presented: MatchPresentation, state: MatchState): Promise<MatchPresentation> {
-    presented.startsAt = state.phase === 'open' ? await this.starts.startsAt(presented.id) : null;
+  /**
+   * A pending start is asked for only once every seat is taken (seats are never given up) and exists only before the
+   * start: no read for a match with a seat still open, in play or over, nor (`filledNow`) right after the append that
+   * took its last seat.
+   */
+  private async withStartsAt(presented: MatchPresentation, state: MatchState, filledNow = false): Promise<MatchPresentation> {
+    const mayWait = state.phase === 'open' && !filledNow && state.seats.every((s) => s.player !== null);
+    presented.startsAt = mayWait ? await this.starts.startsAt(presented.id) : null;
     return presented;
   }
 
@@ -301,7 +308,8 @@ export class MatchesService {
     const shown = this.presentation(summary, seq, ...viewsFor(caller?.username ?? null, state));
     if (state.phase === 'over' && (await this.withheld(matchId))) shown.reveal = null;
     const presented = await this.withStartsAt(this.seen(caller?.username ?? null, shown), state);
-    presented.rematchOf = await this.rematches.rematchOf(matchId);
+    // A rematch is made with every seat seated: a match created with one open or reserved is none (no read).
+    presented.rematchOf = this.store.peek(matchId)?.createdFull === false ? null : await this.rematches.rematchOf(matchId);
     await this.withPresence(presented);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
   }
@@ -311,14 +319,29 @@ export class MatchesService {
    * round's end, for its players too (src/match-store/tournament-tables.ts). Every table is private: a public match costs no read.
    */
   private async withheld(matchId: string): Promise<boolean> {
-    if (this.store.peek(matchId)?.visibility === 'public') return false;
+    if (!this.mayBeTable(matchId)) return false;
     return (await this.tables.undisclosed([matchId])).size > 0;
+  }
+
+  /**
+   * Whether the match may be a tournament table, by this process's snapshot (no read): every table is private and
+   * created with both its players seated, so a public match, or one created with a seat open or reserved, is none.
+   * Without a snapshot: maybe (the lookup decides).
+   */
+  private mayBeTable(matchId: string): boolean {
+    const snap = this.store.peek(matchId);
+    return !snap || (snap.visibility === 'private' && snap.createdFull !== false);
+  }
+
+  /** TOURNAMENT_TABLE_HIDDEN when `viewer` may not read this match now (no read for a match that is no table). */
+  private async assertTableReadable(viewer: string | null, matchId: string): Promise<void> {
+    if (this.mayBeTable(matchId)) await this.tables.assertMayRead(viewer, matchId);
   }
 
   /** A player of this match reads it always; anyone else is asked about a running duplicate round (one indexed lookup). */
   private async assertMayRead(reader: string | null, summary: MatchSummary): Promise<void> {
     const seated = reader !== null && Array.isArray(summary.seats) && (summary.seats as { player?: string | null }[]).some((seat) => seat?.player === reader);
-    if (!seated) await this.tables.assertMayRead(reader, summary.id);
+    if (!seated) await this.assertTableReadable(reader, summary.id);
   }
 
   /**
@@ -397,26 +420,26 @@ export class MatchesService {
 
   /** `viewer`: who reads (null: anonymous); a table of a running duplicate round is hidden from all but its players (src/match-store/tournament-tables.ts). */
   async events(matchId: string, fromSeq = 1, limit = 100, viewer: string | null = null): Promise<EventMessage[]> {
-    await this.tables.assertMayRead(viewer, matchId);
+    await this.assertTableReadable(viewer, matchId);
     const events = (await this.store.eventsFrom(matchId, fromSeq, limit)).map(toMessage);
     return events.some((e) => e.type === 'MatchEnded') && (await this.withheld(matchId)) ? events.map(sealed) : events;
   }
 
   async verify(matchId: string, viewer: string | null = null): Promise<VerifyReport> {
-    await this.tables.assertMayRead(viewer, matchId);
+    await this.assertTableReadable(viewer, matchId);
     return this.archive.verify(matchId);
   }
 
   /** The JSON Lines export, with the rating changes of a rated match in its header. */
   async exportJsonl(matchId: string, viewer: string | null = null): Promise<string> {
-    await this.tables.assertMayRead(viewer, matchId);
-    await this.tables.assertDisclosed(matchId);
+    await this.assertTableReadable(viewer, matchId);
+    if (this.mayBeTable(matchId)) await this.tables.assertDisclosed(matchId);
     return this.archive.exportJsonl(matchId, await this.ratings.changesFor(matchId));
   }
 
   async exportNotation(matchId: string, viewer: string | null = null): Promise<string> {
-    await this.tables.assertMayRead(viewer, matchId);
-    await this.tables.assertDisclosed(matchId);
+    await this.assertTableReadable(viewer, matchId);
+    if (this.mayBeTable(matchId)) await this.tables.assertDisclosed(matchId);
     return this.archive.exportNotation(matchId);
   }
 

@@ -29,6 +29,7 @@
  * 4. `lobby`: the lobby change of a public match that is or was open (src/lobby/lobby.service.ts);
  *    returns at once, with no read, for a private match, a match created full or started, or one
  *    already in play; the start or end of an open public match is its removal, with no read either;
+ *    an entry added or updated comes from the snapshot of the append (read only without one);
  * 5. `ratings`: a match's end wakes this process's rating worker (its job is already committed by
  *    step 0; src/ratings/ratings-recorder.service.ts); nothing for any other append;
  * 6. `tournaments`: a private match's end (every tournament table is private) wakes this process's
@@ -37,7 +38,8 @@
  *    the play that ends a round's last game does not wait for them; nothing for any other append;
  * 7. `pendingStart`: the last client seed starts a pending start at once, so that its answer shows
  *    the match dealt (src/clocks/pending-starts.ts; the start's own append comes back through here);
- *    returns at once, with no read, for an append that gives no client seed. Only the fast path: the
+ *    returns at once, with no read, for an append that gives no client seed or takes a seat (a start is
+ *    asked for only once every seat is taken, so none waits yet). Only the fast path: the
  *    durable start is the clocks' due-now 'match-deadline' job for a pending start whose match had
  *    appends (queued by the clock scan from the committed rows, src/clocks/clock-scheduler.ts);
  * 8. `botTurns`: when a bot is to move, start its chain (src/bots/bot-seats.service.ts: it plays off the request
