@@ -28,6 +28,8 @@ export class SupervisedProcess {
   /** Up and answering (an instance) or started (a worker), not killed since. */
   ready = false;
   starts = 0;
+  /** How long each start took until ready, ms. */
+  readonly startMs: number[] = [];
   kills = 0;
   /** Unexpected exits (not by our kill or stop): a crash of the process itself. */
   readonly crashes: { code: number | null; signal: string | null }[] = [];
@@ -100,6 +102,7 @@ export class SupervisedProcess {
       if (Date.now() > deadline) throw new Error(`${this.options.name} was not ready within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }
+    this.startMs.push(Date.now() - startedAt);
     if (this.child === child && this.running) this.ready = true;
   }
 
