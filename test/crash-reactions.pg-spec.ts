@@ -39,7 +39,7 @@ import type { RefMatch } from './support/glicko2-reference';
 
 jest.setTimeout(600_000);
 
-const WORKER_SCRIPT = existsSync('dist/jobs/worker.js') ? 'dist/jobs/worker.js' : 'dist/analysis/worker.js'; // TEMPORARY: until the jobs worker lands
+const WORKER_SCRIPT = 'dist/jobs/worker.js';
 const PLAYERS = 16;
 const ROUNDS = 3;
 const MATCHES = 20;
@@ -168,6 +168,7 @@ describe('durable reactions survive SIGKILLs of instances and the worker (Postgr
 
   beforeAll(async () => {
     ensureBuilt();
+    if (!existsSync(WORKER_SCRIPT)) throw new Error(`${WORKER_SCRIPT} is missing from the build: the worker process of every job kind (npm run worker)`);
     db = await freshPgDatabase();
     sql = new pg.Pool({ connectionString: db.url, max: 2 });
     await receiver.start();

@@ -3,7 +3,8 @@
  * worked example of Glickman's "Example of the Glicko-2 system": a player at
  * 1500, RD 200, volatility 0.06 (tau 0.5) beats a 1400 (RD 30), loses to a
  * 1550 (RD 100) and to a 1700 (RD 300): 1464.06, RD 151.52, volatility
- * 0.05999.
+ * 0.05999 (the paper rounds as it goes; unrounded 1464.0507, 151.5165,
+ * 0.059996).
  */
 import { noGameStep, ratePeriodRef, replayRatings } from './support/glicko2-reference';
 
