@@ -15,20 +15,28 @@ export interface JobPolicy {
   expireInSeconds: number;
   /** singleton: one job of the kind active at a time across every worker, fetched in the order they were made (default standard). */
   queuePolicy?: 'standard' | 'singleton';
+  /**
+   * How often an idle worker of the kind looks for a job when the process that queues one wakes its own workers
+   * (JobQueue.notify, after the commit): the poll only finds a job whose process died before running it, or a retry.
+   * Default: JOB_POLL_SECONDS (a deadline is due at a time nobody wakes a worker for).
+   */
+  idlePollSeconds?: number;
 }
 
 // A reaction takes milliseconds (a rating waits at most 10 s for the writes before it): 30 s active is a dead worker,
 // and match-rating is a singleton queue, so its stuck job holds every rating until then.
 const reaction: JobPolicy = { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 30 };
+// Woken by the process whose transaction queued it (the appending instance, the round's last result).
+const wokenReaction: JobPolicy = { ...reaction, idlePollSeconds: 5 };
 
 export const JOB_KINDS = {
   /** A rated match's end taken into the ratings, in the order matches ended (src/ratings). */
-  'match-rating': { ...reaction, queuePolicy: 'singleton' },
+  'match-rating': { ...wokenReaction, queuePolicy: 'singleton' },
   /** A tournament table's result recorded in its tournament's log (src/tournaments). */
-  'tournament-result': reaction,
+  'tournament-result': wokenReaction,
   /** The next round of a tournament paired and its matches made, or the tournament ended (src/tournaments). */
   // past its transaction's own bound (30 s, TournamentsService's TX): a round of 256 takes about 1.5 s
-  'tournament-round': { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 60 },
+  'tournament-round': { ...wokenReaction, expireInSeconds: 60 },
   /** A turn deadline or a pending start reached (src/clocks). */
   'match-deadline': reaction,
   /**

@@ -133,6 +133,9 @@ SELECT EXISTS (
     AND a.state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
 ) AS open`;
 
+/** How often the second and further workers of a kind poll when idle (a worker that ran a job wakes them). */
+const SPARE_WORKER_POLL_SECONDS = 5;
+
 interface Registered {
   kind: JobKind;
   handler: JobHandler<never>;
@@ -211,10 +214,14 @@ export class JobQueue {
   private async startWorkers(registered: Registered): Promise<void> {
     if (!(registered.options.workers ?? this.options.workers) || this.stopped) return;
     const concurrency = registered.options.concurrency ?? 1;
+    const polling = registered.options.pollingSeconds ?? JOB_KINDS[registered.kind].idlePollSeconds ?? this.options.pollingSeconds;
     for (let i = 0; i < concurrency; i++) {
+      // Each poll is a statement on the database, every interval, on every process, busy or not: the first worker of a
+      // kind polls at the kind's interval, the others at SPARE_WORKER_POLL_SECONDS, and a worker that ran a job wakes
+      // them all (runHandler), so that while jobs are there every worker fetches at once, and none polls for nothing.
       const id = await this.boss.work<never>(
         registered.kind,
-        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: registered.options.pollingSeconds ?? this.options.pollingSeconds },
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: i === 0 ? polling : Math.max(polling, SPARE_WORKER_POLL_SECONDS) },
         async ([job]) => this.runHandler(registered, job as unknown as Job<never>),
       );
       registered.workerIds.push(id);
@@ -237,6 +244,9 @@ export class JobQueue {
     } catch (err) {
       for (const listener of this.failureListeners) listener(registered.kind, job.retryCount < job.retryLimit);
       throw err;
+    } finally {
+      // There may be more: fetch again at once (pg-boss's worker waits its interval after a job unless woken).
+      this.notify(registered.kind);
     }
   }
 
