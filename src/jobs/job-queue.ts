@@ -214,7 +214,7 @@ export class JobQueue {
   private async startWorkers(registered: Registered): Promise<void> {
     if (!(registered.options.workers ?? this.options.workers) || this.stopped) return;
     const concurrency = registered.options.concurrency ?? 1;
-    const polling = registered.options.pollingSeconds ?? JOB_KINDS[registered.kind].idlePollSeconds ?? this.options.pollingSeconds;
+    const polling = registered.options.pollingSeconds ?? (JOB_KINDS[registered.kind] as JobPolicy).idlePollSeconds ?? this.options.pollingSeconds;
     for (let i = 0; i < concurrency; i++) {
       // Each poll is a statement on the database, every interval, on every process, busy or not: the first worker of a
       // kind polls at the kind's interval, the others at SPARE_WORKER_POLL_SECONDS, and a worker that ran a job wakes
