@@ -49,11 +49,11 @@ const END_KILLS = 5;
 /** A kill counts as "after the end" within this of the 2xx. */
 const END_KILL_WINDOW_MS = 50;
 /**
- * A job whose worker was killed mid-run stays active until its expiry (src/jobs/job-kinds.ts: 60 s for the reactions,
- * 120 s for a webhook delivery, 300 s for a tournament round), then the maintenance (JOB_MAINTENANCE_SECONDS=1 here)
- * gives it back: the drain is bounded past the longest of them.
+ * A job whose worker was killed mid-run stays active until its expiry (src/jobs/job-kinds.ts: 30 s for the reactions
+ * and a webhook delivery, 60 s for a tournament round), then the maintenance (JOB_MAINTENANCE_SECONDS=1 here) gives
+ * it back: the drain is bounded past the longest of them, twice (a retry's worker may be killed too).
  */
-const DRAIN_MS = 330_000;
+const DRAIN_MS = 150_000;
 const RATING_PERIOD_MS = 7 * 24 * 3600 * 1000; // RATING_PERIOD's default, P7D: no inactivity step within a test
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -126,4 +126,40 @@ describe('the job queue (PGlite)', () => {
     expect(text).toContain('scopa_job_failures_total{kind="match-deadline"} 1');
     expect(text).toMatch(/scopa_jobs_oldest_waiting_seconds\{kind="tournament-result"\} [0-9.e-]+/);
   });
+
+  it('waitingBefore orders by creation time to the microsecond, then by the uuid of the named data field, as ratings:rebuild does', async () => {
+    // Four rating jobs ended within one millisecond: a JS Date (milliseconds) cannot tell them apart, nor the job ids (hashes) a tie.
+    const ids = {
+      early: '00000000-0000-4000-8000-00000000000c',
+      tieLow: '00000000-0000-4000-8000-00000000000a',
+      tieHigh: '00000000-0000-4000-8000-00000000000b',
+      later: '00000000-0000-4000-8000-000000000001',
+    };
+    const at: Record<keyof typeof ids, string> = {
+      early: '2026-12-02 10:00:00.000100+00',
+      tieLow: '2026-12-02 10:00:00.000500+00',
+      tieHigh: '2026-12-02 10:00:00.000500+00',
+      later: '2026-12-02 10:00:00.000900+00',
+    };
+    for (const [name, matchId] of Object.entries(ids) as [keyof typeof ids, string][]) {
+      await db.prisma.$transaction((tx) => enqueueInTransaction(tx, 'match-rating', `order:${name}`, { matchId, seq: 9 }));
+      await db.prisma.$executeRawUnsafe(`UPDATE pgboss.job SET created_on = $1::timestamptz WHERE id = $2::uuid`, at[name], jobId('match-rating', `order:${name}`));
+    }
+    const job = (name: keyof typeof ids): Job<{ matchId: string }> => ({
+      id: jobId('match-rating', `order:${name}`),
+      name: 'match-rating',
+      data: { matchId: ids[name] },
+      retryCount: 0,
+      retryLimit: 10,
+      createdOn: new Date('2026-12-02T10:00:00.000Z'),
+    });
+    const before = async (name: keyof typeof ids) => (await queue.waitingBefore(job(name), 'matchId')).map((j) => j.data.matchId);
+    expect(await before('later')).toEqual([ids.early, ids.tieLow, ids.tieHigh]);
+    expect(await before('tieHigh')).toEqual([ids.early, ids.tieLow]);
+    expect(await before('tieLow')).toEqual([ids.early]);
+    expect(await before('early')).toEqual([]);
+    // PGlite has one session: no other transaction is open, so the writes before any job have settled at once.
+    await queue.writesSettledBefore(job('later'), 1000);
+    await db.prisma.$executeRawUnsafe(`DELETE FROM pgboss.job WHERE name = 'match-rating' AND data->>'seq' = '9'`);
+  });
 });

@@ -413,7 +413,7 @@ export const VARIABLES = {
   // the job queue (docs/operations.md "Background work")
   JOB_WORKERS: integer(1, { min: 0 }),
   JOB_POLL_SECONDS: decimal(0.5, { min: 0.5 }),
-  JOB_MAINTENANCE_SECONDS: integer(30, { min: 1 }),
+  JOB_MAINTENANCE_SECONDS: integer(10, { min: 1 }),
   ADMIN_USERS: list(),
 } as const satisfies Record<string, Variable<unknown>>;
 

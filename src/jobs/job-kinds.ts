@@ -15,17 +15,28 @@ export interface JobPolicy {
   expireInSeconds: number;
   /** singleton: one job of the kind active at a time across every worker, fetched in the order they were made (default standard). */
   queuePolicy?: 'standard' | 'singleton';
+  /**
+   * How often an idle worker of the kind looks for a job when the process that queues one wakes its own workers
+   * (JobQueue.notify, after the commit): the poll only finds a job whose process died before running it, or a retry.
+   * Default: JOB_POLL_SECONDS (a deadline is due at a time nobody wakes a worker for).
+   */
+  idlePollSeconds?: number;
 }
 
-const reaction: JobPolicy = { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 60 };
+// A reaction takes milliseconds (a rating waits at most 10 s for the writes before it): 30 s active is a dead worker,
+// and match-rating is a singleton queue, so its stuck job holds every rating until then.
+const reaction: JobPolicy = { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 30 };
+// Woken by the process whose transaction queued it (the appending instance, the round's last result).
+const wokenReaction: JobPolicy = { ...reaction, idlePollSeconds: 5 };
 
 export const JOB_KINDS = {
   /** A rated match's end taken into the ratings, in the order matches ended (src/ratings). */
-  'match-rating': { ...reaction, queuePolicy: 'singleton' },
+  'match-rating': { ...wokenReaction, queuePolicy: 'singleton' },
   /** A tournament table's result recorded in its tournament's log (src/tournaments). */
-  'tournament-result': reaction,
+  'tournament-result': wokenReaction,
   /** The next round of a tournament paired and its matches made, or the tournament ended (src/tournaments). */
-  'tournament-round': { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 300 },
+  // past its transaction's own bound (30 s, TournamentsService's TX): a round of 256 takes about 1.5 s
+  'tournament-round': { ...wokenReaction, expireInSeconds: 60 },
   /** A turn deadline or a pending start reached (src/clocks). */
   'match-deadline': reaction,
   /**
@@ -33,7 +44,8 @@ export const JOB_KINDS = {
    * it and queues the next attempt (WEBHOOK_BACKOFF_MS...). The job is retried only when its worker died (expired)
    * or the database failed it.
    */
-  'webhook-delivery': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 120 },
+  // raised to WEBHOOK_TIMEOUT_MS and a margin when that is longer (src/webhooks/webhook-worker.service.ts)
+  'webhook-delivery': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 30 },
   /** Post-game analyses (src/analysis; their policy comes from ANALYSIS_* variables). */
   analysis: { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },
   'analysis-large': { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },

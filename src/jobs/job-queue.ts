@@ -115,15 +115,26 @@ const UNFINISHED_SQL = `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $
 // Whether any of these jobs (by kind and id: the primary key) is not finished.
 const ANY_UNFINISHED_SQL = `SELECT EXISTS (SELECT 1 FROM pgboss.job WHERE name = ANY($1::text[]) AND id = ANY($2::uuid[]) AND state < 'completed') AS pending`;
 
-// Jobs of a kind made before a time, still waiting (or waiting for a retry), oldest first.
+// Jobs of a kind made before the job $2, still waiting (or waiting for a retry), in order of (creation time, the uuid in
+// data field $3): the job's own row gives its creation time to the microsecond (a JS Date has milliseconds: two ends
+// within one would be taken either way), and the uuid breaks a tie (two matches ended by one batched append) as the
+// ratings rebuild does, not the job id (a hash).
 const WAITING_BEFORE_SQL = `
-SELECT id::text, data FROM pgboss.job WHERE name = $1::text AND state < 'active' AND (created_on, id) < ($2::timestamptz, $3::uuid)
-ORDER BY created_on, id`;
+SELECT j.id::text, j.data FROM pgboss.job j, (SELECT created_on, (data->>$3::text)::uuid AS tie FROM pgboss.job WHERE name = $1::text AND id = $2::uuid) me
+WHERE j.name = $1::text AND j.state < 'active' AND j.id <> $2::uuid AND (j.created_on, (j.data->>$3::text)::uuid) < (me.created_on, me.tie)
+ORDER BY j.created_on, (j.data->>$3::text)::uuid`;
 
-// The start of the oldest transaction of another session on this database still open (null: none): nothing it writes can be dated earlier.
-const OLDEST_OPEN_WRITE_SQL = `
-SELECT min(xact_start) AS oldest FROM pg_stat_activity
-WHERE pid <> pg_backend_pid() AND datname = current_database() AND xact_start IS NOT NULL AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')`;
+// Whether a transaction of another session on this database, begun no later than the job $1 was made (compared in
+// SQL, to the microsecond), is still open: what it writes could be dated before the job.
+const OPEN_WRITE_BEFORE_SQL = `
+SELECT EXISTS (
+  SELECT 1 FROM pg_stat_activity a, (SELECT created_on FROM pgboss.job WHERE id = $1::uuid) me
+  WHERE a.pid <> pg_backend_pid() AND a.datname = current_database() AND a.xact_start IS NOT NULL AND a.xact_start <= me.created_on
+    AND a.state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
+) AS open`;
+
+/** How often the second and further workers of a kind poll when idle (a worker that ran a job wakes them). */
+const SPARE_WORKER_POLL_SECONDS = 5;
 
 interface Registered {
   kind: JobKind;
@@ -203,10 +214,14 @@ export class JobQueue {
   private async startWorkers(registered: Registered): Promise<void> {
     if (!(registered.options.workers ?? this.options.workers) || this.stopped) return;
     const concurrency = registered.options.concurrency ?? 1;
+    const polling = registered.options.pollingSeconds ?? (JOB_KINDS[registered.kind] as JobPolicy).idlePollSeconds ?? this.options.pollingSeconds;
     for (let i = 0; i < concurrency; i++) {
+      // Each poll is a statement on the database, every interval, on every process, busy or not: the first worker of a
+      // kind polls at the kind's interval, the others at SPARE_WORKER_POLL_SECONDS, and a worker that ran a job wakes
+      // them all (runHandler), so that while jobs are there every worker fetches at once, and none polls for nothing.
       const id = await this.boss.work<never>(
         registered.kind,
-        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: registered.options.pollingSeconds ?? this.options.pollingSeconds },
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: i === 0 ? polling : Math.max(polling, SPARE_WORKER_POLL_SECONDS) },
         async ([job]) => this.runHandler(registered, job as unknown as Job<never>),
       );
       registered.workerIds.push(id);
@@ -229,6 +244,9 @@ export class JobQueue {
     } catch (err) {
       for (const listener of this.failureListeners) listener(registered.kind, job.retryCount < job.retryLimit);
       throw err;
+    } finally {
+      // There may be more: fetch again at once (pg-boss's worker waits its interval after a job unless woken).
+      this.notify(registered.kind);
     }
   }
 
@@ -290,23 +308,25 @@ export class JobQueue {
     return (rows as { pending: boolean }[])[0]?.pending === true;
   }
 
-  /** The data of the jobs of a kind made before `job` and still waiting (a retry, or a transaction that committed late), oldest first. */
-  async waitingBefore<T>(job: Job<T>): Promise<{ id: string; data: T }[]> {
-    const { rows } = await this.db.executeSql(WAITING_BEFORE_SQL, [job.name, job.createdOn, job.id]);
+  /**
+   * The data of the jobs of a kind made before `job` and still waiting (a retry, or a transaction that committed late),
+   * in order of creation, ties broken by the uuid in `data[tieField]`.
+   */
+  async waitingBefore<T>(job: Job<T>, tieField: string): Promise<{ id: string; data: T }[]> {
+    const { rows } = await this.db.executeSql(WAITING_BEFORE_SQL, [job.name, job.id, tieField]);
     return rows as { id: string; data: T }[];
   }
 
   /**
-   * Resolves once no transaction of another session that began before `time` is still open (bounded by `timeoutMs`):
-   * after it, every job such a transaction would queue with an earlier creation time is visible. PGlite has one
-   * session, so it resolves at once there.
+   * Resolves once no transaction of another session that began before `job` was made is still open (bounded by
+   * `timeoutMs`): after it, every job such a transaction would queue with an earlier creation time is visible. PGlite
+   * has one session, so it resolves at once there.
    */
-  async writesSettledBefore(time: Date, timeoutMs = 10_000): Promise<void> {
+  async writesSettledBefore(job: Job<unknown>, timeoutMs = 10_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const { rows } = await this.db.executeSql(OLDEST_OPEN_WRITE_SQL, []);
-      const oldest = (rows as { oldest: Date | string | null }[])[0]?.oldest;
-      if (!oldest || new Date(oldest).getTime() >= time.getTime() || Date.now() > until) return;
+      const { rows } = await this.db.executeSql(OPEN_WRITE_BEFORE_SQL, [job.id]);
+      if ((rows as { open: boolean }[])[0]?.open !== true || Date.now() > until) return;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

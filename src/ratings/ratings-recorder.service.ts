@@ -8,11 +8,12 @@
  * depends on it), whichever worker runs them:
  * - the queue is a singleton (one rating job active at a time across every
  *   worker), fetched oldest first, and a job's creation time is its append's
- *   now(), the match's ended_at;
+ *   now(), the match's ended_at (and its MatchEnded event's time);
  * - before rating, the job waits until no transaction that began before its
  *   match ended is still open, then first rates every rating job made before
  *   it still waiting (one that failed and waits for its retry, or whose
- *   transaction committed after this one's).
+ *   transaction committed after this one's), compared to the microsecond
+ *   in SQL, ties by match id, the order of ratings:rebuild.
  * Exactly once: RatingStore.record's key (rated_matches), so a job run twice,
  * or a match rated ahead of its own job, changes nothing.
  *
@@ -58,8 +59,9 @@ export class RatingsRecorder implements OnModuleInit {
 
   /** A rating job: the earlier ones still waiting first, then its own match. */
   async run(job: Job<RatingJob>): Promise<void> {
-    await this.jobs.writesSettledBefore(job.createdOn);
-    for (const earlier of await this.jobs.waitingBefore(job)) await this.record(earlier.data.matchId);
+    await this.jobs.writesSettledBefore(job);
+    // ties (one batched append ended both) by match id, as ratings:rebuild orders them
+    for (const earlier of await this.jobs.waitingBefore(job, 'matchId')) await this.record(earlier.data.matchId);
     await this.record(job.data.matchId);
   }
 

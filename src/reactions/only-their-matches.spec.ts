@@ -188,7 +188,7 @@ describe('ratings step', () => {
     const jobs = {
       notify: (kind: string) => calls.push(`notify ${kind}`),
       writesSettledBefore: async () => void calls.push('settled'),
-      waitingBefore: async () => waiting,
+      waitingBefore: async (_job: unknown, tie: string) => (calls.push(`waiting by ${tie}`), waiting),
     };
     return { r: new RatingsRecorder(ratings as never, jobs as never), calls };
   }
@@ -207,6 +207,6 @@ describe('ratings step', () => {
       { id: 'j2', data: { matchId: 'retried' } },
     ]);
     await r.run({ id: 'j3', name: 'match-rating', data: { matchId: 'm', seq: 40 }, retryCount: 0, retryLimit: 10, createdOn: new Date() });
-    expect(calls).toEqual(['settled', 'record early', 'record retried', 'record m']);
+    expect(calls).toEqual(['settled', 'waiting by matchId', 'record early', 'record retried', 'record m']);
   });
 });

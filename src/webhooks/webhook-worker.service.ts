@@ -9,7 +9,7 @@ import { JobQueue } from '../jobs/job-queue';
 import { JOB_KINDS } from '../jobs/job-kinds';
 
 /** Seconds an attempt may stay active beyond its request timeout before pg-boss takes it for dead and runs it again. */
-const EXPIRY_MARGIN_SECONDS = 60;
+const EXPIRY_MARGIN_SECONDS = 10;
 
 /**
  * Delivers webhooks: the handler of the 'webhook-delivery' jobs (one attempt each, ./webhook-worker.ts). Its workers
