@@ -143,7 +143,11 @@ describe('the job queue (PGlite)', () => {
     };
     for (const [name, matchId] of Object.entries(ids) as [keyof typeof ids, string][]) {
       await db.prisma.$transaction((tx) => enqueueInTransaction(tx, 'match-rating', `order:${name}`, { matchId, seq: 9 }));
-      await db.prisma.$executeRawUnsafe(`UPDATE pgboss.job SET created_on = $1::timestamptz WHERE id = $2::uuid`, at[name], jobId('match-rating', `order:${name}`));
+      await db.prisma.$executeRawUnsafe(
+        `UPDATE pgboss.job SET created_on = $1::timestamptz WHERE id = $2::uuid`,
+        at[name],
+        jobId('match-rating', `order:${name}`),
+      );
     }
     const job = (name: keyof typeof ids): Job<{ matchId: string }> => ({
       id: jobId('match-rating', `order:${name}`),
