@@ -21,13 +21,18 @@ export interface JobPolicy {
    * Default: JOB_POLL_SECONDS (a deadline is due at a time nobody wakes a worker for).
    */
   idlePollSeconds?: number;
+  /**
+   * Short jobs drained at once: a worker that ran one wakes the kind's workers of this process, and the second and
+   * further workers poll only every 5 s. Not for the analyses, whose processes share the jobs by their polls.
+   */
+  drain?: boolean;
 }
 
 // A reaction takes milliseconds (a rating waits at most 10 s for the writes before it): 30 s active is a dead worker,
 // and match-rating is a singleton queue, so its stuck job holds every rating until then.
 const reaction: JobPolicy = { retryLimit: 10, retryDelaySeconds: 1, retryBackoff: true, expireInSeconds: 30 };
 // Woken by the process whose transaction queued it (the appending instance, the round's last result).
-const wokenReaction: JobPolicy = { ...reaction, idlePollSeconds: 5 };
+const wokenReaction: JobPolicy = { ...reaction, idlePollSeconds: 5, drain: true };
 
 export const JOB_KINDS = {
   /** A rated match's end taken into the ratings, in the order matches ended (src/ratings). */
@@ -45,7 +50,7 @@ export const JOB_KINDS = {
    * or the database failed it.
    */
   // raised to WEBHOOK_TIMEOUT_MS and a margin when that is longer (src/webhooks/webhook-worker.service.ts)
-  'webhook-delivery': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 30 },
+  'webhook-delivery': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 30, drain: true },
   /** Post-game analyses (src/analysis; their policy comes from ANALYSIS_* variables). */
   analysis: { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },
   'analysis-large': { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },

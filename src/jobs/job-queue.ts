@@ -214,14 +214,15 @@ export class JobQueue {
   private async startWorkers(registered: Registered): Promise<void> {
     if (!(registered.options.workers ?? this.options.workers) || this.stopped) return;
     const concurrency = registered.options.concurrency ?? 1;
-    const polling = registered.options.pollingSeconds ?? (JOB_KINDS[registered.kind] as JobPolicy).idlePollSeconds ?? this.options.pollingSeconds;
+    const kind: JobPolicy = JOB_KINDS[registered.kind];
+    const polling = registered.options.pollingSeconds ?? kind.idlePollSeconds ?? this.options.pollingSeconds;
     for (let i = 0; i < concurrency; i++) {
-      // Each poll is a statement on the database, every interval, on every process, busy or not: the first worker of a
-      // kind polls at the kind's interval, the others at SPARE_WORKER_POLL_SECONDS, and a worker that ran a job wakes
-      // them all (runHandler), so that while jobs are there every worker fetches at once, and none polls for nothing.
+      // Each poll is a statement on the database, every interval, on every process, busy or not: of a kind that drains
+      // (./job-kinds.ts), the first worker polls at the kind's interval, the others at SPARE_WORKER_POLL_SECONDS, and a
+      // worker that ran a job wakes them all (runHandler), so that while jobs are there every worker fetches at once.
       const id = await this.boss.work<never>(
         registered.kind,
-        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: i === 0 ? polling : Math.max(polling, SPARE_WORKER_POLL_SECONDS) },
+        { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: i === 0 || !kind.drain ? polling : Math.max(polling, SPARE_WORKER_POLL_SECONDS) },
         async ([job]) => this.runHandler(registered, job as unknown as Job<never>),
       );
       registered.workerIds.push(id);
@@ -246,7 +247,7 @@ export class JobQueue {
       throw err;
     } finally {
       // There may be more: fetch again at once (pg-boss's worker waits its interval after a job unless woken).
-      this.notify(registered.kind);
+      if ((JOB_KINDS[registered.kind] as JobPolicy).drain) this.notify(registered.kind);
     }
   }
 
