@@ -20,7 +20,17 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import { TournamentTablesStore } from './tournament-tables-store';
+import type { Snapshot } from './snapshot-cache';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a match may be a tournament table, by its snapshot (no read): every table is made private with both its
+ * players seated, so a public match, or one created with a seat open or reserved, is none. Without a snapshot: maybe
+ * (the lookup decides).
+ */
+export function mayBeTable(snap: Snapshot | undefined): boolean {
+  return !snap || (snap.visibility === 'private' && snap.createdFull !== false);
+}
 
 /** The message of a reveal that waits for its round's end. */
 export const REVEAL_WAITS = 'this table of a duplicate tournament round keeps its reveal (seed, hands, export, analysis) until the round ends';

@@ -28,7 +28,7 @@ import { matchChannel, turnChannel } from '../realtime/channels';
 import type { MatchNotice, TurnNotice } from '../realtime/channels';
 import { LiveFeed } from './live-feed';
 import { MatchMaker } from './match-maker';
-import { TournamentTables } from '../match-store/tournament-tables';
+import { mayBeTable, TournamentTables } from '../match-store/tournament-tables';
 import { RematchesService } from './rematches.service';
 import { PresenceService } from '../presence/presence.service';
 import type { Presence } from '../presence/presence.service';
@@ -323,14 +323,9 @@ export class MatchesService {
     return (await this.tables.undisclosed([matchId])).size > 0;
   }
 
-  /**
-   * Whether the match may be a tournament table, by this process's snapshot (no read): every table is private and
-   * created with both its players seated, so a public match, or one created with a seat open or reserved, is none.
-   * Without a snapshot: maybe (the lookup decides).
-   */
+  /** Whether the match may be a tournament table, by this process's snapshot (src/match-store/tournament-tables.ts). */
   private mayBeTable(matchId: string): boolean {
-    const snap = this.store.peek(matchId);
-    return !snap || (snap.visibility === 'private' && snap.createdFull !== false);
+    return mayBeTable(this.store.peek(matchId));
   }
 
   /** TOURNAMENT_TABLE_HIDDEN when `viewer` may not read this match now (no read for a match that is no table). */

@@ -27,6 +27,7 @@ import { JobQueue } from '../jobs/job-queue';
 import type { Job } from '../jobs/job-queue';
 import { MatchStore } from '../match-store/match-store';
 import type { CommandResult } from '../match-store/match-store';
+import { mayBeTable } from '../match-store/tournament-tables';
 import { TournamentsService } from './tournaments.service';
 
 interface ResultJob {
@@ -53,12 +54,12 @@ export class TournamentReactions implements OnModuleInit {
   }
 
   /**
-   * The after-append step: a match's end that may be a table's (every table is private) wakes this process's
+   * The after-append step: a match's end that may be a table's (by its snapshot: mayBeTable) wakes this process's
    * result worker for the job its append committed; nothing is awaited, and nothing at all for any other append.
    */
   appended(result: CommandResult): void {
     if (!result.events.some((e) => e.type === 'MatchEnded')) return;
-    if (this.store.peek(result.matchId)?.visibility === 'public') return;
+    if (!mayBeTable(this.store.peek(result.matchId))) return;
     this.jobs.notify('tournament-result');
   }
 

@@ -65,6 +65,7 @@ import { writeTournamentExport } from './tournament-export';
 import type { Folded } from './tournament-store';
 import { TournamentRecords } from './tournament-records-store';
 import { TournamentTablesStore } from '../match-store/tournament-tables-store';
+import { mayBeTable } from '../match-store/tournament-tables';
 import { RatingsService } from '../ratings/ratings.service';
 import { lockForTransaction } from '../database/advisory-lock';
 import { JobQueue } from '../jobs/job-queue';
@@ -361,8 +362,8 @@ export class TournamentsService {
    * the same transaction (no pairing here). Costs one indexed lookup.
    */
   async matchEnded(matchId: string, end: { winner: number | null; totals: number[]; reason: string }): Promise<void> {
-    // Every table is made private (`pair`, below): the end of a public match, as the snapshot tells it, is no table's result and costs no read.
-    if (this.store.peek(matchId)?.visibility === 'public') return;
+    // Every table is made private and full (`pair`, below): any other match's end, as the snapshot tells it, is no table's result and costs no read.
+    if (!mayBeTable(this.store.peek(matchId))) return;
     const row = await this.tableRows.tableOf(matchId);
     if (!row || row.recorded) return;
     await this.transition(row.tournament_id, null, async (tx, f) => {
