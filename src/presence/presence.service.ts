@@ -135,9 +135,11 @@ class RedisBackend implements PresenceBackend {
     return mine;
   }
   async online(player: string, now: number): Promise<boolean> {
+    this.connected();
     return (await this.redis.zcount(`${this.prefix}:${player}`, `(${now}`, '+inf')) > 0;
   }
   async lastSeen(player: string): Promise<number | null> {
+    this.connected();
     const v = await this.redis.get(`${this.prefix}:seen:${player}`);
     return v === null ? null : Number(v);
   }
@@ -148,6 +150,11 @@ class RedisBackend implements PresenceBackend {
     return (await this.redis.del(`${this.prefix}:gone:${player}`)) === 1;
   }
   async close(): Promise<void> {}
+
+  /** A read for a request does not wait in the offline queue while Redis reconnects (a Sentinel switch): the caller answers without it. */
+  private connected(): void {
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
+  }
 }
 
 @Injectable()

@@ -62,7 +62,7 @@ export class RedisConnections {
     const options: RedisOptions = {
       // Keep retrying: a Redis restart (or a Sentinel switch) must not take the instance down with it.
       retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-      // A command waits for at most 3 reconnects (about 1.2 s), then fails: callers fail open or retry (see their files).
+      // A queued command fails once 3 more reconnects have failed (2 s after a loss, longer later): callers fail open or retry (see their files).
       maxRetriesPerRequest: 3,
       // Commands issued while reconnecting wait for the connection (bounded by maxRetriesPerRequest).
       enableOfflineQueue: true,
