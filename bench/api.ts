@@ -64,7 +64,8 @@ const TARGET = Number(process.env.BENCH_TARGET ?? 1);
 type Transport = 'rest' | 'ws';
 const TRANSPORTS: Transport[] = process.env.BENCH_TRANSPORT === 'ws' ? ['ws'] : process.env.BENCH_TRANSPORT === 'rest' ? ['rest'] : ['rest', 'ws'];
 const PLAY = `mutation($id: ID!, $input: PlayInput!) { play(matchId: $id, input: $input) { seq } }`;
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+// With REDIS_SENTINELS (and REDIS_SENTINEL_NAME) set, the instances find Redis through Sentinel: no URL beside it (blank is unset).
+const REDIS_URL = process.env.REDIS_SENTINELS ? '' : process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 // BENCH_SLOW_MS=<ms>: print when the measured pass's plays of at least that latency came (wall clock), to set them beside other logs.
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 0);
 

@@ -5,7 +5,8 @@
  * through and skips an instance that refuses connections.
  *
  *   DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/scopa, created if missing)
- *   REDIS_URL    (default redis://127.0.0.1:6379)
+ *   REDIS_URL    (default redis://127.0.0.1:6379; none when REDIS_SENTINELS is set)
+ *   REDIS_SENTINELS, REDIS_SENTINEL_NAME (optional: Redis through Sentinel, passed on to the instances)
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -15,7 +16,8 @@ import pg from 'pg';
 import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
 
 const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/scopa';
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+// With REDIS_SENTINELS (and REDIS_SENTINEL_NAME) set, the instances find Redis through Sentinel: no URL beside it (blank is unset).
+const REDIS_URL = process.env.REDIS_SENTINELS ? '' : process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PORT = Number(process.env.PORT || 8080);
 const BACKENDS = [3001, 3002];
 

@@ -3,7 +3,7 @@
  * service's own database", progress across processes): the
  * progress on analysisChannel(matchId) and `analysisReady` on the players'
  * channels.
- * - REDIS_URL set: the pub/sub is Redis's, shared by every process;
+ * - REDIS_URL or REDIS_SENTINELS set: the pub/sub is Redis's, shared by every process;
  * - PostgreSQL without REDIS_URL: by NOTIFY (src/realtime/pg-notices.ts), and
  *   every instance LISTENs and republishes them on its own pub/sub, so that
  *   `npm run worker` processes sharing only the database still reach every
@@ -32,12 +32,13 @@ export function isAnalysisNotice(channel: string, message: unknown): boolean {
 /** `local`: the process's pub/sub; `listen`: republish the others' notices on it (a service instance; a worker process only publishes). */
 export function analysisNotices(
   db: { pool?: pg.Pool },
-  redisUrl: string | undefined | null,
+  /** Redis is configured (REDIS_URL or REDIS_SENTINELS). */
+  redis: boolean,
   local: PubSubEngine,
   listen: boolean,
   onError: (err: unknown) => void = () => undefined,
 ): AnalysisNotices {
-  if (redisUrl || !db.pool) return { publisher: local, listener: null };
+  if (redis || !db.pool) return { publisher: local, listener: null };
   const listener = listen ? new PgNoticeListener(db.pool.options as pg.ClientConfig, local, isAnalysisNotice, onError) : null;
   return { publisher: pgNoticePublisher(db.pool), listener };
 }

@@ -34,6 +34,7 @@ import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../match-store/match-store';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
+import { hasRedis } from '../realtime/redis';
 import { joinEvent } from '../match-formats/chain';
 import { analyzerInfo, decisionCount } from './analyzer';
 import type { AnalyzerInfo, MatchAnalysis } from './analyzer';
@@ -87,7 +88,7 @@ export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, Be
     this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
     this.queue = new AnalysisQueue(jobs, analysisQueueOptions(config));
     // A worker process tells every instance (it listens to nobody); an instance listens when it has no Redis.
-    this.notices = analysisNotices(prisma.database, config.REDIS_URL, pubsub, !worker, (err) =>
+    this.notices = analysisNotices(prisma.database, hasRedis(config), pubsub, !worker, (err) =>
       this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`),
     );
     this.runner = new AnalysisRunner(prisma, store, this.notices.publisher, worker ? (line) => worker.out(line) : (line) => this.logger.log(line));

@@ -91,6 +91,9 @@ describe('the configuration', () => {
     ['BODY_LIMIT', 'big'],
     ['BOT_MATCHES_PER_ACCOUNT', '-1'],
     ['ARGON2_MEMORY_KIB', '4'],
+    ['REDIS_SENTINELS', '127.0.0.1:99999'],
+    ['REDIS_SENTINELS', 'a b:26379'],
+    ['REDIS_SENTINEL_NAME', 'my master'],
   ])('refuses %s=%j, naming the variable, its value and what it accepts', (name, value) => {
     let error: unknown;
     try {
@@ -103,6 +106,35 @@ describe('the configuration', () => {
     expect(message).toContain(`${name}=${JSON.stringify(value)}`);
     expect(message).toContain(VARIABLES[name as keyof typeof VARIABLES].accepts);
     expect((error as ConfigError).problems.map((p) => p.variable)).toEqual([name]);
+  });
+
+  describe('Redis through Sentinel', () => {
+    it('reads the Sentinels (the port defaults to 26379) and the master group', () => {
+      const config = loadConfig({ REDIS_SENTINELS: '127.0.0.1:26390, sentinel-b, [::1]:26392', REDIS_SENTINEL_NAME: 'scopa' });
+      expect(config.REDIS_SENTINELS).toEqual([
+        { host: '127.0.0.1', port: 26390 },
+        { host: 'sentinel-b', port: 26379 },
+        { host: '::1', port: 26392 },
+      ]);
+      expect(config.REDIS_SENTINEL_NAME).toBe('scopa');
+      expect(config.REDIS_URL).toBeUndefined();
+    });
+
+    it.each([
+      [{ REDIS_SENTINELS: '127.0.0.1:26390' }, 'REDIS_SENTINEL_NAME', /required when REDIS_SENTINELS is set/],
+      [{ REDIS_SENTINEL_NAME: 'scopa' }, 'REDIS_SENTINELS', /required when REDIS_SENTINEL_NAME is set/],
+      [{ REDIS_SENTINELS: '127.0.0.1:26390', REDIS_SENTINEL_NAME: 'scopa', REDIS_URL: 'redis://127.0.0.1:6379' }, 'REDIS_URL', /not both/],
+    ])('refuses %j at startup, naming %s', (env, variable, message) => {
+      let error: unknown;
+      try {
+        loadConfig(env);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems.map((p) => p.variable)).toEqual([variable]);
+      expect((error as ConfigError).message).toMatch(message);
+    });
   });
 
   it('names every bad variable at once', () => {

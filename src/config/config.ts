@@ -19,7 +19,7 @@
  * Nothing else under src/ reads process.env (test/config.e2e-spec.ts).
  */
 import { z } from 'zod';
-import { VARIABLES } from './variables';
+import { CROSS_CHECKS, VARIABLES } from './variables';
 import type { ConfigValues, VariableName } from './variables';
 
 export type RawEnv = Readonly<Record<string, string | undefined>>;
@@ -69,6 +69,9 @@ export function loadConfig(env: RawEnv = process.env): AppConfig {
   for (const name of NAMES) values[name] = env[name];
   const result = SCHEMA.safeParse(values);
   if (!result.success) throw new ConfigError(problemsOf(result.error, values));
+  // Rules between variables (e.g. REDIS_URL or REDIS_SENTINELS), once each is valid alone.
+  const crossed = CROSS_CHECKS.flatMap((check) => check(result.data as ConfigValues));
+  if (crossed.length) throw new ConfigError(crossed.map((p) => ({ ...p, value: values[p.variable], accepts: VARIABLES[p.variable].accepts })));
   return Object.freeze(result.data) as AppConfig;
 }
 

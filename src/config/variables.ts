@@ -290,6 +290,72 @@ function trustedIssuers(): Variable<TrustedIssuer[]> {
   return variable(schema, null, 'a comma-separated list of issuer URLs, each optionally =URL-or-file of its key set');
 }
 
+// ---- Redis Sentinel (docs/operations.md "Redis failover (Sentinel)")
+
+/** A Sentinel's address: host:port (IPv6 in brackets); the port defaults to Sentinel's 26379. */
+export interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+const SENTINEL_ADDRESS = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s[\]]+))(?::(\d{1,5}))?$/;
+
+/** REDIS_SENTINELS: a comma-separated list of host:port. */
+function sentinelAddresses(): Variable<SentinelAddress[] | undefined> {
+  const schema = raw.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const out: SentinelAddress[] = [];
+    for (const entry of v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      const m = SENTINEL_ADDRESS.exec(entry);
+      const host = m?.[1] ?? m?.[2];
+      const port = m?.[3] === undefined ? 26379 : Number(m[3]);
+      if (
+        !host ||
+        (m?.[1] !== undefined && isIP(host) !== 6) ||
+        (m?.[2] !== undefined && isIP(host) === 0 && !HOST_NAME.test(host)) ||
+        port < 1 ||
+        port > 65535
+      ) {
+        ctx.addIssue({ code: 'custom', message: `${entry}: not a host:port` });
+        return z.NEVER;
+      }
+      out.push({ host, port });
+    }
+    return out.length ? out : undefined;
+  });
+  return variable(schema, null, 'a comma-separated list of Sentinel addresses host:port (IPv6 as [addr]:port; the port defaults to 26379)');
+}
+
+/** REDIS_SENTINEL_NAME: the master group's name, as `sentinel monitor <name> ...` gives it. */
+function sentinelGroupName(): Variable<string | undefined> {
+  const schema = raw.refine((v) => v === undefined || /^[A-Za-z0-9._-]{1,128}$/.test(v), { message: 'not a master group name' });
+  return variable(schema, null, 'the name of the master group the Sentinels monitor (letters, digits, . _ -)');
+}
+
+/** A rule between variables, checked once each one is valid alone: the problems it finds, each on one variable. */
+export type CrossCheck = (values: ConfigValues) => { variable: VariableName; message: string }[];
+
+/**
+ * Where Redis is: REDIS_URL (one server) or REDIS_SENTINELS with
+ * REDIS_SENTINEL_NAME (the group's current master, found through Sentinel),
+ * never both: with Sentinel the master's address is Sentinel's to give, and a
+ * URL beside it would be a second, conflicting answer.
+ */
+const redisTarget: CrossCheck = (v) => {
+  const problems: ReturnType<CrossCheck> = [];
+  if (v.REDIS_SENTINELS && !v.REDIS_SENTINEL_NAME) problems.push({ variable: 'REDIS_SENTINEL_NAME', message: 'required when REDIS_SENTINELS is set' });
+  if (v.REDIS_SENTINEL_NAME && !v.REDIS_SENTINELS) problems.push({ variable: 'REDIS_SENTINELS', message: 'required when REDIS_SENTINEL_NAME is set' });
+  if (v.REDIS_SENTINELS && v.REDIS_URL) {
+    problems.push({ variable: 'REDIS_URL', message: "set either REDIS_URL or REDIS_SENTINELS, not both (Sentinel gives the master's address)" });
+  }
+  return problems;
+};
+
+// ---- end of Redis Sentinel
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const MAX_INT = 2 ** 31 - 1;
@@ -322,6 +388,8 @@ export const VARIABLES = {
 
   // Redis
   REDIS_URL: optionalText('a Redis URL'),
+  REDIS_SENTINELS: sentinelAddresses(),
+  REDIS_SENTINEL_NAME: sentinelGroupName(),
   RATE_LIMIT_REDIS_PREFIX: text('scopa:rl'),
 
   // credentials
@@ -421,3 +489,6 @@ export type VariableName = keyof typeof VARIABLES;
 
 /** The typed values, one per variable. */
 export type ConfigValues = { readonly [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
+
+/** The rules between variables (./config.ts checks them after each variable alone). */
+export const CROSS_CHECKS: readonly CrossCheck[] = [redisTarget];

@@ -1,6 +1,6 @@
 /**
  * The rate limits' buckets, on rate-limiter-flexible: in Redis when
- * REDIS_URL is set (the instance's shared connection, src/realtime/redis.ts),
+ * REDIS_URL or REDIS_SENTINELS is set (the instance's shared connection, src/realtime/redis.ts),
  * so that every instance spends from the same counters (with a per-instance
  * memory limiter as insurance while Redis is away), in memory otherwise. Fixed windows; points are the rate-limit units a request
  * costs (1, or a GraphQL document's cost).
@@ -15,6 +15,14 @@
  * early. Near the limit (less than two leases plus the charge left, as this
  * instance last saw it) every charge goes to Redis alone, as without leases,
  * and a limit under 100 units takes no lease at all.
+ *
+ * While Redis is away or switching masters (Sentinel, docs/operations.md
+ * "Redis failover (Sentinel)"), a charge Redis cannot take (not connected, or
+ * failed after the connection's retries) is counted by the insurance limiter
+ * of this instance alone: the limits fail open, up to one full limit per
+ * instance, for the seconds of the switch, and the RateLimit-* headers still
+ * come. A limit bounds abuse, it records nothing: refusing every request for
+ * want of a shared counter would turn a Redis switch into an outage.
  */
 import { Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';

@@ -131,6 +131,33 @@ describe('LiveFeed', () => {
     expect(log.absorbed).toEqual([]);
   });
 
+  it('reads the log after the last event it sent when the notices connection is back, with no notice to come', async () => {
+    const resumed = new Set<() => void>();
+    const onResume = (listener: () => void) => {
+      resumed.add(listener);
+      return () => resumed.delete(listener);
+    };
+    feed = new LiveFeed(log, MATCH, 1, pubsub.asyncIterableIterator<MatchNotice>(CHANNEL), (e, state) => ({ seq: e.seq, state }), undefined, onResume);
+    const got = collect(feed);
+    await got.until(started);
+    await settle();
+    // Two plays whose notices were dropped while the subscriber connection was away: nothing else will be published.
+    append(started + 2);
+    await settle();
+    expect(got.items).toHaveLength(started);
+    for (const listener of resumed) listener();
+    const all = await got.until(started + 2);
+    expect(all.map((x) => x.seq)).toEqual(Array.from({ length: started + 2 }, (_, i) => i + 1));
+    for (const x of all) expect(x.state).toEqual(await log.state(MATCH, x.seq));
+    expect(log.reads).toEqual([1, started + 1, started + 1, started + 3]);
+    // A late notice of those plays changes nothing: no duplicate.
+    await pubsub.publish(CHANNEL, notice(events.slice(started, started + 2)));
+    await settle();
+    expect(got.items).toHaveLength(started + 2);
+    await feed.return();
+    expect(resumed.size).toBe(0); // the feed let go of its listener
+  });
+
   it('takes notices that come out of order without a gap or a duplicate', async () => {
     const got = collect(open(1));
     await got.until(started);

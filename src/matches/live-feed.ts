@@ -8,6 +8,12 @@
  * that ends the match: nothing can follow it (a command on an ended match is
  * MATCH_OVER), and every transport completes there (graphql-ws and
  * graphql-sse send `complete`, the NDJSON stream closes).
+ *
+ * Redis pub/sub drops what is published while this instance's subscriber
+ * connection is away (a Sentinel switch, a restart): `resumes` says when it
+ * is back, and the feed then reads the log after the last event it delivered,
+ * as after a gap, rather than wait for a next notice that may never come (the
+ * match's last play, or a turn that waits for this very event).
  */
 import { evolve } from '../engine';
 import type { MatchState } from '../engine';
@@ -48,6 +54,8 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
     private readonly toItem: (event: StoredEvent, state: MatchState) => T,
     /** A presence change of a player (opponentGone / opponentBack), given the state at the last event delivered; omitted: not passed on. */
     private readonly toPresence?: (change: PresenceChange, seq: number, state: MatchState) => T,
+    /** Registers a listener told when the notices' connection is back after a loss (src/realtime/realtime.ts FeedResumes); returns its removal. */
+    private readonly onResume?: (listener: () => void) => () => void,
   ) {
     this.gen = this.run(fromSeq);
   }
@@ -86,6 +94,11 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
         signal.wake?.();
       }
     })();
+    // Back from a loss of the notices' connection: whatever was published meanwhile is lost, the log has it.
+    const offResume = this.onResume?.(() => {
+      readLog = true;
+      signal.wake?.();
+    });
     let last = fromSeq - 1;
     let state: MatchState | null = null;
     const ended = { yes: false };
@@ -141,6 +154,7 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
         }
       }
     } finally {
+      offResume?.();
       await notices.return?.();
       await pump.catch(() => undefined);
     }

@@ -7,7 +7,7 @@
  * response already shows the bots' replies due now (the rest of a bot chain
  * plays off the request path).
  */
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { decide, legalMovesInView, seatOf, seatView, seatsAwaitingClientSeed } from '../engine';
 import type { BotLevel, Command, Declaration, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
@@ -15,8 +15,8 @@ import type { Principal } from '../common/principal';
 import { AccountsService } from '../auth/accounts.service';
 import { PendingStarts } from '../clocks/pending-starts';
 import type { StoredEvent } from '../match-formats/chain';
-import { PUB_SUB } from '../realtime/realtime.module';
-import type { PubSubEngine } from '../realtime/realtime.module';
+import { FEED_RESUMES, PUB_SUB } from '../realtime/realtime.module';
+import type { FeedResumes, PubSubEngine } from '../realtime/realtime.module';
 import { MatchStore } from '../match-store/match-store';
 import type { ListOptions, MatchStatus, MatchSummary } from '../match-store/match-store';
 import { MatchArchive } from '../match-store/match-archive';
@@ -115,6 +115,8 @@ export class MatchesService {
     private readonly rematches: RematchesService,
     private readonly presence: PresenceService,
     private readonly tables: TournamentTables,
+    /** The subscriber connection back after a loss: every live feed reads what it missed from the log (src/realtime/realtime.ts). */
+    @Optional() @Inject(FEED_RESUMES) private readonly resumes: FeedResumes | null = null,
   ) {}
 
   // ------------------------------------------------------------------ commands
@@ -464,6 +466,7 @@ export class MatchesService {
     const shown = (p: MatchPresentation): MatchPresentation => (waits ? { ...p, reveal: null } : p);
     // Listen before reading the log: a notice that comes meanwhile is skipped or causes one more read.
     const notices = this.pubsub.asyncIterableIterator<MatchNotice>(matchChannel(matchId));
+    const resumes = this.resumes;
     return new LiveFeed(
       this.store,
       matchId,
@@ -478,6 +481,7 @@ export class MatchesService {
         event: { matchId, seq, type: change.type, payload: { player: change.player, seat: change.seat }, actor: null, time: new Date(change.at), hash: '' },
         match: shown(this.seen(caller.username, this.presentation(summary, seq, ...viewsFor(caller.username, state)))),
       }),
+      resumes ? (listener) => resumes.onResume(listener) : undefined,
     );
   }
 

@@ -5,7 +5,7 @@
  * Derived from SocketRegistry's opened/closed listeners; it never touches the
  * move log.
  *
- * Across instances (REDIS_URL set): each instance keeps, per account it holds
+ * Across instances (REDIS_URL or REDIS_SENTINELS set): each instance keeps, per account it holds
  * connections for, a member in the sorted set `presence:<player>` whose score
  * is an expiry (now + PRESENCE_TTL), refreshed by a heartbeat (a third of the
  * TTL) while it holds them and removed when its last one closes; online = any
@@ -23,6 +23,13 @@
  * with when its last claim runs out, and every heartbeat sweeps the accounts
  * whose score is OPPONENT_GONE_AFTER in the past (ZREM claims each for one
  * instance), which then go through the same check.
+ *
+ * Redis failover (Sentinel): the replica promoted may lack the master's last
+ * writes (replication is asynchronous), so when this instance's connection is
+ * back after a loss it renews its claims at once instead of at the next beat.
+ * While Redis is switching, a read fails and presence answers from this
+ * instance alone (online if it holds a connection of the account, else
+ * offline with no last-seen time): never an error for the request that asked.
  */
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
@@ -128,9 +135,11 @@ class RedisBackend implements PresenceBackend {
     return mine;
   }
   async online(player: string, now: number): Promise<boolean> {
+    this.connected();
     return (await this.redis.zcount(`${this.prefix}:${player}`, `(${now}`, '+inf')) > 0;
   }
   async lastSeen(player: string): Promise<number | null> {
+    this.connected();
     const v = await this.redis.get(`${this.prefix}:seen:${player}`);
     return v === null ? null : Number(v);
   }
@@ -141,6 +150,11 @@ class RedisBackend implements PresenceBackend {
     return (await this.redis.del(`${this.prefix}:gone:${player}`)) === 1;
   }
   async close(): Promise<void> {}
+
+  /** A read for a request does not wait in the offline queue while Redis reconnects (a Sentinel switch): the caller answers without it. */
+  private connected(): void {
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
+  }
 }
 
 @Injectable()
@@ -160,6 +174,7 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
    */
   private readonly heartbeat: PeriodicTask;
   private readonly unlisten: (() => void)[] = [];
+  private readonly redis: RedisConnections | null;
 
   constructor(
     private readonly sockets: SocketRegistry,
@@ -173,9 +188,12 @@ export class PresenceService implements OnModuleInit, OnModuleDestroy {
     this.goneAfterMs = config.OPPONENT_GONE_AFTER;
     this.ttlMs = config.PRESENCE_TTL;
     this.backend = redis ? new RedisBackend(redis.client, randomUUID()) : new MemoryBackend();
+    this.redis = redis ?? null;
   }
 
   onModuleInit(): void {
+    // Back from a loss (a Sentinel switch): the new master may have missed this instance's last claims.
+    if (this.redis) this.unlisten.push(this.redis.onResume('client', () => void this.beat()));
     this.unlisten.push(this.sockets.onOpened((user) => void this.opened(user.username)));
     this.unlisten.push(this.sockets.onClosed((user) => void this.closed(user.username)));
     this.heartbeat.start(Math.max(1000, Math.floor(this.ttlMs / 3)));
