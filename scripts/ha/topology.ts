@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { haproxyConfig } from './haproxy';
-import { clusterMembers, currentPrimary, PG_BIN, preparePgNode, stopPgNode, waitHealthy } from './patroni';
+import { clusterMembers, currentPrimary, PG_BIN, postmasterPid, preparePgNode, stopPgNode, waitHealthy } from './patroni';
 import type { PgNode } from './patroni';
 import { Daemon, waitFor } from './processes';
 import { redisArgs, redisCommand, SENTINEL_NAME, sentinelConfig, sentinelMasterPort } from './redis';
@@ -150,6 +150,8 @@ export class HaTopology {
   /** Starts everything and resolves once PostgreSQL has a primary and a sync standby behind HAProxy and Redis has its master, replica and Sentinels. */
   async start(log: (line: string) => void = () => undefined): Promise<void> {
     this.started = true;
+    // should the caller exit without stop() (a test runner ending its worker), nothing is left running
+    process.once('exit', this.killNow);
     const t0 = Date.now();
     const l = this.layout;
     this.etcd.start();
@@ -201,8 +203,24 @@ export class HaTopology {
     return clusterMembers(this.nodes);
   }
 
+  /** SIGKILL to every process group and postmaster, synchronously (at exit). */
+  private readonly killNow = (): void => {
+    for (const d of [this.etcd, ...this.nodes.map((n) => n.daemon), this.haproxy, ...this.redis, ...this.sentinels]) d.kill();
+    for (const n of this.nodes) {
+      const pid = postmasterPid(n);
+      if (pid !== null) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    }
+  };
+
   /** Every process stopped, then the state folder removed (unless keep). Safe to call after a failed start. */
   async stop(keep = false): Promise<void> {
+    process.removeListener('exit', this.killNow);
     if (this.started) {
       await Promise.allSettled([this.haproxy.stop(), ...this.sentinels.map((s) => s.stop()), ...this.redis.map((r) => r.stop())]);
       await Promise.allSettled(this.nodes.map((n) => stopPgNode(n)));
