@@ -18,13 +18,15 @@ const swc = [
 // Default run (npm test): unit specs + e2e specs. Suites needing a real
 // PostgreSQL / Redis / browser are named *.pg-spec.ts, *.redis-spec.ts,
 // *.browser-spec.ts and run only with JEST_SUITE=pg|redis|browser
-// (npm run test:pg / test:redis / test:browser).
+// (npm run test:pg / test:redis / test:browser); the HA topology's failover
+// suite, *.ha-spec.ts, with JEST_SUITE=ha (npm run test:ha).
 const suite = process.env.JEST_SUITE ?? 'default';
 const suites = {
   default: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/sdk/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   pg: ['<rootDir>/{src,test}/**/*.pg-spec.ts'],
   redis: ['<rootDir>/{src,test}/**/*.redis-spec.ts'],
   browser: ['<rootDir>/{src,test}/**/*.browser-spec.ts'],
+  ha: ['<rootDir>/test/**/*.ha-spec.ts'],
 };
 const testMatch = suites[suite];
 if (!testMatch) throw new Error(`JEST_SUITE=${suite}: expected one of ${Object.keys(suites).join(', ')}`);

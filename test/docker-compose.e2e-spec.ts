@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { EMBEDDED_NODE_FLAGS, SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
+import { dcsSettings } from '../scripts/ha/patroni';
 
 // No Docker engine runs on the CI machines: check the file's topology instead.
 const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -12,6 +13,8 @@ const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'u
     {
       image?: string;
       build?: string;
+      profiles?: string[];
+      command?: string[];
       environment?: Record<string, string>;
       ports?: string[];
       healthcheck?: { test: string[] };
@@ -22,10 +25,14 @@ const compose = parse(readFileSync(join(process.cwd(), 'docker-compose.yml'), 'u
 };
 
 describe('docker-compose.yml', () => {
-  const { services } = compose;
+  // the default topology: the services of no profile (those of a profile start only with it)
+  const services = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => s.profiles === undefined));
+  const ha = Object.fromEntries(Object.entries(compose.services).filter(([, s]) => s.profiles?.includes('ha')));
 
   it('runs postgres, redis, two replicas and a load balancer, each with a health check', () => {
     expect(Object.keys(services).sort()).toEqual(['app1', 'app2', 'lb', 'postgres', 'redis']);
+    // every other service is of the ha profile
+    expect(Object.keys(compose.services).length).toBe(Object.keys(services).length + Object.keys(ha).length);
     expect(services.postgres.image).toMatch(/^postgres:\d+/);
     expect(services.redis.image).toMatch(/^redis:\d+/);
     expect(services.lb.image).toMatch(/^nginx:/);
@@ -85,5 +92,108 @@ describe('docker-compose.yml', () => {
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
+  });
+  describe("profile ha: Patroni over etcd, HAProxy, Redis with Sentinel (docs/operations.md, 'High availability')", () => {
+    const read = (file: string) => readFileSync(join(process.cwd(), file), 'utf8');
+    const healthy = { condition: 'service_healthy' };
+
+    it('runs etcd, two Patroni nodes, HAProxy, a Redis master and replica, three Sentinels, two replicas, a worker and a load balancer, each with a health check', () => {
+      expect(Object.keys(ha).sort()).toEqual(
+        [
+          'etcd',
+          'pg1',
+          'pg2',
+          'haproxy',
+          'redis-master',
+          'redis-replica',
+          'sentinel1',
+          'sentinel2',
+          'sentinel3',
+          'ha-app1',
+          'ha-app2',
+          'ha-worker',
+          'ha-lb',
+        ].sort(),
+      );
+      for (const [name, service] of Object.entries(ha)) expect([name, service.healthcheck?.test.length]).toEqual([name, expect.any(Number)]);
+      // only the load balancer is published, on a port of its own (the default topology's lb has 8080)
+      expect(Object.entries(ha).filter(([, s]) => s.ports !== undefined)).toEqual([['ha-lb', expect.objectContaining({ ports: ['8081:80'] })]]);
+      expect(ha['ha-lb'].depends_on).toEqual({ 'ha-app1': healthy, 'ha-app2': healthy, 'ha-worker': { condition: 'service_started' } });
+      expect(read('deploy/ha/nginx.conf')).toMatch(/server ha-app1:3000/);
+      expect(read('deploy/ha/nginx.conf')).toMatch(/server ha-app2:3000/);
+      expect(read('deploy/ha/nginx.conf')).toMatch(/proxy_set_header Upgrade \$http_upgrade/);
+    });
+
+    it('runs PostgreSQL 15 under Patroni from Debian packages, as postgres, synchronous, with pg_rewind and a short ttl', () => {
+      for (const name of ['pg1', 'pg2']) {
+        expect(ha[name].build).toBe('deploy/ha');
+        expect(ha[name].environment).toMatchObject({
+          PATRONI_NAME: name,
+          PATRONI_RESTAPI_CONNECT_ADDRESS: `${name}:8008`,
+          PATRONI_POSTGRESQL_CONNECT_ADDRESS: `${name}:5432`,
+        });
+        expect(ha[name].depends_on).toEqual({ etcd: healthy });
+      }
+      expect(ha.pg1.volumes).not.toEqual(ha.pg2.volumes); // a data folder each
+      const dockerfile = read('deploy/ha/Dockerfile');
+      expect(dockerfile).toMatch(/^FROM debian:bookworm/m);
+      expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends patroni postgresql-15 python3-etcd python3-psycopg2/);
+      expect(dockerfile).toMatch(/^USER postgres$/m);
+      const patroni = parse(read('deploy/ha/patroni.yml')) as any;
+      expect(patroni.etcd3.hosts).toBe('etcd:2379');
+      expect(patroni.bootstrap.dcs).toMatchObject({
+        ttl: 10,
+        loop_wait: 2,
+        retry_timeout: 4,
+        synchronous_mode: true,
+        synchronous_mode_strict: false,
+        postgresql: { use_pg_rewind: true },
+      });
+      expect(patroni.postgresql.bin_dir).toBe('/usr/lib/postgresql/15/bin');
+      // the same DCS settings as npm run cluster -- --ha
+      expect(patroni.bootstrap.dcs).toEqual(dcsSettings());
+    });
+
+    it('routes the write port to the primary and the read port to the standbys by Patroni health checks', () => {
+      const cfg = read('deploy/ha/haproxy.cfg');
+      const section = (name: string) => cfg.split(/\n(?=listen )/).find((s) => s.startsWith(`listen ${name}`)) ?? '';
+      expect(section('postgres_write')).toMatch(/bind \*:5000/);
+      expect(section('postgres_write')).toMatch(/option httpchk GET \/primary/);
+      expect(section('postgres_read')).toMatch(/bind \*:5001/);
+      expect(section('postgres_read')).toMatch(/option httpchk GET \/replica/);
+      for (const s of [section('postgres_write'), section('postgres_read')]) {
+        expect(s).toMatch(/on-marked-down shutdown-sessions/);
+        expect(s).toMatch(/server pg1 pg1:5432 .*check port 8008/);
+        expect(s).toMatch(/server pg2 pg2:5432 .*check port 8008/);
+      }
+      expect(ha.haproxy.depends_on).toEqual({ pg1: healthy, pg2: healthy });
+    });
+
+    it('runs Redis with three Sentinels watching the master, quorum 2', () => {
+      expect(ha['redis-replica'].command).toEqual(expect.arrayContaining(['--replicaof', 'redis-master', '6379']));
+      for (const name of ['sentinel1', 'sentinel2', 'sentinel3']) {
+        expect(ha[name].image).toMatch(/^redis:\d+/);
+        expect(ha[name].command?.join(' ')).toMatch(/redis-sentinel/);
+        expect(ha[name].volumes).toContain('./deploy/ha/sentinel.conf:/etc/scopa/sentinel.conf:ro');
+      }
+      expect(read('deploy/ha/sentinel.conf')).toMatch(/^sentinel monitor scopa-redis redis-master 6379 2$/m);
+    });
+
+    it('points the replicas and the worker at HAProxy (writes, reads) and at the Sentinels', () => {
+      for (const name of ['ha-app1', 'ha-app2', 'ha-worker']) {
+        const app = ha[name];
+        expect(app.build).toBe('.');
+        expect(app.environment).toMatchObject({
+          DATABASE_URL: 'postgresql://scopa:scopa@haproxy:5000/scopa',
+          DATABASE_READ_URL: 'postgresql://scopa:scopa@haproxy:5001/scopa',
+          REDIS_SENTINELS: 'sentinel1:26379,sentinel2:26379,sentinel3:26379',
+          REDIS_SENTINEL_NAME: 'scopa-redis',
+          INSTANCE_ID: name,
+        });
+        expect(app.environment?.REDIS_URL).toBeUndefined();
+        expect(app.depends_on).toEqual({ haproxy: healthy, sentinel1: healthy, sentinel2: healthy, sentinel3: healthy });
+      }
+      expect(ha['ha-worker'].command).toEqual(['node', ...SERVICE_NODE_FLAGS, 'dist/jobs/worker.js']);
+    });
   });
 });

@@ -36,6 +36,7 @@ export const TOOLING_VARIABLES = {
   BENCH_ROUNDS: { default: '8', readBy: 'bench:tournament' },
   BENCH_PLIES: { default: '4', readBy: 'bench:tournament' },
   BENCH_ROUND_TIMEOUT_MS: { default: '120000', readBy: 'bench:tournament' },
+  CLUSTER_INSTANCE_PORTS: { default: '3001,3002', readBy: 'npm run cluster' },
   JEST_SUITE: { default: 'default', readBy: 'jest.config.mjs' },
   UPDATE_CONTRACTS: { default: null, readBy: 'test/contract.e2e-spec.ts (npm run contracts)' },
   CHROMIUM_PATH: { default: '/usr/bin/chromium', readBy: 'npm run test:browser' },
