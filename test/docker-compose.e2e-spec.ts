@@ -61,6 +61,9 @@ describe('docker-compose.yml', () => {
     expect(nginx).toMatch(/server app1:3000/);
     expect(nginx).toMatch(/server app2:3000/);
     expect(nginx).toMatch(/proxy_set_header Upgrade \$http_upgrade/);
+    // each proxied WebSocket takes two of a worker's connections: nginx's default (512) held 256 sockets
+    expect(Number(/^\s*worker_connections (\d+);/m.exec(nginx)?.[1])).toBeGreaterThanOrEqual(2 * 20_000);
+    expect(Number(/^worker_rlimit_nofile (\d+);/m.exec(nginx)?.[1])).toBeGreaterThanOrEqual(2 * Number(/worker_connections (\d+);/.exec(nginx)?.[1]));
     expect(services.lb.volumes).toContain('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
   });
 

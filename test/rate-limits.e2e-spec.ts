@@ -21,6 +21,7 @@ const SETTINGS = [
   'AUTH_RATE_LIMIT',
   'TRUST_PROXY',
   'WS_MAX_CONNECTIONS_PER_ADDRESS',
+  'WS_MAX_CONNECTIONS',
   'WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT',
 ];
 const saved = Object.fromEntries(SETTINGS.map((k) => [k, process.env[k]]));
@@ -377,5 +378,51 @@ describe('graphql-ws caps and the open-subscriptions gauge (e2e)', () => {
       }
     });
     for (const s of open) await s.client.dispose();
+  });
+});
+
+describe('the instance-wide graphql-ws cap, WS_MAX_CONNECTIONS (e2e)', () => {
+  let app: INestApplication;
+  let url: string;
+  beforeAll(async () => {
+    app = await appWith({ WS_MAX_CONNECTIONS: '2', WS_MAX_CONNECTIONS_PER_ADDRESS: '10' });
+    url = (await listenOnLoopback(app)).ws;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** A raw graphql-transport-ws socket: its close code and reason, or 'acked' once connection_ack came. */
+  const open = (token: string) => {
+    const ws = new WebSocket(url, 'graphql-transport-ws');
+    const outcome = new Promise<string>((resolve) => {
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: bearer(token) } })));
+      ws.on('message', (data) => JSON.parse(String(data)).type === 'connection_ack' && resolve('acked'));
+      ws.on('close', (code, reason) => resolve(`${code} ${String(reason)}`));
+    });
+    return { ws, outcome };
+  };
+
+  it('refuses a socket past the cap with 4429 while REST still answers, and takes one again once one closes', async () => {
+    const eve = await register(app, 'cap');
+    const first = open(eve.token);
+    const second = open(eve.token);
+    expect(await first.outcome).toBe('acked');
+    expect(await second.outcome).toBe('acked');
+    const third = open(eve.token);
+    expect(await third.outcome).toBe('4429 This instance holds its most connections (2); try again later');
+    expect((await request(app.getHttpServer()).get('/v1/me').set('authorization', bearer(eve.token))).status).toBe(200);
+    const closed = new Promise((r) => first.ws.once('close', r));
+    first.ws.close(1000);
+    await closed;
+    let again = 'none';
+    for (let i = 0; i < 100 && again !== 'acked'; i++) {
+      const s = open(eve.token);
+      again = await s.outcome;
+      if (again !== 'acked') await new Promise((r) => setTimeout(r, 20));
+      else s.ws.close(1000);
+    }
+    expect(again).toBe('acked');
+    second.ws.close(1000);
   });
 });

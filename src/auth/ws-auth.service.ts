@@ -3,6 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { AccessTokenVerifiers, looksLikeJwt } from './access-token-verifiers';
 import { API_TOKEN_PREFIX, JWT_ISSUER } from './auth.config';
 import { JwtStrategy } from './jwt.strategy';
+import { ServerSecret } from './server-secret';
 import type { Principal } from '../common/principal';
 import { SocketRegistry } from '../connections/socket-registry';
 import type { Connection } from '../connections/socket-registry';
@@ -22,6 +23,7 @@ export class WsAuthService {
     private readonly tokens: TokensService,
     private readonly sockets: SocketRegistry,
     private readonly verifiers: AccessTokenVerifiers,
+    private readonly secret: ServerSecret,
   ) {}
 
   /** Authenticates the connection and tracks it; false refuses it (graphql-ws closes it with 4403). */
@@ -44,7 +46,10 @@ export class WsAuthService {
     }
     if (!looksLikeJwt(token)) return this.verifiers.authenticate(token);
     try {
-      const payload = await this.jwt.verifyAsync(token, { issuer: JWT_ISSUER, algorithms: ['HS256'] });
+      // The secret as a KeyObject, as the HTTP strategy has it: given the string, jsonwebtoken first tries it as a PEM
+      // public key and throws, on every verify (the largest single cost of opening a socket: bench:connections).
+      const secret = this.secret.verifyKey as unknown as string;
+      const payload = await this.jwt.verifyAsync(token, { issuer: JWT_ISSUER, algorithms: ['HS256'], secret });
       return (await this.strategy.validate(payload)) || null;
     } catch {
       return null;

@@ -418,6 +418,7 @@ export const VARIABLES = {
   AUTH_RATE_LIMIT: integer(10, { min: 1 }),
   AUTH_RATE_LIMIT_WINDOW_MS: integer(60_000, { min: 1 }),
   WS_MAX_CONNECTIONS_PER_ADDRESS: integer(100, { min: 1 }),
+  WS_MAX_CONNECTIONS: optionalInteger({ min: 1 }),
   WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: integer(100, { min: 1 }),
   STREAM_KEEPALIVE: keepAlive(7),
   GRAPHQL_MAX_DEPTH: integer(10, { min: 1 }),
