@@ -75,7 +75,7 @@ export async function startStreamingStandby(ports: { primary: number; standby: n
     await admin.connect();
     await admin.query(`CREATE DATABASE ${database}`);
     await admin.end();
-    run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(ports.primary), '-U', 'postgres', '-D', standbyDir, '-R', '-X', 'stream']);
+    run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(ports.primary), '-U', 'postgres', '-D', standbyDir, '-R', '-X', 'stream', '-c', 'fast']);
     appendFileSync(
       path.join(standbyDir, 'postgresql.conf'),
       [`port = ${ports.standby}`, 'hot_standby = on', `log_statement = 'all'`, `log_line_prefix = '%a|'`, ''].join('\n'),
