@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-const BIN = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
+const BIN = '/usr/lib/postgresql/15/bin';
 
 export interface StreamingStandby {
   primaryUrl: string;
