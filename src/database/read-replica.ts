@@ -114,8 +114,8 @@ export class ReadReplica implements ReadRouter, OnModuleDestroy {
   private readonly router: ReadRouter;
   private readonly connection: ReplicaConnection | null;
   private readonly logger = new Logger('Database');
-  /** Reads the replica could not answer (an error) or answered stale, repeated on the primary. */
-  readonly fallbacks = { error: 0, stale: 0 };
+  /** When the last replica failure was logged: a standby that is down fails every routed read, one line a minute says so. */
+  private warnedAt = 0;
 
   constructor(primary: PrimaryDatabase, options: { readUrl?: string; primaryUrl?: string; poolSize: number }) {
     const own: ReadSource = { prisma: primary, rows: primary.database.rows };
@@ -126,9 +126,10 @@ export class ReadReplica implements ReadRouter, OnModuleDestroy {
     if (readUrl && primary.database.kind === 'pg' && options.primaryUrl && readUrl !== options.primaryUrl) {
       this.connection = openReplica(readUrl, options.poolSize);
       this.router = replicaReads(this.connection, own, (reason, err) => {
-        this.fallbacks[reason]++;
-        if (reason === 'error' && !(err instanceof DomainError))
-          this.logger.warn(`a read on the replica failed, repeated on the primary: ${(err as Error)?.message ?? err}`);
+        // A domain error (a row not replayed yet) or a stale answer is the replica's lag, not a failure.
+        if (reason !== 'error' || err instanceof DomainError || Date.now() - this.warnedAt < 60_000) return;
+        this.warnedAt = Date.now();
+        this.logger.warn(`a read on the replica failed, repeated on the primary (logged once a minute): ${(err as Error)?.message ?? err}`);
       });
     } else {
       this.connection = null;
