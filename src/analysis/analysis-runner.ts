@@ -15,6 +15,7 @@ import type { NoticePublisher } from '../realtime/pg-notices';
 import type { Prisma } from '../database/database';
 import { joinEvent } from '../match-formats/chain';
 import type { MatchStore } from '../match-store/match-store';
+import type { StoredEvent } from '../match-formats/chain';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { playerChannel } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
@@ -41,6 +42,8 @@ export class AnalysisRunner {
     private readonly store: MatchStore,
     private readonly pubsub: NoticePublisher,
     private readonly log: (line: string) => void = () => undefined,
+    /** The finished match's log, from the read replica when it has it (MatchArchive.finishedLog); null: read through the store. */
+    private readonly finishedLog: (matchId: string, limit: number) => Promise<StoredEvent[] | null> = async () => null,
   ) {
     this.rows = new AnalysisStore(prisma);
   }
@@ -66,7 +69,7 @@ export class AnalysisRunner {
     const row = await this.rows.claim(analysisId);
     if (!row) return; // done already (or gone with its match)
     const analyzer = analyzerFromKey(row.analyzer);
-    const stored = await this.store.eventsFrom(row.match_id, 1, MAX_EVENTS);
+    const stored = (await this.finishedLog(row.match_id, MAX_EVENTS)) ?? (await this.store.eventsFrom(row.match_id, 1, MAX_EVENTS));
     const events = stored.map((e) => ({ seq: e.seq, event: joinEvent(e) }));
     const steps = analyzeMatchSteps(row.match_id, events, analyzer);
     let last = 0;

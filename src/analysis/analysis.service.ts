@@ -32,6 +32,7 @@ import { TournamentTables } from '../match-store/tournament-tables';
 import { subscriptionIterator } from '../common/subscription-iterator';
 import { PrismaService } from '../database/prisma.service';
 import { MatchStore } from '../match-store/match-store';
+import { MatchArchive } from '../match-store/match-archive';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { hasRedis } from '../realtime/redis';
@@ -82,6 +83,7 @@ export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, Be
     private readonly config: AppConfig,
     private readonly tables: TournamentTables,
     jobs: JobQueue,
+    private readonly archive: MatchArchive,
     @Optional() @Inject(WORKER_PROCESS) private readonly worker: WorkerProcess | null = null,
   ) {
     this.rows = new AnalysisStore(prisma);
@@ -91,7 +93,14 @@ export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, Be
     this.notices = analysisNotices(prisma.database, hasRedis(config), pubsub, !worker, (err) =>
       this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`),
     );
-    this.runner = new AnalysisRunner(prisma, store, this.notices.publisher, worker ? (line) => worker.out(line) : (line) => this.logger.log(line));
+    this.runner = new AnalysisRunner(
+      prisma,
+      store,
+      this.notices.publisher,
+      worker ? (line) => worker.out(line) : (line) => this.logger.log(line),
+      // The finished match's log from the read replica when it has it (an input that tolerates lag: docs/operations.md "Read replicas").
+      (matchId, limit) => archive.finishedLog(matchId, limit),
+    );
   }
 
   /** The analyses this process runs at once: ANALYSIS_WORKERS (at least one in `npm run worker`), and the large ones beside them. */
@@ -196,7 +205,8 @@ export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, Be
         decisions,
         limit,
       });
-    const stored = await this.store.eventsFrom(matchId, 1, MAX_EVENTS);
+    // From the read replica when it has the match over (MatchArchive.finishedLog), else from the primary.
+    const stored = (await this.archive.finishedLog(matchId, MAX_EVENTS)) ?? (await this.store.eventsFrom(matchId, 1, MAX_EVENTS));
     if (refuse && stored.length >= MAX_EVENTS) throw tooLarge(stored.filter((e) => e.type === 'CardPlayed').length);
     const plays = stored.reduce((n, e) => n + (e.type === 'CardPlayed' ? 1 : 0), 0);
     if (refuse && plays > limit) throw tooLarge(plays);

@@ -98,6 +98,23 @@ function optionalText(accepts = 'text'): Variable<string | undefined> {
   return variable(raw, null, accepts);
 }
 
+/** A postgres:// or postgresql:// URL with a host (unset: none). */
+function postgresUrl(): Variable<string | undefined> {
+  const schema = raw.refine(
+    (v) => {
+      if (v === undefined) return true;
+      try {
+        const url = new URL(v);
+        return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'not a postgres:// or postgresql:// URL' },
+  );
+  return variable(schema, null, 'a PostgreSQL URL (postgres:// or postgresql://, with a host)');
+}
+
 const BYTES = /^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i;
 
 /** A body size as body-parser takes it (64kb, 1mb, 1048576). */
@@ -377,6 +394,8 @@ export const VARIABLES = {
 
   // database
   DATABASE_URL: optionalText('a PostgreSQL URL'),
+  /** The lag-tolerant reads' server, a streaming standby (src/database/read-replica.ts); ignored, with a warning, without DATABASE_URL. */
+  DATABASE_READ_URL: postgresUrl(),
   DATA_DIR: text('./data'),
   PGLITE_ANALYZE_MS: integer(3_600_000, { min: 0 }),
   PGLITE_SHARED_BUFFERS_MB: integer(16, { min: 1, max: 1024 }),

@@ -9,6 +9,13 @@
  * The bulk reads (archive pages, exportWriters) go straight through the driver
  * when `rows` is given (Database.rows: memory, see docs/archives.md "A user's matches").
  *
+ * The lag-tolerant reads (archive pages, the exports of finished matches, the
+ * log an analysis reads) go through `reads`, the read replica when there is
+ * one (src/database/read-replica.ts): each is repeated on the primary when
+ * the replica does not have the match over yet, so a read right after the
+ * end never answers a stale "not over" or a 404. Audit, import and the
+ * ratings' reads (which write after) stay on the primary.
+ *
  * Secrecy: exports and the full audit wait for the end of the match (the
  * seed is revealed then); before it, verify checks the hash chain only.
  */
@@ -18,6 +25,8 @@ import type { MatchEvent } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { prismaRowReader } from '../database/database';
 import type { Prisma, RowReader } from '../database/database';
+import { primaryReads } from '../database/read-replica';
+import type { ReadRouter, ReadSource } from '../database/read-replica';
 import { GENESIS_HASH, eventHash, joinEvent, verifyChain } from '../match-formats/chain';
 import type { ChainedEvent, StoredEvent } from '../match-formats/chain';
 import { EventStore } from './event-store';
@@ -42,6 +51,8 @@ export interface MatchArchiveOptions {
   keys?: ExportKeys;
   /** IMPORT_TRUSTED_ISSUERS: whose signed exports an import attributes. */
   trusted?: TrustedIssuers;
+  /** Where the lag-tolerant reads run (ReadReplica); on this archive's own database when not given. */
+  reads?: ReadRouter;
 }
 
 /** What an import answers: the match here (an import, or for this service's own export the match itself). */
@@ -79,6 +90,9 @@ WHERE m.id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND c.payload 
 export class MatchArchive {
   private readonly events: EventStore;
   private readonly rows: RowReader;
+  private readonly reads: ReadRouter;
+  /** The event store of each read source other than the primary (the replica's), made on first use. */
+  private readonly otherEvents = new WeakMap<Prisma, EventStore>();
   private readonly keys: ExportKeys | null;
   private readonly trusted: TrustedIssuers;
 
@@ -90,6 +104,15 @@ export class MatchArchive {
     this.events = new EventStore(prisma, { rows: this.rows });
     this.keys = options.keys ?? null;
     this.trusted = options.trusted ?? new TrustedIssuers([]);
+    this.reads = options.reads ?? primaryReads({ prisma, rows: this.rows });
+  }
+
+  /** The event store over `db`: this archive's own for the primary. */
+  private eventsOn(db: ReadSource): EventStore {
+    if (db.prisma === this.prisma) return this.events;
+    let events = this.otherEvents.get(db.prisma);
+    if (!events) this.otherEvents.set(db.prisma, (events = new EventStore(db.prisma, { rows: db.rows })));
+    return events;
   }
 
   private get(matchId: string): Promise<MatchSummary> {
@@ -100,7 +123,25 @@ export class MatchArchive {
 
   /** One keyset page of a user's finished matches, newest first (./archive-query.ts). */
   page(filter: ArchiveFilter, after: ArchiveCursor | null, limit: number): Promise<ArchivedMatch[]> {
-    return archivePage(this.rows, filter, after, limit);
+    // Lag-tolerant: a match that ended a moment ago may be missing from the replica's page (docs/operations.md "Read replicas").
+    return this.reads.read((db) => archivePage(db.rows, filter, after, limit));
+  }
+
+  /**
+   * The whole log of a finished match (at most `limit` events), for the analyzer: from the replica when it has the match
+   * over with its whole log, else from the primary (null when the primary does not have it over either: the caller reads
+   * the live match its own way).
+   */
+  async finishedLog(matchId: string, limit: number): Promise<StoredEvent[] | null> {
+    return this.reads.read(
+      async (db) => {
+        const match = await matchSummary(db.prisma, matchId);
+        if (match.status !== 'over') return null;
+        const events = await this.eventsOn(db).events(matchId, 1, limit);
+        return events.length === Math.min(limit, match.currentSeq) ? events : null;
+      },
+      (log) => log !== null,
+    );
   }
 
   /** Those of `matchIds` that exist. */
@@ -186,13 +227,26 @@ export class MatchArchive {
     return row?.sourceId ?? matchId;
   }
 
-  private async exportParts(matchId: string, ratingChanges?: ExportRatingChange[] | null): Promise<{ header: ExportFields; events: StoredEvent[] }> {
-    const match = await this.get(matchId);
+  /**
+   * An export's header fields and events, read on the replica; a match the replica does not have, or not over yet
+   * (FORBIDDEN there), is read again on the primary, whose answer stands.
+   */
+  private exportParts(matchId: string, ratingChanges?: ExportRatingChange[] | null): Promise<{ header: ExportFields; events: StoredEvent[] }> {
+    return this.reads.read((db) => this.exportPartsOn(db, matchId, ratingChanges));
+  }
+
+  private async exportPartsOn(
+    db: ReadSource,
+    matchId: string,
+    ratingChanges?: ExportRatingChange[] | null,
+  ): Promise<{ header: ExportFields; events: StoredEvent[] }> {
+    const match = await matchSummary(db.prisma, matchId);
     if (match.status !== 'over' || !match.revealedSeed) {
       throw new DomainError('FORBIDDEN', 'a match can be exported once it is over (its seed is secret until then)');
     }
-    const events = await this.events.events(matchId);
-    const source = await this.prisma.match.findUnique({ where: { id: matchId }, select: { sourceId: true } });
+    // Written with the end in one statement: a source that has the match over has its whole log.
+    const events = await this.eventsOn(db).events(matchId);
+    const source = await db.prisma.match.findUnique({ where: { id: matchId }, select: { sourceId: true } });
     return { header: exportFields({ ...match, sourceId: source?.sourceId ?? null }, events, ratingChanges), events };
   }
 
@@ -223,13 +277,26 @@ export class MatchArchive {
     matchIds: readonly string[],
     ratingChanges: ReadonlyMap<string, ExportRatingChange[]> = new Map(),
   ): Promise<Map<string, (() => string) | null>> {
+    if (matchIds.length === 0) return new Map();
+    // All of them over on the replica, or the whole read again on the primary (one of them may have just ended).
+    return this.reads.read(
+      (db) => this.exportWritersOn(db, matchIds, ratingChanges),
+      (out) => [...out.values()].every((w) => w !== null),
+    );
+  }
+
+  private async exportWritersOn(
+    db: ReadSource,
+    matchIds: readonly string[],
+    ratingChanges: ReadonlyMap<string, ExportRatingChange[]>,
+  ): Promise<Map<string, (() => string) | null>> {
     const out = new Map<string, (() => string) | null>(matchIds.map((id) => [id, null]));
-    if (matchIds.length === 0) return out;
-    const over = await this.events.finishedMatchesOf(matchIds);
+    const events = this.eventsOn(db);
+    const over = await events.finishedMatchesOf(matchIds);
     if (over.length === 0) return out;
-    const events = await this.events.eventsOfMatches(over.map((r) => r.id));
+    const logs = await events.eventsOfMatches(over.map((r) => r.id));
     for (const row of over) {
-      const log = events.get(row.id);
+      const log = logs.get(row.id);
       if (!log || log.length === 0) continue;
       out.set(row.id, () => this.write(exportFields(row, log, ratingChanges.get(row.id)), log));
     }

@@ -6,7 +6,10 @@
  * it for Nest; scripts/ratings-rebuild.ts uses it as it is).
  */
 import type { MatchEvent } from '../engine';
+import { prismaRowReader } from '../database/database';
 import type { Prisma } from '../database/database';
+import { primaryReads } from '../database/read-replica';
+import type { ReadRouter } from '../database/read-replica';
 import { afterInactivity, INITIAL_RATING, ratePeriod } from './glicko';
 import type { Rating } from './glicko';
 import { isRatedLog, ratedAttendance, ratedMatchVerdict } from './rated-match';
@@ -27,6 +30,11 @@ export type MatchRatingChange = ExportRatingChange;
 export interface RatingStoreOptions {
   /** RATING_PERIOD in milliseconds. */
   periodMs: number;
+  /**
+   * Where the lag-tolerant reads of the transports (profiles, histories, leaderboards, crosstables) run: the read
+   * replica (ReadReplica) when given, else `prisma`. Recording and what it reads stay on `prisma`.
+   */
+  reads?: ReadRouter;
 }
 
 /** The rating pool of a match: its saved ruleset's id, else its preset's id. */
@@ -43,12 +51,14 @@ export async function roundedRating(prisma: Pick<Prisma, 'rating'>, pool: string
 export class RatingStore {
   /** The logs are read through the match archive (the store's tables are read in src/match-store only). */
   private readonly archive: MatchArchive;
+  private readonly reads: ReadRouter;
 
   constructor(
     readonly prisma: Prisma,
     readonly options: RatingStoreOptions,
   ) {
     this.archive = new MatchArchive(prisma);
+    this.reads = options.reads ?? primaryReads({ prisma, rows: prismaRowReader(prisma) });
   }
 
   /** Takes a finished rated match into the ratings; a no-op for anything else and for a match already taken. */
@@ -165,48 +175,38 @@ export class RatingStore {
     return rows[0]?.rating ?? null;
   }
 
+  // The four reads below are the transports' (profile, history, leaderboard, crosstable): lag-tolerant, on the replica.
+
   /** The player's ratings, one per pool, by pool. */
   async ratingsOf(player: string) {
-    return this.prisma.rating.findMany({ where: { player }, orderBy: { pool: 'asc' } });
+    return this.reads.read((db) => db.prisma.rating.findMany({ where: { player }, orderBy: { pool: 'asc' } }));
   }
 
   /** The player's rating changes in a pool, newest first, at most `take`. */
   async changesOf(player: string, pool: string, take: number) {
-    return this.prisma.ratingChange.findMany({
-      where: { player, pool },
-      orderBy: [{ endedAt: 'desc' }, { matchId: 'desc' }],
-      take,
-    });
+    return this.reads.read((db) =>
+      db.prisma.ratingChange.findMany({
+        where: { player, pool },
+        orderBy: [{ endedAt: 'desc' }, { matchId: 'desc' }],
+        take,
+      }),
+    );
   }
 
   /** The best ratings of a pool with an RD of at most `maxRd`, at most `limit`. */
   async best(pool: string, maxRd: number, limit: number) {
-    return this.prisma.rating.findMany({
-      where: { pool, rd: { lte: maxRd } },
-      orderBy: [{ rating: 'desc' }, { player: 'asc' }],
-      take: limit,
-    });
+    return this.reads.read((db) =>
+      db.prisma.rating.findMany({
+        where: { pool, rd: { lte: maxRd } },
+        orderBy: [{ rating: 'desc' }, { player: 'asc' }],
+        take: limit,
+      }),
+    );
   }
 
   /** x against y in rated matches: per pool, and their last `last` matches, newest first, ranks as x's and y's. */
-  async headToHead(x: string, y: string, last: number) {
-    const pools = await this.prisma.$queryRaw<{ pool: string; wins: bigint; losses: bigint; draws: bigint }[]>`
-      SELECT x.pool,
-        count(*) FILTER (WHERE x.rank < y.rank) AS wins,
-        count(*) FILTER (WHERE x.rank > y.rank) AS losses,
-        count(*) FILTER (WHERE x.rank = y.rank) AS draws
-      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
-      WHERE x.player = ${x}
-      GROUP BY x.pool ORDER BY x.pool`;
-    const matches = await this.prisma.$queryRaw<
-      { match_id: string; pool: string; ended_at: Date; rank_a: number; rank_b: number; rating_before: number; rating_after: number }[]
-    >`
-      SELECT x.match_id::text AS match_id, x.pool, x.ended_at, x.rank AS rank_a, y.rank AS rank_b, x.rating_before, x.rating_after
-      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
-      WHERE x.player = ${x}
-      ORDER BY x.ended_at DESC, x.match_id DESC
-      LIMIT ${last}`;
-    return { pools, matches };
+  headToHead(x: string, y: string, last: number) {
+    return this.reads.read((db) => headToHeadOn(db.prisma, x, y, last));
   }
 
   /** changesFor of several matches in two statements: only the matches taken into the ratings have an entry. */
@@ -259,4 +259,25 @@ function changeOf(r: MatchRatingChange): MatchRatingChange {
 
 function ratingColumns(r: Rating): Rating {
   return { rating: r.rating, rd: r.rd, volatility: r.volatility };
+}
+
+/** x against y in rated matches on `prisma` (RatingStore.headToHead). */
+async function headToHeadOn(prisma: Prisma, x: string, y: string, last: number) {
+  const pools = await prisma.$queryRaw<{ pool: string; wins: bigint; losses: bigint; draws: bigint }[]>`
+      SELECT x.pool,
+        count(*) FILTER (WHERE x.rank < y.rank) AS wins,
+        count(*) FILTER (WHERE x.rank > y.rank) AS losses,
+        count(*) FILTER (WHERE x.rank = y.rank) AS draws
+      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
+      WHERE x.player = ${x}
+      GROUP BY x.pool ORDER BY x.pool`;
+  const matches = await prisma.$queryRaw<
+    { match_id: string; pool: string; ended_at: Date; rank_a: number; rank_b: number; rating_before: number; rating_after: number }[]
+  >`
+      SELECT x.match_id::text AS match_id, x.pool, x.ended_at, x.rank AS rank_a, y.rank AS rank_b, x.rating_before, x.rating_after
+      FROM rating_changes x JOIN rating_changes y ON y.match_id = x.match_id AND y.player = ${y} AND y.side <> x.side
+      WHERE x.player = ${x}
+      ORDER BY x.ended_at DESC, x.match_id DESC
+      LIMIT ${last}`;
+  return { pools, matches };
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { BOT_LEVELS } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { PrismaService } from '../database/prisma.service';
+import { ReadReplica } from '../database/read-replica';
 import { AccountsService } from '../auth/accounts.service';
 import { GLICKO, isProvisional } from './glicko';
 import { RatingStore } from './rating-store';
@@ -92,8 +93,10 @@ export class RatingsService extends RatingStore {
     prisma: PrismaService,
     private readonly accounts: AccountsService,
     config: RatingsConfig,
+    replica: ReadReplica,
   ) {
-    super(prisma, { periodMs: ratingPeriodMsFromEnv(config) });
+    // Profiles, histories, leaderboards and crosstables read the replica when there is one (docs/operations.md "Read replicas").
+    super(prisma, { periodMs: ratingPeriodMsFromEnv(config), reads: replica });
   }
 
   /** A username or bot level as rated players are named; NOT_FOUND unless it is an account or a bot level. */

@@ -33,6 +33,8 @@ import { normalizeClientSeed, resolveRuleset, turnTimeLimitProblem } from '../en
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../common/principal';
 import { PrismaService } from '../database/prisma.service';
+import { ReadReplica } from '../database/read-replica';
+import type { Prisma } from '../database/database';
 import { MatchStore } from '../match-store/match-store';
 import type { CommandResult, StoreTransaction } from '../match-store/match-store';
 import { MatchMaker } from '../matches/match-maker';
@@ -205,6 +207,8 @@ export class TournamentsService {
     private readonly jobs: JobQueue,
     /** What signs the exports (the match exports' key, published at /.well-known/scopa-keys.json); without it, unsigned. */
     @Optional() private readonly keys?: ExportKeys,
+    /** Where the listing reads (the read replica when there is one); without it, the primary. */
+    @Optional() private readonly replica?: ReadReplica,
   ) {}
 
   /** Open (created or started) tournaments one account may have created (TOURNAMENT_LIMIT). */
@@ -631,10 +635,14 @@ export class TournamentsService {
         throw new DomainError('VALIDATION_FAILED', 'after: a cursor from an earlier page');
       }
     }
-    const rows = await this.records.page(this.prisma, { status: filter.status ?? null, format: filter.format ?? null, caller: caller ?? '', cursor, limit });
+    // A listing does not wait for each tournament's jobs (get does): it shows every item as its log stands, on the read
+    // replica when there is one (a little lag: docs/operations.md "Read replicas"); a tournament's own reads stay on the primary.
+    const { rows, items } = await this.listingReads(async (db) => {
+      const rows = await this.records.page(db, { status: filter.status ?? null, format: filter.format ?? null, caller: caller ?? '', cursor, limit });
+      const items = await Promise.all(rows.slice(0, limit).map(async (r) => this.view(await this.folded(r.id, db))));
+      return { rows, items };
+    });
     const page = rows.slice(0, limit);
-    // A listing does not wait for each tournament's jobs (get does): it shows every item as its log stands.
-    const items = await Promise.all(page.map(async (r) => this.view(await this.folded(r.id))));
     const last = page[page.length - 1];
     return {
       items,
@@ -737,9 +745,14 @@ export class TournamentsService {
     return this.folded(id);
   }
 
-  private async folded(id: string): Promise<Folded> {
+  private listingReads<T>(fn: (db: Prisma) => Promise<T>): Promise<T> {
+    return this.replica ? this.replica.read((db) => fn(db.prisma)) : fn(this.prisma);
+  }
+
+  /** `db`: the listing's read source; the primary otherwise. */
+  private async folded(id: string, db: Prisma = this.prisma): Promise<Folded> {
     if (!UUID.test(id)) throw new DomainError('NOT_FOUND', 'no such tournament');
-    const f = await this.log.load(this.prisma, id);
+    const f = await this.log.load(db, id);
     if (f.seq === 0) throw new DomainError('NOT_FOUND', 'no such tournament');
     return f;
   }

@@ -41,7 +41,8 @@ export async function spawnInstance(
   nodeArgs: string[] = [],
   from: ServiceLaunch = { cwd: process.cwd(), serviceFlags: SERVICE_NODE_FLAGS, embeddedFlags: EMBEDDED_NODE_FLAGS, serviceEnv: SERVICE_ENVIRONMENT },
 ): Promise<ProcessInstance> {
-  const port = await freePort();
+  // A suite given a range of ports passes PORT; otherwise a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const childEnv = { ...from.serviceEnv, ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: String(port) };
   const flags = serviceNodeFlags(childEnv, from.serviceFlags, from.embeddedFlags ?? []);
   const child = spawn(process.execPath, [...flags, ...nodeArgs, 'dist/main.js'], {
