@@ -261,10 +261,12 @@ describe('a lost and failed-over PostgreSQL (real server, one process of the bui
       if (Date.now() - readySince > 30_000) throw new Error('not ready within 30 s of the promotion');
       await sleep(200);
     }
+    const readyAfterMs = Date.now() - readySince;
     expect(service.starts).toBe(1);
     expect(service.crashes).toEqual([]);
     // The retry of the play refused during the outage, twice (a client that did not hear the first answer either).
     const first = await ok('POST', `/v1/matches/${id}/plays`, beforeOutage.who.token, beforeOutage.body);
+    const writesAfterMs = Date.now() - readySince;
     const again = await ok('POST', `/v1/matches/${id}/plays`, beforeOutage.who.token, beforeOutage.body);
     expect(again.seq).toBe(first.seq);
     expect((await eventsInLog(id)).filter((e) => e.command_key === `${beforeOutage.who.username}:${beforeOutage.body.idempotencyKey}`)).toHaveLength(1);
@@ -291,5 +293,6 @@ describe('a lost and failed-over PostgreSQL (real server, one process of the bui
     expect(feed.lines.filter((l) => l.error)).toEqual([]);
     expect(fiveHundreds).toEqual([]);
     expect(service.crashes).toEqual([]);
+    process.stdout.write(`db-failover: ready ${readyAfterMs} ms and first write ${writesAfterMs} ms after the promotion; ${seqs.length} events on the feed\n`);
   });
 });
