@@ -561,10 +561,18 @@ export class MatchStore {
 
   /**
    * Looks up each append in doubt in the log: committed (its very events at its seqs), its reactions run now;
-   * not there, it never happened. While the database is still lost, they stay in doubt. Returns how many committed.
+   * not there, it never happened. While the database is still lost or a standby, they stay in doubt. Returns how many
+   * committed.
    */
   async resolveInDoubt(): Promise<number> {
     let committed = 0;
+    // Only on a primary: a standby (the proxy not yet switched) may not have the commit yet, and "not there" would be wrong.
+    try {
+      const [row] = await this.prisma.$queryRawUnsafe<{ recovery: boolean }[]>('SELECT pg_is_in_recovery() AS recovery');
+      if (row?.recovery !== false) return 0;
+    } catch {
+      return 0; // still lost: next time
+    }
     for (const [matchId, d] of [...this.inDoubt]) {
       let events: StoredEvent[];
       try {
