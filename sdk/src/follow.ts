@@ -116,12 +116,15 @@ async function openSocket(client: FollowClient, used: { token?: string }): Promi
   });
 }
 
+/** Errors after which follow() reconnects and resumes from the last seq (SERVICE_UNAVAILABLE: the database is failing over). */
+const TRANSIENT = new Set(['RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE']);
+
 /** A GraphQL error (the match does not exist, I may not see it, ...) or a refused credential ends the iteration. */
 function fatalError(error: unknown): ScopaError | undefined {
-  if (error instanceof ScopaError) return error.code === 'RATE_LIMITED' || error.code === 'INTERNAL' ? undefined : error;
+  if (error instanceof ScopaError) return TRANSIENT.has(error.code) ? undefined : error;
   if (Array.isArray(error) && error.length > 0) {
     const e = ScopaError.fromGraphQL(error[0]);
-    return e.code === 'RATE_LIMITED' || e.code === 'INTERNAL' ? undefined : e;
+    return TRANSIENT.has(e.code) ? undefined : e;
   }
   const code = closeCode(error);
   if (code !== undefined && FATAL_CLOSE.has(code)) {

@@ -41,6 +41,18 @@ describe('SDK retries', () => {
     expect(long.sent).toHaveLength(1);
   });
 
+  it("waits a 503's Retry-After (SERVICE_UNAVAILABLE, a database failover) when it is short, else backs off", async () => {
+    const short = scripted([[503, { 'retry-after': '0.03' }], 200]);
+    const started = performance.now();
+    expect((await retryingFetch(short.fetchImpl, options, () => true)(post({ idempotencyKey: 'k' }))).status).toBe(200);
+    // 30 ms: more than the first backoff (at most baseDelayMs = 1 ms) would have waited.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    expect(short.sent).toHaveLength(2);
+    const long = scripted([[503, { 'retry-after': '60' }], 200]);
+    expect((await retryingFetch(long.fetchImpl, options, () => true)(post({ idempotencyKey: 'k' }))).status).toBe(200);
+    expect(long.sent).toHaveLength(2);
+  });
+
   it('gives up after the last attempt with NETWORK_ERROR', async () => {
     const { sent, fetchImpl } = scripted([new TypeError('a'), new TypeError('b'), new TypeError('c'), 200]);
     const error = await retryingFetch(fetchImpl, options, () => true)(post({ idempotencyKey: 'k' })).catch((e: unknown) => e);

@@ -4,7 +4,9 @@ import { ScopaError } from './errors.js';
 export interface RetryOptions {
   /**
    * Attempts in all (default 4). A request is retried when the service could not be
-   * reached or answered 502, 503 or 504, and when it answered 429 with a
+   * reached or answered 502, 503 or 504 (a 503 with `Retry-After`, e.g.
+   * SERVICE_UNAVAILABLE during a database failover, after that long when it is no
+   * longer than `maxDelayMs`), and when it answered 429 with a
    * `Retry-After` no longer than `maxDelayMs`; and only when it is safe to send
    * again: a GET, HEAD or DELETE, or a command carrying an idempotency key (the
    * SDK's command helpers always send one, so a retry finds the first result).
@@ -56,8 +58,9 @@ export function retryingFetch(
       }
       if (last) return response;
       if (RETRY_STATUS.has(response.status)) {
+        const wait = response.status === 503 ? retryAfterMs(response.headers.get('retry-after')) : undefined;
         await discard(response);
-        await sleep(backoff(options, attempt));
+        await sleep(wait !== undefined && wait <= options.maxDelayMs ? wait : backoff(options, attempt));
         continue;
       }
       if (response.status === 429) {

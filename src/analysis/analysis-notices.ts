@@ -37,8 +37,10 @@ export function analysisNotices(
   local: PubSubEngine,
   listen: boolean,
   onError: (err: unknown) => void = () => undefined,
+  /** After the LISTEN connection was lost and listens again: make up the notices missed meanwhile. */
+  onReconnect: () => void = () => undefined,
 ): AnalysisNotices {
   if (redis || !db.pool) return { publisher: local, listener: null };
-  const listener = listen ? new PgNoticeListener(db.pool.options as pg.ClientConfig, local, isAnalysisNotice, onError) : null;
+  const listener = listen ? new PgNoticeListener(db.pool.options as pg.ClientConfig, local, isAnalysisNotice, onError, onReconnect) : null;
   return { publisher: pgNoticePublisher(db.pool), listener };
 }

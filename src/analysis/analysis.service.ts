@@ -90,8 +90,13 @@ export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, Be
     this.analyzer = analyzerInfo({ iterationsPerOption: config.ANALYSIS_ITERATIONS, exploration: 2.5 });
     this.queue = new AnalysisQueue(jobs, analysisQueueOptions(config));
     // A worker process tells every instance (it listens to nobody); an instance listens when it has no Redis.
-    this.notices = analysisNotices(prisma.database, hasRedis(config), pubsub, !worker, (err) =>
-      this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`),
+    this.notices = analysisNotices(
+      prisma.database,
+      hasRedis(config),
+      pubsub,
+      !worker,
+      (err) => this.logger.warn(`analysis notices: ${(err as Error)?.message ?? err}`),
+      () => void this.catchUp(),
     );
     this.runner = new AnalysisRunner(
       prisma,
@@ -188,10 +193,64 @@ export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, Be
     const first: AnalysisProgressMessage | null = current
       ? progressOf({ matchId, analyzer: key, status: current.status, done: current.done, total: current.total })
       : null;
-    return subscriptionIterator(source, (m) => (m.analyzer === key ? m : null), {
+    const iterator = subscriptionIterator(source, (m) => (m.analyzer === key ? m : null), {
       first,
       endsAfter: (m) => m.status === 'done' || m.status === 'failed',
     });
+    return this.watch(matchId, iterator);
+  }
+
+  /** The matches whose progress this process's subscribers follow, with how many subscribers (for catchUp). */
+  private readonly watched = new Map<string, number>();
+
+  private watch(matchId: string, iterator: AsyncIterableIterator<AnalysisProgressMessage>): AsyncIterableIterator<AnalysisProgressMessage> {
+    this.watched.set(matchId, (this.watched.get(matchId) ?? 0) + 1);
+    let open = true;
+    const unwatch = () => {
+      if (!open) return;
+      open = false;
+      const n = (this.watched.get(matchId) ?? 1) - 1;
+      if (n > 0) this.watched.set(matchId, n);
+      else this.watched.delete(matchId);
+    };
+    const watched: AsyncIterableIterator<AnalysisProgressMessage> = {
+      next: async () => {
+        const r = await iterator.next();
+        if (r.done) unwatch();
+        return r;
+      },
+      return: async () => {
+        unwatch();
+        return (await iterator.return?.()) ?? { done: true, value: undefined };
+      },
+      throw: async (err?: unknown) => {
+        unwatch();
+        return (await iterator.throw?.(err)) ?? { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]: () => watched,
+    };
+    return watched;
+  }
+
+  /**
+   * The LISTEN connection was lost (PostgreSQL without Redis) and listens again: the notices sent meanwhile are gone,
+   * so each followed analysis's progress as it stands is published again here (a subscriber takes it as any progress;
+   * `done` or `failed` ends its subscription).
+   */
+  async catchUp(): Promise<number> {
+    const key = this.analyzer.key;
+    let sent = 0;
+    for (const matchId of [...this.watched.keys()]) {
+      try {
+        const row = await this.row(matchId);
+        if (!row) continue;
+        await this.pubsub.publish(analysisChannel(matchId), progressOf({ matchId, analyzer: key, status: row.status, done: row.done, total: row.total }));
+        sent++;
+      } catch (err) {
+        this.logger.warn(`analysis catch-up of ${matchId}: ${(err as Error)?.message ?? err}`);
+      }
+    }
+    return sent;
   }
 
   /**

@@ -67,7 +67,13 @@ export const ERROR_CODES = [
   /** The match has more decisions than an analysis takes (ANALYSIS_MAX_DECISIONS); details decisions, limit. */
   'ANALYSIS_TOO_LARGE',
   'PAYLOAD_TOO_LARGE',
+  /** A dependency of the service does not answer (readiness, a stream's failure, a trusted issuer's keys): retry later. */
   'UNAVAILABLE',
+  /**
+   * The database was lost, is failing over or is read-only right now (docs/operations.md "When the database fails
+   * over"): retryable, after `retryAfter` seconds (REST: Retry-After), the same command with the same idempotencyKey.
+   */
+  'SERVICE_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

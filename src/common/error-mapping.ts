@@ -1,12 +1,14 @@
 /**
  * The one place where errors become transport errors: every failure is first
  * normalized to a DomainError, then rendered as GraphQL extensions or as an
- * RFC 9457 problem document. Anything unexpected is a 500 whose message says
- * nothing about the internals.
+ * RFC 9457 problem document. A lost or read-only database is
+ * SERVICE_UNAVAILABLE (503, retryable). Anything else unexpected is a 500
+ * whose message says nothing about the internals.
  */
 import { HttpException } from '@nestjs/common';
 import { DomainError, isDomainError } from './domain-error';
 import type { ErrorCode } from './domain-error';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-unavailable';
 
 /** HTTP status of each code: the switch is exhaustive, a new code fails to compile until it is mapped. */
 export function httpStatusOf(code: ErrorCode): number {
@@ -64,6 +66,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'ANALYSIS_QUEUE_FULL':
       return 429;
     case 'UNAVAILABLE':
+    case 'SERVICE_UNAVAILABLE':
       return 503;
     default: {
       const unmapped: never = code;
@@ -106,7 +109,17 @@ export function toDomainError(err: unknown): DomainError | null {
     const detail = e.expose === true && typeof e.message === 'string' ? e.message : 'the request is malformed';
     return new DomainError('VALIDATION_FAILED', detail);
   }
+  if (isDatabaseUnavailable(err)) return serviceUnavailable();
   return null;
+}
+
+/** The database is lost, failing over or read-only (./database-unavailable.ts): a retryable 503, never a 500. */
+export function serviceUnavailable(): DomainError {
+  return new DomainError(
+    'SERVICE_UNAVAILABLE',
+    'the database is unavailable (lost, failing over or read-only); send the same request again, with the same idempotencyKey, after retryAfter seconds',
+    { retryAfter: DATABASE_RETRY_AFTER_SECONDS },
+  );
 }
 
 function fromHttpException(err: HttpException): DomainError | null {

@@ -108,6 +108,8 @@ export function errorCodesOf(route: RouteContract, op: Operation): ErrorCode[] {
     codes.add('VERSION_CONFLICT');
     codes.add('VALIDATION_FAILED');
   }
+  // Every operation reads or writes the database (the health checks omit it): a lost or read-only one is a retryable 503.
+  codes.add('SERVICE_UNAVAILABLE');
   for (const c of route.omitted) codes.delete(c);
   return ERROR_CODES.filter((c) => codes.has(c));
 }
@@ -123,6 +125,7 @@ const DETAILED: Partial<Record<ErrorCode, string>> = {
   INVALID_RULESET: 'InvalidRulesetProblem',
   RATE_LIMITED: 'RateLimitedProblem',
   RATED_PLAY_SUSPENDED: 'RatedPlaySuspendedProblem',
+  SERVICE_UNAVAILABLE: 'ServiceUnavailableProblem',
 };
 
 /** The problem+json schemas, true to src/common/error-mapping.ts (toProblem) and the details each code carries. */
@@ -211,6 +214,13 @@ function problemSchemas(): Record<string, Json> {
       windowSeconds: { type: 'integer', description: 'The window of the bucket, in seconds.' },
       cost: { type: 'integer', description: 'Units this request costs.' },
     }),
+    ServiceUnavailableProblem: only('SERVICE_UNAVAILABLE', ['retryAfter'], {
+      retryAfter: {
+        type: 'integer',
+        description:
+          'Seconds to wait before sending the same request again (also the Retry-After header); a command keeps its idempotencyKey, so it is never applied twice.',
+      },
+    }),
   };
 }
 
@@ -281,6 +291,7 @@ export function completeOperation(route: RouteContract, op: Operation): void {
     };
     // Errors after the rate limiter carry the RateLimit-* headers too; declared on 429 only, where they matter.
     if (status === 429) withHeaders(response, [...rateHeaders, 'Retry-After']);
+    if (codes.includes('SERVICE_UNAVAILABLE')) withHeaders(response, ['Retry-After']);
     op.responses[String(status)] = response;
   }
   if (route.acceptsIfMatch && !(op.parameters ?? []).some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'if-match')) {
@@ -311,6 +322,8 @@ const DESCRIPTION = [
   '**Authentication.** `Authorization: Bearer <token>`: a session JWT (POST /v1/auth/login or /v1/auth/register; every scope), or a personal API token (`scopa_pat_...`, the scopes it was created with). Public operations need none (a bad token there is ignored).',
   '',
   "**Errors** are `application/problem+json` documents (RFC 9457) with a stable `code` (the same as GraphQL's `extensions.code`) and per-code details (`reason` for ILLEGAL_PLAY and DECLARATION_NOT_ALLOWED, `option` for INVALID_RULESET, `limit`/`remaining`/`reset`/`retryAfter` for RATE_LIMITED). Bad input changes nothing.",
+  '',
+  '**Database failover.** While the database is lost, failing over or read-only, any operation may answer 503 SERVICE_UNAVAILABLE with `Retry-After` (and `retryAfter`): send the same request again after that many seconds; a command with the same `idempotencyKey` is applied at most once, and a retry of one that was applied answers its result.',
   '',
   "**Rate limits.** Each operation costs units from the caller's bucket (an account, or an address when anonymous); responses carry `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`, and a 429 carries `Retry-After`.",
   '',

@@ -23,6 +23,7 @@ export function sendProblem(res: Response, exception: unknown, logger?: Logger):
   if (!toDomainError(exception)) logger?.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   const problem = toProblem(exception);
   if (res.headersSent) return;
-  if (problem.code === 'RATE_LIMITED' && typeof problem.retryAfter === 'number') res.setHeader('Retry-After', String(problem.retryAfter));
+  if ((problem.code === 'RATE_LIMITED' || problem.code === 'SERVICE_UNAVAILABLE') && typeof problem.retryAfter === 'number')
+    res.setHeader('Retry-After', String(problem.retryAfter));
   res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));
 }

@@ -37,6 +37,18 @@ export async function pingDatabase(db: Pick<Prisma, '$queryRawUnsafe'>): Promise
   await db.$queryRawUnsafe('SELECT 1');
 }
 
+/**
+ * Resolves when the database answers and takes writes: on PostgreSQL, not a
+ * standby (`pg_is_in_recovery()`), so that an instance behind a proxy still
+ * pointing at a demoted primary is not ready (docs/operations.md "When the
+ * database fails over"). One statement, as cheap as the ping.
+ */
+export async function assertWritable(db: Pick<Prisma, '$queryRawUnsafe'>, kind: DatabaseKind): Promise<void> {
+  if (kind !== 'pg') return pingDatabase(db);
+  const rows = await db.$queryRawUnsafe<{ recovery: boolean }[]>('SELECT pg_is_in_recovery() AS recovery');
+  if (rows[0]?.recovery !== false) throw new Error('the database is a standby (in recovery): no writable primary');
+}
+
 export type DatabaseKind = 'pglite' | 'pg';
 
 /**
@@ -158,8 +170,15 @@ export function prepareDatabase(options: DatabaseOptions): PreparedDatabase {
       // Idle connections stay open for 5 minutes (pg's default is 10 s): a new server backend costs a fork and
       // cold caches, and reopening them whenever load rises after a lull showed as latency spikes.
       idleTimeoutMillis: 300_000,
+      // A failover (docs/operations.md "When the database fails over"): a connect to an address that does not answer
+      // fails after 5 s (pg's default waits forever), a command then answers SERVICE_UNAVAILABLE; TCP keepalive finds a
+      // connection to a machine that died without closing it.
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
     });
-    pool.on('error', () => undefined); // an idle client dropped by the server; the pool replaces it
+    // An idle client dropped by the server (a restart, a failover): the pool removes it and opens a new one when needed,
+    // where the hot statements are prepared again (node-postgres keeps prepared names per connection).
+    pool.on('error', () => undefined);
     let ended = false;
     return {
       kind: 'pg',

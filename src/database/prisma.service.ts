@@ -10,7 +10,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaClient } from './generated/client';
-import { pingDatabase, prepareDatabase } from './database';
+import { assertWritable, pingDatabase, prepareDatabase } from './database';
 import type { DatabaseOptions, PreparedDatabase, Prisma } from './database';
 
 const OmittingPrismaClient = PrismaClient as unknown as new (options: ConstructorParameters<typeof PrismaClient>[0]) => Prisma;
@@ -32,9 +32,14 @@ export class PrismaService extends OmittingPrismaClient implements OnModuleInit,
     Logger.log(`database ready (${this.database.kind === 'pg' ? 'PostgreSQL' : 'PGlite'})`, 'Database');
   }
 
-  /** Resolves when the database answers a query (readiness, src/health). */
+  /** Resolves when the database answers a query. */
   async ping(): Promise<void> {
     await pingDatabase(this);
+  }
+
+  /** Resolves when the database answers and is a writable primary, not a standby (readiness, src/health). */
+  async writable(): Promise<void> {
+    await assertWritable(this, this.database.kind);
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -10,7 +10,7 @@ import { SkipRateLimit } from '../common/public.decorator';
 import { Public } from '../common/public.decorator';
 import { ReadinessService } from './readiness.service';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrors } from '../common/api-errors';
+import { ApiErrors, ApiOmitErrors } from '../common/api-errors';
 
 @Public()
 @SkipRateLimit()
@@ -22,6 +22,7 @@ export class HealthController {
   ) {}
 
   @Get()
+  @ApiOmitErrors('SERVICE_UNAVAILABLE')
   @ApiOperation({ operationId: 'check', summary: 'Liveness: the process answers' })
   @ApiOkResponse({
     description: 'The process answers.',
@@ -48,6 +49,7 @@ export class HealthController {
     },
   })
   @ApiErrors('UNAVAILABLE')
+  @ApiOmitErrors('SERVICE_UNAVAILABLE')
   ready(): Promise<HealthCheckResult> {
     return this.health.check(this.readiness.checks());
   }

@@ -1,4 +1,4 @@
-/** What readiness checks: the database answers, and Redis when fan-out uses it. */
+/** What readiness checks: the database answers and takes writes (no standby), and Redis when fan-out uses it. */
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { HealthIndicatorFunction } from '@nestjs/terminus';
@@ -15,7 +15,7 @@ export class ReadinessService {
   ) {}
 
   checks(): HealthIndicatorFunction[] {
-    const checks = [() => this.probe('database', () => this.prisma.ping())];
+    const checks = [() => this.probe('database', () => this.prisma.writable())];
     const ping = this.redisPing;
     if (ping) checks.push(() => this.probe('redis', ping));
     return checks;

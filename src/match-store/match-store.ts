@@ -23,9 +23,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHex } from '../engine';
 import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 import { prismaRowReader } from '../database/database';
 import type { Prisma, StatementRunner } from '../database/database';
-import { canonicalJson, joinEvent, sha256Hex, GENESIS_HASH } from '../match-formats/chain';
+import { canonicalJson, chainEvents, joinEvent, sha256Hex, GENESIS_HASH } from '../match-formats/chain';
 import type { StoredEvent } from '../match-formats/chain';
 import { EventStore } from './event-store';
 import type { MatchProjection, RulesetVersionRef, SqlRunner } from './event-store';
@@ -229,6 +230,16 @@ export type AppendListener = (result: CommandResult) => void | Promise<void>;
 export type CommandOutcome = { command: Command['type']; appended: CommandResult; seconds: number } | { command: Command['type']; rejected: string };
 export type CommandListener = (outcome: CommandOutcome) => void;
 
+/** An append whose COMMIT may have happened though its answer was lost (the connection dropped): what it sent. */
+interface InDoubt {
+  afterSeq: number;
+  /** The chain hashes of its events (content and position: the same command at the same seq has the same ones). */
+  hashes: string[];
+}
+
+/** While appends are in doubt, the log is looked at this often (from the database's return on). */
+const IN_DOUBT_CHECK_MS = 1000;
+
 export class MatchStore {
   private readonly events: EventStore;
   private readonly cache: SnapshotCache;
@@ -237,6 +248,9 @@ export class MatchStore {
   private readonly reactions = new WeakMap<CommandResult, Promise<void>>();
   private readonly commandListeners = new Set<CommandListener>();
   private readonly reads: MatchReads;
+  /** Per match, its last append in doubt (see resolveInDoubt). */
+  private readonly inDoubt = new Map<string, InDoubt>();
+  private inDoubtTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly prisma: Prisma,
@@ -470,7 +484,10 @@ export class MatchStore {
         this.cache.put(matchId, { ...snap, seq: last.seq, hash: last.hash, state });
         return this.appended({ matchId, seq: last.seq, events: stored, replayed: false });
       } catch (err) {
-        if (!(err instanceof DomainError)) throw err;
+        if (!(err instanceof DomainError)) {
+          if (isDatabaseUnavailable(err)) this.doubt(matchId, snap.seq, chainEvents(matchId, snap.seq, snap.hash, decision.events, options.actor));
+          throw err;
+        }
         if (err.code === 'IDEMPOTENCY_KEY_REUSED' && err.details.duplicate) {
           const earlier = await this.earlierResult(matchId, key!, hash!);
           if (earlier) return earlier;
@@ -502,7 +519,84 @@ export class MatchStore {
     if (record.commandHash !== hash) {
       throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'this command key was already used for a different command in this match');
     }
-    return { matchId, seq: record.events[record.events.length - 1].seq, events: record.events, replayed: true };
+    const result: CommandResult = { matchId, seq: record.events[record.events.length - 1].seq, events: record.events, replayed: true };
+    // The retry of an append of this process whose answer was lost: its reactions (notices, bots) never ran; they run now.
+    if (this.isInDoubt(matchId, result.events)) {
+      this.inDoubt.delete(matchId);
+      return this.appended({ ...result, replayed: false });
+    }
+    return result;
+  }
+
+  // ------------------------------------------------------------ appends in doubt
+
+  /**
+   * An append failed with the database lost (docs/operations.md "When the database fails over"): its COMMIT may have
+   * happened all the same, and then the reactions of this process (the match's notice to the live feeds, "your turn",
+   * the bots' replies) are owed. The retry with the same idempotencyKey answers the stored result and runs them
+   * (earlierResult); without one (no key, or sent to another instance), resolveInDoubt finds the events in the log once
+   * the database is back and runs them then.
+   */
+  private doubt(matchId: string, afterSeq: number, chained: readonly { hash: string }[]): void {
+    this.cache.delete(matchId);
+    this.inDoubt.set(matchId, { afterSeq, hashes: chained.map((e) => e.hash) });
+    this.checkInDoubtLater();
+  }
+
+  private isInDoubt(matchId: string, events: readonly { hash: string }[]): boolean {
+    const d = this.inDoubt.get(matchId);
+    return !!d && this.isInDoubtOf(d, events);
+  }
+
+  private checkInDoubtLater(): void {
+    if (this.inDoubtTimer || this.inDoubt.size === 0) return;
+    this.inDoubtTimer = setTimeout(() => {
+      void this.resolveInDoubt().finally(() => {
+        this.inDoubtTimer = null;
+        this.checkInDoubtLater();
+      });
+    }, IN_DOUBT_CHECK_MS);
+    this.inDoubtTimer.unref();
+  }
+
+  /**
+   * Looks up each append in doubt in the log: committed (its very events at its seqs), its reactions run now;
+   * not there, it never happened. While the database is still lost or a standby, they stay in doubt. Returns how many
+   * committed.
+   */
+  async resolveInDoubt(): Promise<number> {
+    let committed = 0;
+    // Only on a primary: a standby (the proxy not yet switched) may not have the commit yet, and "not there" would be wrong.
+    try {
+      const [row] = await this.prisma.$queryRawUnsafe<{ recovery: boolean }[]>('SELECT pg_is_in_recovery() AS recovery');
+      if (row?.recovery !== false) return 0;
+    } catch {
+      return 0; // still lost: next time
+    }
+    for (const [matchId, d] of [...this.inDoubt]) {
+      let events: StoredEvent[];
+      try {
+        events = (await this.events.loadLog(matchId, d.afterSeq, d.afterSeq + d.hashes.length))?.events ?? [];
+      } catch (err) {
+        if (isDatabaseUnavailable(err)) return committed;
+        events = [];
+      }
+      if (this.inDoubt.get(matchId) !== d) continue; // resolved meanwhile (the retry came)
+      this.inDoubt.delete(matchId);
+      if (!this.isInDoubtOf(d, events)) continue;
+      committed++;
+      this.appended({ matchId, seq: events[events.length - 1].seq, events, replayed: false });
+    }
+    return committed;
+  }
+
+  private isInDoubtOf(d: InDoubt, events: readonly { hash: string }[]): boolean {
+    return d.hashes.length === events.length && d.hashes.every((h, i) => events[i].hash === h);
+  }
+
+  /** Appends of this process still in doubt (tests, metrics). */
+  appendsInDoubt(): number {
+    return this.inDoubt.size;
   }
 
   // ------------------------------------------------------------ folding

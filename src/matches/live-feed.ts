@@ -7,7 +7,10 @@
  * turns it into what its subscriber may see). The feed ends after the event
  * that ends the match: nothing can follow it (a command on an ended match is
  * MATCH_OVER), and every transport completes there (graphql-ws and
- * graphql-sse send `complete`, the NDJSON stream closes).
+ * graphql-sse send `complete`, the NDJSON stream closes). A log read that
+ * meets a lost database (a failover) waits for it and reads again, up to
+ * OUTAGE_WAIT_MS, so the feed stays open across a failover and goes on from
+ * its last seq.
  *
  * Redis pub/sub drops what is published while this instance's subscriber
  * connection is away (a Sentinel switch, a restart): `resumes` says when it
@@ -21,6 +24,7 @@ import { joinEvent } from '../match-formats/chain';
 import type { StoredEvent } from '../match-formats/chain';
 import type { Snapshot } from '../match-store/snapshot-cache';
 import type { MatchNotice, PresenceChange } from '../realtime/channels';
+import { isDatabaseUnavailable } from '../common/database-unavailable';
 
 /** What the feed reads: the match store, in the service. */
 export interface FeedLog {
@@ -38,6 +42,22 @@ export type FeedSnapshot = Pick<Snapshot, 'seq' | 'hash' | 'state'>;
 
 /** Log reads after a gap go this many events at a time. */
 const PAGE = 200;
+/** How long a log read waits for a lost database to come back before the feed fails (SERVICE_UNAVAILABLE), and how often it tries. */
+const OUTAGE_WAIT_MS = 60_000;
+const OUTAGE_RETRY_MS = 500;
+
+/** `read`, again while it fails with the database lost (up to OUTAGE_WAIT_MS), unless `gone()` (the subscriber left). */
+async function throughOutage<T>(read: () => Promise<T>, gone: () => boolean): Promise<T> {
+  const until = Date.now() + OUTAGE_WAIT_MS;
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || Date.now() > until || gone()) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, OUTAGE_RETRY_MS));
+  }
+}
 
 export class LiveFeed<T> implements AsyncIterableIterator<T> {
   private readonly gen: AsyncGenerator<T, undefined>;
@@ -107,7 +127,13 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
       // instance's snapshot when it is at this very event (every subscriber here shares it).
       const snap = this.log.peek(matchId);
       if (snap && snap.seq === e.seq && snap.hash === e.hash) state = snap.state;
-      else state = state ? evolve(state, joinEvent(e)) : await this.log.state(matchId, e.seq);
+      else
+        state = state
+          ? evolve(state, joinEvent(e))
+          : await throughOutage(
+              () => this.log.state(matchId, e.seq),
+              () => closed,
+            );
       last = e.seq;
       ended.yes = state.phase === 'over';
       return this.toItem(e, state);
@@ -121,7 +147,10 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
           if (notice.presence) {
             // Not a log event: it carries the seq of the last one delivered and does not move it.
             if (this.toPresence && last >= 1) {
-              state ??= await this.log.state(matchId, last);
+              state ??= await throughOutage(
+                () => this.log.state(matchId, last),
+                () => closed,
+              );
               yield this.toPresence(notice.presence, last, state);
             }
             continue;
@@ -144,7 +173,10 @@ export class LiveFeed<T> implements AsyncIterableIterator<T> {
         if (!readLog) continue;
         readLog = false;
         for (;;) {
-          const batch = await this.log.eventsFrom(matchId, last + 1, PAGE);
+          const batch = await throughOutage(
+            () => this.log.eventsFrom(matchId, last + 1, PAGE),
+            () => closed,
+          );
           if (batch.length === 0) break;
           for (const e of batch) {
             if (e.seq !== last + 1) throw new Error(`event log gap at ${last + 1}`);

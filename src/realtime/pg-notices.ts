@@ -43,8 +43,11 @@ export function pgNoticePublisher(pool: pg.Pool): NoticePublisher {
 /**
  * LISTENs on a connection of its own (not the pool's: it stays open) and
  * republishes the notices `accept` takes on `local`; reconnects after a loss
- * (notices sent meanwhile are lost: a subscription's first message is read
- * from the database, and a reader can always poll the analysis).
+ * (a failover: docs/operations.md "When the database fails over") every
+ * RECONNECT_MS and LISTENs again. Notices sent meanwhile are lost: once it
+ * listens again, `onReconnect` is called so that the owner makes them up
+ * from the database (the analyses publish each open subscription's current
+ * progress again).
  */
 export class PgNoticeListener {
   private client: pg.Client | null = null;
@@ -56,7 +59,12 @@ export class PgNoticeListener {
     private readonly local: NoticePublisher,
     private readonly accept: (channel: string, message: unknown) => boolean,
     private readonly onError: (err: unknown) => void = () => undefined,
+    private readonly onReconnect: () => void = () => undefined,
   ) {}
+
+  /** Times it listened again after a lost connection. */
+  reconnects = 0;
+  private lostOnce = false;
 
   /** Resolves once it listens (the first connection's failure rejects). */
   async start(): Promise<void> {
@@ -93,11 +101,20 @@ export class PgNoticeListener {
       return;
     }
     this.client = client;
+    if (this.lostOnce) {
+      this.reconnects++;
+      try {
+        this.onReconnect();
+      } catch (err) {
+        this.onError(err);
+      }
+    }
   }
 
   private lost(client: pg.Client): void {
     if (this.client !== client) return;
     this.client = null;
+    this.lostOnce = true;
     client.end().catch(() => undefined);
     this.retry();
   }

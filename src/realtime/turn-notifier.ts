@@ -26,7 +26,12 @@ export class TurnNotifier {
       seq: result.seq,
       ...(result.events?.length ? { events: result.events.map((e) => ({ ...e, time: e.time.toISOString() })) } : {}),
     };
-    const m = await this.turnAfter(result);
+    // The match's notice goes out even when who is to move cannot be read (the database lost right after the commit):
+    // the live feeds need it; the "your turn" is then left out.
+    const m = await this.turnAfter(result).catch((err: unknown) => {
+      this.logger.warn(`turn after ${result.matchId}@${result.seq} not read: ${(err as Error).message}`);
+      return null;
+    });
     // Both go out together (one write to Redis), the match's notice first.
     const sent = [this.pubsub.publish(matchChannel(result.matchId), notice)];
     if (m && m.turn_player !== null && m.turn_seat !== null && !m.turn_player.startsWith('bot:')) {

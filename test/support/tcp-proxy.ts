@@ -10,12 +10,18 @@ export interface TcpProxy {
   accepted(): number;
   /** Destroys every open connection (both sides): clients see their sockets drop. */
   dropAll(): number;
+  /**
+   * From now until the next dropAll, the server's bytes are thrown away: what the client sends still reaches the server
+   * (a COMMIT still commits), its answers are lost, as when a connection dies right after the commit.
+   */
+  loseReplies(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetPort: number, host = '127.0.0.1'): Promise<TcpProxy> {
   const open = new Set<net.Socket>();
   let accepted = 0;
+  let losing = false;
   const server = net.createServer((client) => {
     accepted++;
     const upstream = net.connect(targetPort, host);
@@ -25,7 +31,9 @@ export async function startTcpProxy(targetPort: number, host = '127.0.0.1'): Pro
       s.on('error', () => undefined);
     }
     client.pipe(upstream);
-    upstream.pipe(client);
+    upstream.on('data', (chunk: Buffer) => {
+      if (!losing) client.write(chunk);
+    });
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -33,7 +41,11 @@ export async function startTcpProxy(targetPort: number, host = '127.0.0.1'): Pro
   return {
     port: (server.address() as net.AddressInfo).port,
     accepted: () => accepted,
+    loseReplies: () => {
+      losing = true;
+    },
     dropAll: () => {
+      losing = false;
       const n = open.size;
       for (const s of open) s.destroy();
       return n;
