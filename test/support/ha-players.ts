@@ -226,6 +226,8 @@ export class LiveSubscriber {
   readonly origins: number[] = [];
   readonly fromSeqs: number[] = [];
   resumes = 0;
+  /** opponentGone / opponentBack items received (not log events). */
+  presenceChanges = 0;
   readonly errors: string[] = [];
   private client: Client | null = null;
   private stopped = false;
@@ -273,6 +275,12 @@ export class LiveSubscriber {
             return again(text);
           }
           const event = (m.data as any)?.matchEventsLive?.event;
+          // opponentGone / opponentBack are no log events: they carry the seq of the last event delivered (and come
+          // when an instance is killed); the log's events are checked, these are counted.
+          if (event?.type === 'opponentGone' || event?.type === 'opponentBack') {
+            this.presenceChanges++;
+            return;
+          }
           if (typeof event?.seq === 'number') {
             this.seqs.push(event.seq);
             this.types.push(event.type);
