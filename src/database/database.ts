@@ -160,25 +160,35 @@ export interface PreparedDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * A pg pool to a PostgreSQL server, as every pool of the service has it (the primary's and the read replica's):
+ * `applicationName` names its connections in pg_stat_activity.
+ */
+export function openPool(url: string, max: number, applicationName?: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // Idle connections stay open for 5 minutes (pg's default is 10 s): a new server backend costs a fork and
+    // cold caches, and reopening them whenever load rises after a lull showed as latency spikes.
+    idleTimeoutMillis: 300_000,
+    // A failover (docs/operations.md "When the database fails over"): a connect to an address that does not answer
+    // fails after 5 s (pg's default waits forever), a command then answers SERVICE_UNAVAILABLE; TCP keepalive finds a
+    // connection to a machine that died without closing it.
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+    ...(applicationName ? { application_name: applicationName } : {}),
+  });
+  // An idle client dropped by the server (a restart, a failover): the pool removes it and opens a new one when needed,
+  // where the hot statements are prepared again (node-postgres keeps prepared names per connection).
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 export function prepareDatabase(options: DatabaseOptions): PreparedDatabase {
   const noMigrations: MigrationReport = { applied: [], alreadyApplied: [] };
   if (options.url) {
     const url = options.url;
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.poolSize ?? DEFAULTS.PG_POOL_SIZE,
-      // Idle connections stay open for 5 minutes (pg's default is 10 s): a new server backend costs a fork and
-      // cold caches, and reopening them whenever load rises after a lull showed as latency spikes.
-      idleTimeoutMillis: 300_000,
-      // A failover (docs/operations.md "When the database fails over"): a connect to an address that does not answer
-      // fails after 5 s (pg's default waits forever), a command then answers SERVICE_UNAVAILABLE; TCP keepalive finds a
-      // connection to a machine that died without closing it.
-      connectionTimeoutMillis: 5000,
-      keepAlive: true,
-    });
-    // An idle client dropped by the server (a restart, a failover): the pool removes it and opens a new one when needed,
-    // where the hot statements are prepared again (node-postgres keeps prepared names per connection).
-    pool.on('error', () => undefined);
+    const pool = openPool(url, options.poolSize ?? DEFAULTS.PG_POOL_SIZE);
     let ended = false;
     return {
       kind: 'pg',

@@ -22,9 +22,9 @@
 import { Logger } from '@nestjs/common';
 import type { OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+import type pg from 'pg';
 import { DomainError } from '../common/domain-error';
-import { createPrismaClient } from './database';
+import { createPrismaClient, openPool } from './database';
 import type { Prisma, RowReader } from './database';
 
 /** Where a lag-tolerant read runs: a Prisma client (the seed omitted, as on the primary) and a driver row reader. */
@@ -80,8 +80,7 @@ export interface ReplicaConnection extends ReadSource {
 }
 
 export function openReplica(url: string, poolSize: number): ReplicaConnection {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 300_000, application_name: REPLICA_APPLICATION_NAME });
-  pool.on('error', () => undefined); // an idle client dropped by the server; the pool replaces it
+  const pool = openPool(url, poolSize, REPLICA_APPLICATION_NAME);
   const prisma = createPrismaClient(new PrismaPg(pool));
   let closed = false;
   return {
