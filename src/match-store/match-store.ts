@@ -24,7 +24,7 @@ import { decide, evolve, initialState, replay, seedCommitment, seedFromHex, toHe
 import type { Command, MatchEvent, MatchSettings, MatchState, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import { isDatabaseUnavailable } from '../common/database-unavailable';
-import { prismaRowReader } from '../database/database';
+import { assertWritable, prismaRowReader } from '../database/database';
 import type { Prisma, StatementRunner } from '../database/database';
 import { canonicalJson, chainEvents, joinEvent, sha256Hex, GENESIS_HASH } from '../match-formats/chain';
 import type { StoredEvent } from '../match-formats/chain';
@@ -568,10 +568,9 @@ export class MatchStore {
     let committed = 0;
     // Only on a primary: a standby (the proxy not yet switched) may not have the commit yet, and "not there" would be wrong.
     try {
-      const [row] = await this.prisma.$queryRawUnsafe<{ recovery: boolean }[]>('SELECT pg_is_in_recovery() AS recovery');
-      if (row?.recovery !== false) return 0;
+      await assertWritable(this.prisma, 'pg');
     } catch {
-      return 0; // still lost: next time
+      return 0; // still lost, or a standby: next time
     }
     for (const [matchId, d] of [...this.inDoubt]) {
       let events: StoredEvent[];
