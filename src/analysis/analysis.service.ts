@@ -193,44 +193,20 @@ export class AnalysisService implements OnModuleInit, OnApplicationBootstrap, Be
     const first: AnalysisProgressMessage | null = current
       ? progressOf({ matchId, analyzer: key, status: current.status, done: current.done, total: current.total })
       : null;
-    const iterator = subscriptionIterator(source, (m) => (m.analyzer === key ? m : null), {
+    this.watched.set(matchId, (this.watched.get(matchId) ?? 0) + 1);
+    return subscriptionIterator(source, (m) => (m.analyzer === key ? m : null), {
       first,
       endsAfter: (m) => m.status === 'done' || m.status === 'failed',
+      onEnd: () => {
+        const n = (this.watched.get(matchId) ?? 1) - 1;
+        if (n > 0) this.watched.set(matchId, n);
+        else this.watched.delete(matchId);
+      },
     });
-    return this.watch(matchId, iterator);
   }
 
   /** The matches whose progress this process's subscribers follow, with how many subscribers (for catchUp). */
   private readonly watched = new Map<string, number>();
-
-  private watch(matchId: string, iterator: AsyncIterableIterator<AnalysisProgressMessage>): AsyncIterableIterator<AnalysisProgressMessage> {
-    this.watched.set(matchId, (this.watched.get(matchId) ?? 0) + 1);
-    let open = true;
-    const unwatch = () => {
-      if (!open) return;
-      open = false;
-      const n = (this.watched.get(matchId) ?? 1) - 1;
-      if (n > 0) this.watched.set(matchId, n);
-      else this.watched.delete(matchId);
-    };
-    const watched: AsyncIterableIterator<AnalysisProgressMessage> = {
-      next: async () => {
-        const r = await iterator.next();
-        if (r.done) unwatch();
-        return r;
-      },
-      return: async () => {
-        unwatch();
-        return (await iterator.return?.()) ?? { done: true, value: undefined };
-      },
-      throw: async (err?: unknown) => {
-        unwatch();
-        return (await iterator.throw?.(err)) ?? { done: true, value: undefined };
-      },
-      [Symbol.asyncIterator]: () => watched,
-    };
-    return watched;
-  }
 
   /**
    * The LISTEN connection was lost (PostgreSQL without Redis) and listens again: the notices sent meanwhile are gone,

@@ -50,4 +50,22 @@ describe('subscriptionIterator', () => {
     await expect(out.throw!(new Error('client gone'))).rejects.toThrow('client gone');
     expect(state.ended).toBe(true);
   });
+
+  it('tells onEnd once, however it ends: a final value, the subscriber leaving, or a throw', async () => {
+    const ends = { final: 0, left: 0, thrown: 0 };
+    const final = subscriptionIterator(source(['done']).it, (s) => s, { endsAfter: (s) => s === 'done', onEnd: () => ends.final++ });
+    await final.next();
+    expect(ends.final).toBe(0);
+    await final.next();
+    await final.return!();
+    expect(ends.final).toBe(1);
+    const left = subscriptionIterator(source([1]).it, (n) => n, { onEnd: () => ends.left++ });
+    await left.next();
+    await left.return!();
+    await left.return!();
+    expect(ends.left).toBe(1);
+    const thrown = subscriptionIterator(source<number>([]).it, (n) => n, { onEnd: () => ends.thrown++ });
+    await expect(thrown.throw!(new Error('client gone'))).rejects.toThrow('client gone');
+    expect(ends.thrown).toBe(1);
+  });
 });
