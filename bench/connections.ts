@@ -58,8 +58,8 @@ import { http } from './http';
 import { cardCode, legalPlaysOf, parseCard } from '../src/engine';
 import type { RulesetOptions } from '../src/engine';
 import { freshPgDatabase } from '../test/store/helpers';
-import { freePort } from '../test/support/process-instance';
-import { SERVICE_ENVIRONMENT, SERVICE_NODE_FLAGS } from '../src/node-flags';
+import { spawnInstance } from '../test/support/process-instance';
+import type { ProcessInstance } from '../test/support/process-instance';
 
 const TARGET = Number(process.env.BENCH_CONNECTIONS ?? 20_000);
 const PER_CLIENT = 5000;
@@ -225,35 +225,13 @@ async function subscriptionsOpen(base: string): Promise<number> {
   return Number(/^scopa_subscriptions_open(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? NaN);
 }
 
-async function spawnService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const port = PORT || (await freePort());
-  const { spawn } = await import('node:child_process');
-  const childEnv = { ...SERVICE_ENVIRONMENT, ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env, PORT: String(port) } as Record<string, string>;
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), 'dist/main.js'], {
-    env: childEnv,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health/ready`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('instance did not become ready');
-    await sleep(200);
-  }
+/** The built instance (test/support/process-instance.ts), logging warnings, as in production; `stop` ends it with SIGKILL if 20,000 sockets hold its shutdown past 10 s. */
+async function spawnService(env: Record<string, string>): Promise<ProcessInstance> {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const instance = await spawnInstance({ LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env, ...(PORT ? { PORT: String(PORT) } : {}) }, nodeArgs);
   return {
-    url,
-    child,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
-    },
+    ...instance,
+    stop: () => Promise.race([instance.stop(), sleep(10_000).then(() => void instance.child.kill('SIGKILL'))]),
   };
 }
 
@@ -322,7 +300,7 @@ async function main(): Promise<void> {
   const db = await freshPgDatabase('scopa_bench');
   const clients: ChildProcess[] = [];
   let players: Player[] = [];
-  let service: Awaited<ReturnType<typeof spawnService>> | null = null;
+  let service: ProcessInstance | null = null;
   const cleanup = () => {
     for (const c of clients) c.kill('SIGKILL');
     service?.child.kill('SIGKILL');
