@@ -2606,8 +2606,8 @@ export interface components {
              */
             title: string;
             /**
-             * @description A URI naming the problem type: https://scopa.example/problems/<code in kebab case>.
-             * @example https://scopa.example/problems/not-your-turn
+             * @description A URI reference naming the problem type: the code's section of the error guide the service serves, /docs/guides/errors.html#<code in lower case>.
+             * @example /docs/guides/errors.html#not_your_turn
              */
             type: string;
         } & {
