@@ -232,7 +232,7 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     expect(await svc.blockedIds(a.id)).toEqual([]);
   });
 
-  it('BLOCKED (403, GraphQL BLOCKED): challenges either way, the acceptance of one sent before, and rematches', async () => {
+  it('BLOCKED (403, GraphQL BLOCKED): challenges either way, the acceptance of one sent before, rematches, a seat at the other one's table', async () => {
     const a = await register(app, 'rca');
     const b = await register(app, 'rcb');
     const c = await register(app, 'rcc');
@@ -274,6 +274,13 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     expect([rb.status, rb.body.code]).toEqual([403, 'BLOCKED']);
     expect(errorCode(await gql(app, a.token, `mutation($id: ID!) { rematch(matchId: $id) { status } }`, { id: m.id }))).toBe('BLOCKED');
     expect((await http().get(`/v1/matches/${m.id}/rematch`).set('authorization', auth(a))).body.code).toBe('NOT_FOUND');
+
+    // b may not take a seat in a match a sits in; c may.
+    const open = (await http().post('/v1/matches').set('authorization', auth(a)).send({ preset: 'scopa' })).body;
+    const join = await http().post(`/v1/matches/${open.id}/join`).set('authorization', auth(b)).send({});
+    expect([join.status, join.body.code]).toEqual([403, 'BLOCKED']);
+    expect(errorCode(await gql(app, b.token, `mutation($id: ID!) { joinMatch(matchId: $id) { seq } }`, { id: open.id }))).toBe('BLOCKED');
+    expect((await http().post(`/v1/matches/${open.id}/join`).set('authorization', auth(c)).send({})).status).toBe(200);
 
     // Each still challenges others.
     expect((await http().post('/v1/challenges').set('authorization', auth(b)).send({ username: c.username, preset: 'scopa' })).status).toBe(201);

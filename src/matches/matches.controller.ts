@@ -69,6 +69,7 @@ export class MatchesController {
     'ALREADY_SEATED',
     'INVALID_CLIENT_SEED',
     'RATED_PLAY_SUSPENDED',
+    'BLOCKED',
   )
   @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat (optionally giving my client seed)' })
   @ApiOkResponse({ type: MatchModel })

@@ -134,6 +134,16 @@ export class RelationsStore {
     return rows[0]?.blocked === true;
   }
 
+  /** Whether `player` and any of `others` (usernames) are blocked either way. */
+  async blockedWithAny(player: string, others: string[]): Promise<boolean> {
+    const rows = await this.prisma.$queryRawUnsafe<{ blocked: boolean }[]>(
+      `SELECT EXISTS (SELECT 1 FROM blocks WHERE (blocker = $1 AND blocked = ANY ($2::text[])) OR (blocked = $1 AND blocker = ANY ($2::text[]))) AS blocked`,
+      player,
+      others,
+    );
+    return rows[0]?.blocked === true;
+  }
+
   /** The accounts blocked either way with `accountId`. */
   async blockedIds(accountId: string): Promise<string[]> {
     const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT b::text AS id FROM ${blockedWith('$1::uuid')} AS x(b)`, accountId);

@@ -113,6 +113,12 @@ export class RelationsService {
     if (await this.anyBlockedAmong(usernames)) throw new DomainError('BLOCKED', `${what}: not possible between these players`);
   }
 
+  /** Refuses with BLOCKED when `player` and any of `others` (usernames) are blocked either way: taking a seat at their table. */
+  async assertNotBlockedWith(player: string, others: string[], what: string): Promise<void> {
+    const rest = [...new Set(others.map((u) => u.toLowerCase()))].filter((u) => u !== player);
+    if (rest.length > 0 && (await this.store.blockedWithAny(player, rest))) throw new DomainError('BLOCKED', `${what}: not possible between these players`);
+  }
+
   /** The accounts blocked either way with this one (whom it blocks and who blocks it): what the chat hides. */
   blockedIds(accountId: string): Promise<string[]> {
     return this.store.blockedIds(accountId);
