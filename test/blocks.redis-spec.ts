@@ -141,10 +141,10 @@ describe('blocked players are never paired by seeks (two instances, PostgreSQL +
     expect(aPaired).toBeGreaterThanOrEqual(ROUNDS / 2);
     expect(bPaired).toBeGreaterThanOrEqual(ROUNDS / 2);
     // No match of the whole run seats both.
-    const together = await sql.query(
-      `SELECT count(*)::int AS n FROM matches WHERE seats::jsonb @> $1::jsonb AND seats::jsonb @> $2::jsonb`,
-      [JSON.stringify([{ player: A.username }]), JSON.stringify([{ player: B.username }])],
-    );
+    const together = await sql.query(`SELECT count(*)::int AS n FROM matches WHERE seats::jsonb @> $1::jsonb AND seats::jsonb @> $2::jsonb`, [
+      JSON.stringify([{ player: A.username }]),
+      JSON.stringify([{ player: B.username }]),
+    ]);
     expect(together.rows[0].n).toBe(0);
   });
 });

@@ -40,7 +40,10 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     await app.close();
   });
 
-  const follow = (a: Account, b: Account | string) => http().put(`/v1/users/${typeof b === 'string' ? b : b.username}/follow`).set('authorization', auth(a));
+  const follow = (a: Account, b: Account | string) =>
+    http()
+      .put(`/v1/users/${typeof b === 'string' ? b : b.username}/follow`)
+      .set('authorization', auth(a));
   const block = (a: Account, b: Account) => http().put(`/v1/users/${b.username}/block`).set('authorization', auth(a));
   const list = async (viewer: Account, whose: Account, which: 'following' | 'followers', query = '') => {
     const res = await http().get(`/v1/users/${whose.username}/${which}${query}`).set('authorization', auth(viewer));
@@ -105,7 +108,9 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     }
     expect(errorCode(await gql(app, a.token, `mutation($u: String!) { follow(username: $u) { following } }`, { u: a.username }))).toBe('VALIDATION_FAILED');
     expect(errorCode(await gql(app, a.token, `mutation($u: String!) { block(username: $u) { blocking } }`, { u: `nobody-${a.username}` }))).toBe('NOT_FOUND');
-    expect(errorCode(await gql(app, a.token, `query($u: String!) { followers(username: $u) { nextCursor } }`, { u: `nobody-${a.username}` }))).toBe('NOT_FOUND');
+    expect(errorCode(await gql(app, a.token, `query($u: String!) { followers(username: $u) { nextCursor } }`, { u: `nobody-${a.username}` }))).toBe(
+      'NOT_FOUND',
+    );
     // Nothing was recorded by the refusals.
     expect(names(await list(a, a, 'following'))).toEqual([]);
     expect((await http().get('/v1/account/blocks').set('authorization', auth(a))).body).toEqual({ items: [], nextCursor: null });
@@ -144,7 +149,8 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     const a = await register(app, 'rga');
     const b = await register(app, 'rgb');
     const c = await register(app, 'rgc');
-    const m = (op: string, u: Account) => gqlOk(app, a.token, `mutation($u: String!) { ${op}(username: $u) { username following blocking } }`, { u: u.username });
+    const m = (op: string, u: Account) =>
+      gqlOk(app, a.token, `mutation($u: String!) { ${op}(username: $u) { username following blocking } }`, { u: u.username });
     expect((await m('follow', b)).follow).toEqual({ username: b.username, following: true, blocking: false });
     expect((await m('follow', b)).follow).toEqual({ username: b.username, following: true, blocking: false });
     await tick();
@@ -174,7 +180,9 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     expect(rest.blocks).toEqual({ items: [{ username: b.username }], nextCursor: null });
     expect((await m('unblock', c)).unblock).toEqual({ username: c.username, following: false, blocking: false });
     expect((await m('unblock', c)).unblock.blocking).toBe(false);
-    expect((await http().get('/v1/account/blocks').set('authorization', auth(a))).body.items.map((i: { username: string }) => i.username)).toEqual([b.username]);
+    expect((await http().get('/v1/account/blocks').set('authorization', auth(a))).body.items.map((i: { username: string }) => i.username)).toEqual([
+      b.username,
+    ]);
   });
 
   it('a block ends the follows both ways and stays silent: what the blocked player reads does not show it', async () => {
@@ -232,7 +240,7 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     expect(await svc.blockedIds(a.id)).toEqual([]);
   });
 
-  it('BLOCKED (403, GraphQL BLOCKED): challenges either way, the acceptance of one sent before, rematches, a seat at the other one's table', async () => {
+  it('BLOCKED (403, GraphQL BLOCKED): challenges either way, the acceptance of one sent before, rematches, a seat at the other one’s table', async () => {
     const a = await register(app, 'rca');
     const b = await register(app, 'rcb');
     const c = await register(app, 'rcc');
@@ -312,7 +320,13 @@ describe('follows, blocks and message settings (e2e, PGlite)', () => {
     const a = await register(app, 'rsa');
     const b = await register(app, 'rsb');
     const token = async (scopes: string[]) =>
-      (await http().post('/v1/tokens').set('authorization', auth(a)).send({ name: scopes.join('+'), scopes }).expect(201)).body.token as string;
+      (
+        await http()
+          .post('/v1/tokens')
+          .set('authorization', auth(a))
+          .send({ name: scopes.join('+'), scopes })
+          .expect(201)
+      ).body.token as string;
     const readOnly = await token(['profile:read']);
     const writeOnly = await token(['social:write']);
     const as = (t: string) => `Bearer ${t}`;

@@ -26,7 +26,8 @@ export type Scope = (typeof SCOPES)[number];
 
 /** What each scope lets an app do, in words for the consent page and the docs. */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  [PROFILE_READ]: 'Read your account: who you are, your webhooks and their deliveries, your saved rulesets, your blocks and message settings; read who players follow',
+  [PROFILE_READ]:
+    'Read your account: who you are, your webhooks and their deliveries, your saved rulesets, your blocks and message settings; read who players follow',
   [MATCH_READ]: 'Read your matches, follow them live, read your inbox, hints and exports',
   [MATCH_PLAY]: 'Play for you: create, join, start, play, resign, abort and rematch in your own seats; import matches',
   [CHALLENGE_WRITE]: 'Post seeks and send, accept, decline or cancel challenges for you',

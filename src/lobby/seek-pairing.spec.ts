@@ -59,7 +59,11 @@ describe('groupSeeks', () => {
       ['b', 'd'],
     ]);
     // four seats: no group holds both
-    const four = [seek('a', { players: 4, blocked_players: ['b'] }), seek('b', { players: 4, blocked_players: ['a'] }), ...['c', 'd', 'e'].map((p) => seek(p, { players: 4 }))];
+    const four = [
+      seek('a', { players: 4, blocked_players: ['b'] }),
+      seek('b', { players: 4, blocked_players: ['a'] }),
+      ...['c', 'd', 'e'].map((p) => seek(p, { players: 4 })),
+    ];
     expect(groupSeeks(four).map((g) => g.map((s) => s.player))).toEqual([['a', 'c', 'd', 'e']]);
   });
 

@@ -53,10 +53,7 @@ export function compatible(a: Pairable, b: Pairable): boolean {
  * not yet grouped takes the oldest compatible ones after it; a seek that can
  * complete no group waits.
  */
-export function groupSeeks<T extends Pairable & Pick<SeekRow, 'players'>>(
-  seeks: T[],
-  maxGroups = Infinity,
-): T[][] {
+export function groupSeeks<T extends Pairable & Pick<SeekRow, 'players'>>(seeks: T[], maxGroups = Infinity): T[][] {
   const used = new Set<number>();
   const groups: T[][] = [];
   for (let i = 0; i < seeks.length && groups.length < maxGroups; i++) {

@@ -24,7 +24,16 @@ export class RelationPageQuery {
   after?: string;
 }
 
-@InputType()
+/** GraphQL's arguments of `following` and `followers`: whose list, and the page. */
+@ArgsType()
+export class UserListArgs extends RelationPageQuery {
+  @Field({ description: 'The player whose list it is.' })
+  @IsString()
+  @MaxLength(64)
+  username!: string;
+}
+
+@InputType({ description: 'Who may send me direct messages.' })
 export class MessageSettingsInput {
   @Field(() => DirectMessagesEnum, { description: 'Who may send me direct messages: everyone (the default), followed or nobody.' })
   @ApiProperty({ enum: DirectMessagesEnum })

@@ -2,7 +2,7 @@ import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { Caller, PROFILE_READ, RequireScope, SOCIAL_WRITE } from '../common/principal';
 import type { Principal } from '../common/principal';
 import { RelationsService } from './relations.service';
-import { MessageSettingsInput, RelationPageQuery } from './relations.input';
+import { MessageSettingsInput, RelationPageQuery, UserListArgs } from './relations.input';
 import { BlockPageModel, FollowPageModel, MessageSettingsModel, RelationModel } from './relations.model';
 
 /** Follows, blocks and my message settings over GraphQL (docs/social.md "Follows and blocks"). */
@@ -39,22 +39,14 @@ export class RelationsResolver {
 
   @RequireScope(PROFILE_READ)
   @Query(() => FollowPageModel, { description: 'Whom a player follows, newest first, each with whether they are online now, in cursor pages.' })
-  following(
-    @Caller() caller: Principal,
-    @Args('username', { description: 'The player.' }) username: string,
-    @Args() q: RelationPageQuery,
-  ): Promise<FollowPageModel> {
-    return this.relations.following(caller, username, q.first, q.after);
+  following(@Caller() caller: Principal, @Args() q: UserListArgs): Promise<FollowPageModel> {
+    return this.relations.following(caller, q.username, q.first, q.after);
   }
 
   @RequireScope(PROFILE_READ)
   @Query(() => FollowPageModel, { description: 'Who follows a player, newest first, each with whether they are online now, in cursor pages.' })
-  followers(
-    @Caller() caller: Principal,
-    @Args('username', { description: 'The player.' }) username: string,
-    @Args() q: RelationPageQuery,
-  ): Promise<FollowPageModel> {
-    return this.relations.followers(caller, username, q.first, q.after);
+  followers(@Caller() caller: Principal, @Args() q: UserListArgs): Promise<FollowPageModel> {
+    return this.relations.followers(caller, q.username, q.first, q.after);
   }
 
   @RequireScope(PROFILE_READ)
@@ -71,7 +63,10 @@ export class RelationsResolver {
 
   @RequireScope(SOCIAL_WRITE)
   @Mutation(() => MessageSettingsModel, { description: 'Change who may send me direct messages.' })
-  setMessageSettings(@Caller() caller: Principal, @Args('input', { description: 'The new setting.' }) input: MessageSettingsInput): Promise<MessageSettingsModel> {
+  setMessageSettings(
+    @Caller() caller: Principal,
+    @Args('input', { description: 'The new setting.' }) input: MessageSettingsInput,
+  ): Promise<MessageSettingsModel> {
     return this.relations.setMessageSettings(caller, input);
   }
 }
