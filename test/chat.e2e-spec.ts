@@ -251,7 +251,12 @@ describe('chat rooms (e2e, PGlite)', () => {
     const [ann, bob, eve] = await Promise.all([register(app, 'dma'), register(app, 'dmb'), register(app, 'dme')]);
     const pubsub = app.get<PubSubEngine>(PUB_SUB);
     const events = pubsub.asyncIterableIterator<PlayerEvent>(playerChannel(bob.username));
-    const next = events.next();
+    const next = (async () => {
+      for (;;) {
+        const e = await events.next();
+        if (e.done || e.value.type === 'directMessage') return e;
+      }
+    })();
     await match([ann, bob], 'scopa');
     const sent = await say(ann, `/v1/messages/${bob.username.toUpperCase()}`, 'rematch later?');
     expect(sent.status).toBe(201);

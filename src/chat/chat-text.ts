@@ -5,7 +5,7 @@
  * text read otherwise than it is stored). Nothing is interpreted: `<b>` is
  * four characters, stored and returned as sent. The word filter is npm
  * `obscenity` with its English dataset and recommended transformers (which
- * see through l33t and spacing tricks), for the room kinds CHAT_WORD_FILTER names.
+ * see through l33t, accents and repeated letters), for the room kinds CHAT_WORD_FILTER names.
  */
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import { DomainError } from '../common/domain-error';

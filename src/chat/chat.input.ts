@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ChatRoomKindEnum, MatchRoomEnum } from './chat.model';
 
 @InputType('ChatRoomInput', {
@@ -57,6 +57,15 @@ export class ChatPageQuery {
   @IsString()
   @MaxLength(200)
   after?: string;
+}
+
+/** GraphQL `chatMessages(room, first, after)`. */
+@ArgsType()
+export class ChatMessagesArgs extends ChatPageQuery {
+  @Field(() => ChatRoomInput, { description: 'The room.' })
+  @ValidateNested()
+  @Type(() => ChatRoomInput)
+  room!: ChatRoomInput;
 }
 
 /** `GET /v1/matches/{id}/chat?room=`: which of the match's rooms. */

@@ -3,7 +3,7 @@ import { Caller, MATCH_PLAY, RequireScope } from '../common/principal';
 import type { Principal } from '../common/principal';
 import { ChatService } from './chat.service';
 import type { ChatMessageView } from './chat.service';
-import { ChatPageQuery, ChatRoomInput } from './chat.input';
+import { ChatMessagesArgs, ChatRoomInput } from './chat.input';
 import { ChatMessageModel, ChatPageModel } from './chat.model';
 
 @Resolver()
@@ -11,8 +11,8 @@ export class ChatResolver {
   constructor(private readonly chat: ChatService) {}
 
   @Query(() => ChatPageModel, { description: "A chat room's history, newest first, in cursor pages (without the messages of accounts blocked either way)." })
-  async chatMessages(@Caller() caller: Principal, @Args('room', { type: () => ChatRoomInput, description: 'The room.' }) room: ChatRoomInput, @Args() q: ChatPageQuery): Promise<ChatPageModel> {
-    return this.chat.history(caller, await this.chat.room(caller, room), q.first, q.after);
+  async chatMessages(@Caller() caller: Principal, @Args() q: ChatMessagesArgs): Promise<ChatPageModel> {
+    return this.chat.history(caller, await this.chat.room(caller, q.room), q.first, q.after);
   }
 
   @RequireScope(MATCH_PLAY)

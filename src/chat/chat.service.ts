@@ -226,9 +226,15 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     await this.charge('chatRoom', access.key, 'this room takes');
     const row = await this.store.insert({ id: randomUUID(), room: access.key, author: caller.username, authorId: caller.accountId, text }, this.config.CHAT_FLOOD_WINDOW_MS);
     if (!row) {
+      const window = Math.ceil(this.config.CHAT_FLOOD_WINDOW_MS / 1000);
+      // the flood guard as a bucket of one message per text and window
       throw new DomainError('RATE_LIMITED', 'the same message again so soon: say something else, or wait', {
         reason: 'repeated',
-        retryAfter: Math.ceil(this.config.CHAT_FLOOD_WINDOW_MS / 1000),
+        limit: 1,
+        remaining: 0,
+        reset: window,
+        retryAfter: window,
+        windowSeconds: window,
       });
     }
     const message = toView(row);
@@ -434,7 +440,10 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       throw new DomainError('RATE_LIMITED', `${who} at most ${state.limit} chat messages per ${state.windowSeconds} s`, {
         reason: bucket === 'chatUser' ? 'account' : 'room',
         limit: state.limit,
-        retryAfter: state.reset,
+        remaining: state.remaining,
+        reset: state.reset,
+        retryAfter: Math.max(1, state.reset),
+        windowSeconds: state.windowSeconds,
       });
     }
   }
