@@ -3,7 +3,7 @@
 // API reference served at /docs (`npm run docs`, 20 to 30 s) likewise, from
 // its own sources (a failure there is a warning: the service starts anyway).
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = process.cwd();
@@ -41,8 +41,7 @@ const sources = Math.max(...SOURCES.map((s) => newest(path.join(root, s))));
 if (built >= sources) {
   console.log('build is up to date with the sources: not rebuilding');
 } else {
-  execSync('npm run build', { stdio: 'inherit' });
-  writeFileSync(STAMP, new Date().toISOString() + '\n');
+  execSync('npm run build', { stdio: 'inherit' }); // its postbuild writes STAMP (scripts/build-stamp.mjs)
 }
 
 const DOCS = path.resolve(root, process.env.DOCS_DIR ?? 'docs-site');

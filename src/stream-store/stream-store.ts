@@ -84,9 +84,15 @@ export interface StreamHead {
   hash: string;
 }
 
+/** A lone surrogate as JSON.stringify writes it (`\ud800`), not preceded by an escaped backslash. */
+const ESCAPED_LONE_SURROGATE = /(?:^|[^\\])(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/;
+
 export function canonicalJson(value: unknown): string {
   const text = canonicalize(value);
   if (text === undefined) throw new TypeError('value cannot be canonicalized');
+  // RFC 8785 takes I-JSON, which has no lone surrogates: refused, so that no chain hashes a text another JCS
+  // implementation would refuse. canonicalize 2.x (the version whose engines accept Node 20) writes them escaped.
+  if (text.includes('\\ud') && ESCAPED_LONE_SURROGATE.test(text)) throw new TypeError('lone surrogate in a canonicalized value');
   return text;
 }
 
