@@ -56,6 +56,7 @@ const OWNERS: Record<string, string> = {
   follows: 'relations',
   blocks: 'relations',
   message_settings: 'relations',
+  chat_messages: 'chat',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

@@ -80,6 +80,7 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
   // follows (each entry asks presence whether that player is online) and my blocks
   'FollowPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
   'BlockPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 100 },
+  'ChatPage.items': { max: 100, default: 50, arg: 'first', onParent: true, itemsPerUnit: 100 },
   'Query.ratingHistory': { max: 1000, itemsPerUnit: 100 },
   // post-game analysis: every decision of the match
   'MatchAnalysisResult.decisions': { max: ANALYSIS_DECISIONS_PRICED, itemsPerUnit: 200 },
@@ -106,6 +107,7 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
  */
 export const SMALL_LISTS: Readonly<Record<string, number>> = {
   'AnalysisOption.capture': 40,
+  'ChatRoom.participants': 2,
   'ApiToken.scopes': 16,
   'ArchivedMatch.players': 6,
   'ArchivedResult.totals': 6,
