@@ -52,6 +52,10 @@ const OWNERS: Record<string, string> = {
   // which match is which tournament table: read by every match read path (src/match-store/tournament-tables.ts),
   // written by the tournaments through src/match-store/tournament-tables-store.ts
   tournament_tables: 'match-store',
+  teams: 'teams',
+  team_members: 'teams',
+  team_requests: 'teams',
+  team_kicks: 'teams',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

@@ -17,9 +17,11 @@ export const WEBHOOK_WRITE = 'webhook:write';
 export const RULESET_WRITE = 'ruleset:write';
 /** Tournaments: create, join, withdraw, start, cancel. */
 export const TOURNAMENT_WRITE = 'tournament:write';
+/** Teams: create, join, leave; as a leader accept and decline requests, kick, appoint leaders. */
+export const TEAM_WRITE = 'team:write';
 
 /** The fine scopes: what a personal API token or an OAuth access token may do. A password session holds them all. */
-export const SCOPES = [PROFILE_READ, MATCH_READ, MATCH_PLAY, CHALLENGE_WRITE, WEBHOOK_WRITE, RULESET_WRITE, TOURNAMENT_WRITE] as const;
+export const SCOPES = [PROFILE_READ, MATCH_READ, MATCH_PLAY, CHALLENGE_WRITE, WEBHOOK_WRITE, RULESET_WRITE, TOURNAMENT_WRITE, TEAM_WRITE] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** What each scope lets an app do, in words for the consent page and the docs. */
@@ -31,6 +33,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   [WEBHOOK_WRITE]: 'Register and remove webhooks',
   [RULESET_WRITE]: 'Save custom rulesets',
   [TOURNAMENT_WRITE]: 'Create tournaments, and join, withdraw from, start or cancel them for you',
+  [TEAM_WRITE]: 'Create, join and leave teams for you, and, where you lead, accept or decline requests, kick members and appoint leaders',
 };
 
 /**

@@ -77,6 +77,10 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
   'Query.leaderboard': { max: 100, default: 10, arg: 'limit', itemsPerUnit: 50 },
   'Query.webhookDeliveries': { max: 500, default: 50, arg: 'limit', itemsPerUnit: 50 },
   'LobbyPage.matches': { max: 100, default: 20, arg: 'limit', onParent: true, itemsPerUnit: 50 },
+  // teams (src/teams): pages of teams and requests; a page of members reads their ratings too
+  'TeamPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
+  'TeamMemberPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 20 },
+  'TeamRequestPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
   'Query.ratingHistory': { max: 1000, itemsPerUnit: 100 },
   // post-game analysis: every decision of the match
   'MatchAnalysisResult.decisions': { max: ANALYSIS_DECISIONS_PRICED, itemsPerUnit: 200 },
@@ -136,6 +140,8 @@ export const SMALL_LISTS: Readonly<Record<string, number>> = {
   'SeatPublic.declared': 40,
   'SidePublic.captured': 40,
   'SidePublic.seats': 6,
+  'Team.leaders': 10, // TEAM_LEADERS_MAX
+  'TeamMember.ratings': 16, // TEAM_MEMBER_RATINGS
   'TournamentTable.players': 2,
   'TournamentTable.points': 2,
   'Webhook.events': 16,
