@@ -9,11 +9,13 @@
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { createTestApp } from './support/app';
+import { ScopaClient, ScopaError } from '@scopa/sdk';
+import { createTestApp, listenOnLoopback } from './support/app';
 import { errorCode, gql, gqlOk, register, uniqueName } from './support/clients';
 import type { Account } from './support/clients';
 import { PrismaService } from '../src/database/prisma.service';
 import { TeamsService, TEAMS_PER_ACCOUNT } from '../src/teams/teams.service';
+import { auditTournament } from '../src/tournaments/tournament-audit';
 
 jest.setTimeout(120_000);
 
@@ -21,6 +23,7 @@ const TEAM_FIELDS = 'id name description open createdBy memberCount leaders myRo
 
 describe('teams (e2e, PGlite)', () => {
   let app: INestApplication;
+  let base: string;
   const http = () => request(app.getHttpServer());
   const bearer = (a: Account | string) => `Bearer ${typeof a === 'string' ? a : a.token}`;
 
@@ -42,7 +45,8 @@ describe('teams (e2e, PGlite)', () => {
   const teamName = (prefix: string) => `${prefix} ${uniqueName('t')}`;
 
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ CLIENT_SEED_WINDOW: '0' });
+    base = (await listenOnLoopback(app)).http;
   });
   afterAll(async () => {
     await app.close();
@@ -330,18 +334,59 @@ describe('teams (e2e, PGlite)', () => {
       outsider.username,
     ]);
 
+    // the log carries teamId and audits as sound once started
+    await ok('post', leader, `/v1/tournaments/${t.id}/start`);
+    const exported = await http().get(`/v1/tournaments/${t.id}/export`);
+    const created = exported.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === 'TournamentCreated');
+    expect(created.payload.teamId).toBe(team.id);
+    expect(auditTournament(exported.text).problems).toEqual([]);
+
     // GraphQL: the same input field and refusal; an open tournament shows teamId null
     const other = await register(app, 'od');
-    const created = await gqlOk(app, leader.token, 'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { id teamId } }', {
+    const viaGql = await gqlOk(app, leader.token, 'mutation($input: CreateTournamentInput!) { createTournament(input: $input) { id teamId } }', {
       input: { ...settings, name: 'Club cup 2' },
     });
-    expect(created.createTournament.teamId).toBe(team.id);
-    const joinGql = await gql(app, other.token, 'mutation($id: ID!) { joinTournament(id: $id) { id } }', { id: created.createTournament.id });
+    expect(viaGql.createTournament.teamId).toBe(team.id);
+    const joinGql = await gql(app, other.token, 'mutation($id: ID!) { joinTournament(id: $id) { id } }', { id: viaGql.createTournament.id });
     expect(errorCode(joinGql)).toBe('FORBIDDEN');
     expect(
-      (await gqlOk(app, null, 'query($id: ID!) { tournament(id: $id) { players { player } } }', { id: created.createTournament.id })).tournament.players,
+      (await gqlOk(app, null, 'query($id: ID!) { tournament(id: $id) { players { player } } }', { id: viaGql.createTournament.id })).tournament.players,
     ).toEqual([]);
     const open = await gqlOk(app, other.token, 'mutation { createTournament(input: { name: "Open", format: swiss, preset: "scopa" }) { teamId } }');
     expect(open.createTournament.teamId).toBeNull();
+  });
+
+  it('the SDK: every team method, and refusals as ScopaError codes', async () => {
+    const sign = async (prefix: string) => {
+      const client = new ScopaClient({ baseUrl: base });
+      const username = uniqueName(prefix);
+      await client.register(username, `password-of-${username}`);
+      return { client, username };
+    };
+    const lead = await sign('sl');
+    const ask = await sign('sq');
+    const name = teamName('Sdk club');
+    const team = await lead.client.createTeam({ name, description: 'by request', open: false });
+    expect(team).toMatchObject({ name, open: false, myRole: 'leader' });
+    expect((await ask.client.teams({ q: name.toLowerCase() })).items.map((t) => t.id)).toEqual([team.id]);
+    expect(await ask.client.joinTeam(team.id)).toMatchObject({ requestPending: true });
+    expect((await lead.client.teamRequests(team.id)).items.map((r) => r.username)).toEqual([ask.username]);
+    await lead.client.declineTeamRequest(team.id, ask.username);
+    await ask.client.joinTeam(team.id);
+    expect((await lead.client.acceptTeamRequest(team.id, ask.username)).memberCount).toBe(2);
+    expect((await ask.client.team(team.id)).myRole).toBe('member');
+    expect((await ask.client.teamMembers(team.id, { first: 10 })).items.map((m) => m.username).sort()).toEqual([lead.username, ask.username].sort());
+    const last = await lead.client.leaveTeam(team.id).catch((e: unknown) => e);
+    expect(last).toBeInstanceOf(ScopaError);
+    expect(last).toMatchObject({ code: 'CONFLICT', status: 409 });
+    await expect(ask.client.kickTeamMember(team.id, lead.username)).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    expect((await lead.client.appointTeamLeader(team.id, ask.username)).leaders.sort()).toEqual([lead.username, ask.username].sort());
+    expect((await ask.client.kickTeamMember(team.id, lead.username)).memberCount).toBe(1);
+    expect(await ask.client.leaveTeam(team.id)).toMatchObject({ memberCount: 0 });
+    await expect(ask.client.team(team.id)).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 });
