@@ -25,6 +25,7 @@ import { RulesetsModule } from './rulesets/rulesets.module';
 import { BotsModule } from './bots/bots.module';
 import { StreamsModule } from './streams/streams.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
+import { TeamsModule } from './teams/teams.module';
 
 /**
  * Every module of the service, in order. The order of the controllers in openapi.yaml follows this one (health,
@@ -52,6 +53,7 @@ export const APP_MODULES = [
   ChallengesModule,
   RelationsModule,
   TournamentsModule,
+  TeamsModule,
   PresenceModule,
   ReactionsModule,
   AnalysisModule,

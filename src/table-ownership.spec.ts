@@ -57,6 +57,10 @@ const OWNERS: Record<string, string> = {
   blocks: 'relations',
   message_settings: 'relations',
   chat_messages: 'chat',
+  teams: 'teams',
+  team_members: 'teams',
+  team_requests: 'teams',
+  team_kicks: 'teams',
 };
 
 /** The models of the schema: Prisma delegate name → table. */
