@@ -52,6 +52,12 @@ const OWNERS: Record<string, string> = {
   // which match is which tournament table: read by every match read path (src/match-store/tournament-tables.ts),
   // written by the tournaments through src/match-store/tournament-tables-store.ts
   tournament_tables: 'match-store',
+  // reports and moderation; a ban is a column of accounts (auth's: src/auth/account-bans.ts)
+  account_roles: 'moderation',
+  reports: 'moderation',
+  mutes: 'moderation',
+  moderation_log: 'moderation',
+  moderation_events: 'moderation',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

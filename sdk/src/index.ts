@@ -12,6 +12,11 @@
  */
 export { ScopaClient, newIdempotencyKey, randomClientSeed } from './client.js';
 export type {
+  Report,
+  ReportInput,
+  ReportPage,
+  Mute,
+  Ban,
   Tournament,
   CreateTournamentInput,
   TournamentPage,
