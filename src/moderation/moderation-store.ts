@@ -208,7 +208,8 @@ export class ModerationStore {
   }
 
   async report(db: Tx | null, id: string, forUpdate = false): Promise<ReportRow | null> {
-    const rows = await (db ?? this.prisma).$queryRawUnsafe<RawReport[]>(
+    const sql: Tx = db ?? this.prisma;
+    const rows = await sql.$queryRawUnsafe<RawReport[]>(
       `SELECT ${REPORT_COLUMNS} FROM reports WHERE id = $1::uuid${forUpdate ? ' FOR UPDATE' : ''}`,
       id,
     );
