@@ -49,7 +49,8 @@ function parse(args: string[]): Command | null {
     else rest.push(args[i]);
   }
   if (rest.length === 2 && rest[0] === 'list' && rest[1] === 'moderators') return { op: 'list' };
-  if (rest.length === 3 && (rest[0] === 'grant' || rest[0] === 'revoke') && rest[1] === 'moderator' && rest[2]) return { op: rest[0], username: rest[2], reason };
+  if (rest.length === 3 && (rest[0] === 'grant' || rest[0] === 'revoke') && rest[1] === 'moderator' && rest[2])
+    return { op: rest[0], username: rest[2], reason };
   return null;
 }
 

@@ -95,9 +95,18 @@ describe('npm run admin on the embedded database (e2e, a PGlite folder)', () => 
     expect((await admin(['grant', 'admin', 'mia'], env())).code).toBe(2);
 
     const log = await http().get('/v1/admin/moderation-log').set('authorization', `Bearer ${token}`);
-    const events = log.text.trim().split('\n').slice(1).map((l) => JSON.parse(l));
+    const events = log.text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l));
     expect(events).toEqual([
-      expect.objectContaining({ seq: 1, type: 'moderatorGranted', actor: expect.stringMatching(/^operator:/), payload: { target: 'mia', reason: 'new moderator' } }),
+      expect.objectContaining({
+        seq: 1,
+        type: 'moderatorGranted',
+        actor: expect.stringMatching(/^operator:/),
+        payload: { target: 'mia', reason: 'new moderator' },
+      }),
     ]);
 
     const revoked = await admin(['revoke', 'moderator', 'mia'], env());

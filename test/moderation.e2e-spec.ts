@@ -47,7 +47,9 @@ describe('reports and moderation (e2e, PGlite)', () => {
     // the moderator's name is made before the app, so that MODERATORS names it
     const modName = `mod${process.pid % 1000}${Math.floor(Math.random() * 1e6)}`;
     app = await createTestApp({ ...ENV, MODERATORS: `${modName}, someone-else` });
-    const res = await http().post('/v1/auth/register').send({ username: modName, password: `password-of-${modName}` });
+    const res = await http()
+      .post('/v1/auth/register')
+      .send({ username: modName, password: `password-of-${modName}` });
     expect(res.status).toBe(201);
     mod = { username: modName, token: res.body.accessToken, id: res.body.account.id };
     ann = await register(app, 'ann');
@@ -133,7 +135,13 @@ describe('reports and moderation (e2e, PGlite)', () => {
         const res = await http().post('/v1/reports').set('authorization', auth(ann)).send({ target, reason: 'x' });
         expect([res.status, res.body.code]).toEqual([404, 'NOT_FOUND']);
       }
-      expect((await http().post('/v1/reports').send({ target: { username: bob.username }, reason: 'x' })).status).toBe(401);
+      expect(
+        (
+          await http()
+            .post('/v1/reports')
+            .send({ target: { username: bob.username }, reason: 'x' })
+        ).status,
+      ).toBe(401);
     });
 
     it('GraphQL: report and reports, the latter for moderators only', async () => {
@@ -167,7 +175,10 @@ describe('reports and moderation (e2e, PGlite)', () => {
       const res = await (http() as any)[method](url).set('authorization', auth(ann)).send(body);
       expect([res.status, res.body.code, url]).toEqual([403, 'FORBIDDEN', url]);
     }
-    const token = await http().post('/v1/tokens').set('authorization', auth(mod)).send({ name: 'mod bot', scopes: ['read'] });
+    const token = await http()
+      .post('/v1/tokens')
+      .set('authorization', auth(mod))
+      .send({ name: 'mod bot', scopes: ['read'] });
     expect(token.status).toBe(201);
     const viaToken = await http().post(`/v1/admin/users/${bob.username}/ban`).set('authorization', auth(token.body.token)).send({ reason: 'x' });
     expect([viaToken.status, viaToken.body.code]).toEqual([403, 'FORBIDDEN']);
@@ -182,15 +193,29 @@ describe('reports and moderation (e2e, PGlite)', () => {
         const res = await http().post(`/v1/admin/users/${bob.username}/mute`).set('authorization', auth(mod)).send({ until, reason: 'flood' });
         expect([res.status, res.body.code, until]).toEqual([400, 'VALIDATION_FAILED', until]);
       }
-      expect((await http().post(`/v1/admin/users/${bob.username}/mute`).set('authorization', auth(mod)).send({ until: new Date(Date.now() + 60_000).toISOString() })).status).toBe(400);
       expect(
-        (await http().post('/v1/admin/users/nobody-here/mute').set('authorization', auth(mod)).send({ until: new Date(Date.now() + 60_000).toISOString(), reason: 'x' }))
-          .status,
+        (
+          await http()
+            .post(`/v1/admin/users/${bob.username}/mute`)
+            .set('authorization', auth(mod))
+            .send({ until: new Date(Date.now() + 60_000).toISOString() })
+        ).status,
+      ).toBe(400);
+      expect(
+        (
+          await http()
+            .post('/v1/admin/users/nobody-here/mute')
+            .set('authorization', auth(mod))
+            .send({ until: new Date(Date.now() + 60_000).toISOString(), reason: 'x' })
+        ).status,
       ).toBe(404);
       expect(await moderation.activeMute(bob.id)).toBeNull();
 
       const until = new Date(Date.now() + 3600_000);
-      const muted = await http().post(`/v1/admin/users/${bob.username}/mute`).set('authorization', auth(mod)).send({ until: until.toISOString(), reason: 'flood' });
+      const muted = await http()
+        .post(`/v1/admin/users/${bob.username}/mute`)
+        .set('authorization', auth(mod))
+        .send({ until: until.toISOString(), reason: 'flood' });
       expect(muted.status).toBe(200);
       expect(muted.body).toMatchObject({ username: bob.username, until: until.toISOString(), reason: 'flood', mutedBy: mod.username });
       expect(await moderation.activeMute(bob.id)).toEqual({ until, reason: 'flood' });
@@ -205,10 +230,15 @@ describe('reports and moderation (e2e, PGlite)', () => {
     it('ends by itself at its end time (GraphQL muteUser)', async () => {
       const moderation = app.get(ModerationService);
       const until = new Date(Date.now() + 1500);
-      const r = await gqlOk(app, mod.token, `mutation($u: String!, $t: DateTime!) { muteUser(username: $u, input: {until: $t, reason: "cool down"}) { until reason } }`, {
-        u: ann.username,
-        t: until.toISOString(),
-      });
+      const r = await gqlOk(
+        app,
+        mod.token,
+        `mutation($u: String!, $t: DateTime!) { muteUser(username: $u, input: {until: $t, reason: "cool down"}) { until reason } }`,
+        {
+          u: ann.username,
+          t: until.toISOString(),
+        },
+      );
       expect(r.muteUser).toEqual({ until: until.toISOString(), reason: 'cool down' });
       expect(await moderation.activeMute(ann.id)).toEqual({ until, reason: 'cool down' });
       await new Promise((resolve) => setTimeout(resolve, until.getTime() - Date.now() + 50));
@@ -220,11 +250,17 @@ describe('reports and moderation (e2e, PGlite)', () => {
   describe('bans', () => {
     it("a ban ends the account's session, refresh and API tokens, and refuses its login with ACCOUNT_BANNED; a second ban is CONFLICT", async () => {
       const carl = await register(app, 'carl');
-      const login = await http().post('/v1/auth/login').send({ username: carl.username, password: `password-of-${carl.username}` });
+      const login = await http()
+        .post('/v1/auth/login')
+        .send({ username: carl.username, password: `password-of-${carl.username}` });
       expect(login.status).toBe(200);
-      const pat = await http().post('/v1/tokens').set('authorization', auth(carl)).send({ name: 'bot', scopes: ['read'] });
+      const pat = await http()
+        .post('/v1/tokens')
+        .set('authorization', auth(carl))
+        .send({ name: 'bot', scopes: ['read'] });
       expect(pat.status).toBe(201);
-      for (const token of [carl.token, login.body.accessToken, pat.body.token]) expect((await http().get('/v1/me').set('authorization', auth(token))).status).toBe(200);
+      for (const token of [carl.token, login.body.accessToken, pat.body.token])
+        expect((await http().get('/v1/me').set('authorization', auth(token))).status).toBe(200);
 
       expect((await http().post(`/v1/admin/users/${carl.username}/ban`).set('authorization', auth(mod)).send({})).status).toBe(400);
       const self = await http().post(`/v1/admin/users/${mod.username}/ban`).set('authorization', auth(mod)).send({ reason: 'oops' });
@@ -239,7 +275,9 @@ describe('reports and moderation (e2e, PGlite)', () => {
       }
       const refreshed = await http().post('/v1/auth/refresh').send({ refreshToken: login.body.refreshToken });
       expect(refreshed.status).toBe(401);
-      const again = await http().post('/v1/auth/login').send({ username: carl.username, password: `password-of-${carl.username}` });
+      const again = await http()
+        .post('/v1/auth/login')
+        .send({ username: carl.username, password: `password-of-${carl.username}` });
       expect([again.status, again.body.code]).toEqual([403, 'ACCOUNT_BANNED']);
       expect(again.body.bannedAt).toBe(banned.body.bannedAt);
       const wrong = await http().post('/v1/auth/login').send({ username: carl.username, password: 'not-the-password' });
@@ -263,12 +301,21 @@ describe('reports and moderation (e2e, PGlite)', () => {
     it('holds every action with who, what, why and when; its export audits as sound, and a tampered line is found', async () => {
       const moderation = app.get(ModerationService);
       // what chat records when a moderator removes a message
-      await moderation.recordAction({ moderator: mod.username, action: 'messageRemoved', target: '0b9a3f6e-2c1d-4e5f-8a7b-6c5d4e3f2a1b', reason: 'slur', details: { room: 'lobby' } });
+      await moderation.recordAction({
+        moderator: mod.username,
+        action: 'messageRemoved',
+        target: '0b9a3f6e-2c1d-4e5f-8a7b-6c5d4e3f2a1b',
+        reason: 'slur',
+        details: { room: 'lobby' },
+      });
 
       const res = await http().get('/v1/admin/moderation-log').set('authorization', auth(mod));
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
-      const lines = res.text.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = res.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const [header, ...events] = lines;
       expect(header).toMatchObject({ format: 'scopa-moderation-log/1', events: events.length, lastHash: events[events.length - 1].hash });
       expect(header.signature).toEqual(expect.any(String));

@@ -592,7 +592,9 @@ export class ScopaClient {
 
   /** For moderators: resolves an open report, saying what was done. */
   async resolveReport(reportId: string, resolution?: string): Promise<Report> {
-    return this.#ok(this.rest.POST('/v1/admin/reports/{id}/resolve', { params: { path: { id: reportId } }, body: resolution === undefined ? {} : { resolution } }));
+    return this.#ok(
+      this.rest.POST('/v1/admin/reports/{id}/resolve', { params: { path: { id: reportId } }, body: resolution === undefined ? {} : { resolution } }),
+    );
   }
 
   /** For moderators: mutes a user until a time in the future (their chat messages are refused with `CHAT_MUTED` until then). */

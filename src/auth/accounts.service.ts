@@ -84,7 +84,10 @@ export class AccountsService {
   /** A new access token for the session of a refresh token, and the next refresh token (the one given is spent). */
   async refresh(refreshToken: string): Promise<Session> {
     const next = await this.sessions.refresh(refreshToken);
-    const account = await this.prisma.account.findUnique({ where: { id: next.accountId }, select: { id: true, username: true, createdAt: true, bannedAt: true } });
+    const account = await this.prisma.account.findUnique({
+      where: { id: next.accountId },
+      select: { id: true, username: true, createdAt: true, bannedAt: true },
+    });
     if (!account) throw new DomainError('UNAUTHENTICATED', 'the account no longer exists');
     // A ban revokes every session with it; this refuses one whose refresh raced the ban.
     if (account.bannedAt) throw new DomainError('UNAUTHENTICATED', 'the account is banned: its sessions have ended');

@@ -14,7 +14,14 @@ function log(list: ModerationEvent[] = events): ModerationLine[] {
   let after: { seq: number; hash: string } | null = null;
   const out: ModerationLine[] = [];
   for (const [i, e] of list.entries()) {
-    const [c] = chainStream(MODERATION_STREAM, MODERATION_LOG_ID, after, [e], i === 0 ? 'operator:root' : 'mia', new Date(Date.UTC(2026, 11, 3, 12, i)).toISOString());
+    const [c] = chainStream(
+      MODERATION_STREAM,
+      MODERATION_LOG_ID,
+      after,
+      [e],
+      i === 0 ? 'operator:root' : 'mia',
+      new Date(Date.UTC(2026, 11, 3, 12, i)).toISOString(),
+    );
     out.push(streamLine(MODERATION_STREAM, MODERATION_LOG_ID, { ...c, time: c.time! }) as ModerationLine);
     after = { seq: c.seq, hash: c.hash };
   }
@@ -32,14 +39,18 @@ describe('the moderation log export and its audit', () => {
 
   it('finds an altered event, a removed one, a reordered pair, a dropped last line and a badly shaped one', () => {
     const lines = log();
-    const text = (ls: unknown[], header = true) => (header ? writeModerationExport(lines).split('\n')[0] + '\n' : '') + ls.map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const text = (ls: unknown[], header = true) =>
+      (header ? writeModerationExport(lines).split('\n')[0] + '\n' : '') + ls.map((l) => JSON.stringify(l)).join('\n') + '\n';
     const altered = lines.map((l, i) => (i === 2 ? { ...l, payload: { ...l.payload, reason: 'nothing' } } : l));
-    expect(auditModerationLog(text(altered)).problems).toEqual(['seq 3 (userBanned): hash does not match the event\'s content or time (altered event)']);
+    expect(auditModerationLog(text(altered)).problems).toEqual(["seq 3 (userBanned): hash does not match the event's content or time (altered event)"]);
     const otherTime = lines.map((l, i) => (i === 1 ? { ...l, time: '2026-12-03T13:00:00.000Z' } : l));
     expect(auditModerationLog(text(otherTime)).problems[0]).toMatch(/^seq 2 \(userMuted\): hash does not match/);
     expect(auditModerationLog(text([lines[0], lines[2]])).problems.join('; ')).toMatch(/expected seq 2/);
     expect(auditModerationLog(text([lines[1], lines[0], lines[2]])).problems.join('; ')).toMatch(/prevHash does not link/);
-    expect(auditModerationLog(text(lines.slice(0, 2))).problems).toEqual(['header: 3 events, the export holds 2', 'header: lastHash is not the hash of the last event']);
+    expect(auditModerationLog(text(lines.slice(0, 2))).problems).toEqual([
+      'header: 3 events, the export holds 2',
+      'header: lastHash is not the hash of the last event',
+    ]);
     expect(auditModerationLog(text(lines, false)).problems).toContain('no header line (format scopa-moderation-log/1)');
     // a line re-hashed to hide a missing reason field still fails its shape
     const unshaped = log([{ type: 'userMuted', target: 'bob', reason: 'x' } as ModerationEvent]);

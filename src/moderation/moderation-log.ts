@@ -36,7 +36,15 @@ export const MODERATION_STREAM: StreamKind = { name: 'moderation log', idKey: 'l
 export const MODERATION_EXPORT_FORMAT = 'scopa-moderation-log/1';
 
 /** Every action the log records; the event's type. */
-export const MODERATION_ACTIONS = ['moderatorGranted', 'moderatorRevoked', 'userMuted', 'userUnmuted', 'userBanned', 'reportResolved', 'messageRemoved'] as const;
+export const MODERATION_ACTIONS = [
+  'moderatorGranted',
+  'moderatorRevoked',
+  'userMuted',
+  'userUnmuted',
+  'userBanned',
+  'reportResolved',
+  'messageRemoved',
+] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 /**

@@ -209,10 +209,7 @@ export class ModerationStore {
 
   async report(db: Tx | null, id: string, forUpdate = false): Promise<ReportRow | null> {
     const sql: Tx = db ?? this.prisma;
-    const rows = await sql.$queryRawUnsafe<RawReport[]>(
-      `SELECT ${REPORT_COLUMNS} FROM reports WHERE id = $1::uuid${forUpdate ? ' FOR UPDATE' : ''}`,
-      id,
-    );
+    const rows = await sql.$queryRawUnsafe<RawReport[]>(`SELECT ${REPORT_COLUMNS} FROM reports WHERE id = $1::uuid${forUpdate ? ' FOR UPDATE' : ''}`, id);
     return rows[0] ? toReport(rows[0]) : null;
   }
 
@@ -244,9 +241,7 @@ export class ModerationStore {
 
   /** The account's mute still running, or null. */
   async activeMute(accountId: string): Promise<MuteRow | null> {
-    const rows = await this.prisma.$queryRawUnsafe<
-      { account_id: string; username: string; until: Date; reason: string; muted_by: string; muted_at: Date }[]
-    >(
+    const rows = await this.prisma.$queryRawUnsafe<{ account_id: string; username: string; until: Date; reason: string; muted_by: string; muted_at: Date }[]>(
       `SELECT account_id::text AS account_id, username, until, reason, muted_by, muted_at FROM mutes WHERE account_id = $1::uuid AND until > now()`,
       accountId,
     );
@@ -271,7 +266,10 @@ export class ModerationStore {
 
   /** Lifts the account's running mute (in the caller's transaction): false when none runs (an ended one is dropped too). */
   async unmute(tx: Tx, accountId: string): Promise<boolean> {
-    const rows = await tx.$queryRawUnsafe<{ running: boolean }[]>(`DELETE FROM mutes WHERE account_id = $1::uuid RETURNING until > now() AS running`, accountId);
+    const rows = await tx.$queryRawUnsafe<{ running: boolean }[]>(
+      `DELETE FROM mutes WHERE account_id = $1::uuid RETURNING until > now() AS running`,
+      accountId,
+    );
     return rows[0]?.running === true;
   }
 }

@@ -26,7 +26,10 @@ export class ModerationController {
 
   @RequireScope(PROFILE_READ)
   @Get('admin/reports')
-  @ApiOperation({ operationId: 'listReports', summary: `The reports of a status (open by default, or resolved), oldest first, in cursor pages: ${MODERATORS_ONLY}` })
+  @ApiOperation({
+    operationId: 'listReports',
+    summary: `The reports of a status (open by default, or resolved), oldest first, in cursor pages: ${MODERATORS_ONLY}`,
+  })
   @ApiOkResponse({ type: ReportPageModel })
   reports(@Caller() caller: Principal, @Query() q: ReportsQuery): Promise<ReportPageModel> {
     return this.moderation.reports(caller, q.status, q.first, q.after);

@@ -43,19 +43,25 @@ export class ReportTargetModel {
   @Field(() => String, { nullable: true, description: "The reported chat message's id." })
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   messageId!: string | null;
-  @Field(() => String, { nullable: true, description: 'The reported match.' }) @ApiProperty({ type: String, nullable: true, format: 'uuid' }) matchId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The reported match.' }) @ApiProperty({ type: String, nullable: true, format: 'uuid' }) matchId!:
+    string | null;
 }
 
 @ObjectType('Report', { description: "A player's report of a user, a chat message or a match, for the moderators." })
 export class ReportModel implements ReportView {
-  @Field(() => ID) @ApiProperty({ format: 'uuid' }) id!: string;
+  @Field(() => ID, { description: 'The report.' }) @ApiProperty({ format: 'uuid' }) id!: string;
   @Field({ description: 'Who reported.' }) @ApiProperty() reporter!: string;
-  @Field(() => ReportTargetModel) @ApiProperty({ type: ReportTargetModel }) target!: ReportTargetModel;
+  @Field(() => ReportTargetModel, { description: 'What is reported.' }) @ApiProperty({ type: ReportTargetModel }) target!: ReportTargetModel;
   @Field({ description: 'Why, as the reporter wrote it.' }) @ApiProperty() reason!: string;
-  @Field(() => ReportStatusEnum) @ApiProperty({ enum: ReportStatusEnum }) status!: `${ReportStatusEnum}`;
-  @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
-  @Field(() => Date, { nullable: true }) @ApiProperty({ type: String, format: 'date-time', nullable: true }) resolvedAt!: Date | null;
-  @Field(() => String, { nullable: true, description: 'The moderator who resolved it.' }) @ApiProperty({ type: String, nullable: true }) resolvedBy!: string | null;
+  @Field(() => ReportStatusEnum, { description: 'open until a moderator resolves it.' })
+  @ApiProperty({ enum: ReportStatusEnum })
+  status!: `${ReportStatusEnum}`;
+  @Field(() => Date, { description: 'When it was made.' }) @ApiProperty({ type: String, format: 'date-time' }) createdAt!: Date;
+  @Field(() => Date, { nullable: true, description: 'When it was resolved.' })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  resolvedAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'The moderator who resolved it.' }) @ApiProperty({ type: String, nullable: true }) resolvedBy!:
+    string | null;
   @Field(() => String, { nullable: true, description: 'What was done, as the moderator wrote it.' })
   @ApiProperty({ type: String, nullable: true })
   resolution!: string | null;
@@ -71,17 +77,17 @@ export class ReportPageModel implements ReportPage {
 
 @ObjectType('Mute', { description: "A running mute: the user's chat messages are refused (CHAT_MUTED) until `until`." })
 export class MuteModel implements MuteView {
-  @Field() @ApiProperty() username!: string;
+  @Field({ description: 'Who is muted.' }) @ApiProperty() username!: string;
   @Field(() => Date, { description: 'When it ends.' }) @ApiProperty({ type: String, format: 'date-time' }) until!: Date;
   @Field({ description: 'Why.' }) @ApiProperty() reason!: string;
   @Field({ description: 'The moderator.' }) @ApiProperty() mutedBy!: string;
-  @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) mutedAt!: Date;
+  @Field(() => Date, { description: 'When the mute was given.' }) @ApiProperty({ type: String, format: 'date-time' }) mutedAt!: Date;
 }
 
 @ObjectType('Ban', { description: 'A banned account: its sessions, tokens and sockets have ended, its login is refused (ACCOUNT_BANNED).' })
 export class BanModel implements BanView {
-  @Field() @ApiProperty() username!: string;
-  @Field(() => Date) @ApiProperty({ type: String, format: 'date-time' }) bannedAt!: Date;
+  @Field({ description: 'Who is banned.' }) @ApiProperty() username!: string;
+  @Field(() => Date, { description: 'When.' }) @ApiProperty({ type: String, format: 'date-time' }) bannedAt!: Date;
   @Field({ description: 'Why.' }) @ApiProperty() reason!: string;
   @Field({ description: 'The moderator.' }) @ApiProperty() bannedBy!: string;
 }
@@ -95,7 +101,7 @@ export class ModerationLogEntryModel implements ModerationLogEntry {
   @Field(() => String, { nullable: true, description: 'Why (null when none was given).' }) reason!: string | null;
   @Field(() => JSONScalar, { description: "What else the action names (a mute's until, a report's target)." }) details!: Record<string, unknown>;
   @Field(() => Date, { description: 'When.' }) time!: Date;
-  @Field({ description: "The hash of the event before (64 zeros for the first)." }) prevHash!: string;
+  @Field({ description: 'The hash of the event before (64 zeros for the first).' }) prevHash!: string;
   @Field({ description: 'This event\'s hash (docs/social.md "Reports and moderation").' }) hash!: string;
 }
 

@@ -12,7 +12,7 @@ export class ModerationResolver {
   constructor(private readonly moderation: ModerationService) {}
 
   @Mutation(() => ReportModel, { description: 'Report a user, a chat message or a match to the moderators (exactly one target), with a reason.' })
-  report(@Caller() caller: Principal, @Args('input') input: ReportInput): Promise<ReportModel> {
+  report(@Caller() caller: Principal, @Args('input', { description: 'What is reported, and why.' }) input: ReportInput): Promise<ReportModel> {
     return this.moderation.report(caller, input.target, input.reason);
   }
 

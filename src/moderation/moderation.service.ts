@@ -261,9 +261,13 @@ export class ModerationService {
     await this.requireModerator(caller);
     const why = text(reason, 'reason', true)!;
     const end = typeof until === 'string' || until instanceof Date ? new Date(until) : new Date(Number.NaN);
-    if (Number.isNaN(end.getTime())) throw new DomainError('VALIDATION_FAILED', 'until: an ISO 8601 date-time', { errors: [{ field: 'until', messages: ['until must be an ISO 8601 date-time'] }] });
+    if (Number.isNaN(end.getTime()))
+      throw new DomainError('VALIDATION_FAILED', 'until: an ISO 8601 date-time', {
+        errors: [{ field: 'until', messages: ['until must be an ISO 8601 date-time'] }],
+      });
     const now = Date.now();
-    if (end.getTime() <= now) throw new DomainError('VALIDATION_FAILED', 'until: a time in the future', { errors: [{ field: 'until', messages: ['until must be in the future'] }] });
+    if (end.getTime() <= now)
+      throw new DomainError('VALIDATION_FAILED', 'until: a time in the future', { errors: [{ field: 'until', messages: ['until must be in the future'] }] });
     if (end.getTime() > now + MUTE_MAX_MS) throw new DomainError('VALIDATION_FAILED', 'until: at most ten years ahead (ban instead)');
     const account = await this.account(username);
     const row: MuteRow = await this.store.logged(caller.username, async (tx) => {
@@ -341,7 +345,8 @@ export class ModerationService {
   /** FORBIDDEN unless the caller is a moderator. */
   private async requireModerator(caller: Principal): Promise<void> {
     if (this.named.has(caller.username)) return;
-    if (!(await this.store.hasRole(caller.accountId, 'moderator'))) throw new DomainError('FORBIDDEN', 'the moderator role is needed (docs/social.md "Reports and moderation")');
+    if (!(await this.store.hasRole(caller.accountId, 'moderator')))
+      throw new DomainError('FORBIDDEN', 'the moderator role is needed (docs/social.md "Reports and moderation")');
   }
 
   private async account(username: string): Promise<{ id: string; username: string }> {

@@ -65,8 +65,7 @@ export class OperatorService implements OnApplicationBootstrap, OnApplicationShu
     const dataDir = this.prisma.database?.dataDir;
     // Only an HTTP server on a PGlite folder this process owns publishes the endpoint (not the worker, not pg, not memory).
     const server = this.adapterHost?.httpAdapter?.getHttpServer?.() as
-      | { listening?: boolean; address(): AddressInfo | string | null; once(e: 'listening', f: () => void): void }
-      | undefined;
+      { listening?: boolean; address(): AddressInfo | string | null; once(e: 'listening', f: () => void): void } | undefined;
     if (!dataDir || !server || typeof server.once !== 'function') return;
     const publish = () => this.publish(dataDir, server.address());
     if (server.listening) publish();
