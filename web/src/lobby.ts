@@ -11,6 +11,7 @@ import type { Challenge, ChallengeInput, CreateSeekInput, LobbyMatch } from '@sc
 import { client } from './api';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
+import { chatPanel } from './chat';
 import { attempt, playerLink, profileName, showError } from './widgets';
 
 type Cleanup = (() => void) | void;
@@ -194,6 +195,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
     }
   };
 
+  const chat = chatPanel({ kind: 'lobby' }, { id: 'lobby-chat', title: 'Lobby chat' });
   mount(
     main,
     h(
@@ -223,6 +225,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
       seekStatus,
       h('h2', null, 'Open matches'),
       openBox,
+      chat.el,
     ),
   );
   const refresh = () => Promise.all([loadOpen(), loadChallenges()]);
@@ -231,5 +234,6 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
   return () => {
     alive = false;
     clearInterval(timer);
+    chat.close();
   };
 }

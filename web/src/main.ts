@@ -6,6 +6,9 @@ import { appsScreen, consentScreen } from './apps';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
 import { lobbyScreen } from './lobby';
+import { checkModerator, isModerator, moderationScreen } from './moderation';
+import { friendsOnline, messagesScreen } from './social';
+import { teamScreen, teamsScreen } from './teams';
 import { tournamentScreen, tournamentsScreen } from './tournaments';
 import { profileScreen } from './profile';
 import { replayScreen } from './replay';
@@ -40,6 +43,8 @@ function renderNav(): void {
           h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
           h('a', { href: '#/lobby', id: 'nav-lobby' }, 'Lobby'),
           h('a', { href: '#/tournaments', id: 'nav-tournaments' }, 'Tournaments'),
+          h('a', { href: '#/teams', id: 'nav-teams' }, 'Teams'),
+          isModerator() ? h('a', { href: '#/moderation', id: 'nav-moderation' }, 'Reports') : null,
           h('span', { class: 'spacer' }),
           h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, 'My profile'),
           h('a', { href: '#/apps', id: 'nav-apps' }, 'Apps'),
@@ -64,6 +69,8 @@ function route(): void {
   if (pendingError) showError(pendingError);
   pendingError = null;
   renderNav();
+  // Whether I moderate is learnt once a session: the nav gains "Reports" then.
+  if (currentSession() && !isModerator()) void checkModerator().then((yes) => yes && renderNav());
   const path = location.hash.replace(/^#/, '') || '/';
   const session = currentSession();
   let m: RegExpExecArray | null;
@@ -85,6 +92,14 @@ function route(): void {
     cleanup = tournamentsScreen(main, go);
   } else if ((m = /^\/tournament\/([^/]+)$/.exec(path))) {
     cleanup = tournamentScreen(main, decodeURIComponent(m[1]));
+  } else if (path === '/teams') {
+    cleanup = teamsScreen(main, go);
+  } else if ((m = /^\/teams\/([^/]+)$/.exec(path))) {
+    cleanup = teamScreen(main, decodeURIComponent(m[1]));
+  } else if ((m = /^\/messages\/([^/]+)$/.exec(path))) {
+    cleanup = messagesScreen(main, decodeURIComponent(m[1]));
+  } else if (path === '/moderation') {
+    cleanup = moderationScreen(main);
   } else if (path === '/new') {
     cleanup = createScreen();
   } else {
@@ -149,6 +164,7 @@ function inboxScreen(): Cleanup {
     render(list, new Map(turns.map((t) => [t.matchId, t])));
   };
   const joinBox = h('input', { id: 'join-id', placeholder: 'match id' });
+  const friends = friendsOnline();
   const render = (list: MatchSummary[], turns: Map<string, InboxEntry>) => {
     const rows = list.map((m) => {
       const mine = m.seats.some((s) => s.player === me);
@@ -217,9 +233,10 @@ function inboxScreen(): Cleanup {
             )
           : h('p', { class: 'muted' }, 'No matches yet.'),
       ),
+      friends.el,
     );
   };
-  mount(main, h('section', { class: 'panel' }, h('h1', null, 'My matches'), h('p', { class: 'muted' }, 'Loading…')));
+  mount(main, h('section', { class: 'panel' }, h('h1', null, 'My matches'), h('p', { class: 'muted' }, 'Loading…')), friends.el);
   void load();
   // Refresh when it becomes my turn anywhere, or a match of mine starts or ends.
   const stop = new AbortController();
@@ -227,6 +244,7 @@ function inboxScreen(): Cleanup {
   return () => {
     alive = false;
     stop.abort();
+    friends.close();
   };
 }
 

@@ -10,6 +10,7 @@ import { client, currentSession } from './api';
 import { chartSummary, ratingChart } from './chart';
 import { h, mount } from './dom';
 import type { Child } from './dom';
+import { profileSocial } from './social';
 import { attempt, playerLink, profileName, showError } from './widgets';
 
 /** Matches per page of the match list. */
@@ -414,6 +415,8 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
           p.memberSince ? `Member since ${date(p.memberSince)}` : 'A bot level, rated as a player',
           ` · rated matches: ${record(p.wins, p.losses, p.draws)}`,
         ),
+        // Follows, blocks, messages and reports are between accounts: a bot level has none.
+        p.bot ? null : profileSocial(p.username),
         h('h2', null, 'Ratings'),
         ratingsBox,
         h('div', { class: 'pool-pick' }, h('h2', null, 'Rating chart'), pools.length ? h('label', null, 'Pool ', poolSelect) : null),

@@ -2,6 +2,8 @@ import { scoredRounds } from '@scopa/sdk';
 import type { Declaration, LegalPlay, LegalPlays, LiveMatchEvent, Match, MatchEvent, MatchView } from '@scopa/sdk';
 import { client, currentSession } from './api';
 import { cardName, packOf } from './cards';
+import { chatPanel } from './chat';
+import type { ChatPanel } from './chat';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
 import {
@@ -39,6 +41,44 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
   let bonuses: MatchEvent[] = [];
   const stop = new AbortController();
   let alive = true;
+
+  // The board is drawn again on every event; the chat beside it stays (its input keeps the focus and what is typed).
+  const board = h('div', { class: 'board' });
+  const chatBox = h('aside', { class: 'match-chat', id: 'match-chat' });
+  mount(root, board, chatBox);
+  /** The players' room: every seat and the spectators read it; the spectators' room: the spectators, and the players once the match is over. */
+  const playersChat = chatPanel({ kind: 'match', id, matchRoom: 'players' }, { id: 'chat-players' });
+  let spectatorsChat: ChatPanel | null = null;
+  let chatTab: 'players' | 'spectators' = 'players';
+  let chatShown = '';
+  const renderChat = (spectatorsOpen: boolean) => {
+    if (spectatorsOpen && !spectatorsChat) spectatorsChat = chatPanel({ kind: 'match', id, matchRoom: 'spectators' }, { id: 'chat-spectators' });
+    if (!spectatorsOpen) chatTab = 'players';
+    const key = `${spectatorsOpen}:${chatTab}`;
+    if (key === chatShown) return;
+    chatShown = key;
+    const tab = (which: 'players' | 'spectators', label: string) =>
+      h(
+        'button',
+        {
+          class: chatTab === which ? 'tab active' : 'tab',
+          id: `chat-tab-${which}`,
+          role: 'tab',
+          'aria-selected': String(chatTab === which),
+          onclick: () => {
+            chatTab = which;
+            renderChat(spectatorsOpen);
+          },
+        },
+        label,
+      );
+    mount(
+      chatBox,
+      h('h3', { class: 'chat-title' }, 'Chat'),
+      h('div', { class: 'tabs chat-tabs', role: 'tablist' }, tab('players', 'Players'), spectatorsOpen ? tab('spectators', 'Spectators') : null),
+      chatTab === 'spectators' && spectatorsChat ? spectatorsChat.el : playersChat.el,
+    );
+  };
 
   const update = (m: Match) => {
     if (!alive || (match && m.seq < match.seq)) return;
@@ -121,7 +161,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
 
   const render = () => {
     if (!alive) return;
-    if (!match) return mount(root, h('section', { class: 'panel' }, h('p', { class: 'muted' }, 'Loading the match…')));
+    if (!match) return mount(board, h('section', { class: 'panel' }, h('p', { class: 'muted' }, 'Loading the match…')));
     const v: MatchView = match.view;
     const rounds = scoredRounds(v);
     const pack = packOf(v.preset);
@@ -190,8 +230,10 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
       ),
     );
 
+    // A player reads the spectators' room once the match is over; a spectator at once.
+    renderChat(mySeat === null || v.phase === 'over');
     mount(
-      root,
+      board,
       h(
         'section',
         { class: 'table-screen' },
@@ -428,5 +470,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
   return () => {
     alive = false;
     stop.abort();
+    playersChat.close();
+    spectatorsChat?.close();
   };
 }

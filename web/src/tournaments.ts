@@ -10,6 +10,7 @@ import type { Standing, Tournament, TournamentRound } from '@scopa/sdk';
 import { client, currentSession } from './api';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
+import { chatPanel } from './chat';
 import { attempt, playerLink, profileName } from './widgets';
 
 type Cleanup = (() => void) | void;
@@ -150,6 +151,10 @@ function roundBox(r: TournamentRound, me: string | null): HTMLElement {
 export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
   let alive = true;
   const me = currentSession()?.username ?? null;
+  const chat = chatPanel({ kind: 'tournament', id }, { id: 'tournament-chat', title: 'Tournament chat' });
+  // The page is drawn again on every refresh; the chat under it stays (its input keeps the focus).
+  const content = h('div', null, h('p', { class: 'muted' }, 'Loading…'));
+  mount(main, content, h('div', { class: 'panel chat-panel' }, chat.el));
   const load = async () => {
     const t = await attempt(() => client.tournament(id));
     if (!alive || !t) return;
@@ -160,6 +165,12 @@ export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
     if (!alive) return;
     const mePlayer = t.players.find((p) => p.player === me);
     const current = rounds[rounds.length - 1];
+    // Every table of a duplicate round holds the same cards: the room is closed (CHAT_CLOSED) until the round ends.
+    chat.setNotice(
+      t.duplicate && t.status === 'started' && current && !current.ended
+        ? `Chat is closed while duplicate round ${current.round} runs: every table holds the same cards. It opens again when the round ends.`
+        : null,
+    );
     const myTable = current && !current.ended ? current.tables.find((x) => x.players.includes(me ?? '') && x.outcome === null && x.matchId) : undefined;
     const actions = [
       t.status === 'created' && !mePlayer
@@ -173,7 +184,7 @@ export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
         : null,
     ];
     mount(
-      main,
+      content,
       h(
         'section',
         { class: 'panel', id: 'tournament', 'data-status': t.status },
@@ -207,5 +218,6 @@ export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
   return () => {
     alive = false;
     clearInterval(timer);
+    chat.close();
   };
 }

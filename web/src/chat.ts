@@ -1,0 +1,304 @@
+/**
+ * The chat panel (docs/social.md "Chat"): one room's history (newest last),
+ * its new messages live over graphql-ws (the `chatMessage` subscription; on a
+ * dropped connection the history is read again and the subscription reopened),
+ * and a one-line form to say something. Used by the match page (its players'
+ * and spectators' rooms), the lobby, a tournament's page, a team's page and a
+ * direct conversation (#/messages/<username>).
+ *
+ * A message is shown as text, never markup: every part of it goes through
+ * h() (text nodes), nothing through innerHTML. A refusal (CHAT_MUTED with its
+ * end, CHAT_CLOSED and why, BLOCKED, RATE_LIMITED and when to try again) is
+ * said in words in the panel itself.
+ */
+import { createClient } from 'graphql-ws';
+import type { Client as WsClient } from 'graphql-ws';
+import { ScopaError } from '@scopa/sdk';
+import type { ChatMessage, ChatRoomRef } from '@scopa/sdk';
+import { client, currentSession, freshToken } from './api';
+import { h, mount } from './dom';
+import { isModerator, reportDialog } from './moderation';
+import { playerLink } from './widgets';
+
+/** The most a message may hold (the service's limit). */
+export const CHAT_MAX = 500;
+const HISTORY = 50;
+
+export interface ChatPanel {
+  readonly el: HTMLElement;
+  /** A standing note about the room (e.g. closed while a duplicate round runs); null clears it. */
+  setNotice(text: string | null): void;
+  /** Reads the history again. */
+  reload(): void;
+  /** Stops the live connection. */
+  close(): void;
+}
+
+const CHAT_MESSAGE = `subscription ChatLive($room: ChatRoomInput!) {
+  chatMessage(room: $room) { id author text sentAt room { kind id matchRoom participants } }
+}`;
+
+/** The GraphQL ChatRoomInput of a REST-style room. */
+function roomInput(room: ChatRoomRef): Record<string, unknown> {
+  switch (room.kind) {
+    case 'match':
+      return { kind: 'match', id: room.id, matchRoom: room.matchRoom ?? 'players' };
+    case 'lobby':
+      return { kind: 'lobby' };
+    case 'direct':
+      return { kind: 'direct', username: room.username };
+    default:
+      return { kind: room.kind, id: room.id };
+  }
+}
+
+/** A refusal of a chat room, in words. */
+export function chatRefusal(err: unknown): string {
+  if (!(err instanceof ScopaError)) return `Not sent: ${err instanceof Error ? err.message : String(err)}`;
+  switch (err.code) {
+    case 'CHAT_MUTED': {
+      const until = typeof err.details.until === 'string' ? new Date(err.details.until).toLocaleString() : 'later';
+      const reason = typeof err.details.reason === 'string' && err.details.reason ? ` (${err.details.reason})` : '';
+      return `You are muted by a moderator until ${until}${reason}: your messages are refused until then.`;
+    }
+    case 'CHAT_CLOSED':
+      switch (err.reason ?? err.details.reason) {
+        case 'duplicateRound':
+          return 'Chat is closed while a duplicate round runs: every table holds the same cards. It opens again when the round ends.';
+        case 'matchInPlay':
+          return "The spectators' room opens to the players when the match ends.";
+        case 'chatOff':
+          return "This match's chat is off.";
+        case 'partners':
+          return 'Partners of a team match in play talk in its players’ room only, until it ends.';
+        default:
+          return `This room is closed now: ${err.message}.`;
+      }
+    case 'BLOCKED':
+      return 'You cannot message this player.';
+    case 'RATE_LIMITED': {
+      const wait = Number(err.details.retryAfter ?? err.details.reset ?? 0);
+      const why = (err.reason ?? err.details.reason) === 'repeated' ? 'That was the same message again. ' : 'Too many messages. ';
+      return `${why}Try again ${wait > 0 ? `in ${Math.ceil(wait)} s` : 'in a moment'}.`;
+    }
+    case 'FORBIDDEN':
+      return `Not allowed: ${err.message}.`;
+    case 'VALIDATION_FAILED':
+      return `Not sent: ${err.message}.`;
+    default:
+      return `${err.code}: ${err.message}`;
+  }
+}
+
+/** A chat panel on one room. `id` names the panel's element (tests and styles find it by id). */
+export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string; placeholder?: string } = { id: 'chat' }): ChatPanel {
+  const me = currentSession()?.username ?? null;
+  const messages = new Map<string, ChatMessage>();
+  let alive = true;
+  let socket: WsClient | null = null;
+  /** Whether the socket is open: one still connecting is closed once it opens (closing it sooner logs an error in the browser's console). */
+  let opened = false;
+  const closeSocket = () => {
+    const s = socket;
+    socket = null;
+    if (!s) return;
+    if (opened) void s.dispose();
+    else s.on('opened', () => void s.dispose());
+  };
+  let failures = 0;
+
+  const log = h('ol', { class: 'chat-log', 'aria-live': 'polite' });
+  const notice = h('p', { class: 'chat-notice', hidden: true });
+  const status = h('p', { class: 'chat-status', role: 'status', hidden: true });
+  const input = h('input', {
+    class: 'chat-input',
+    name: 'text',
+    maxlength: CHAT_MAX,
+    autocomplete: 'off',
+    placeholder: opts.placeholder ?? 'Say something',
+    'aria-label': 'message',
+  });
+  const send = h('button', { type: 'submit', class: 'chat-send' }, 'Send');
+  const form = h('form', { class: 'chat-form', onsubmit: (ev: Event) => void submit(ev) }, input, send);
+  const el = h(
+    'section',
+    { class: 'chat', id: opts.id, 'data-room': room.kind },
+    opts.title ? h('h3', { class: 'chat-title' }, opts.title) : null,
+    notice,
+    log,
+    status,
+    form,
+  );
+
+  const say = (text: string | null) => {
+    status.textContent = text ?? '';
+    status.hidden = !text;
+  };
+
+  const line = (m: ChatMessage): HTMLElement => {
+    const mine = m.author === me;
+    return h(
+      'li',
+      { class: mine ? 'chat-msg mine' : 'chat-msg', 'data-message': m.id, 'data-author': m.author },
+      h(
+        'span',
+        { class: 'chat-meta' },
+        playerLink(m.author),
+        ' ',
+        h('time', { class: 'muted small', datetime: m.sentAt }, new Date(m.sentAt).toLocaleTimeString()),
+      ),
+      ' ',
+      // Text, never markup: h() makes a text node of it.
+      h('span', { class: 'chat-text' }, m.text),
+      h(
+        'span',
+        { class: 'chat-actions' },
+        mine
+          ? null
+          : h(
+              'button',
+              {
+                class: 'link small chat-report',
+                title: 'report this message to the moderators',
+                onclick: () => reportDialog({ messageId: m.id }, `${m.author}'s message`, { author: m.author, text: m.text }),
+              },
+              'Report',
+            ),
+        isModerator()
+          ? h(
+              'button',
+              {
+                class: 'link small danger chat-remove',
+                title: 'remove this message (moderators)',
+                onclick: async () => {
+                  try {
+                    await client.removeChatMessage(m.id, 'removed from the chat panel');
+                    messages.delete(m.id);
+                    render();
+                  } catch (err) {
+                    say(chatRefusal(err));
+                  }
+                },
+              },
+              'Remove',
+            )
+          : null,
+      ),
+    );
+  };
+
+  const render = () => {
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    const sorted = [...messages.values()].sort((a, b) => a.sentAt.localeCompare(b.sentAt) || a.id.localeCompare(b.id));
+    mount(log, sorted.length ? sorted.map(line) : h('li', { class: 'chat-empty muted' }, 'No messages yet.'));
+    if (atBottom) log.scrollTop = log.scrollHeight;
+  };
+
+  const add = (m: ChatMessage) => {
+    messages.set(m.id, m);
+    render();
+  };
+
+  const load = async () => {
+    try {
+      const page = await client.chatMessages(room, { first: HISTORY });
+      if (!alive) return;
+      messages.clear();
+      for (const m of page.items) messages.set(m.id, m);
+      say(null);
+      render();
+      log.scrollTop = log.scrollHeight;
+    } catch (err) {
+      if (!alive) return;
+      mount(log);
+      say(chatRefusal(err));
+    }
+  };
+
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    send.disabled = true;
+    try {
+      const m = await client.sendChatMessage(room, text);
+      input.value = '';
+      say(null);
+      add(m);
+      log.scrollTop = log.scrollHeight;
+    } catch (err) {
+      say(chatRefusal(err));
+    } finally {
+      send.disabled = false;
+      input.focus();
+    }
+  };
+
+  /** The room's new messages, live; reopened after a drop (the history read again to fill the gap). */
+  const listen = () => {
+    if (!alive) return;
+    socket = createClient({
+      url: client.webSocketUrl,
+      lazy: true,
+      retryAttempts: 0,
+      on: {
+        opened: () => (opened = true),
+        closed: () => (opened = false),
+      },
+      connectionParams: async () => {
+        const token = await freshToken().catch(() => null);
+        return token ? { authorization: `Bearer ${token}` } : {};
+      },
+    });
+    const current = socket;
+    current.subscribe<{ chatMessage: ChatMessage }>(
+      { query: CHAT_MESSAGE, variables: { room: roomInput(room) } },
+      {
+        next: (result) => {
+          failures = 0;
+          if (result.errors?.length) {
+            say(chatRefusal(ScopaError.fromGraphQL(result.errors[0])));
+            return;
+          }
+          if (result.data?.chatMessage) add(result.data.chatMessage);
+        },
+        error: (error) => {
+          if (socket === current) closeSocket();
+          if (!alive) return;
+          // A refusal of the room (closed, forbidden) is said and not retried; a dropped connection is reopened.
+          if (Array.isArray(error) && error.length) {
+            const e = ScopaError.fromGraphQL(error[0]);
+            if (!['INTERNAL', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'UNAUTHENTICATED'].includes(e.code)) return say(chatRefusal(e));
+          }
+          failures++;
+          setTimeout(
+            () => {
+              if (!alive) return;
+              void load();
+              listen();
+            },
+            Math.min(30_000, 500 * 2 ** failures),
+          );
+        },
+        complete: () => undefined,
+      },
+    );
+  };
+
+  render();
+  void load();
+  listen();
+
+  return {
+    el,
+    setNotice(text) {
+      notice.textContent = text ?? '';
+      notice.hidden = !text;
+    },
+    reload: () => void load(),
+    close() {
+      alive = false;
+      closeSocket();
+    },
+  };
+}
