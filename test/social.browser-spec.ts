@@ -208,6 +208,66 @@ describe('social pages (Chromium)', () => {
       expect(web.pageErrors).toEqual([]);
     }));
 
+  it('says in words that a duplicate round closes the tournament room, and that a table’s chat is off', () =>
+    web.guarded(async () => {
+      const page = web.page;
+      const field = await Promise.all([register(web.app, 'sda'), register(web.app, 'sdb'), register(web.app, 'sdc'), register(web.app, 'sdd')]);
+      const t = (
+        await http()
+          .post('/v1/tournaments')
+          .set('authorization', auth(field[0]))
+          .send({ name: 'Duplicate chat cup', format: 'swiss', preset: 'scopa', rounds: 1, duplicate: true, chat: 'off' })
+      ).body;
+      for (const p of field) expect((await http().post(`/v1/tournaments/${t.id}/join`).set('authorization', auth(p)).send({})).status).toBe(200);
+      expect((await http().post(`/v1/tournaments/${t.id}/chat`).set('authorization', auth(field[1])).send({ text: 'good luck everyone' })).status).toBe(201);
+      expect((await http().post(`/v1/tournaments/${t.id}/start`).set('authorization', auth(field[0])).send({})).status).toBe(200);
+
+      await openAs(page, field[1], `/tournament/${t.id}`);
+      await page.locator('#tournament-chat .chat-notice:not([hidden])', { hasText: 'Chat is closed while duplicate round 1 runs' }).waitFor();
+      await page.locator('#tournament-chat .chat-text', { hasText: 'good luck everyone' }).waitFor();
+      await page.fill('#tournament-chat .chat-input', 'table 2 has the settebello');
+      await page.click('#tournament-chat .chat-send');
+      await page.locator('#tournament-chat .chat-status', { hasText: 'Chat is closed while a duplicate round runs' }).waitFor();
+
+      // at its table: the players' room is off
+      await page.click('#my-tournament-match a');
+      await page.waitForSelector('#chat-players .chat-form');
+      await page.fill('#chat-players .chat-input', 'hi');
+      await page.click('#chat-players .chat-send');
+      await page.locator('#chat-players .chat-status', { hasText: "This match's chat is off." }).waitFor();
+    }));
+
+  it('a team by request: its leader accepts and declines from the queue, appoints a leader and kicks', () =>
+    web.guarded(async () => {
+      const page = web.page;
+      const [lea, req, nope] = await Promise.all([register(web.app, 'sla'), register(web.app, 'slb'), register(web.app, 'slc')]);
+      const team = await http()
+        .post('/v1/teams')
+        .set('authorization', auth(lea))
+        .send({ name: `Closed club ${process.pid % 1000}${loads}`, description: 'by request', open: false });
+      expect(team.status).toBe(201);
+      const id = team.body.id as string;
+      // req asks from the page; nope asks over REST
+      await openAs(page, req, `/teams/${id}`);
+      await page.click('#team-join');
+      await page.waitForSelector('#team-request-pending');
+      expect((await http().post(`/v1/teams/${id}/join`).set('authorization', auth(nope)).send({})).status).toBe(200);
+
+      await openAs(page, lea, `/teams/${id}`);
+      await page.locator(`#team-requests li[data-player="${req.username}"]`).waitFor();
+      await page.locator(`#team-requests li[data-player="${nope.username}"] .decline`).click();
+      await page.locator(`#team-requests li[data-player="${nope.username}"]`).waitFor({ state: 'detached' });
+      await page.locator(`#team-requests li[data-player="${req.username}"] .accept`).click();
+      await page.locator(`#team-members tr[data-player="${req.username}"][data-role="member"]`).waitFor();
+      await page.waitForSelector('#no-team-requests');
+      await page.locator(`#team-members tr[data-player="${req.username}"] .appoint`).click();
+      await page.locator(`#team-members tr[data-player="${req.username}"][data-role="leader"]`).waitFor();
+      await page.locator(`#team-members tr[data-player="${req.username}"] .kick`).click();
+      await page.locator(`#team-members tr[data-player="${req.username}"]`).waitFor({ state: 'detached' });
+      const members = await http().get(`/v1/teams/${id}/members`).set('authorization', auth(lea));
+      expect(members.body.items.map((m: { username: string }) => m.username)).toEqual([lea.username]);
+    }));
+
   it('follows and blocks from a profile: the lists, friends online, the refusal in words', () =>
     web.guarded(async () => {
       const page = web.page;

@@ -24,7 +24,17 @@ export const SOCIAL_WRITE = 'social:write';
 export const TEAM_WRITE = 'team:write';
 
 /** The fine scopes: what a personal API token or an OAuth access token may do. A password session holds them all. */
-export const SCOPES = [PROFILE_READ, MATCH_READ, MATCH_PLAY, CHALLENGE_WRITE, WEBHOOK_WRITE, RULESET_WRITE, TOURNAMENT_WRITE, SOCIAL_WRITE, TEAM_WRITE] as const;
+export const SCOPES = [
+  PROFILE_READ,
+  MATCH_READ,
+  MATCH_PLAY,
+  CHALLENGE_WRITE,
+  WEBHOOK_WRITE,
+  RULESET_WRITE,
+  TOURNAMENT_WRITE,
+  SOCIAL_WRITE,
+  TEAM_WRITE,
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** What each scope lets an app do, in words for the consent page and the docs. */
