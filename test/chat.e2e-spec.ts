@@ -51,7 +51,10 @@ describe('chat rooms (e2e, PGlite)', () => {
   });
 
   /** A graphql-ws subscription to a room: what it has received so far, and a wait for a count. */
-  async function subscribe(a: Account, room: Record<string, unknown>): Promise<{ got: any[]; errors: unknown[]; until: (n: number, ms?: number) => Promise<void> }> {
+  async function subscribe(
+    a: Account,
+    room: Record<string, unknown>,
+  ): Promise<{ got: any[]; errors: unknown[]; until: (n: number, ms?: number) => Promise<void> }> {
     const c = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: auth(a) }, retryAttempts: 0 });
     clients.push(c);
     const got: any[] = [];
@@ -85,7 +88,8 @@ describe('chat rooms (e2e, PGlite)', () => {
 
   const say = (a: Account, path: string, text: string) => http().post(path).set('authorization', auth(a)).send({ text });
   const read = (a: Account, path: string) => http().get(path).set('authorization', auth(a));
-  const resign = async (a: Account, id: string) => expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(a)).send({})).status).toBe(200);
+  const resign = async (a: Account, id: string) =>
+    expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(a)).send({})).status).toBe(200);
 
   it('two players chat in a match and read the history (REST and GraphQL); a spectator reads it too, and cannot write there', async () => {
     const [ann, bob, sam] = await Promise.all([register(app, 'cha'), register(app, 'chb'), register(app, 'chs')]);
@@ -109,12 +113,19 @@ describe('chat rooms (e2e, PGlite)', () => {
       expect(page.body.nextCursor).toBeNull();
     }
     // cursor pages, newest first, over GraphQL
-    const first = await gqlOk(app, ann.token, `query($r: ChatRoomInput!) { chatMessages(room: $r, first: 1) { items { text } nextCursor } }`, { r: { kind: 'match', id } });
-    expect(first.chatMessages.items).toEqual([{ text: 'grazie' }]);
-    const second = await gqlOk(app, ann.token, `query($r: ChatRoomInput!, $a: String) { chatMessages(room: $r, first: 1, after: $a) { items { text } nextCursor } }`, {
+    const first = await gqlOk(app, ann.token, `query($r: ChatRoomInput!) { chatMessages(room: $r, first: 1) { items { text } nextCursor } }`, {
       r: { kind: 'match', id },
-      a: first.chatMessages.nextCursor,
     });
+    expect(first.chatMessages.items).toEqual([{ text: 'grazie' }]);
+    const second = await gqlOk(
+      app,
+      ann.token,
+      `query($r: ChatRoomInput!, $a: String) { chatMessages(room: $r, first: 1, after: $a) { items { text } nextCursor } }`,
+      {
+        r: { kind: 'match', id },
+        a: first.chatMessages.nextCursor,
+      },
+    );
     expect(second.chatMessages).toEqual({ items: [{ text: 'buona fortuna' }], nextCursor: null });
 
     const spectator = await say(sam, `/v1/matches/${id}/chat?room=players`, 'forza');
@@ -135,7 +146,9 @@ describe('chat rooms (e2e, PGlite)', () => {
     // the players: no history, no live line
     const before = await read(ann, `/v1/matches/${id}/chat?room=spectators`);
     expect([before.status, before.body.code]).toEqual([409, 'CHAT_CLOSED']);
-    const beforeGql = await gql(app, bob.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, { r: { kind: 'match', id, matchRoom: 'spectators' } });
+    const beforeGql = await gql(app, bob.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, {
+      r: { kind: 'match', id, matchRoom: 'spectators' },
+    });
     expect(errorCode(beforeGql)).toBe('CHAT_CLOSED');
     const playerWrites = await say(ann, `/v1/matches/${id}/chat?room=spectators`, 'hello spectators');
     expect([playerWrites.status, playerWrites.body.code]).toEqual([409, 'CHAT_CLOSED']);
@@ -187,10 +200,15 @@ describe('chat rooms (e2e, PGlite)', () => {
       const res = await gql(app, seats[0].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "psst") { id } }`, { r });
       expect(res.errors?.length).toBeGreaterThan(0);
     }
-    const seat = await gql(app, seats[0].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "psst", seat: 2) { id } }`, { r: { kind: 'match', id } });
+    const seat = await gql(app, seats[0].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "psst", seat: 2) { id } }`, {
+      r: { kind: 'match', id },
+    });
     expect(seat.errors?.length).toBeGreaterThan(0);
     for (const q of [`?seat=2`, `?to=${partner}`, `?username=${partner}`, `?room=team`]) {
-      const res = await http().post(`/v1/matches/${id}/chat${q}`).set('authorization', auth(seats[0])).send({ text: `psst ${q}`, to: partner, seat: 2 });
+      const res = await http()
+        .post(`/v1/matches/${id}/chat${q}`)
+        .set('authorization', auth(seats[0]))
+        .send({ text: `psst ${q}`, to: partner, seat: 2 });
       // unknown parameters are refused: no field of the body or the query names a seat or a partner
       expect([q, res.status, res.body.code]).toEqual([q, 400, 'VALIDATION_FAILED']);
     }
@@ -235,7 +253,9 @@ describe('chat rooms (e2e, PGlite)', () => {
 
     const closed = await say(field[1], `/v1/tournaments/${t.id}/chat`, 'table 2 has the settebello');
     expect([closed.status, closed.body.code, closed.body.reason]).toEqual([409, 'CHAT_CLOSED', 'duplicateRound']);
-    const closedGql = await gql(app, field[2].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "hi") { id } }`, { r: { kind: 'tournament', id: t.id } });
+    const closedGql = await gql(app, field[2].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "hi") { id } }`, {
+      r: { kind: 'tournament', id: t.id },
+    });
     expect(errorCode(closedGql)).toBe('CHAT_CLOSED');
     // the history before the round is still there
     expect((await read(field[3], `/v1/tournaments/${t.id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['good luck everyone']);
@@ -274,7 +294,9 @@ describe('chat rooms (e2e, PGlite)', () => {
     expect((await say(ann, `/v1/messages/${ann.username}`, 'me')).body.code).toBe('VALIDATION_FAILED');
     expect((await say(ann, `/v1/messages/nobody-such-${Date.now()}`, 'hi')).body.code).toBe('NOT_FOUND');
     // a third party's conversation with ann is its own: nothing of ann and bob's is in it
-    const peek = await gql(app, eve.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, { r: { kind: 'direct', username: ann.username } });
+    const peek = await gql(app, eve.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, {
+      r: { kind: 'direct', username: ann.username },
+    });
     expect(peek.data.chatMessages.items).toEqual([]);
   });
 
@@ -322,7 +344,12 @@ describe('chat rooms (e2e, PGlite)', () => {
       ann.id,
     );
     expect(await app.get(ChatService).sweep()).toBeGreaterThanOrEqual(1);
-    const left = await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id::text AS id FROM chat_messages WHERE id IN ($1::uuid, $2::uuid, $3::uuid)`, old, recent, sent.body.id);
+    const left = await prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text AS id FROM chat_messages WHERE id IN ($1::uuid, $2::uuid, $3::uuid)`,
+      old,
+      recent,
+      sent.body.id,
+    );
     expect(left.map((r) => r.id).sort()).toEqual([recent, sent.body.id].sort());
   });
 
