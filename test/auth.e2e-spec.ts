@@ -85,6 +85,17 @@ describe('accounts, sessions and API tokens (e2e)', () => {
     ).toBe(201);
   });
 
+  it('a refused username is named once in the message, on both transports', async () => {
+    const res = await http().post('/v1/auth/register').send({ username: 'ab', password: 'long enough password' });
+    expect([res.status, res.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(res.body.detail).toBe('username: 3 to 32 of a-z 0-9 _ . - (not starting with . or -)');
+    expect(res.body.errors).toEqual([{ field: 'username', messages: ['3 to 32 of a-z 0-9 _ . - (not starting with . or -)'] }]);
+    const viaGql = await gql(app, null, 'mutation($i: CredentialsInput!) { register(input: $i) { accessToken } }', {
+      i: { username: 'ab', password: 'long enough password' },
+    });
+    expect(viaGql.errors![0].message).toBe('username: 3 to 32 of a-z 0-9 _ . - (not starting with . or -)');
+  });
+
   it('registers, logs in and reads me over GraphQL', async () => {
     const username = uniqueName('bob');
     const reg = await gqlOk(app, null, 'mutation($i: CredentialsInput!) { register(input: $i) { accessToken account { username } } }', {

@@ -22,17 +22,21 @@ describe('rulesets (e2e)', () => {
     for (const p of res.body) {
       expect(p.options).toEqual(PRESETS[p.id as keyof typeof PRESETS].defaults);
       expect(p.sources).toEqual(PRESETS[p.id as keyof typeof PRESETS].sources);
+      expect(p.name).toEqual(expect.any(String));
+      expect(p.summary.split('\n')).toHaveLength(2);
     }
+    expect(res.body.find((p: { id: string }) => p.id === 'scopa-d-assi').name).toBe("Scopa d'assi");
   });
 
   it('GraphQL: rulesets query, the same figures', async () => {
     const res = await request(app.getHttpServer())
       .post('/graphql')
-      .send({ query: '{ rulesets { id sources players options { players teams handSize target redealKings primiera } } }' });
+      .send({ query: '{ rulesets { id name summary sources players options { players teams handSize target redealKings primiera } } }' });
     expect(res.status).toBe(200);
     expect(res.body.data.rulesets).toHaveLength(PRESET_IDS.length);
     const scopone = res.body.data.rulesets.find((p: { id: string }) => p.id === 'scopone');
     expect(scopone.options).toMatchObject({ players: 4, teams: true, handSize: 9 });
+    expect(scopone).toMatchObject({ name: 'Scopone', summary: expect.stringContaining('partnerships') });
   });
 
   it('unknown preset: 404 problem+json', async () => {

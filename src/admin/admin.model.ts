@@ -8,7 +8,7 @@ export const ADMIN_JOB_STATES = ['failed'] as const;
 
 export class AdminJobsQuery {
   @ApiProperty({ enum: ADMIN_JOB_STATES, description: 'Only `failed` (the jobs that failed for good and are kept) is listed.' })
-  @IsIn(ADMIN_JOB_STATES, { message: 'state: only failed is supported' })
+  @IsIn(ADMIN_JOB_STATES, { message: 'only failed is supported' })
   state!: (typeof ADMIN_JOB_STATES)[number];
   @ApiPropertyOptional({ enum: JOB_KIND_NAMES }) @IsOptional() @IsIn(JOB_KIND_NAMES) kind?: (typeof JOB_KIND_NAMES)[number];
   @ApiPropertyOptional({ default: 50 }) @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(500) limit?: number;

@@ -44,7 +44,7 @@ export class CredentialsInput {
   @Field({ description: '3 to 32 of a-z 0-9 _ . - ; case-insensitive.' })
   @ApiProperty({ example: 'alice', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{2,31}$' })
   @IsString()
-  @Matches(/^[A-Za-z0-9_][A-Za-z0-9_.-]{2,31}$/, { message: 'username: 3 to 32 of a-z 0-9 _ . - (not starting with . or -)' })
+  @Matches(/^[A-Za-z0-9_][A-Za-z0-9_.-]{2,31}$/, { message: '3 to 32 of a-z 0-9 _ . - (not starting with . or -)' })
   username!: string;
 
   // No length here: login answers any wrong password with 401, whatever its length (a 400 would tell the policy).

@@ -168,6 +168,14 @@ export interface Problem {
   [key: string]: unknown;
 }
 
+/**
+ * The code's section of the error guide (docs/errors.md), as the service serves it at /docs: a reference relative to
+ * the service that answered (RFC 9457 allows a URI reference), so it names a page that exists wherever it runs.
+ */
+export function problemType(code: ErrorCode): string {
+  return `/docs/guides/errors.html#${code.toLowerCase()}`;
+}
+
 /** RFC 9457 problem document; the details ride along as extension members. */
 export function toProblem(err: unknown): Problem {
   const domain = toDomainError(err);
@@ -177,7 +185,7 @@ export function toProblem(err: unknown): Problem {
   const status = httpStatusOf(domain.code);
   return {
     ...domain.details,
-    type: `https://scopa.example/problems/${domain.code.toLowerCase().replace(/_/g, '-')}`,
+    type: problemType(domain.code),
     title: titleOf(domain.code),
     status,
     code: domain.code,

@@ -144,8 +144,9 @@ function problemSchemas(): Record<string, Json> {
       properties: {
         type: {
           type: 'string',
-          description: 'A URI naming the problem type: https://scopa.example/problems/<code in kebab case>.',
-          example: 'https://scopa.example/problems/not-your-turn',
+          description:
+            "A URI reference naming the problem type: the code's section of the error guide the service serves, /docs/guides/errors.html#<code in lower case>.",
+          example: '/docs/guides/errors.html#not_your_turn',
         },
         title: { type: 'string', description: 'A short summary of the problem type.', example: 'Not your turn' },
         status: { type: 'integer', description: 'The HTTP status code.', example: 409 },

@@ -210,6 +210,6 @@ export class CreateSeekInput {
   @ApiPropertyOptional({ example: '1400-1700' })
   @IsOptional()
   @IsString()
-  @Matches(/^\d{1,4}-\d{1,4}$/, { message: 'ratingRange: "min-max" (e.g. "1400-1700")' })
+  @Matches(/^\d{1,4}-\d{1,4}$/, { message: '"min-max" (e.g. "1400-1700")' })
   ratingRange?: string;
 }

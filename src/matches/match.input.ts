@@ -141,7 +141,7 @@ export class CommandInput {
   @ApiPropertyOptional({ pattern: IDEMPOTENCY_KEY.source })
   @IsOptional()
   @IsString()
-  @Matches(IDEMPOTENCY_KEY, { message: 'idempotencyKey: 1 to 100 of A-Z a-z 0-9 _ . : -' })
+  @Matches(IDEMPOTENCY_KEY, { message: '1 to 100 of A-Z a-z 0-9 _ . : -' })
   idempotencyKey?: string;
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PRESETS, PRESET_IDS, isPresetId } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { PresetModel } from './ruleset.model';
+import { PRESET_DESCRIPTIONS } from './preset-descriptions';
 
 /** The presets, straight from the engine. */
 @Injectable()
@@ -17,6 +18,7 @@ export class PresetsService {
 
   private toModel(id: (typeof PRESET_IDS)[number]): PresetModel {
     const p = PRESETS[id];
-    return { id: p.id, sources: [...p.sources], players: [...p.players], options: { ...p.defaults } };
+    const { name, summary } = PRESET_DESCRIPTIONS[id];
+    return { id: p.id, name, summary, sources: [...p.sources], players: [...p.players], options: { ...p.defaults } };
   }
 }

@@ -90,6 +90,12 @@ export class DeclarationModel {
 @ObjectType('Preset', { description: 'A preset of the rules contract with its resolved default options.' })
 export class PresetModel {
   @Field(() => ID) @ApiProperty() id!: string;
+  @Field({ description: "The game's name for people, in English (clients translate it)." })
+  @ApiProperty({ description: "The game's name for people, in English (clients translate it).", example: 'Scopa' })
+  name!: string;
+  @Field({ description: 'Two lines separated by a newline, in English: what the game is, then what sets it apart (how it scores).' })
+  @ApiProperty({ description: 'Two lines separated by a newline, in English: what the game is, then what sets it apart (how it scores).' })
+  summary!: string;
   @Field(() => [String], { description: 'Seed documents (shared/seeds/NNN_*.txt) the preset comes from.' })
   @ApiProperty({ type: [String], description: 'Seed documents the preset comes from.' })
   sources!: string[];

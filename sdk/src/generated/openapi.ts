@@ -2752,10 +2752,17 @@ export interface components {
         PresetModel: {
             /** @description The preset id (e.g. scopa, scopone-scientifico). */
             id: string;
+            /**
+             * @description The game's name for people, in English (clients translate it).
+             * @example Scopa
+             */
+            name: string;
             options: components["schemas"]["RulesetOptionsModel"];
             players: number[];
             /** @description Seed documents the preset comes from. */
             sources: string[];
+            /** @description Two lines separated by a newline, in English: what the game is, then what sets it apart (how it scores). */
+            summary: string;
         };
         /** @description An RFC 9457 problem document (application/problem+json). `code` is stable and is the same as the GraphQL error's `extensions.code`; details ride along as extension members (more may be added: ignore unknown members). */
         Problem: {
@@ -2795,8 +2802,8 @@ export interface components {
              */
             title: string;
             /**
-             * @description A URI naming the problem type: https://scopa.example/problems/<code in kebab case>.
-             * @example https://scopa.example/problems/not-your-turn
+             * @description A URI reference naming the problem type: the code's section of the error guide the service serves, /docs/guides/errors.html#<code in lower case>.
+             * @example /docs/guides/errors.html#not_your_turn
              */
             type: string;
         } & {
