@@ -19,6 +19,7 @@ import { OAuthModule } from './oauth/oauth.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { ReactionsModule } from './reactions/reactions.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { RelationsModule } from './relations/relations.module';
 import { RulesetsModule } from './rulesets/rulesets.module';
 import { BotsModule } from './bots/bots.module';
 import { StreamsModule } from './streams/streams.module';
@@ -48,6 +49,7 @@ export const APP_MODULES = [
   StreamsModule,
   OAuthModule,
   ChallengesModule,
+  RelationsModule,
   TournamentsModule,
   PresenceModule,
   ReactionsModule,

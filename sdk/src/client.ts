@@ -103,6 +103,14 @@ export type RegisteredOAuthApp = Schemas['RegisteredOAuthAppModel'];
 export type RegisterOAuthAppInput = Schemas['RegisterOAuthAppInput'];
 /** An app I authorized (an OAuth grant), with the scopes it holds. */
 export type AuthorizedApp = Schemas['AuthorizedAppModel'];
+/** Where I stand with a player after a follow, unfollow, block or unblock: `{username, following, blocking}`. */
+export type Relation = Schemas['RelationModel'];
+/** A page of a following or followers list: `{items: [{username, online, since}], nextCursor}`. */
+export type FollowPage = Schemas['FollowPageModel'];
+/** A page of the players I block: `{items: [{username, since}], nextCursor}`. */
+export type BlockPage = Schemas['BlockPageModel'];
+/** Who may send me direct messages: `{directMessages: 'everyone' | 'followed' | 'nobody'}`. */
+export type MessageSettings = Schemas['MessageSettingsModel'];
 /** One line of my event stream ({@link ScopaClient.myEvents}): `matchInPlay`, `yourTurn`, `matchStarted`, `matchEnded`, ... */
 export type EventStreamLine = Schemas['EventStreamLineModel'];
 
@@ -521,6 +529,51 @@ export class ScopaClient {
   /** Cancels a challenge I made. */
   async cancelChallenge(challengeId: string): Promise<Challenge> {
     return this.#ok(this.rest.POST('/v1/challenges/{id}/cancel', { params: { path: { id: challengeId } } }));
+  }
+
+  /** Follows a player (needs `social:write`; idempotent). Not to be confused with {@link ScopaClient.follow}, which follows a match's events. */
+  async followUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.PUT('/v1/users/{username}/follow', { params: { path: { username } } }));
+  }
+
+  /** Stops following a player (needs `social:write`; idempotent). */
+  async unfollowUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.DELETE('/v1/users/{username}/follow', { params: { path: { username } } }));
+  }
+
+  /** Whom a player follows, newest first, each with whether they are online now, one page at a time (`after`: the `nextCursor` of the page before). */
+  async following(username: string, query: { first?: number; after?: string } = {}): Promise<FollowPage> {
+    return this.#ok(this.rest.GET('/v1/users/{username}/following', { params: { path: { username }, query } }));
+  }
+
+  /** Who follows a player, newest first, each with whether they are online now, one page at a time. */
+  async followers(username: string, query: { first?: number; after?: string } = {}): Promise<FollowPage> {
+    return this.#ok(this.rest.GET('/v1/users/{username}/followers', { params: { path: { username }, query } }));
+  }
+
+  /** Blocks a player (needs `social:write`; idempotent, silent): the follows both ways end; no challenge, rematch, message or seek pairing between us. */
+  async blockUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.PUT('/v1/users/{username}/block', { params: { path: { username } } }));
+  }
+
+  /** Unblocks a player (needs `social:write`; idempotent). */
+  async unblockUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.DELETE('/v1/users/{username}/block', { params: { path: { username } } }));
+  }
+
+  /** The players I block, newest first, one page at a time. */
+  async blocks(query: { first?: number; after?: string } = {}): Promise<BlockPage> {
+    return this.#ok(this.rest.GET('/v1/account/blocks', { params: { query } }));
+  }
+
+  /** Who may send me direct messages. */
+  async messageSettings(): Promise<MessageSettings> {
+    return this.#ok(this.rest.GET('/v1/account/message-settings'));
+  }
+
+  /** Changes who may send me direct messages (needs `social:write`): everyone (the default), followed or nobody. */
+  async setMessageSettings(settings: MessageSettings): Promise<MessageSettings> {
+    return this.#ok(this.rest.PUT('/v1/account/message-settings', { body: settings }));
   }
 
   /** Creates a tournament (needs the `tournament:write` scope): players join until it starts. */

@@ -12,6 +12,10 @@
  */
 export { ScopaClient, newIdempotencyKey, randomClientSeed } from './client.js';
 export type {
+  Relation,
+  FollowPage,
+  BlockPage,
+  MessageSettings,
   Tournament,
   CreateTournamentInput,
   TournamentPage,

@@ -43,6 +43,8 @@ export const ERROR_CODES = [
   'LIMIT_REACHED',
   /** The challenged account does not take challenges from the caller (its acceptChallenges setting). */
   'CHALLENGE_REFUSED',
+  /** A block stands between the players, either way (docs/social.md "Blocks"): no challenge, rematch or direct message between them. */
+  'BLOCKED',
   /** The player left too many rated matches after the deal: no rated play until `until` (docs/ratings.md). */
   'RATED_PLAY_SUSPENDED',
   /** Tournaments (docs/tournaments.md): the field is at maxPlayers. */

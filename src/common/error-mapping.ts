@@ -24,6 +24,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'NOT_SEATED':
     case 'HINT_NOT_ALLOWED':
     case 'CHALLENGE_REFUSED':
+    case 'BLOCKED':
     // About the player, not the match's state: the same request fails until `until` (docs/ratings.md).
     case 'RATED_PLAY_SUSPENDED':
     case 'NOT_IN_TOURNAMENT':

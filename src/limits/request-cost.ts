@@ -77,6 +77,9 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
   'Query.leaderboard': { max: 100, default: 10, arg: 'limit', itemsPerUnit: 50 },
   'Query.webhookDeliveries': { max: 500, default: 50, arg: 'limit', itemsPerUnit: 50 },
   'LobbyPage.matches': { max: 100, default: 20, arg: 'limit', onParent: true, itemsPerUnit: 50 },
+  // follows (each entry asks presence whether that player is online) and my blocks
+  'FollowPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
+  'BlockPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 100 },
   'Query.ratingHistory': { max: 1000, itemsPerUnit: 100 },
   // post-game analysis: every decision of the match
   'MatchAnalysisResult.decisions': { max: ANALYSIS_DECISIONS_PRICED, itemsPerUnit: 200 },

@@ -93,6 +93,50 @@ export interface paths {
         patch: operations["updateAccount"];
         trace?: never;
     };
+    "/v1/account/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The players I block, newest first (cursor pages)
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
+        get: operations["myBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/message-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who may send me direct messages (directMessages: everyone, followed or nobody)
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
+        get: operations["messageSettings"];
+        /**
+         * Change who may send me direct messages
+         * @description An API token needs the `social:write` scope (a session holds every scope).
+         */
+        put: operations["setMessageSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/jobs": {
         parameters: {
             query?: never;
@@ -1315,6 +1359,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/{username}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Block a player (idempotent, silent: they are not told): the follows both ways end; no challenge, rematch, message or seek pairing between us
+         * @description An API token needs the `social:write` scope (a session holds every scope).
+         */
+        put: operations["blockUser"];
+        post?: never;
+        /**
+         * Unblock a player (idempotent); the follows the block ended stay ended
+         * @description An API token needs the `social:write` scope (a session holds every scope).
+         */
+        delete: operations["unblockUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{username}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Follow a player (idempotent); VALIDATION_FAILED for myself, BLOCKED for a player I block
+         * @description An API token needs the `social:write` scope (a session holds every scope).
+         */
+        put: operations["followUser"];
+        post?: never;
+        /**
+         * Stop following a player (idempotent)
+         * @description An API token needs the `social:write` scope (a session holds every scope).
+         */
+        delete: operations["unfollowUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{username}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who follows a player, newest first, each with whether they are online now (cursor pages)
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
+        get: operations["followers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{username}/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whom a player follows, newest first, each with whether they are online now (cursor pages)
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
+        get: operations["following"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/users/{username}/matches": {
         parameters: {
             query?: never;
@@ -1544,7 +1676,7 @@ export interface components {
              */
             revokedAt: string | null;
             /** @description What the token may do. */
-            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "read" | "play")[];
         };
         /** @description A finished match in a user archive. */
         ArchivedMatchModel: {
@@ -1621,7 +1753,7 @@ export interface components {
             /** @description The grant id. */
             id: string;
             /** @description The fine scopes granted (never an alias). */
-            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "read" | "play")[];
         };
         /** @description The app a grant is for. */
         AuthorizedAppRefModel: {
@@ -1632,6 +1764,15 @@ export interface components {
         BatchExportInput: {
             /** @description Match ids, 1..100. */
             ids: string[];
+        };
+        BlockEntryModel: {
+            /** Format: date-time */
+            since: string;
+            username: string;
+        };
+        BlockPageModel: {
+            items: components["schemas"]["BlockEntryModel"][];
+            nextCursor: string | null;
         };
         /** @description A challenge to one account: the two-player match it proposes. */
         ChallengeInput: {
@@ -1859,7 +2000,7 @@ export interface components {
              *       "match:play"
              *     ]
              */
-            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "read" | "play")[];
         };
         CreateTournamentInput: {
             /** @default false */
@@ -2135,6 +2276,16 @@ export interface components {
             use: "sig";
             /** @description The public key, base64url (RFC 8037). */
             x: string;
+        };
+        FollowEntryModel: {
+            online: boolean;
+            /** Format: date-time */
+            since: string;
+            username: string;
+        };
+        FollowPageModel: {
+            items: components["schemas"]["FollowEntryModel"][];
+            nextCursor: string | null;
         };
         /** @description What the bot of a level would play for my seat now (computed from my seat view only). */
         HintModel: {
@@ -2478,6 +2629,14 @@ export interface components {
             turn: number;
             viewer: number | null;
         };
+        MessageSettingsInput: {
+            /** @enum {string} */
+            directMessages: "everyone" | "followed" | "nobody";
+        };
+        MessageSettingsModel: {
+            /** @enum {string} */
+            directMessages: "everyone" | "followed" | "nobody";
+        };
         MyChallengesModel: {
             /** @description Pending challenges made to me, newest first. */
             in: components["schemas"]["ChallengeModel"][];
@@ -2575,7 +2734,7 @@ export interface components {
              * @example NOT_YOUR_TURN
              * @enum {string}
              */
-            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "ABORT_NOT_ALLOWED" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "ANALYSIS_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+            code: "INVALID_RULESET" | "INVALID_COMMAND" | "MATCH_EXISTS" | "MATCH_NOT_CREATED" | "MATCH_ALREADY_STARTED" | "MATCH_NOT_STARTED" | "MATCH_OVER" | "SEAT_UNAVAILABLE" | "MATCH_FULL" | "ALREADY_SEATED" | "SEATS_NOT_FILLED" | "NOT_SEATED" | "NOT_YOUR_TURN" | "ILLEGAL_PLAY" | "INVALID_CLIENT_SEED" | "CLIENT_SEED_ALREADY_GIVEN" | "ABORT_TOO_LATE" | "ABORT_NOT_ALLOWED" | "DECLARATION_NOT_ALLOWED" | "NOT_FOUND" | "VERSION_CONFLICT" | "IDEMPOTENCY_KEY_REUSED" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "HINT_NOT_ALLOWED" | "CONFLICT" | "LIMIT_REACHED" | "CHALLENGE_REFUSED" | "BLOCKED" | "RATED_PLAY_SUSPENDED" | "TOURNAMENT_FULL" | "TOURNAMENT_STARTED" | "TOURNAMENT_OVER" | "NOT_IN_TOURNAMENT" | "ALREADY_IN_TOURNAMENT" | "NOT_INVITED" | "NOT_ENOUGH_PLAYERS" | "TOURNAMENT_TABLE_HIDDEN" | "RATE_LIMITED" | "ANALYSIS_QUEUE_FULL" | "ANALYSIS_TOO_LARGE" | "PAYLOAD_TOO_LARGE" | "UNAVAILABLE" | "SERVICE_UNAVAILABLE";
             /** @description VERSION_CONFLICT: the current seq of the match; VALIDATION_FAILED of atSeq: the last seq. */
             currentSeq?: number;
             /**
@@ -2717,6 +2876,11 @@ export interface components {
              *     ]
              */
             redirectUris: string[];
+        };
+        RelationModel: {
+            blocking: boolean;
+            following: boolean;
+            username: string;
         };
         RematchOfferModel: {
             asked: string[];
@@ -3490,6 +3654,265 @@ export interface operations {
             };
         };
     };
+    myBlocks: {
+        parameters: {
+            query?: {
+                after?: string;
+                first?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockPageModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    messageSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSettingsModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    setMessageSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSettingsModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
     listFailedJobs: {
         parameters: {
             query: {
@@ -4106,7 +4529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN, CHALLENGE_REFUSED, RATED_PLAY_SUSPENDED. */
+            /** @description Forbidden: FORBIDDEN, CHALLENGE_REFUSED, BLOCKED, RATED_PLAY_SUSPENDED. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4114,7 +4537,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["RatedPlaySuspendedProblem"] | (components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN" | "CHALLENGE_REFUSED";
+                        code?: "FORBIDDEN" | "CHALLENGE_REFUSED" | "BLOCKED";
                     });
                 };
             };
@@ -4326,7 +4749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN, RATED_PLAY_SUSPENDED. */
+            /** @description Forbidden: FORBIDDEN, BLOCKED, RATED_PLAY_SUSPENDED. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4334,7 +4757,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["RatedPlaySuspendedProblem"] | (components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "BLOCKED";
                     });
                 };
             };
@@ -6684,7 +7107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: FORBIDDEN, RATED_PLAY_SUSPENDED. */
+            /** @description Forbidden: FORBIDDEN, BLOCKED, RATED_PLAY_SUSPENDED. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6692,7 +7115,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["RatedPlaySuspendedProblem"] | (components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "BLOCKED";
                     });
                 };
             };
@@ -7177,7 +7600,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: NOT_SEATED, FORBIDDEN, RATED_PLAY_SUSPENDED. */
+            /** @description Forbidden: NOT_SEATED, FORBIDDEN, BLOCKED, RATED_PLAY_SUSPENDED. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7185,7 +7608,7 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["RatedPlaySuspendedProblem"] | (components["schemas"]["Problem"] & {
                         /** @enum {string} */
-                        code?: "NOT_SEATED" | "FORBIDDEN";
+                        code?: "NOT_SEATED" | "FORBIDDEN" | "BLOCKED";
                     });
                 };
             };
@@ -10387,6 +10810,600 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    blockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    unblockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    followUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN, BLOCKED. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN" | "BLOCKED";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    unfollowUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelationModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    followers: {
+        parameters: {
+            query?: {
+                after?: string;
+                first?: number;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowPageModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    following: {
+        parameters: {
+            query?: {
+                after?: string;
+                first?: number;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowPageModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
