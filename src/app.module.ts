@@ -24,6 +24,7 @@ import { RulesetsModule } from './rulesets/rulesets.module';
 import { BotsModule } from './bots/bots.module';
 import { StreamsModule } from './streams/streams.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
+import { TeamsModule } from './teams/teams.module';
 
 /**
  * Every module of the service, in order. The order of the controllers in openapi.yaml follows this one (health,
@@ -51,6 +52,7 @@ export const APP_MODULES = [
   ChallengesModule,
   RelationsModule,
   TournamentsModule,
+  TeamsModule,
   PresenceModule,
   ReactionsModule,
   AnalysisModule,

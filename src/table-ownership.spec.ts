@@ -56,6 +56,10 @@ const OWNERS: Record<string, string> = {
   follows: 'relations',
   blocks: 'relations',
   message_settings: 'relations',
+  teams: 'teams',
+  team_members: 'teams',
+  team_requests: 'teams',
+  team_kicks: 'teams',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

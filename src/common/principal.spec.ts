@@ -11,6 +11,7 @@ describe('scopes', () => {
       'ruleset:write',
       'tournament:write',
       'social:write',
+      'team:write',
     ]);
     for (const s of SCOPES) expect(SCOPE_DESCRIPTIONS[s].length).toBeGreaterThan(10);
     expect([...TOKEN_SCOPES]).toEqual([...SCOPES, 'read', 'play']);

@@ -19,9 +19,21 @@ export const RULESET_WRITE = 'ruleset:write';
 export const TOURNAMENT_WRITE = 'tournament:write';
 /** Follows, blocks and who may message you: follow, unfollow, block, unblock, message settings (docs/social.md). */
 export const SOCIAL_WRITE = 'social:write';
+/** Teams: create, join, leave; as a leader accept and decline requests, kick, appoint leaders. */
+export const TEAM_WRITE = 'team:write';
 
 /** The fine scopes: what a personal API token or an OAuth access token may do. A password session holds them all. */
-export const SCOPES = [PROFILE_READ, MATCH_READ, MATCH_PLAY, CHALLENGE_WRITE, WEBHOOK_WRITE, RULESET_WRITE, TOURNAMENT_WRITE, SOCIAL_WRITE] as const;
+export const SCOPES = [
+  PROFILE_READ,
+  MATCH_READ,
+  MATCH_PLAY,
+  CHALLENGE_WRITE,
+  WEBHOOK_WRITE,
+  RULESET_WRITE,
+  TOURNAMENT_WRITE,
+  SOCIAL_WRITE,
+  TEAM_WRITE,
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** What each scope lets an app do, in words for the consent page and the docs. */
@@ -35,6 +47,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   [RULESET_WRITE]: 'Save custom rulesets',
   [TOURNAMENT_WRITE]: 'Create tournaments, and join, withdraw from, start or cancel them for you',
   [SOCIAL_WRITE]: 'Follow, unfollow, block and unblock players for you, and change who may send you direct messages',
+  [TEAM_WRITE]: 'Create, join and leave teams for you, and, where you lead, accept or decline requests, kick members and appoint leaders',
 };
 
 /**
