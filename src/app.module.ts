@@ -20,10 +20,12 @@ import { OAuthModule } from './oauth/oauth.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { ReactionsModule } from './reactions/reactions.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { RelationsModule } from './relations/relations.module';
 import { RulesetsModule } from './rulesets/rulesets.module';
 import { BotsModule } from './bots/bots.module';
 import { StreamsModule } from './streams/streams.module';
 import { TournamentsModule } from './tournaments/tournaments.module';
+import { TeamsModule } from './teams/teams.module';
 
 /**
  * Every module of the service, in order. The order of the controllers in openapi.yaml follows this one (health,
@@ -49,7 +51,9 @@ export const APP_MODULES = [
   StreamsModule,
   OAuthModule,
   ChallengesModule,
+  RelationsModule,
   TournamentsModule,
+  TeamsModule,
   PresenceModule,
   ReactionsModule,
   AnalysisModule,

@@ -53,6 +53,14 @@ const OWNERS: Record<string, string> = {
   // written by the tournaments through src/match-store/tournament-tables-store.ts
   tournament_tables: 'match-store',
   chat_messages: 'chat',
+  // other folders' statements exclude blocked pairs through src/relations/blocked-pairs.ts (seek pairing)
+  follows: 'relations',
+  blocks: 'relations',
+  message_settings: 'relations',
+  teams: 'teams',
+  team_members: 'teams',
+  team_requests: 'teams',
+  team_kicks: 'teams',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

@@ -359,4 +359,84 @@ describe('chat rooms (e2e, PGlite)', () => {
     const res = await http().delete(`/v1/chat/messages/${sent.body.id}`).set('authorization', auth(ann));
     expect([res.status, res.body.code]).toEqual([403, 'FORBIDDEN']);
   });
+  it("direct messages follow the recipient's setting: everyone, followed (the players they follow), nobody", async () => {
+    const [ann, bob, cat] = await Promise.all([register(app, 'dsa'), register(app, 'dsb'), register(app, 'dsc')]);
+    const put = async (who: Account, path: string, body: Record<string, unknown> = {}) => {
+      const res = await http().put(path).set('authorization', auth(who)).send(body);
+      expect([path, res.status]).toEqual([path, 200]);
+    };
+    // ann and bob follow each other; cat shares a match with bob
+    await put(ann, `/v1/users/${bob.username}/follow`);
+    await put(bob, `/v1/users/${ann.username}/follow`);
+    await match([bob, cat], 'scopa');
+    // everyone (the default): both may write bob
+    expect((await say(ann, `/v1/messages/${bob.username}`, 'from a friend')).status).toBe(201);
+    expect((await say(cat, `/v1/messages/${bob.username}`, 'from an opponent')).status).toBe(201);
+    // followed: only the players bob follows
+    await put(bob, '/v1/account/message-settings', { directMessages: 'followed' });
+    expect((await say(ann, `/v1/messages/${bob.username}`, 'still a friend')).status).toBe(201);
+    const opponent = await say(cat, `/v1/messages/${bob.username}`, 'hello again');
+    expect([opponent.status, opponent.body.code, opponent.body.reason, opponent.body.directMessages]).toEqual([
+      403,
+      'FORBIDDEN',
+      'recipientSetting',
+      'followed',
+    ]);
+    // nobody: nobody at all
+    await put(bob, '/v1/account/message-settings', { directMessages: 'nobody' });
+    for (const who of [ann, cat]) {
+      const res = await say(who, `/v1/messages/${bob.username}`, `anyone there, ${who.username}?`);
+      expect([res.status, res.body.code, res.body.reason]).toEqual([403, 'FORBIDDEN', 'recipientSetting']);
+    }
+    // bob still writes them (their settings are everyone)
+    expect((await say(bob, `/v1/messages/${cat.username}`, 'gg')).status).toBe(201);
+    const gqlRefused = await gql(app, cat.token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "over GraphQL") { id } }`, {
+      r: { kind: 'direct', username: bob.username },
+    });
+    expect(errorCode(gqlRefused)).toBe('FORBIDDEN');
+  });
+
+  it('a blocked pair sees none of each other’s messages (history and live) and cannot message each other (BLOCKED)', async () => {
+    const [ann, bob, cat] = await Promise.all([register(app, 'bla'), register(app, 'blb'), register(app, 'blc')]);
+    const id = await match([ann, bob], 'scopa');
+    expect((await say(bob, `/v1/matches/${id}/chat`, 'before the block')).status).toBe(201);
+    expect((await http().put(`/v1/users/${bob.username}/block`).set('authorization', auth(ann)).send({})).status).toBe(200);
+    const annLive = await subscribe(ann, { kind: 'match', id });
+    const catLive = await subscribe(cat, { kind: 'match', id });
+    expect((await say(bob, `/v1/matches/${id}/chat`, 'after the block')).status).toBe(201);
+    await catLive.until(1);
+    expect(catLive.got.map((m) => m.text)).toEqual(['after the block']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(annLive.got).toEqual([]);
+    expect((await read(ann, `/v1/matches/${id}/chat`)).body.items).toEqual([]);
+    expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the block', 'before the block']);
+    // and the other way: bob does not see ann's
+    expect((await say(ann, `/v1/matches/${id}/chat`, 'ann speaks')).status).toBe(201);
+    expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the block', 'before the block']);
+    expect((await read(cat, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['ann speaks', 'after the block', 'before the block']);
+    for (const [from, to] of [
+      [bob, ann],
+      [ann, bob],
+    ]) {
+      const res = await say(from, `/v1/messages/${to.username}`, 'hello?');
+      expect([res.status, res.body.code]).toEqual([403, 'BLOCKED']);
+    }
+  });
+
+  it("a team's room: its members read and write it, others are FORBIDDEN; two members may message each other directly", async () => {
+    const [ann, bob, eve] = await Promise.all([register(app, 'tma'), register(app, 'tmb'), register(app, 'tme')]);
+    const team = await http()
+      .post('/v1/teams')
+      .set('authorization', auth(ann))
+      .send({ name: `Chat team ${Date.now() % 100000}`, description: 'for the chat test', open: true });
+    expect(team.status).toBe(201);
+    expect((await http().post(`/v1/teams/${team.body.id}/join`).set('authorization', auth(bob)).send({})).status).toBe(200);
+    expect((await say(bob, `/v1/teams/${team.body.id}/chat`, 'forza ragazzi')).status).toBe(201);
+    expect((await read(ann, `/v1/teams/${team.body.id}/chat`)).body.items.map((m: any) => [m.author, m.text])).toEqual([[bob.username, 'forza ragazzi']]);
+    const outsider = await say(eve, `/v1/teams/${team.body.id}/chat`, 'let me in');
+    expect([outsider.status, outsider.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await read(eve, `/v1/teams/${team.body.id}/chat`)).status).toBe(403);
+    // sharing a team is a connection for direct messages
+    expect((await say(ann, `/v1/messages/${bob.username}`, 'see you at the club')).status).toBe(201);
+  });
 });

@@ -66,6 +66,18 @@ export type ChatRoomRef =
   | { kind: 'tournament'; id: string }
   | { kind: 'team'; id: string }
   | { kind: 'direct'; username: string };
+/** A team (club): {@link ScopaClient.team}, the answer of every team command. */
+export type Team = Schemas['TeamModel'];
+/** What {@link ScopaClient.createTeam} takes. */
+export type CreateTeamInput = Schemas['CreateTeamInput'];
+/** A page of {@link ScopaClient.teams}. */
+export type TeamPage = Schemas['TeamPageModel'];
+/** A member of a team with their ratings: {@link ScopaClient.teamMembers}. */
+export type TeamMember = Schemas['TeamMemberModel'];
+export type TeamMemberPage = Schemas['TeamMemberPageModel'];
+/** A pending request to join a team: {@link ScopaClient.teamRequests}. */
+export type TeamRequest = Schemas['TeamRequestModel'];
+export type TeamRequestPage = Schemas['TeamRequestPageModel'];
 /** What {@link ScopaClient.challenge} takes. */
 export type ChallengeInput = Schemas['ChallengeInput'];
 /** Why a challenge is declined (lichess's reasons). */
@@ -114,6 +126,14 @@ export type RegisteredOAuthApp = Schemas['RegisteredOAuthAppModel'];
 export type RegisterOAuthAppInput = Schemas['RegisterOAuthAppInput'];
 /** An app I authorized (an OAuth grant), with the scopes it holds. */
 export type AuthorizedApp = Schemas['AuthorizedAppModel'];
+/** Where I stand with a player after a follow, unfollow, block or unblock: `{username, following, blocking}`. */
+export type Relation = Schemas['RelationModel'];
+/** A page of a following or followers list: `{items: [{username, online, since}], nextCursor}`. */
+export type FollowPage = Schemas['FollowPageModel'];
+/** A page of the players I block: `{items: [{username, since}], nextCursor}`. */
+export type BlockPage = Schemas['BlockPageModel'];
+/** Who may send me direct messages: `{directMessages: 'everyone' | 'followed' | 'nobody'}`. */
+export type MessageSettings = Schemas['MessageSettingsModel'];
 /** One line of my event stream ({@link ScopaClient.myEvents}): `matchInPlay`, `yourTurn`, `matchStarted`, `matchEnded`, ... */
 export type EventStreamLine = Schemas['EventStreamLineModel'];
 
@@ -572,6 +592,51 @@ export class ScopaClient {
     return this.#ok(this.rest.DELETE('/v1/chat/messages/{id}', { params: { path: { id: messageId }, query: reason === undefined ? {} : { reason } } }));
   }
 
+  /** Follows a player (needs `social:write`; idempotent). Not to be confused with {@link ScopaClient.follow}, which follows a match's events. */
+  async followUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.PUT('/v1/users/{username}/follow', { params: { path: { username } } }));
+  }
+
+  /** Stops following a player (needs `social:write`; idempotent). */
+  async unfollowUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.DELETE('/v1/users/{username}/follow', { params: { path: { username } } }));
+  }
+
+  /** Whom a player follows, newest first, each with whether they are online now, one page at a time (`after`: the `nextCursor` of the page before). */
+  async following(username: string, query: { first?: number; after?: string } = {}): Promise<FollowPage> {
+    return this.#ok(this.rest.GET('/v1/users/{username}/following', { params: { path: { username }, query } }));
+  }
+
+  /** Who follows a player, newest first, each with whether they are online now, one page at a time. */
+  async followers(username: string, query: { first?: number; after?: string } = {}): Promise<FollowPage> {
+    return this.#ok(this.rest.GET('/v1/users/{username}/followers', { params: { path: { username }, query } }));
+  }
+
+  /** Blocks a player (needs `social:write`; idempotent, silent): the follows both ways end; no challenge, rematch, message or seek pairing between us. */
+  async blockUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.PUT('/v1/users/{username}/block', { params: { path: { username } } }));
+  }
+
+  /** Unblocks a player (needs `social:write`; idempotent). */
+  async unblockUser(username: string): Promise<Relation> {
+    return this.#ok(this.rest.DELETE('/v1/users/{username}/block', { params: { path: { username } } }));
+  }
+
+  /** The players I block, newest first, one page at a time. */
+  async blocks(query: { first?: number; after?: string } = {}): Promise<BlockPage> {
+    return this.#ok(this.rest.GET('/v1/account/blocks', { params: { query } }));
+  }
+
+  /** Who may send me direct messages. */
+  async messageSettings(): Promise<MessageSettings> {
+    return this.#ok(this.rest.GET('/v1/account/message-settings'));
+  }
+
+  /** Changes who may send me direct messages (needs `social:write`): everyone (the default), followed or nobody. */
+  async setMessageSettings(settings: MessageSettings): Promise<MessageSettings> {
+    return this.#ok(this.rest.PUT('/v1/account/message-settings', { body: settings }));
+  }
+
   /** Creates a tournament (needs the `tournament:write` scope): players join until it starts. */
   async createTournament(input: CreateTournamentInput): Promise<Tournament> {
     return this.#ok(this.rest.POST('/v1/tournaments', { body: input }));
@@ -617,6 +682,61 @@ export class ScopaClient {
   /** A round of a tournament (from 1): its tables and results. */
   async tournamentRound(tournamentId: string, round: number): Promise<TournamentRound> {
     return this.#ok(this.rest.GET('/v1/tournaments/{id}/rounds/{n}', { params: { path: { id: tournamentId, n: round } } }));
+  }
+
+  /** Creates a team (needs the `team:write` scope): I am its first leader; a name taken without regard to case is a `CONFLICT`. */
+  async createTeam(input: CreateTeamInput): Promise<Team> {
+    return this.#ok(this.rest.POST('/v1/teams', { body: input }));
+  }
+
+  /** Teams by name, one page at a time (`q`: those whose name contains it; `after`: the `nextCursor` of the page before). */
+  async teams(query: { q?: string; first?: number; after?: string } = {}): Promise<TeamPage> {
+    return this.#ok(this.rest.GET('/v1/teams', { params: { query } }));
+  }
+
+  /** A team: its name, description, leaders, member count, and my role in it. */
+  async team(teamId: string): Promise<Team> {
+    return this.#ok(this.rest.GET('/v1/teams/{id}', { params: { path: { id: teamId } } }));
+  }
+
+  /** Joins a team: an open one at once (`myRole: member`), one by request through a request its leaders answer (`requestPending`). */
+  async joinTeam(teamId: string): Promise<Team> {
+    return this.#ok(this.rest.POST('/v1/teams/{id}/join', { params: { path: { id: teamId } } }));
+  }
+
+  /** Leaves a team (or withdraws my pending request); the last leader must appoint another first (`CONFLICT`). */
+  async leaveTeam(teamId: string): Promise<Team> {
+    return this.#ok(this.rest.POST('/v1/teams/{id}/leave', { params: { path: { id: teamId } } }));
+  }
+
+  /** A team's members by username, each with their ratings, one page at a time. */
+  async teamMembers(teamId: string, query: { first?: number; after?: string } = {}): Promise<TeamMemberPage> {
+    return this.#ok(this.rest.GET('/v1/teams/{id}/members', { params: { path: { id: teamId }, query } }));
+  }
+
+  /** A team's pending requests, oldest first (for its leaders). */
+  async teamRequests(teamId: string, query: { first?: number; after?: string } = {}): Promise<TeamRequestPage> {
+    return this.#ok(this.rest.GET('/v1/teams/{id}/requests', { params: { path: { id: teamId }, query } }));
+  }
+
+  /** Accepts a player's request to join my team (as its leader). */
+  async acceptTeamRequest(teamId: string, username: string): Promise<Team> {
+    return this.#ok(this.rest.POST('/v1/teams/{id}/requests/{username}/accept', { params: { path: { id: teamId, username } } }));
+  }
+
+  /** Declines a player's request to join my team (as its leader). */
+  async declineTeamRequest(teamId: string, username: string): Promise<Team> {
+    return this.#ok(this.rest.POST('/v1/teams/{id}/requests/{username}/decline', { params: { path: { id: teamId, username } } }));
+  }
+
+  /** Removes a member from my team (as its leader); their next join is a request. */
+  async kickTeamMember(teamId: string, username: string): Promise<Team> {
+    return this.#ok(this.rest.POST('/v1/teams/{id}/kick/{username}', { params: { path: { id: teamId, username } } }));
+  }
+
+  /** Makes a member of my team a leader (as its leader). */
+  async appointTeamLeader(teamId: string, username: string): Promise<Team> {
+    return this.#ok(this.rest.POST('/v1/teams/{id}/leaders/{username}', { params: { path: { id: teamId, username } } }));
   }
 
   /** Seeks a match with whoever fits (needs `challenge:write`); an identical open seek of mine is returned as it is. */

@@ -21,6 +21,8 @@ export enum ScopeEnum {
   webhook_write = 'webhook:write',
   ruleset_write = 'ruleset:write',
   tournament_write = 'tournament:write',
+  social_write = 'social:write',
+  team_write = 'team:write',
 }
 registerEnumType(ScopeEnum, {
   name: 'Scope',
@@ -36,6 +38,8 @@ registerEnumType(ScopeEnum, {
     webhook_write: { description: 'webhook:write: register and remove webhooks.' },
     ruleset_write: { description: 'ruleset:write: save custom rulesets.' },
     tournament_write: { description: 'tournament:write: create, join, withdraw from, start and cancel tournaments.' },
+    social_write: { description: 'social:write: follow, unfollow, block and unblock players; change who may send me direct messages.' },
+    team_write: { description: 'team:write: create, join and leave teams; as a leader accept and decline requests, kick, appoint leaders.' },
   },
 });
 

@@ -17,7 +17,7 @@ export class ChallengesController {
   @Post('challenges')
   @ApiOperation({ operationId: 'challenge', summary: 'Challenge an account to a two-player match (it learns of it on its event stream, inbox and webhooks)' })
   @ApiCreatedResponse({ type: ChallengeModel })
-  @ApiErrors('INVALID_RULESET', 'INVALID_COMMAND', 'NOT_FOUND', 'CHALLENGE_REFUSED', 'LIMIT_REACHED', 'RATED_PLAY_SUSPENDED')
+  @ApiErrors('INVALID_RULESET', 'INVALID_COMMAND', 'NOT_FOUND', 'CHALLENGE_REFUSED', 'BLOCKED', 'LIMIT_REACHED', 'RATED_PLAY_SUSPENDED')
   create(@Caller() caller: Principal, @Body() body: ChallengeInput): Promise<ChallengeModel> {
     return this.challenges.challenge(caller, body);
   }
@@ -41,7 +41,7 @@ export class ChallengesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'acceptChallenge', summary: 'Accept a challenge made to me: the match is created and started at once (matchId)' })
   @ApiOkResponse({ type: ChallengeModel })
-  @ApiErrors('CONFLICT', 'RATED_PLAY_SUSPENDED')
+  @ApiErrors('CONFLICT', 'BLOCKED', 'RATED_PLAY_SUSPENDED')
   accept(@Caller() caller: Principal, @Param('id') id: string): Promise<ChallengeModel> {
     return this.challenges.accept(caller, id);
   }

@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { StoreModule } from '../match-store/store.module';
 import { MatchMakerModule } from '../matches/match-maker.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
+import { RelationsModule } from '../relations/relations.module';
 import { ChallengesController } from './challenges.controller';
 import { ChallengesResolver } from './challenges.resolver';
 import { ChallengesService } from './challenges.service';
@@ -10,7 +11,7 @@ import { ChallengesStore } from './challenges-store';
 
 /** Direct challenges (accept, decline, cancel, expiry) and the acceptChallenges account setting. */
 @Module({
-  imports: [AuthModule, RulesetsModule, StoreModule, MatchMakerModule],
+  imports: [AuthModule, RulesetsModule, StoreModule, MatchMakerModule, RelationsModule],
   controllers: [ChallengesController],
   providers: [ChallengesService, ChallengesStore, ChallengesResolver],
   exports: [ChallengesService],

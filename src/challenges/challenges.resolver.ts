@@ -27,7 +27,9 @@ export class ChallengesResolver {
   }
 
   @RequireScope(CHALLENGE_WRITE)
-  @Mutation(() => ChallengeModel, { description: 'Challenge an account to a two-player match; it expires unanswered after CHALLENGE_TTL.' })
+  @Mutation(() => ChallengeModel, {
+    description: 'Challenge an account to a two-player match; it expires unanswered after CHALLENGE_TTL. BLOCKED when a block stands between us, either way.',
+  })
   challenge(@Caller() caller: Principal, @Args('input') input: ChallengeInput): Promise<ChallengeModel> {
     return this.challenges.challenge(caller, input);
   }

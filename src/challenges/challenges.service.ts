@@ -37,6 +37,7 @@ import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { enqueueWebhooks } from '../webhooks/outbox';
 import { MatchMaker } from '../matches/match-maker';
 import { LobbyConfig } from '../config/slices';
+import { RelationsService } from '../relations/relations.service';
 
 export const ACCEPT_CHALLENGES = ['none', 'known', 'everyone'] as const;
 export type AcceptChallenges = (typeof ACCEPT_CHALLENGES)[number];
@@ -118,6 +119,7 @@ export class ChallengesService {
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly lobby: LobbyConfig,
+    private readonly relations: RelationsService,
   ) {}
 
   // ------------------------------------------------------------ settings
@@ -150,6 +152,8 @@ export class ChallengesService {
     if (!dest) throw new DomainError('VALIDATION_FAILED', 'username: the account to challenge');
     if (dest === caller.username) throw new DomainError('VALIDATION_FAILED', 'you cannot challenge yourself');
     if (!(await this.accounts.exists(dest))) throw new DomainError('NOT_FOUND', `no account ${JSON.stringify(req.username)}`);
+    // A block either way (docs/social.md "Blocks"): refused before anything else is checked or recorded.
+    await this.relations.assertNotBlocked([caller.username, dest], 'a challenge');
     if (!req.preset && !req.rulesetId) throw new DomainError('VALIDATION_FAILED', 'give a preset or a rulesetId');
     if (req.rated && req.overrides && Object.keys(req.overrides).length > 0) {
       throw new DomainError('VALIDATION_FAILED', 'a rated match takes no overrides: save them as a ruleset and rate that');
@@ -219,6 +223,8 @@ export class ChallengesService {
     const c = await this.find(id);
     if (c.destUser !== caller.username) throw this.notYours(c, caller);
     this.mustBePending(c);
+    // A block made since the challenge was sent: no match between them (the challenge stays pending until it expires or is answered otherwise).
+    await this.relations.assertNotBlocked([c.challenger, c.destUser], 'a challenge');
     const challengerSeat = c.seat ?? randomInt(2);
     const seats: SeatSpec[] = [];
     seats[challengerSeat] = { player: c.challenger };

@@ -9,20 +9,18 @@ import { ChatService } from './chat.service';
 import { ChatStore } from './chat-store';
 import { CHAT_MODERATION, CHAT_RELATIONS, CHAT_TEAMS } from './chat-hooks';
 import type { ChatModeration, ChatRelations, ChatTeams } from './chat-hooks';
+import { RelationsModule } from '../relations/relations.module';
+import { RelationsService } from '../relations/relations.service';
+import { TeamsModule } from '../teams/teams.module';
+import { TeamsService } from '../teams/teams.service';
+
+/** The services given for the hooks answer what chat asks of them: the compiler checks it here. */
+type Fits<Service, Hook> = Service extends Hook ? true : never;
+export const HOOKS_FIT: [Fits<RelationsService, ChatRelations>, Fits<TeamsService, ChatTeams>] = [true, true];
 
 /*
- * Until the social features are wired in (src/relations, src/teams, src/moderation): no blocks and no follows
- * (everyone takes direct messages, from the players they share a match with), no team has members, nobody is
- * muted or a moderator.
+ * Until moderation is wired in (src/moderation): nobody is muted or a moderator.
  */
-const NO_RELATIONS: ChatRelations = {
-  isBlockedEitherWay: () => Promise.resolve(false),
-  blockedIds: () => Promise.resolve([]),
-  followsEachOther: () => Promise.resolve(false),
-  isFollowing: () => Promise.resolve(false),
-  directMessageSetting: () => Promise.resolve('everyone'),
-};
-const NO_TEAMS: ChatTeams = { isMember: () => Promise.resolve(false), sharesATeam: () => Promise.resolve(false) };
 const NO_MODERATION: ChatModeration = {
   activeMute: () => Promise.resolve(null),
   isModerator: () => Promise.resolve(false),
@@ -31,14 +29,15 @@ const NO_MODERATION: ChatModeration = {
 
 /** Chat rooms (docs/social.md "Chat"): the messages' store, the rooms' rules, REST and GraphQL, the retention sweep. */
 @Module({
-  imports: [AuthModule, StoreModule, MatchesModule, TournamentsModule],
+  imports: [AuthModule, StoreModule, MatchesModule, TournamentsModule, RelationsModule, TeamsModule],
   controllers: [ChatController],
   providers: [
     ChatService,
     ChatStore,
     ChatResolver,
-    { provide: CHAT_RELATIONS, useValue: NO_RELATIONS },
-    { provide: CHAT_TEAMS, useValue: NO_TEAMS },
+    // blocks, follows and the recipient's direct-message setting (src/relations); team membership (src/teams)
+    { provide: CHAT_RELATIONS, useExisting: RelationsService },
+    { provide: CHAT_TEAMS, useExisting: TeamsService },
     { provide: CHAT_MODERATION, useValue: NO_MODERATION },
   ],
   exports: [ChatService],

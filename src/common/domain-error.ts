@@ -43,6 +43,8 @@ export const ERROR_CODES = [
   'LIMIT_REACHED',
   /** The challenged account does not take challenges from the caller (its acceptChallenges setting). */
   'CHALLENGE_REFUSED',
+  /** A block stands between the players, either way (docs/social.md "Blocks"): no challenge, rematch or direct message between them. */
+  'BLOCKED',
   /** The player left too many rated matches after the deal: no rated play until `until` (docs/ratings.md). */
   'RATED_PLAY_SUSPENDED',
   /** Tournaments (docs/tournaments.md): the field is at maxPlayers. */
@@ -66,8 +68,6 @@ export const ERROR_CODES = [
   'CHAT_MUTED',
   /** Chat: the room is closed now (a match's chat off, a duplicate round running, partners of a team match in play, the spectators' room to a player); `reason` says which. */
   'CHAT_CLOSED',
-  /** The caller and the other account are blocked, either way (docs/social.md): no message, challenge or rematch between them. */
-  'BLOCKED',
   /** The analysis queue is full: the caller's share (ANALYSIS_QUEUE_PER_ACCOUNT) or the total (ANALYSIS_QUEUE_MAX); details scope, limit, live. */
   'ANALYSIS_QUEUE_FULL',
   /** The match has more decisions than an analysis takes (ANALYSIS_MAX_DECISIONS); details decisions, limit. */

@@ -24,6 +24,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'NOT_SEATED':
     case 'HINT_NOT_ALLOWED':
     case 'CHALLENGE_REFUSED':
+    case 'BLOCKED':
     // About the player, not the match's state: the same request fails until `until` (docs/ratings.md).
     case 'RATED_PLAY_SUSPENDED':
     case 'NOT_IN_TOURNAMENT':
@@ -31,7 +32,6 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'TOURNAMENT_TABLE_HIDDEN':
     // About the caller, not the room: the same message fails until `until`.
     case 'CHAT_MUTED':
-    case 'BLOCKED':
       return 403;
     case 'NOT_FOUND':
     case 'MATCH_NOT_CREATED':

@@ -2,7 +2,17 @@ import { SCOPES, SCOPE_ALIASES, SCOPE_DESCRIPTIONS, TOKEN_SCOPES, expandScopes }
 
 describe('scopes', () => {
   it("the fine scopes are the issue's, verbatim, each described", () => {
-    expect([...SCOPES]).toEqual(['profile:read', 'match:read', 'match:play', 'challenge:write', 'webhook:write', 'ruleset:write', 'tournament:write']);
+    expect([...SCOPES]).toEqual([
+      'profile:read',
+      'match:read',
+      'match:play',
+      'challenge:write',
+      'webhook:write',
+      'ruleset:write',
+      'tournament:write',
+      'social:write',
+      'team:write',
+    ]);
     for (const s of SCOPES) expect(SCOPE_DESCRIPTIONS[s].length).toBeGreaterThan(10);
     expect([...TOKEN_SCOPES]).toEqual([...SCOPES, 'read', 'play']);
   });

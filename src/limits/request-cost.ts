@@ -78,6 +78,13 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
   'Query.webhookDeliveries': { max: 500, default: 50, arg: 'limit', itemsPerUnit: 50 },
   'LobbyPage.matches': { max: 100, default: 20, arg: 'limit', onParent: true, itemsPerUnit: 50 },
   'ChatPage.items': { max: 100, default: 50, arg: 'first', onParent: true, itemsPerUnit: 100 },
+  // follows (each entry asks presence whether that player is online) and my blocks
+  'FollowPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
+  'BlockPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 100 },
+  // teams (src/teams): pages of teams and requests; a page of members reads their ratings too
+  'TeamPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
+  'TeamMemberPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 20 },
+  'TeamRequestPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
   'Query.ratingHistory': { max: 1000, itemsPerUnit: 100 },
   // post-game analysis: every decision of the match
   'MatchAnalysisResult.decisions': { max: ANALYSIS_DECISIONS_PRICED, itemsPerUnit: 200 },
@@ -138,6 +145,8 @@ export const SMALL_LISTS: Readonly<Record<string, number>> = {
   'SeatPublic.declared': 40,
   'SidePublic.captured': 40,
   'SidePublic.seats': 6,
+  'Team.leaders': 10, // TEAM_LEADERS_MAX
+  'TeamMember.ratings': 16, // TEAM_MEMBER_RATINGS
   'TournamentTable.players': 2,
   'TournamentTable.points': 2,
   'Webhook.events': 16,

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { seatEntropy } from '../match-store/match-store';
 import { compatible, groupSeeks, seatOrder } from './seek-pairing';
 
-type S = { player: string; rated: boolean; rating: number; rating_min: number | null; rating_max: number | null; players: number };
+type S = {
+  player: string;
+  rated: boolean;
+  rating: number;
+  rating_min: number | null;
+  rating_max: number | null;
+  players: number;
+  blocked_players?: string[];
+};
 const seek = (player: string, extra: Partial<S> = {}): S => ({ player, rated: false, rating: 1500, rating_min: null, rating_max: null, players: 2, ...extra });
 
 describe('groupSeeks', () => {
@@ -35,6 +43,28 @@ describe('groupSeeks', () => {
     expect(groupSeeks([picky, low, high]).map((g) => g.map((s) => s.player))).toEqual([['low', 'high']]);
     // unrated seeks ignore ratings
     expect(compatible(seek('x', { rating: 100 }), seek('y', { rating: 3000, rating_min: 2000, rating_max: 2100 }))).toBe(true);
+  });
+
+  it('never groups players blocked either way (each seek read with the players it must not meet); each still meets others', () => {
+    const a = seek('a', { blocked_players: ['b'] });
+    const b = seek('b', { blocked_players: ['a'] });
+    expect(compatible(a, b)).toBe(false);
+    expect(compatible(b, a)).toBe(false);
+    // one side's row is enough (the read names the pair on both, but either suffices)
+    expect(compatible(seek('a', { blocked_players: ['b'] }), seek('b'))).toBe(false);
+    expect(compatible(seek('a'), seek('b', { blocked_players: ['a'] }))).toBe(false);
+    expect(groupSeeks([a, b])).toEqual([]);
+    expect(groupSeeks([a, b, seek('c'), seek('d')]).map((g) => g.map((s) => s.player))).toEqual([
+      ['a', 'c'],
+      ['b', 'd'],
+    ]);
+    // four seats: no group holds both
+    const four = [
+      seek('a', { players: 4, blocked_players: ['b'] }),
+      seek('b', { players: 4, blocked_players: ['a'] }),
+      ...['c', 'd', 'e'].map((p) => seek(p, { players: 4 })),
+    ];
+    expect(groupSeeks(four).map((g) => g.map((s) => s.player))).toEqual([['a', 'c', 'd', 'e']]);
   });
 
   it('stops at maxGroups', () => {

@@ -7,8 +7,9 @@
  *    out while a compatible one waits, whichever instance took it);
  * 2. reads the bucket's open seeks, oldest first, FOR UPDATE (a concurrent
  *    cancel or expiry waits for the outcome and then finds the seek taken);
- * 3. groups them, oldest compatible first (distinct players, each inside the
- *    others' rating range when rated);
+ * 3. groups them, oldest compatible first (distinct players, no two blocked
+ *    either way, read in the statement of step 2 through the relations'
+ *    fragment, each inside the others' rating range when rated);
  * 4. for each group has the one match maker (src/matches/match-maker.ts)
  *    make the match with every seat taken, seats drawn from the match seed's
  *    entropy, and start it: in the create statement when CLIENT_SEED_WINDOW
@@ -28,14 +29,20 @@ import { MatchMaker } from '../matches/match-maker';
 import type { MadeInTransaction } from '../matches/match-maker';
 import { lockForTransaction } from '../database/advisory-lock';
 import { SeeksStore } from './seeks-store';
-import type { SeekRow } from './seeks-store';
+import type { PairingSeekRow, SeekRow } from './seeks-store';
 
 /** Matches made per transaction (an attempt reads up to 400 seeks: ./seeks-store.ts; a longer queue takes another attempt at once). */
 const MATCHES_PER_TRANSACTION = 25;
 
-/** Two seeks may meet: other players, and when rated each inside the other's rating range. */
-export function compatible(a: Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max'>, b: typeof a): boolean {
+type Pairable = Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max'> & Partial<Pick<PairingSeekRow, 'blocked_players'>>;
+
+/**
+ * Two seeks may meet: other players, not blocked either way (the players each seek's row was read with must not
+ * meet: ./seeks-store.ts, src/relations/blocked-pairs.ts), and when rated each inside the other's rating range.
+ */
+export function compatible(a: Pairable, b: Pairable): boolean {
   if (a.player === b.player) return false;
+  if (a.blocked_players?.includes(b.player) || b.blocked_players?.includes(a.player)) return false;
   if (!a.rated) return true;
   const inside = (s: typeof a, rating: number) => (s.rating_min === null || rating >= s.rating_min) && (s.rating_max === null || rating <= s.rating_max);
   return inside(a, b.rating) && inside(b, a.rating);
@@ -46,10 +53,7 @@ export function compatible(a: Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rat
  * not yet grouped takes the oldest compatible ones after it; a seek that can
  * complete no group waits.
  */
-export function groupSeeks<T extends Pick<SeekRow, 'player' | 'rated' | 'rating' | 'rating_min' | 'rating_max' | 'players'>>(
-  seeks: T[],
-  maxGroups = Infinity,
-): T[][] {
+export function groupSeeks<T extends Pairable & Pick<SeekRow, 'players'>>(seeks: T[], maxGroups = Infinity): T[][] {
   const used = new Set<number>();
   const groups: T[][] = [];
   for (let i = 0; i < seeks.length && groups.length < maxGroups; i++) {

@@ -8,6 +8,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service';
 import type { StoreTransaction } from '../match-store/match-store';
+import { blockedWith } from '../relations/blocked-pairs';
 
 export interface SeekRow {
   id: string;
@@ -31,6 +32,11 @@ export interface SeekRow {
   created_at: Date;
   last_seen_at: Date;
   ended_at: Date | null;
+}
+
+/** A seek as the pairing reads it: with the players of its bucket's open seeks it must never meet (blocks either way). */
+export interface PairingSeekRow extends SeekRow {
+  blocked_players: string[];
 }
 
 /** A seek to record: the resolved request (./seeks.service.ts, resolve) with its owner. */
@@ -62,7 +68,14 @@ const PAIRING_READ_LIMIT = 400;
 const INSERT_SQL = `INSERT INTO seeks (id, player, account_id, bucket, preset, ruleset_id, overrides, options, players, turn_time_limit, on_expiry, rated, rating, rating_min, rating_max, correspondence)
   VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6::uuid, $7::jsonb, $8::jsonb, $9::int, $10, $11, $12::boolean, $13::int, $14::int, $15::int, $16::boolean)
   RETURNING ${SEEK_COLUMNS}`;
-const OPEN_SEEKS_SQL = `SELECT ${SEEK_COLUMNS} FROM seeks WHERE bucket = $1::text AND status = 'open' ORDER BY created_at, id LIMIT ${PAIRING_READ_LIMIT} FOR UPDATE`;
+// With each seek, the owners of the bucket's open seeks blocked either way with its owner (the relations' fragment):
+// read in the statement that locks the seeks, under the bucket's lock, so no attempt on any instance seats them together.
+// The bucket is looked through only for an owner with a block (two index probes otherwise).
+const OPEN_SEEKS_SQL = `SELECT ${SEEK_COLUMNS},
+  CASE WHEN EXISTS ${blockedWith('s.account_id')}
+    THEN ARRAY(SELECT o.player FROM seeks o WHERE o.bucket = s.bucket AND o.status = 'open' AND o.account_id IN ${blockedWith('s.account_id')})
+    ELSE '{}'::text[] END AS blocked_players
+  FROM seeks s WHERE s.bucket = $1::text AND s.status = 'open' ORDER BY s.created_at, s.id LIMIT ${PAIRING_READ_LIMIT} FOR UPDATE OF s`;
 const PAIR_SQL = `UPDATE seeks SET status = 'paired', match_id = $2::uuid, seat = x.seat, ended_at = now()
   FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, seat int)
   WHERE seeks.id = x.id AND seeks.status = 'open'`;
@@ -117,9 +130,12 @@ export class SeeksStore {
 
   // ------------------------------------------------------------ pairing (under the bucket's lock, in its transaction)
 
-  /** The bucket's open seeks, oldest first, locked until the transaction ends (a cancel or expiry waits for the outcome). */
-  openForPairing(tx: StoreTransaction, bucket: string): Promise<SeekRow[]> {
-    return tx.$queryRawUnsafe<SeekRow[]>(OPEN_SEEKS_SQL, bucket);
+  /**
+   * The bucket's open seeks, oldest first, locked until the transaction ends (a cancel or expiry waits for the outcome),
+   * each with the players of the bucket it must not meet (blocked either way).
+   */
+  openForPairing(tx: StoreTransaction, bucket: string): Promise<PairingSeekRow[]> {
+    return tx.$queryRawUnsafe<PairingSeekRow[]>(OPEN_SEEKS_SQL, bucket);
   }
 
   /** Marks seeks paired into `matchId` at their seats; returns how many were still open. */

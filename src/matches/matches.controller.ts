@@ -69,6 +69,7 @@ export class MatchesController {
     'ALREADY_SEATED',
     'INVALID_CLIENT_SEED',
     'RATED_PLAY_SUSPENDED',
+    'BLOCKED',
   )
   @ApiOperation({ operationId: 'joinMatch', summary: 'Take a seat (optionally giving my client seed)' })
   @ApiOkResponse({ type: MatchModel })
@@ -190,7 +191,7 @@ export class MatchesController {
     summary: 'Ask for a rematch of a finished match; when every human player has, the rematch is made and started (newMatchId), seats rotated',
   })
   @ApiOkResponse({ type: RematchOfferModel })
-  @ApiErrors('NOT_SEATED', 'CONFLICT', 'RATED_PLAY_SUSPENDED')
+  @ApiErrors('NOT_SEATED', 'CONFLICT', 'BLOCKED', 'RATED_PLAY_SUSPENDED')
   rematch(@Caller() caller: Principal, @Param('id') id: string): Promise<RematchOfferModel> {
     return this.rematches.ask(caller, id);
   }

@@ -5,6 +5,7 @@ import { StoreModule } from '../match-store/store.module';
 import { InboxModule } from '../inbox/inbox.module';
 import { RatingsModule } from '../ratings/ratings.module';
 import { PresenceModule } from '../presence/presence.module';
+import { RelationsModule } from '../relations/relations.module';
 import { RulesetsModule } from '../rulesets/rulesets.module';
 import { BotsModule } from '../bots/bots.module';
 import { MatchMakerModule } from './match-maker.module';
@@ -28,6 +29,7 @@ import { RematchesStore } from './rematches-store';
     PresenceModule,
     MatchMakerModule,
     TournamentTablesModule,
+    RelationsModule,
   ],
   controllers: [MatchesController],
   providers: [

@@ -43,7 +43,7 @@ export class MatchesResolver {
   @RequireScope(MATCH_PLAY)
   @Mutation(() => RematchOfferModel, {
     description:
-      'Ask for a rematch of a finished match; when every human player has (bots count as accepting), the rematch is made and started (newMatchId), seats rotated. The offer lapses after REMATCH_TTL or a decline.',
+      'Ask for a rematch of a finished match; when every human player has (bots count as accepting), the rematch is made and started (newMatchId), seats rotated. The offer lapses after REMATCH_TTL or a decline. BLOCKED when a block stands between two of its players.',
   })
   rematch(@Caller() caller: Principal, @Args('matchId', { type: () => ID }) matchId: string): Promise<RematchOfferModel> {
     return this.rematches.ask(caller, matchId);

@@ -32,6 +32,7 @@ import { mayBeTable, TournamentTables } from '../match-store/tournament-tables';
 import { RematchesService } from './rematches.service';
 import { PresenceService } from '../presence/presence.service';
 import type { Presence } from '../presence/presence.service';
+import { RelationsService } from '../relations/relations.service';
 import { replayViews, stripSecrets, viewsFor } from './match-views';
 import type { FullView } from './match-views';
 
@@ -125,6 +126,7 @@ export class MatchesService {
     private readonly rematches: RematchesService,
     private readonly presence: PresenceService,
     private readonly tables: TournamentTables,
+    private readonly relations: RelationsService,
     /** The subscriber connection back after a loss: every live feed reads what it missed from the log (src/realtime/realtime.ts). */
     @Optional() @Inject(FEED_RESUMES) private readonly resumes: FeedResumes | null = null,
   ) {}
@@ -182,6 +184,9 @@ export class MatchesService {
     // `rated` is fixed at creation: any cached snapshot tells it (no read).
     const state = this.store.peek(matchId)?.state ?? (await this.store.current(matchId)).state;
     if (state.settings?.rated === true) await this.maker.assertMayPlayRated([caller.username]);
+    // Not at one table with a player blocked either way (docs/social.md "Blocks").
+    const seated = (state.seats ?? []).flatMap((s) => (s.player && !s.bot ? [s.player] : []));
+    if (seated.length > 0) await this.relations.assertNotBlockedWith(caller.username, seated, 'joining this match');
     return this.command(
       caller,
       matchId,

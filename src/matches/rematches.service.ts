@@ -28,6 +28,7 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { MatchMaker } from './match-maker';
 import { LobbyConfig } from '../config/slices';
+import { RelationsService } from '../relations/relations.service';
 import { RematchesStore } from './rematches-store';
 import type { OfferRow } from './rematches-store';
 
@@ -59,6 +60,7 @@ export class RematchesService {
     private readonly maker: MatchMaker,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly lobby: LobbyConfig,
+    private readonly relations: RelationsService,
   ) {}
 
   /** The match this one is a rematch of (null: none). */
@@ -78,6 +80,8 @@ export class RematchesService {
   async ask(caller: Principal, matchId: string): Promise<RematchOffer> {
     const { players, state, summary } = await this.finished(matchId);
     if (!players.includes(caller.username)) throw new DomainError('NOT_SEATED', 'only a human player of the match may ask for its rematch');
+    // A block between any two of its players, either way (docs/social.md "Blocks"): no offer is recorded, nobody is told.
+    await this.relations.assertNotBlocked(players, 'a rematch');
     // No row: the offer was accepted already (the rematch exists).
     const row = (await this.offers.ask(matchId, caller.username, this.ttlMs)) ?? (await this.offers.read(matchId))!;
     if (row.status === 'accepted') return this.toOffer(matchId, players, row);

@@ -182,6 +182,12 @@ export class RatingStore {
     return this.reads.read((db) => db.prisma.rating.findMany({ where: { player }, orderBy: { pool: 'asc' } }));
   }
 
+  /** The ratings of several players (a team's page of members), by player then pool. */
+  async ratingsOfMany(players: readonly string[]) {
+    if (players.length === 0) return [];
+    return this.reads.read((db) => db.prisma.rating.findMany({ where: { player: { in: [...players] } }, orderBy: [{ player: 'asc' }, { pool: 'asc' }] }));
+  }
+
   /** The player's rating changes in a pool, newest first, at most `take`. */
   async changesOf(player: string, pool: string, take: number) {
     return this.reads.read((db) =>

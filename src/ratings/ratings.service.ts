@@ -130,6 +130,30 @@ export class RatingsService extends RatingStore {
     return { username: who.id, bot: who.bot, memberSince: who.memberSince, wins: sum('wins'), losses: sum('losses'), draws: sum('draws'), ratings };
   }
 
+  /**
+   * The ratings of several players at once (a team's member list), each player's as in a profile, at most `perPlayer`
+   * of them (those of the most rated matches first); a player without a rating has an empty list.
+   */
+  async poolRatingsOf(players: readonly string[], perPlayer: number): Promise<Map<string, PoolRating[]>> {
+    const out = new Map<string, PoolRating[]>(players.map((p) => [p, []]));
+    for (const r of await this.ratingsOfMany(players)) {
+      out.get(r.player)?.push({
+        ruleset: r.pool,
+        rating: r.rating,
+        rd: r.rd,
+        volatility: r.volatility,
+        games: r.games,
+        provisional: isProvisional(r),
+        wins: r.wins,
+        losses: r.losses,
+        draws: r.draws,
+        lastRatedAt: r.lastRatedAt,
+      });
+    }
+    for (const [p, list] of out) out.set(p, list.sort((a, b) => b.games - a.games || a.ruleset.localeCompare(b.ruleset)).slice(0, perPlayer));
+    return out;
+  }
+
   /** One point per rated match in the pool, oldest first (at most the last HISTORY_MAX). */
   async history(username: string, ruleset: string): Promise<RatingPoint[]> {
     const who = await this.player(username);

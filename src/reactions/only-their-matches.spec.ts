@@ -107,6 +107,7 @@ describe('tournaments step', () => {
         {} as never,
         {} as never,
         {} as never,
+        {} as never,
       ),
       reads,
     };

@@ -46,6 +46,8 @@ export interface TournamentSettings {
   visibility: 'public' | 'private';
   /** Private: who may join (besides the creator). */
   invited: string[];
+  /** A team-only tournament: only the members of this team join (src/teams); absent (logs before it, and open tournaments) for none. */
+  teamId?: string;
 }
 
 export interface TableRecord {

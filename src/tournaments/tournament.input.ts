@@ -1,4 +1,4 @@
-import { ArgsType, Field, InputType, Int } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
@@ -100,6 +100,16 @@ export class CreateTournamentInput {
   @IsString({ each: true })
   @MaxLength(32, { each: true })
   invited?: string[];
+
+  @Field(() => ID, {
+    nullable: true,
+    description: 'A team-only tournament: only the members of this team join (FORBIDDEN otherwise); only a leader of the team creates one.',
+  })
+  @ApiPropertyOptional({ format: 'uuid', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  teamId?: string | null;
 }
 
 @InputType({ description: 'How I join a tournament.' })

@@ -85,6 +85,9 @@ export class TournamentModel {
   chat!: string;
   @Field(() => TournamentVisibilityEnum, { description: 'public or private.' }) @ApiProperty({ enum: TournamentVisibilityEnum }) visibility!: string;
   @Field(() => [String], { description: 'Private: who may join.' }) @ApiProperty({ type: [String] }) invited!: string[];
+  @Field(() => ID, { nullable: true, description: 'A team-only tournament: the team whose members alone join; null for none.' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  teamId!: string | null;
   @Field(() => [TournamentPlayerModel], { description: 'In join order.' }) @ApiProperty({ type: [TournamentPlayerModel] }) players!: TournamentPlayerModel[];
   @Field(() => Int, { description: 'The seq of its log.' }) @ApiProperty({ type: 'integer' }) seq!: number;
   @Field(() => String, { nullable: true, description: 'Duplicate: hex SHA-256 of the master seed (revealed in TournamentEnded).' })

@@ -23,7 +23,7 @@ export class TournamentsController {
     summary: 'Create a tournament (Swiss or round robin; duplicate deals optional): players join until it starts',
   })
   @ApiCreatedResponse({ type: TournamentModel })
-  @ApiErrors('INVALID_RULESET', 'NOT_FOUND', 'RATED_PLAY_SUSPENDED', 'LIMIT_REACHED')
+  @ApiErrors('INVALID_RULESET', 'NOT_FOUND', 'FORBIDDEN', 'RATED_PLAY_SUSPENDED', 'LIMIT_REACHED')
   create(@Caller() caller: Principal, @Body() body: CreateTournamentInput): Promise<TournamentModel> {
     return this.tournaments.create(caller, body);
   }
@@ -57,6 +57,7 @@ export class TournamentsController {
     'TOURNAMENT_OVER',
     'ALREADY_IN_TOURNAMENT',
     'NOT_INVITED',
+    'FORBIDDEN',
     'INVALID_CLIENT_SEED',
     'RATED_PLAY_SUSPENDED',
     'LIMIT_REACHED',

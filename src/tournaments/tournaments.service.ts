@@ -69,6 +69,7 @@ import { TournamentRecords } from './tournament-records-store';
 import { TournamentTablesStore } from '../match-store/tournament-tables-store';
 import { mayBeTable } from '../match-store/tournament-tables';
 import { RatingsService } from '../ratings/ratings.service';
+import { TeamsService } from '../teams/teams.service';
 import { lockForTransaction } from '../database/advisory-lock';
 import { JobQueue } from '../jobs/job-queue';
 import { enqueueInTransaction } from '../jobs/enqueue';
@@ -113,6 +114,8 @@ export interface CreateTournamentRequest {
   chat?: string | null;
   visibility?: string | null;
   invited?: string[] | null;
+  /** A team-only tournament: only its members join; only its leaders create one. */
+  teamId?: string | null;
 }
 
 export interface TournamentPlayerView {
@@ -120,10 +123,12 @@ export interface TournamentPlayerView {
   withdrawn: boolean;
 }
 
-export interface TournamentView extends Omit<TournamentSettings, 'startsAt' | 'chat'> {
+export interface TournamentView extends Omit<TournamentSettings, 'startsAt' | 'teamId' | 'chat'> {
   /** The players' chat room of every table: players, or off (imposed). */
   chat: 'players' | 'off';
   id: string;
+  /** The team whose members alone join; null for none. */
+  teamId: string | null;
   createdBy: string;
   status: TournamentStatus;
   startsAt: Date | null;
@@ -209,6 +214,8 @@ export class TournamentsService {
     private readonly ratings: RatingsService,
     private readonly settings: TournamentsConfig,
     private readonly jobs: JobQueue,
+    /** Who is in which team: a team-only tournament's creation and joins. */
+    private readonly teams: TeamsService,
     /** What signs the exports (the match exports' key, published at /.well-known/scopa-keys.json); without it, unsigned. */
     @Optional() private readonly keys?: ExportKeys,
     /** Where the listing reads (the read replica when there is one); without it, the primary. */
@@ -224,6 +231,11 @@ export class TournamentsService {
 
   async create(caller: Principal, req: CreateTournamentRequest): Promise<TournamentView> {
     const settings = await this.settingsOf(req);
+    if (settings.teamId) {
+      if (!(await this.teams.exists(settings.teamId))) throw new DomainError('NOT_FOUND', 'teamId: no such team');
+      if (!(await this.teams.isLeader(settings.teamId, caller.accountId)))
+        throw new DomainError('FORBIDDEN', 'only a leader of the team creates a tournament for its members');
+    }
     if (settings.rated) await this.maker.assertMayPlayRated([caller.username]);
     const id = randomUUID();
     const master = settings.duplicate ? randomBytes(32).toString('hex') : null;
@@ -260,6 +272,9 @@ export class TournamentsService {
       const s = f.state;
       this.mustBeOpen(s);
       if (s.players.some((p) => p.id === caller.username)) throw new DomainError('ALREADY_IN_TOURNAMENT', 'you have joined this tournament already');
+      if (s.settings.teamId && !(await this.teams.isMember(s.settings.teamId, caller.accountId, tx))) {
+        throw new DomainError('FORBIDDEN', 'this tournament is for the members of its team: join the team first', { teamId: s.settings.teamId });
+      }
       if (s.settings.visibility === 'private' && caller.username !== s.createdBy && !s.settings.invited.includes(caller.username)) {
         throw new DomainError('NOT_INVITED', 'this private tournament is for the players it invites');
       }
@@ -784,6 +799,7 @@ export class TournamentsService {
     return {
       ...s.settings,
       chat: s.settings.chat ?? 'players',
+      teamId: s.settings.teamId ?? null,
       id: s.id,
       createdBy: s.createdBy,
       status: s.status,
@@ -863,6 +879,8 @@ export class TournamentsService {
     if (chat !== 'players' && chat !== 'off') throw new DomainError('VALIDATION_FAILED', 'chat: players or off');
     const invited = [...new Set((req.invited ?? []).map((u) => String(u).toLowerCase()))];
     if (invited.length > TOURNAMENT_INVITED_MAX) throw new DomainError('VALIDATION_FAILED', `invited: at most ${TOURNAMENT_INVITED_MAX} usernames`);
+    const teamId = req.teamId === undefined || req.teamId === null ? null : String(req.teamId).toLowerCase();
+    if (teamId !== null && !UUID.test(teamId)) throw new DomainError('VALIDATION_FAILED', 'teamId: the id of a team');
     return {
       name,
       format,
@@ -881,6 +899,8 @@ export class TournamentsService {
       ...(chat === 'off' ? { chat: 'off' as const } : {}),
       visibility,
       invited,
+      // Only when set: the log of a tournament for everyone reads as before.
+      ...(teamId ? { teamId } : {}),
     };
   }
 }
