@@ -63,6 +63,8 @@ export const ERROR_CODES = [
   'NOT_ENOUGH_PLAYERS',
   /** Another table of a duplicate round the caller plays in, while that round runs. */
   'TOURNAMENT_TABLE_HIDDEN',
+  /** The account was banned by a moderator (docs/social.md "Reports and moderation"): login is refused; details bannedAt. */
+  'ACCOUNT_BANNED',
   'RATE_LIMITED',
   /** The analysis queue is full: the caller's share (ANALYSIS_QUEUE_PER_ACCOUNT) or the total (ANALYSIS_QUEUE_MAX); details scope, limit, live. */
   'ANALYSIS_QUEUE_FULL',

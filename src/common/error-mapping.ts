@@ -30,6 +30,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'NOT_IN_TOURNAMENT':
     case 'NOT_INVITED':
     case 'TOURNAMENT_TABLE_HIDDEN':
+    case 'ACCOUNT_BANNED':
       return 403;
     case 'NOT_FOUND':
     case 'MATCH_NOT_CREATED':
