@@ -9,6 +9,9 @@
  *                                                  the revealed round seed, that every table's players and seats
  *                                                  are its match's, and that every result is its match's end; with
  *                                                  --keys, also its header's signature (as a match export's)
+ *   npm run audit -- moderation.jsonl              the moderation log (GET /v1/admin/moderation-log): its chain,
+ *                                                  its header's count and last hash, every action's shape
+ *                                                  (src/moderation/moderation-log.ts); with --keys, its signature
  *   npm run audit -- match.scopa                   the notation
  *   npm run audit -- --keys keys.json match.jsonl  also check the signature against a key set (a file)
  *   npm run audit -- --keys https://scopa.example/.well-known/scopa-keys.json match.jsonl
@@ -26,6 +29,7 @@ import { parseKeySet, readKeySet } from '../src/match-formats/export-keys';
 import { auditNotation } from '../src/match-formats/notation';
 import { auditTournament } from '../src/tournaments/tournament-audit';
 import { isTournamentHeader, verifyTournamentSignature } from '../src/tournaments/tournament-export';
+import { auditModerationLog, isModerationHeader, verifyModerationSignature } from '../src/moderation/moderation-log';
 
 /** Whether a file is a tournament export: its first line is a tournament export's header, or (scopa-tournament/1) an event of a tournament log. */
 export function isTournamentExport(text: string): boolean {
@@ -36,6 +40,27 @@ export function isTournamentExport(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether a file is a moderation log export: its first line is the header of one. */
+export function isModerationExport(text: string): boolean {
+  try {
+    return isModerationHeader(JSON.parse(text.trimStart().split('\n', 1)[0]));
+  } catch {
+    return false;
+  }
+}
+
+/** A moderation log export audited (chain, header, actions); with keys, its signature too. */
+export function auditModerationText(text: string, keys?: AuditKeys | null): { sound: boolean; line: string } {
+  const r = auditModerationLog(text);
+  const head = `moderation log, ${r.events} actions, chain head ${r.lastHash}`;
+  if (r.problems.length > 0) return { sound: false, line: `UNSOUND: ${head}: ${r.problems.join('; ')}` };
+  if (!keys) {
+    const said = r.header?.signature ? `signed by ${String(r.header.issuer)} (key ${String(r.header.keyId)}), signature NOT CHECKED (give --keys)` : 'UNSIGNED';
+    return { sound: true, line: `sound: ${head}; ${said}` };
+  }
+  return signatureVerdict(`sound: ${head}`, verifyModerationSignature(r.header!, keys.keys), keys);
 }
 
 /** A tournament export audited with the match exports given beside it (keyed by their match id); with keys, its signature too. */
@@ -141,9 +166,13 @@ async function main(): Promise<void> {
       ok = false;
     }
   }
-  const matchTexts = [...texts.values()].filter((t) => !isTournamentExport(t));
+  const matchTexts = [...texts.values()].filter((t) => !isTournamentExport(t) && !isModerationExport(t));
   for (const [file, text] of texts) {
-    const r = isTournamentExport(text) ? auditTournamentText(text, matchTexts, keys) : auditText(text, keys);
+    const r = isModerationExport(text)
+      ? auditModerationText(text, keys)
+      : isTournamentExport(text)
+        ? auditTournamentText(text, matchTexts, keys)
+        : auditText(text, keys);
     console.log(`${file}: ${r.line}`);
     ok &&= r.sound;
   }

@@ -16,6 +16,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { InboxModule } from './inbox/inbox.module';
 import { LobbyModule } from './lobby/lobby.module';
 import { MatchesModule } from './matches/matches.module';
+import { ModerationModule } from './moderation/moderation.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { ReactionsModule } from './reactions/reactions.module';
@@ -59,11 +60,12 @@ export const APP_MODULES = [
   AnalysisModule,
   AdminModule,
   ChatModule,
+  ModerationModule,
 ];
 
 /**
  * The modules that only serve requests (the GraphQL server, the probes, the HTTP streams, the OAuth server mounted on
- * the HTTP adapter, the archives' reads and exports, the admin's REST): the worker process (src/worker.module.ts)
+ * the HTTP adapter, the archives' reads and exports, the admin's REST, reports and moderation): the worker process (src/worker.module.ts)
  * leaves them out, and has every other.
  */
 export const SERVING_MODULES: readonly (typeof APP_MODULES)[number][] = [
@@ -73,6 +75,7 @@ export const SERVING_MODULES: readonly (typeof APP_MODULES)[number][] = [
   OAuthModule,
   ArchivesModule,
   AdminModule,
+  ModerationModule,
 ];
 
 @Module({ imports: APP_MODULES })

@@ -61,6 +61,12 @@ const OWNERS: Record<string, string> = {
   team_members: 'teams',
   team_requests: 'teams',
   team_kicks: 'teams',
+  // reports and moderation; a ban is a column of accounts (auth's: src/auth/account-bans.ts)
+  account_roles: 'moderation',
+  reports: 'moderation',
+  mutes: 'moderation',
+  moderation_log: 'moderation',
+  moderation_events: 'moderation',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

@@ -6,7 +6,9 @@
  * match setting chat: off; a duplicate tournament's room is CHAT_CLOSED while
  * its round runs; direct messages (a shared match, never partners in play);
  * plain text kept verbatim (`<img src=x onerror=alert(1)>`), the 500
- * characters, control characters, the flood guard and the rate limits.
+ * characters, control characters, the flood guard and the rate limits;
+ * the recipient's direct-message setting, blocks, a team's room, a mute
+ * (CHAT_MUTED until its end) and a moderator's removal.
  */
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
@@ -29,6 +31,16 @@ import { PrismaService } from '../src/database/prisma.service';
 jest.setTimeout(120_000);
 
 const MESSAGE = 'id room { kind id matchRoom participants } author text sentAt';
+/** A moderator by MODERATORS (src/moderation). */
+const MODERATOR = `chatmod${process.pid % 10000}`;
+
+async function registerNamed(app: INestApplication, username: string): Promise<Account> {
+  const res = await request(app.getHttpServer())
+    .post('/v1/auth/register')
+    .send({ username, password: `password-of-${username}` });
+  if (res.status !== 201) throw new Error(`register ${username}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { username, token: res.body.accessToken, id: res.body.account.id };
+}
 const XSS = '<img src=x onerror=alert(1)>';
 
 describe('chat rooms (e2e, PGlite)', () => {
@@ -40,7 +52,13 @@ describe('chat rooms (e2e, PGlite)', () => {
   const auth = (a: Account) => `Bearer ${a.token}`;
 
   beforeAll(async () => {
-    app = await createTestApp({ CHAT_RATE_LIMIT: '8', CHAT_RATE_LIMIT_WINDOW_MS: '60000', CHAT_FLOOD_WINDOW_MS: '30000', STREAM_KEEPALIVE: '0.2' });
+    app = await createTestApp({
+      MODERATORS: MODERATOR,
+      CHAT_RATE_LIMIT: '8',
+      CHAT_RATE_LIMIT_WINDOW_MS: '60000',
+      CHAT_FLOOD_WINDOW_MS: '30000',
+      STREAM_KEEPALIVE: '0.2',
+    });
     const listening = await listenOnLoopback(app);
     wsUrl = listening.ws;
     base = listening.http;
@@ -438,5 +456,38 @@ describe('chat rooms (e2e, PGlite)', () => {
     expect((await read(eve, `/v1/teams/${team.body.id}/chat`)).status).toBe(403);
     // sharing a team is a connection for direct messages
     expect((await say(ann, `/v1/messages/${bob.username}`, 'see you at the club')).status).toBe(201);
+  });
+  it('a muted user is refused with CHAT_MUTED naming the end, until the end time; a moderator removes a message, which leaves every history', async () => {
+    const [ann, bob] = await Promise.all([register(app, 'mua'), register(app, 'mub')]);
+    const mod = await registerNamed(app, MODERATOR);
+    const id = await match([ann, bob], 'scopa');
+    const said = await say(ann, `/v1/matches/${id}/chat`, 'before the mute');
+    expect(said.status).toBe(201);
+    const until = new Date(Date.now() + 2500).toISOString();
+    const muted = await http().post(`/v1/admin/users/${ann.username}/mute`).set('authorization', auth(mod)).send({ until, reason: 'spam' });
+    expect(muted.status).toBeLessThan(300);
+    for (const path of [`/v1/matches/${id}/chat`, '/v1/lobby/chat', `/v1/messages/${bob.username}`]) {
+      const res = await say(ann, path, 'while muted');
+      expect([path, res.status, res.body.code, new Date(res.body.until).getTime()]).toEqual([path, 403, 'CHAT_MUTED', new Date(until).getTime()]);
+    }
+    const overGql = await gql(app, ann.token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "muted?") { id } }`, { r: { kind: 'lobby' } });
+    expect(errorCode(overGql)).toBe('CHAT_MUTED');
+    expect(new Date(overGql.errors![0].extensions.until as string).getTime()).toBe(new Date(until).getTime());
+    // bob is not muted
+    expect((await say(bob, `/v1/matches/${id}/chat`, 'not muted')).status).toBe(201);
+    // once the end time has passed, ann speaks again
+    await new Promise((r) => setTimeout(r, Math.max(0, new Date(until).getTime() - Date.now()) + 200));
+    expect((await say(ann, `/v1/matches/${id}/chat`, 'after the mute')).status).toBe(201);
+
+    // the moderator removes a message: gone from the history, in the moderation log
+    const removed = await http().delete(`/v1/chat/messages/${said.body.id}?reason=spam`).set('authorization', auth(mod));
+    expect([removed.status, removed.body.id]).toEqual([200, said.body.id]);
+    expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the mute', 'not muted']);
+    const again = await gql(app, mod.token, `mutation($id: ID!) { removeChatMessage(id: $id) { id } }`, { id: said.body.id });
+    expect(errorCode(again)).toBe('CONFLICT');
+    const log = await http().get('/v1/admin/moderation-log').set('authorization', auth(mod));
+    expect(log.status).toBe(200);
+    expect(log.text).toContain(said.body.id);
+    expect(log.text).toContain('messageRemoved');
   });
 });

@@ -30,6 +30,7 @@ const PARAMETER_TWINS: Record<string, string> = {
   lobby: 'Query.lobby',
   streamLobby: 'Subscription.lobby',
   listTournaments: 'Query.tournaments',
+  listReports: 'Query.reports',
 };
 
 /** REST schemas whose GraphQL twin has another name than the schema without `Model`. */

@@ -45,6 +45,16 @@ export type ApiTokenScope = Schemas['CreateTokenInput']['scopes'][number];
 export type Challenge = Schemas['ChallengeModel'];
 /** My pending challenges: received (`in`) and sent (`out`). */
 export type MyChallenges = Schemas['MyChallengesModel'];
+/** A report to the moderators (docs/social.md "Reports and moderation"). */
+export type Report = Schemas['ReportModel'];
+/** What {@link ScopaClient.report} takes: exactly one target, and why. */
+export type ReportInput = Schemas['ReportInput'];
+/** A page of {@link ScopaClient.reports}. */
+export type ReportPage = Schemas['ReportPageModel'];
+/** A running mute ({@link ScopaClient.muteUser}). */
+export type Mute = Schemas['MuteModel'];
+/** A ban ({@link ScopaClient.banUser}). */
+export type Ban = Schemas['BanModel'];
 /** A tournament (docs/tournaments.md). */
 export type Tournament = Schemas['TournamentModel'];
 /** What {@link ScopaClient.createTournament} takes. */
@@ -737,6 +747,50 @@ export class ScopaClient {
   /** Makes a member of my team a leader (as its leader). */
   async appointTeamLeader(teamId: string, username: string): Promise<Team> {
     return this.#ok(this.rest.POST('/v1/teams/{id}/leaders/{username}', { params: { path: { id: teamId, username } } }));
+  }
+
+  /** Reports a user, a chat message or a match to the moderators: exactly one of `target.username`, `target.messageId`, `target.matchId`. */
+  async report(input: ReportInput): Promise<Report> {
+    return this.#ok(this.rest.POST('/v1/reports', { body: input }));
+  }
+
+  /** For moderators: the reports of a status (`open` by default), oldest first, one page at a time (`after`: the page's `nextCursor`). */
+  async reports(query: { status?: Report['status']; first?: number; after?: string } = {}): Promise<ReportPage> {
+    return this.#ok(this.rest.GET('/v1/admin/reports', { params: { query } }));
+  }
+
+  /** For moderators: resolves an open report, saying what was done. */
+  async resolveReport(reportId: string, resolution?: string): Promise<Report> {
+    return this.#ok(
+      this.rest.POST('/v1/admin/reports/{id}/resolve', { params: { path: { id: reportId } }, body: resolution === undefined ? {} : { resolution } }),
+    );
+  }
+
+  /** For moderators: mutes a user until a time in the future (their chat messages are refused with `CHAT_MUTED` until then). */
+  async muteUser(username: string, until: Date | string, reason: string): Promise<Mute> {
+    return this.#ok(
+      this.rest.POST('/v1/admin/users/{username}/mute', {
+        params: { path: { username } },
+        body: { until: typeof until === 'string' ? until : until.toISOString(), reason },
+      }),
+    );
+  }
+
+  /** For moderators: lifts a running mute. */
+  async unmuteUser(username: string, reason?: string): Promise<void> {
+    await this.#ok(this.rest.DELETE('/v1/admin/users/{username}/mute', { params: { path: { username }, query: reason === undefined ? {} : { reason } } }));
+  }
+
+  /** For moderators: bans an account (its sessions, tokens and sockets end; its login is refused with `ACCOUNT_BANNED`). */
+  async banUser(username: string, reason: string): Promise<Ban> {
+    return this.#ok(this.rest.POST('/v1/admin/users/{username}/ban', { params: { path: { username } }, body: { reason } }));
+  }
+
+  /** For moderators: the moderation log as JSON Lines (a signed header, then every action), for `npm run audit`. */
+  async moderationLog(): Promise<string> {
+    const result = await this.rest.GET('/v1/admin/moderation-log', { headers: { accept: 'application/x-ndjson' }, parseAs: 'text' });
+    if (!result.response.ok) throw ScopaError.fromProblem(parseMaybeJson(result.error), result.response.status);
+    return result.data as string;
   }
 
   /** Seeks a match with whoever fits (needs `challenge:write`); an identical open seek of mine is returned as it is. */

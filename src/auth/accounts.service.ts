@@ -63,6 +63,8 @@ export class AccountsService {
     const account = await this.prisma.account.findUnique({ where: { username: String(username).toLowerCase() } });
     const ok = await argon2.verify(account?.passwordHash ?? (await dummy(this.config)), password).catch(() => false);
     if (!account || !ok) throw new DomainError('UNAUTHENTICATED', 'wrong username or password');
+    // Only the password's owner learns of the ban (a wrong password is the same 401 for a banned account).
+    if (account.bannedAt) throw new DomainError('ACCOUNT_BANNED', 'this account is banned: login is refused', { bannedAt: account.bannedAt.toISOString() });
     return this.session(account);
   }
 
@@ -82,8 +84,13 @@ export class AccountsService {
   /** A new access token for the session of a refresh token, and the next refresh token (the one given is spent). */
   async refresh(refreshToken: string): Promise<Session> {
     const next = await this.sessions.refresh(refreshToken);
-    const account = await this.byId(next.accountId);
+    const account = await this.prisma.account.findUnique({
+      where: { id: next.accountId },
+      select: { id: true, username: true, createdAt: true, bannedAt: true },
+    });
     if (!account) throw new DomainError('UNAUTHENTICATED', 'the account no longer exists');
+    // A ban revokes every session with it; this refuses one whose refresh raced the ban.
+    if (account.bannedAt) throw new DomainError('UNAUTHENTICATED', 'the account is banned: its sessions have ended');
     return this.sign(account, next.sessionId, next.refreshToken);
   }
 

@@ -40,8 +40,8 @@ export class AuthController {
   @Public()
   @Post('auth/login')
   @HttpCode(200)
-  @ApiErrors('UNAUTHENTICATED')
-  @ApiOperation({ operationId: 'login', summary: 'Log in with a password; returns a session' })
+  @ApiErrors('UNAUTHENTICATED', 'ACCOUNT_BANNED')
+  @ApiOperation({ operationId: 'login', summary: 'Log in with a password; returns a session (ACCOUNT_BANNED: a moderator banned the account)' })
   @ApiOkResponse({ type: SessionModel })
   login(@Body() body: CredentialsInput): Promise<SessionModel> {
     return this.accounts.login(body.username, body.password);

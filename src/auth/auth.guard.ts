@@ -16,6 +16,7 @@ import type { Principal, Scope } from '../common/principal';
 import { RateLimits } from '../limits/rate-limits';
 import { chargeRefusedCredential } from '../limits/rate-limit.guard';
 import { TokensService } from './tokens.service';
+import { AccountBans } from './account-bans';
 
 function bearerOf(headers: Record<string, unknown> | undefined): string | null {
   const h = headers?.authorization;
@@ -46,6 +47,7 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
     private readonly verifiers: AccessTokenVerifiers,
     private readonly jwt: JwtStrategy,
     private readonly secret: ServerSecret,
+    private readonly bans: AccountBans,
     @Optional() private readonly limits?: RateLimits,
   ) {
     super();
@@ -106,6 +108,11 @@ export class BearerAuthGuard extends AuthGuard('jwt') {
           const principal = await this.verifiers.authenticate(bearer);
           if (!principal) throw new DomainError('UNAUTHENTICATED', 'the access token is unknown, expired or revoked');
           req.user = principal;
+        }
+        // A banned account's credentials have all ended (src/auth/account-bans.ts); this also refuses any that outlived it.
+        if (req.user && (await this.bans.refuses(req.user))) {
+          req.user = undefined;
+          throw new DomainError('UNAUTHENTICATED', 'the account is banned: its credentials have ended');
         }
       } catch (err) {
         // A public operation ignores a bad token and runs anonymously.

@@ -10,6 +10,7 @@ import type { RedisConnections } from '../realtime/redis';
 import { AccessTokenVerifiers } from './access-token-verifiers';
 import { AccountsService } from './accounts.service';
 import { AccountsStore } from './accounts-store';
+import { AccountBans } from './account-bans';
 import { AuthController } from './auth.controller';
 import { BearerAuthGuard } from './auth.guard';
 import { AuthResolver } from './auth.resolver';
@@ -46,6 +47,7 @@ import { WsAuthService } from './ws-auth.service';
     AccessTokenVerifiers,
     AccountsService,
     AccountsStore,
+    AccountBans,
     TokensService,
     SessionsService,
     RevocationBus,
@@ -70,6 +72,7 @@ import { WsAuthService } from './ws-auth.service';
     ServerSecret,
     AccountsService,
     AccountsStore,
+    AccountBans,
     TokensService,
     SessionsService,
     WsAuthService,

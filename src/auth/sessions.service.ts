@@ -132,7 +132,8 @@ export class SessionsService {
     return rows.length;
   }
 
-  private async announce(accountId: string, rows: { id: string; expiresAt: Date }[]): Promise<void> {
+  /** Tells this instance's cache and every instance that these sessions of the account have ended (their rows say so already). */
+  async announce(accountId: string, rows: { id: string; expiresAt: Date }[]): Promise<void> {
     for (const row of rows) this.active.delete(row.id);
     if (rows.length === 0) return;
     await this.bus.publish({ kind: 'sessions', accountId, sessions: rows.map((r) => ({ id: r.id, expiresAt: r.expiresAt.getTime() })) });

@@ -8,6 +8,7 @@ import type { Principal } from '../common/principal';
 import { SocketRegistry } from '../connections/socket-registry';
 import type { Connection } from '../connections/socket-registry';
 import { TokensService } from './tokens.service';
+import { AccountBans } from './account-bans';
 
 /**
  * The graphql-ws connection's authentication: the same bearer tokens as
@@ -24,6 +25,7 @@ export class WsAuthService {
     private readonly sockets: SocketRegistry,
     private readonly verifiers: AccessTokenVerifiers,
     private readonly secret: ServerSecret,
+    private readonly bans: AccountBans,
   ) {}
 
   /** Authenticates the connection and tracks it; false refuses it (graphql-ws closes it with 4403). */
@@ -34,7 +36,13 @@ export class WsAuthService {
     return false;
   }
 
+  /** The principal of the connection_init payload's bearer token, or null (none, unknown, ended, or a banned account's). */
   async authenticate(params: unknown): Promise<Principal | null> {
+    const principal = await this.credential(params);
+    return principal && !(await this.bans.refuses(principal)) ? principal : null;
+  }
+
+  private async credential(params: unknown): Promise<Principal | null> {
     const p = (params ?? {}) as Record<string, unknown>;
     const raw = p.authorization ?? p.Authorization ?? p.token ?? p.authToken;
     if (typeof raw !== 'string') return null;

@@ -63,6 +63,8 @@ export const ERROR_CODES = [
   'NOT_ENOUGH_PLAYERS',
   /** Another table of a duplicate round the caller plays in, while that round runs. */
   'TOURNAMENT_TABLE_HIDDEN',
+  /** The account was banned by a moderator (docs/social.md "Reports and moderation"): login is refused; details bannedAt. */
+  'ACCOUNT_BANNED',
   'RATE_LIMITED',
   /** Chat (docs/social.md "Chat"): the caller is muted by a moderator until `until` (details until, reason). */
   'CHAT_MUTED',

@@ -32,6 +32,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'TOURNAMENT_TABLE_HIDDEN':
     // About the caller, not the room: the same message fails until `until`.
     case 'CHAT_MUTED':
+    case 'ACCOUNT_BANNED':
       return 403;
     case 'NOT_FOUND':
     case 'MATCH_NOT_CREATED':

@@ -35,6 +35,7 @@ export const SLICE_KEYS = {
   bots: ['BOT_ISMCTS_ITERATIONS', 'BOT_ISMCTS_MS'],
   ratings: ['RATING_PERIOD'],
   jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ANALYSIS_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
+  moderation: ['MODERATORS'],
 } as const satisfies Record<string, readonly VariableName[]>;
 
 type Keys = typeof SLICE_KEYS;
@@ -78,6 +79,9 @@ export interface RatingsConfig extends Slice<Keys['ratings']> {}
 /** The job queue: whether this process works jobs, how often its idle workers poll, the queue's maintenance, who may read its dead letters. */
 export abstract class JobsConfig {}
 export interface JobsConfig extends Slice<Keys['jobs']> {}
+/** Reports and moderation: the moderators named at start. */
+export abstract class ModerationConfig {}
+export interface ModerationConfig extends Slice<Keys['moderation']> {}
 
 /* eslint-enable @typescript-eslint/no-unsafe-declaration-merging */
 
@@ -95,6 +99,7 @@ export const SLICES: ReadonlyArray<readonly [abstract new () => object, readonly
   [BotsConfig, SLICE_KEYS.bots],
   [RatingsConfig, SLICE_KEYS.ratings],
   [JobsConfig, SLICE_KEYS.jobs],
+  [ModerationConfig, SLICE_KEYS.moderation],
 ];
 
 /** The slice of `config` that `keys` name (frozen, as AppConfig is). */

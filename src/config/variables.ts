@@ -532,6 +532,9 @@ export const VARIABLES = {
   JOB_POLL_SECONDS: decimal(0.5, { min: 0.5 }),
   JOB_MAINTENANCE_SECONDS: integer(10, { min: 1 }),
   ADMIN_USERS: list(),
+
+  // reports and moderation (docs/social.md "Reports and moderation")
+  MODERATORS: list(),
 } as const satisfies Record<string, Variable<unknown>>;
 
 export type VariableName = keyof typeof VARIABLES;

@@ -22,22 +22,28 @@ export const REVOCATIONS_CHANNEL = 'auth:revocations';
  * account by logout-everywhere), an OAuth grant (every token an app holds
  * from one authorization: revoked by the user, by the app, by deleting the
  * app, or by the reuse of a spent refresh token), or one OAuth access token
- * (revoked by its app, RFC 7009: the grant and its other tokens go on).
+ * (revoked by its app, RFC 7009: the grant and its other tokens go on), or
+ * a whole account (a moderator's ban: every credential of it, whatever its
+ * kind, src/auth/account-bans.ts).
  */
 export type Revocation =
   | { kind: 'token'; accountId: string; tokenId: string }
   | { kind: 'sessions'; accountId: string; sessions: { id: string; expiresAt: number }[] }
   | { kind: 'grant'; accountId: string; grantId: string }
-  | { kind: 'accessToken'; accountId: string; accessTokenId: string; expiresAt: number };
+  | { kind: 'accessToken'; accountId: string; accessTokenId: string; expiresAt: number }
+  | { kind: 'account'; accountId: string };
 
-/** The key of a credential in the registries: `token:<id>`, `session:<sid>`, `grant:<id>` or `access-token:<jti>`. */
+/** The key of a credential in the registries: `token:<id>`, `session:<sid>`, `grant:<id>` or `access-token:<jti>`; `account:<id>`, every credential of an account. */
 export const tokenKey = (tokenId: string): string => `token:${tokenId}`;
 export const sessionKey = (sessionId: string): string => `session:${sessionId}`;
 export const grantKey = (grantId: string): string => `grant:${grantId}`;
 export const accessTokenKey = (accessTokenId: string): string => `access-token:${accessTokenId}`;
+export const accountKey = (accountId: string): string => `account:${accountId}`;
 
 /** How long a revoked API token is remembered here: far longer than an authentication in flight takes. */
 const TOKEN_MEMORY_MS = 10 * 60_000;
+/** How long a banned account is remembered here; then its row answers (src/auth/account-bans.ts reads it, cached for less). */
+const ACCOUNT_MEMORY_MS = 24 * 3600_000;
 /** Bound on remembered revocations (a flood of logouts evicts the oldest; the database still says no). */
 const MAX_REMEMBERED = 200_000;
 
@@ -128,6 +134,7 @@ function keysOf(message: unknown): { key: string; until: number }[] {
     const until = Math.max(typeof m.expiresAt === 'number' ? m.expiresAt : 0, Date.now() + TOKEN_MEMORY_MS);
     return [{ key: accessTokenKey(m.accessTokenId), until }];
   }
+  if (m.kind === 'account' && typeof m.accountId === 'string' && m.accountId) return [{ key: accountKey(m.accountId), until: Date.now() + ACCOUNT_MEMORY_MS }];
   if (m.kind === 'sessions' && Array.isArray(m.sessions)) {
     return m.sessions
       .filter((s) => s && typeof s.id === 'string' && typeof s.expiresAt === 'number')

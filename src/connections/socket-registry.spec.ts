@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { PubSub } from 'graphql-subscriptions';
 import type { Principal } from '../common/principal';
-import { RevocationBus, accessTokenKey, grantKey, sessionKey, tokenKey } from './revocations';
+import { RevocationBus, accessTokenKey, accountKey, grantKey, sessionKey, tokenKey } from './revocations';
 import { SocketRegistry } from './socket-registry';
 import type { Connection, TrackedSocket } from './socket-registry';
 
@@ -70,6 +70,24 @@ describe('SocketRegistry', () => {
     expect(other.user?.tokenId).toBe('t2');
     expect((other.socket as FakeSocket).closes).toEqual([]);
     expect(registry.openWith(tokenKey('t2'))).toBe(1);
+  });
+
+  it("an account's revocation (a ban) closes every socket of the account, whatever its credential, and no new one is tracked; other accounts' stay", async () => {
+    const mine: Connection[] = [
+      { user: viaToken('t7'), socket: new FakeSocket() },
+      { user: viaSession('s7', Date.now() + 60_000), socket: new FakeSocket() },
+      {
+        user: { accountId: 'a1', username: 'ann', via: 'oauth', tokenId: null, scopes: ['match:read'], grantId: 'g7', accessTokenId: 'at7' },
+        socket: new FakeSocket(),
+      },
+    ];
+    const other: Connection = { user: { ...viaToken('t8'), accountId: 'a2', username: 'bob' }, socket: new FakeSocket() };
+    for (const c of [...mine, other]) expect(registry.track(c)).toBe(true);
+    await bus.publish({ kind: 'account', accountId: 'a1' });
+    expect(mine.map((c) => (c.socket as FakeSocket).closes)).toEqual(mine.map(() => [{ code: 4403, reason: 'credential revoked' }]));
+    expect((other.socket as FakeSocket).closes).toEqual([]);
+    expect(registry.track({ user: viaToken('t9'), socket: new FakeSocket() })).toBe(false);
+    expect(bus.isRevoked(accountKey('a1'))).toBe(true);
   });
 
   it("an OAuth access token's connection ends with the token itself (RFC 7009) or with its grant; the grant's other tokens stay", async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { Principal } from '../common/principal';
-import { RevocationBus, accessTokenKey, grantKey, sessionKey, tokenKey } from './revocations';
+import { RevocationBus, accessTokenKey, accountKey, grantKey, sessionKey, tokenKey } from './revocations';
 
 /** graphql-ws's close code for a refused credential (the one a bad token gets at connect). */
 export const CLOSE_FORBIDDEN = 4403;
@@ -28,12 +28,23 @@ export interface Connection {
 /**
  * The credentials whose end ends a principal's connections: its API token,
  * its session, or for an OAuth access token both the token itself and its
- * grant. Empty when the principal names none (it cannot be tracked).
+ * grant; and, for every kind, its account (a ban ends them all). Empty when
+ * the principal names no credential (it cannot be tracked).
  */
 export function credentialKeys(user: Principal): string[] {
-  if (user.via === 'token') return user.tokenId ? [tokenKey(user.tokenId)] : [];
-  if (user.via === 'oauth') return user.grantId && user.accessTokenId ? [grantKey(user.grantId), accessTokenKey(user.accessTokenId)] : [];
-  return user.sessionId ? [sessionKey(user.sessionId)] : [];
+  const own =
+    user.via === 'token'
+      ? user.tokenId
+        ? [tokenKey(user.tokenId)]
+        : []
+      : user.via === 'oauth'
+        ? user.grantId && user.accessTokenId
+          ? [grantKey(user.grantId), accessTokenKey(user.accessTokenId)]
+          : []
+        : user.sessionId
+          ? [sessionKey(user.sessionId)]
+          : [];
+  return own.length > 0 && user.accountId ? [...own, accountKey(user.accountId)] : own;
 }
 
 /**

@@ -150,6 +150,8 @@ export function databaseOptionsFromEnv(
  */
 export interface PreparedDatabase {
   kind: DatabaseKind;
+  /** PGlite on a folder: the folder (absolute), which this process owns (./data-dir-lock.ts); absent in memory and on pg. */
+  dataDir?: string;
   adapter: NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
   pglite?: PGlite;
   pool?: pg.Pool;
@@ -218,6 +220,7 @@ export function prepareDatabase(options: DatabaseOptions): PreparedDatabase {
   }
   return {
     kind: 'pglite',
+    ...(dataDir === 'memory' ? {} : { dataDir: path.resolve(process.cwd(), dataDir) }),
     adapter: new PrismaPGlite(pglite),
     pglite,
     // One bulk read at a time, each after a turn of the event loop: PGlite holds the loop while it reads (pglite-read-queue.ts).

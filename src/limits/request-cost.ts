@@ -85,6 +85,9 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
   'TeamPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
   'TeamMemberPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 20 },
   'TeamRequestPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
+  // moderators' pages (docs/social.md "Reports and moderation")
+  'ReportPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
+  'ModerationLogPage.items': { max: 100, default: 50, arg: 'first', onParent: true, itemsPerUnit: 50 },
   'Query.ratingHistory': { max: 1000, itemsPerUnit: 100 },
   // post-game analysis: every decision of the match
   'MatchAnalysisResult.decisions': { max: ANALYSIS_DECISIONS_PRICED, itemsPerUnit: 200 },

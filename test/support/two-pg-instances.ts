@@ -21,6 +21,8 @@ export interface TwoPgInstances {
   register(app: INestApplication, prefix: string): Promise<{ username: string; token: string; auth: string }>;
   /** Requests through instance a for even `i`, b for odd. */
   via(i: number): ReturnType<typeof request>;
+  /** The database both run on (for a script run beside them). */
+  databaseUrl(): string;
 }
 
 export function useTwoPgInstances(env: Record<string, string>, only: { a?: Record<string, string>; b?: Record<string, string> } = {}): TwoPgInstances {
@@ -57,5 +59,6 @@ export function useTwoPgInstances(env: Record<string, string>, only: { a?: Recor
       return { username, token, auth: `Bearer ${token}` };
     },
     via: (i) => request((i % 2 ? b : a).app.getHttpServer()),
+    databaseUrl: () => db.url,
   };
 }
