@@ -6,7 +6,9 @@
  * match setting chat: off; a duplicate tournament's room is CHAT_CLOSED while
  * its round runs; direct messages (a shared match, never partners in play);
  * plain text kept verbatim (`<img src=x onerror=alert(1)>`), the 500
- * characters, control characters, the flood guard and the rate limits.
+ * characters, control characters, the flood guard and the rate limits;
+ * the recipient's direct-message setting, blocks, a team's room, a mute
+ * (CHAT_MUTED until its end) and a moderator's removal.
  */
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
@@ -29,6 +31,16 @@ import { PrismaService } from '../src/database/prisma.service';
 jest.setTimeout(120_000);
 
 const MESSAGE = 'id room { kind id matchRoom participants } author text sentAt';
+/** A moderator by MODERATORS (src/moderation). */
+const MODERATOR = `chatmod${process.pid % 10000}`;
+
+async function registerNamed(app: INestApplication, username: string): Promise<Account> {
+  const res = await request(app.getHttpServer())
+    .post('/v1/auth/register')
+    .send({ username, password: `password-of-${username}` });
+  if (res.status !== 201) throw new Error(`register ${username}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { username, token: res.body.accessToken, id: res.body.account.id };
+}
 const XSS = '<img src=x onerror=alert(1)>';
 
 describe('chat rooms (e2e, PGlite)', () => {
@@ -40,7 +52,13 @@ describe('chat rooms (e2e, PGlite)', () => {
   const auth = (a: Account) => `Bearer ${a.token}`;
 
   beforeAll(async () => {
-    app = await createTestApp({ CHAT_RATE_LIMIT: '8', CHAT_RATE_LIMIT_WINDOW_MS: '60000', CHAT_FLOOD_WINDOW_MS: '30000', STREAM_KEEPALIVE: '0.2' });
+    app = await createTestApp({
+      MODERATORS: MODERATOR,
+      CHAT_RATE_LIMIT: '8',
+      CHAT_RATE_LIMIT_WINDOW_MS: '60000',
+      CHAT_FLOOD_WINDOW_MS: '30000',
+      STREAM_KEEPALIVE: '0.2',
+    });
     const listening = await listenOnLoopback(app);
     wsUrl = listening.ws;
     base = listening.http;
@@ -51,7 +69,10 @@ describe('chat rooms (e2e, PGlite)', () => {
   });
 
   /** A graphql-ws subscription to a room: what it has received so far, and a wait for a count. */
-  async function subscribe(a: Account, room: Record<string, unknown>): Promise<{ got: any[]; errors: unknown[]; until: (n: number, ms?: number) => Promise<void> }> {
+  async function subscribe(
+    a: Account,
+    room: Record<string, unknown>,
+  ): Promise<{ got: any[]; errors: unknown[]; until: (n: number, ms?: number) => Promise<void> }> {
     const c = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: auth(a) }, retryAttempts: 0 });
     clients.push(c);
     const got: any[] = [];
@@ -85,7 +106,8 @@ describe('chat rooms (e2e, PGlite)', () => {
 
   const say = (a: Account, path: string, text: string) => http().post(path).set('authorization', auth(a)).send({ text });
   const read = (a: Account, path: string) => http().get(path).set('authorization', auth(a));
-  const resign = async (a: Account, id: string) => expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(a)).send({})).status).toBe(200);
+  const resign = async (a: Account, id: string) =>
+    expect((await http().post(`/v1/matches/${id}/resign`).set('authorization', auth(a)).send({})).status).toBe(200);
 
   it('two players chat in a match and read the history (REST and GraphQL); a spectator reads it too, and cannot write there', async () => {
     const [ann, bob, sam] = await Promise.all([register(app, 'cha'), register(app, 'chb'), register(app, 'chs')]);
@@ -109,12 +131,19 @@ describe('chat rooms (e2e, PGlite)', () => {
       expect(page.body.nextCursor).toBeNull();
     }
     // cursor pages, newest first, over GraphQL
-    const first = await gqlOk(app, ann.token, `query($r: ChatRoomInput!) { chatMessages(room: $r, first: 1) { items { text } nextCursor } }`, { r: { kind: 'match', id } });
-    expect(first.chatMessages.items).toEqual([{ text: 'grazie' }]);
-    const second = await gqlOk(app, ann.token, `query($r: ChatRoomInput!, $a: String) { chatMessages(room: $r, first: 1, after: $a) { items { text } nextCursor } }`, {
+    const first = await gqlOk(app, ann.token, `query($r: ChatRoomInput!) { chatMessages(room: $r, first: 1) { items { text } nextCursor } }`, {
       r: { kind: 'match', id },
-      a: first.chatMessages.nextCursor,
     });
+    expect(first.chatMessages.items).toEqual([{ text: 'grazie' }]);
+    const second = await gqlOk(
+      app,
+      ann.token,
+      `query($r: ChatRoomInput!, $a: String) { chatMessages(room: $r, first: 1, after: $a) { items { text } nextCursor } }`,
+      {
+        r: { kind: 'match', id },
+        a: first.chatMessages.nextCursor,
+      },
+    );
     expect(second.chatMessages).toEqual({ items: [{ text: 'buona fortuna' }], nextCursor: null });
 
     const spectator = await say(sam, `/v1/matches/${id}/chat?room=players`, 'forza');
@@ -135,7 +164,9 @@ describe('chat rooms (e2e, PGlite)', () => {
     // the players: no history, no live line
     const before = await read(ann, `/v1/matches/${id}/chat?room=spectators`);
     expect([before.status, before.body.code]).toEqual([409, 'CHAT_CLOSED']);
-    const beforeGql = await gql(app, bob.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, { r: { kind: 'match', id, matchRoom: 'spectators' } });
+    const beforeGql = await gql(app, bob.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, {
+      r: { kind: 'match', id, matchRoom: 'spectators' },
+    });
     expect(errorCode(beforeGql)).toBe('CHAT_CLOSED');
     const playerWrites = await say(ann, `/v1/matches/${id}/chat?room=spectators`, 'hello spectators');
     expect([playerWrites.status, playerWrites.body.code]).toEqual([409, 'CHAT_CLOSED']);
@@ -187,10 +218,15 @@ describe('chat rooms (e2e, PGlite)', () => {
       const res = await gql(app, seats[0].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "psst") { id } }`, { r });
       expect(res.errors?.length).toBeGreaterThan(0);
     }
-    const seat = await gql(app, seats[0].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "psst", seat: 2) { id } }`, { r: { kind: 'match', id } });
+    const seat = await gql(app, seats[0].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "psst", seat: 2) { id } }`, {
+      r: { kind: 'match', id },
+    });
     expect(seat.errors?.length).toBeGreaterThan(0);
     for (const q of [`?seat=2`, `?to=${partner}`, `?username=${partner}`, `?room=team`]) {
-      const res = await http().post(`/v1/matches/${id}/chat${q}`).set('authorization', auth(seats[0])).send({ text: `psst ${q}`, to: partner, seat: 2 });
+      const res = await http()
+        .post(`/v1/matches/${id}/chat${q}`)
+        .set('authorization', auth(seats[0]))
+        .send({ text: `psst ${q}`, to: partner, seat: 2 });
       // unknown parameters are refused: no field of the body or the query names a seat or a partner
       expect([q, res.status, res.body.code]).toEqual([q, 400, 'VALIDATION_FAILED']);
     }
@@ -235,7 +271,9 @@ describe('chat rooms (e2e, PGlite)', () => {
 
     const closed = await say(field[1], `/v1/tournaments/${t.id}/chat`, 'table 2 has the settebello');
     expect([closed.status, closed.body.code, closed.body.reason]).toEqual([409, 'CHAT_CLOSED', 'duplicateRound']);
-    const closedGql = await gql(app, field[2].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "hi") { id } }`, { r: { kind: 'tournament', id: t.id } });
+    const closedGql = await gql(app, field[2].token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "hi") { id } }`, {
+      r: { kind: 'tournament', id: t.id },
+    });
     expect(errorCode(closedGql)).toBe('CHAT_CLOSED');
     // the history before the round is still there
     expect((await read(field[3], `/v1/tournaments/${t.id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['good luck everyone']);
@@ -274,7 +312,9 @@ describe('chat rooms (e2e, PGlite)', () => {
     expect((await say(ann, `/v1/messages/${ann.username}`, 'me')).body.code).toBe('VALIDATION_FAILED');
     expect((await say(ann, `/v1/messages/nobody-such-${Date.now()}`, 'hi')).body.code).toBe('NOT_FOUND');
     // a third party's conversation with ann is its own: nothing of ann and bob's is in it
-    const peek = await gql(app, eve.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, { r: { kind: 'direct', username: ann.username } });
+    const peek = await gql(app, eve.token, `query($r: ChatRoomInput!) { chatMessages(room: $r) { items { text } } }`, {
+      r: { kind: 'direct', username: ann.username },
+    });
     expect(peek.data.chatMessages.items).toEqual([]);
   });
 
@@ -322,7 +362,12 @@ describe('chat rooms (e2e, PGlite)', () => {
       ann.id,
     );
     expect(await app.get(ChatService).sweep()).toBeGreaterThanOrEqual(1);
-    const left = await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id::text AS id FROM chat_messages WHERE id IN ($1::uuid, $2::uuid, $3::uuid)`, old, recent, sent.body.id);
+    const left = await prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id::text AS id FROM chat_messages WHERE id IN ($1::uuid, $2::uuid, $3::uuid)`,
+      old,
+      recent,
+      sent.body.id,
+    );
     expect(left.map((r) => r.id).sort()).toEqual([recent, sent.body.id].sort());
   });
 
@@ -331,5 +376,118 @@ describe('chat rooms (e2e, PGlite)', () => {
     const sent = await say(ann, '/v1/lobby/chat', 'remove me?');
     const res = await http().delete(`/v1/chat/messages/${sent.body.id}`).set('authorization', auth(ann));
     expect([res.status, res.body.code]).toEqual([403, 'FORBIDDEN']);
+  });
+  it("direct messages follow the recipient's setting: everyone, followed (the players they follow), nobody", async () => {
+    const [ann, bob, cat] = await Promise.all([register(app, 'dsa'), register(app, 'dsb'), register(app, 'dsc')]);
+    const put = async (who: Account, path: string, body: Record<string, unknown> = {}) => {
+      const res = await http().put(path).set('authorization', auth(who)).send(body);
+      expect([path, res.status]).toEqual([path, 200]);
+    };
+    // ann and bob follow each other; cat shares a match with bob
+    await put(ann, `/v1/users/${bob.username}/follow`);
+    await put(bob, `/v1/users/${ann.username}/follow`);
+    await match([bob, cat], 'scopa');
+    // everyone (the default): both may write bob
+    expect((await say(ann, `/v1/messages/${bob.username}`, 'from a friend')).status).toBe(201);
+    expect((await say(cat, `/v1/messages/${bob.username}`, 'from an opponent')).status).toBe(201);
+    // followed: only the players bob follows
+    await put(bob, '/v1/account/message-settings', { directMessages: 'followed' });
+    expect((await say(ann, `/v1/messages/${bob.username}`, 'still a friend')).status).toBe(201);
+    const opponent = await say(cat, `/v1/messages/${bob.username}`, 'hello again');
+    expect([opponent.status, opponent.body.code, opponent.body.reason, opponent.body.directMessages]).toEqual([
+      403,
+      'FORBIDDEN',
+      'recipientSetting',
+      'followed',
+    ]);
+    // nobody: nobody at all
+    await put(bob, '/v1/account/message-settings', { directMessages: 'nobody' });
+    for (const who of [ann, cat]) {
+      const res = await say(who, `/v1/messages/${bob.username}`, `anyone there, ${who.username}?`);
+      expect([res.status, res.body.code, res.body.reason]).toEqual([403, 'FORBIDDEN', 'recipientSetting']);
+    }
+    // bob still writes them (their settings are everyone)
+    expect((await say(bob, `/v1/messages/${cat.username}`, 'gg')).status).toBe(201);
+    const gqlRefused = await gql(app, cat.token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "over GraphQL") { id } }`, {
+      r: { kind: 'direct', username: bob.username },
+    });
+    expect(errorCode(gqlRefused)).toBe('FORBIDDEN');
+  });
+
+  it('a blocked pair sees none of each other’s messages (history and live) and cannot message each other (BLOCKED)', async () => {
+    const [ann, bob, cat] = await Promise.all([register(app, 'bla'), register(app, 'blb'), register(app, 'blc')]);
+    const id = await match([ann, bob], 'scopa');
+    expect((await say(bob, `/v1/matches/${id}/chat`, 'before the block')).status).toBe(201);
+    expect((await http().put(`/v1/users/${bob.username}/block`).set('authorization', auth(ann)).send({})).status).toBe(200);
+    const annLive = await subscribe(ann, { kind: 'match', id });
+    const catLive = await subscribe(cat, { kind: 'match', id });
+    expect((await say(bob, `/v1/matches/${id}/chat`, 'after the block')).status).toBe(201);
+    await catLive.until(1);
+    expect(catLive.got.map((m) => m.text)).toEqual(['after the block']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(annLive.got).toEqual([]);
+    expect((await read(ann, `/v1/matches/${id}/chat`)).body.items).toEqual([]);
+    expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the block', 'before the block']);
+    // and the other way: bob does not see ann's
+    expect((await say(ann, `/v1/matches/${id}/chat`, 'ann speaks')).status).toBe(201);
+    expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the block', 'before the block']);
+    expect((await read(cat, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['ann speaks', 'after the block', 'before the block']);
+    for (const [from, to] of [
+      [bob, ann],
+      [ann, bob],
+    ]) {
+      const res = await say(from, `/v1/messages/${to.username}`, 'hello?');
+      expect([res.status, res.body.code]).toEqual([403, 'BLOCKED']);
+    }
+  });
+
+  it("a team's room: its members read and write it, others are FORBIDDEN; two members may message each other directly", async () => {
+    const [ann, bob, eve] = await Promise.all([register(app, 'tma'), register(app, 'tmb'), register(app, 'tme')]);
+    const team = await http()
+      .post('/v1/teams')
+      .set('authorization', auth(ann))
+      .send({ name: `Chat team ${Date.now() % 100000}`, description: 'for the chat test', open: true });
+    expect(team.status).toBe(201);
+    expect((await http().post(`/v1/teams/${team.body.id}/join`).set('authorization', auth(bob)).send({})).status).toBe(200);
+    expect((await say(bob, `/v1/teams/${team.body.id}/chat`, 'forza ragazzi')).status).toBe(201);
+    expect((await read(ann, `/v1/teams/${team.body.id}/chat`)).body.items.map((m: any) => [m.author, m.text])).toEqual([[bob.username, 'forza ragazzi']]);
+    const outsider = await say(eve, `/v1/teams/${team.body.id}/chat`, 'let me in');
+    expect([outsider.status, outsider.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await read(eve, `/v1/teams/${team.body.id}/chat`)).status).toBe(403);
+    // sharing a team is a connection for direct messages
+    expect((await say(ann, `/v1/messages/${bob.username}`, 'see you at the club')).status).toBe(201);
+  });
+  it('a muted user is refused with CHAT_MUTED naming the end, until the end time; a moderator removes a message, which leaves every history', async () => {
+    const [ann, bob] = await Promise.all([register(app, 'mua'), register(app, 'mub')]);
+    const mod = await registerNamed(app, MODERATOR);
+    const id = await match([ann, bob], 'scopa');
+    const said = await say(ann, `/v1/matches/${id}/chat`, 'before the mute');
+    expect(said.status).toBe(201);
+    const until = new Date(Date.now() + 2500).toISOString();
+    const muted = await http().post(`/v1/admin/users/${ann.username}/mute`).set('authorization', auth(mod)).send({ until, reason: 'spam' });
+    expect(muted.status).toBeLessThan(300);
+    for (const path of [`/v1/matches/${id}/chat`, '/v1/lobby/chat', `/v1/messages/${bob.username}`]) {
+      const res = await say(ann, path, 'while muted');
+      expect([path, res.status, res.body.code, new Date(res.body.until).getTime()]).toEqual([path, 403, 'CHAT_MUTED', new Date(until).getTime()]);
+    }
+    const overGql = await gql(app, ann.token, `mutation($r: ChatRoomInput!) { sendChatMessage(room: $r, text: "muted?") { id } }`, { r: { kind: 'lobby' } });
+    expect(errorCode(overGql)).toBe('CHAT_MUTED');
+    expect(new Date(overGql.errors![0].extensions.until as string).getTime()).toBe(new Date(until).getTime());
+    // bob is not muted
+    expect((await say(bob, `/v1/matches/${id}/chat`, 'not muted')).status).toBe(201);
+    // once the end time has passed, ann speaks again
+    await new Promise((r) => setTimeout(r, Math.max(0, new Date(until).getTime() - Date.now()) + 200));
+    expect((await say(ann, `/v1/matches/${id}/chat`, 'after the mute')).status).toBe(201);
+
+    // the moderator removes a message: gone from the history, in the moderation log
+    const removed = await http().delete(`/v1/chat/messages/${said.body.id}?reason=spam`).set('authorization', auth(mod));
+    expect([removed.status, removed.body.id]).toEqual([200, said.body.id]);
+    expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the mute', 'not muted']);
+    const again = await gql(app, mod.token, `mutation($id: ID!) { removeChatMessage(id: $id) { id } }`, { id: said.body.id });
+    expect(errorCode(again)).toBe('CONFLICT');
+    const log = await http().get('/v1/admin/moderation-log').set('authorization', auth(mod));
+    expect(log.status).toBe(200);
+    expect(log.text).toContain(said.body.id);
+    expect(log.text).toContain('messageRemoved');
   });
 });

@@ -564,6 +564,44 @@ export class ScopaClient {
     return this.#ok(this.rest.POST('/v1/challenges/{id}/cancel', { params: { path: { id: challengeId } } }));
   }
 
+  /** A chat room's history, newest first, a page at a time (`after`: the `nextCursor` of the page before). */
+  async chatMessages(room: ChatRoomRef, page: { first?: number; after?: string } = {}): Promise<ChatPage> {
+    switch (room.kind) {
+      case 'match':
+        return this.#ok(this.rest.GET('/v1/matches/{id}/chat', { params: { path: { id: room.id }, query: { ...page, room: room.matchRoom } } }));
+      case 'lobby':
+        return this.#ok(this.rest.GET('/v1/lobby/chat', { params: { query: page } }));
+      case 'tournament':
+        return this.#ok(this.rest.GET('/v1/tournaments/{id}/chat', { params: { path: { id: room.id }, query: page } }));
+      case 'team':
+        return this.#ok(this.rest.GET('/v1/teams/{id}/chat', { params: { path: { id: room.id }, query: page } }));
+      case 'direct':
+        return this.#ok(this.rest.GET('/v1/messages/{username}', { params: { path: { username: room.username }, query: page } }));
+    }
+  }
+
+  /** Says something in a chat room (needs the `match:play` scope): plain text, 1 to 500 characters, one line; a direct message reaches its recipient as the event `directMessage`. */
+  async sendChatMessage(room: ChatRoomRef, text: string): Promise<ChatMessage> {
+    const body = { text };
+    switch (room.kind) {
+      case 'match':
+        return this.#ok(this.rest.POST('/v1/matches/{id}/chat', { params: { path: { id: room.id }, query: { room: room.matchRoom } }, body }));
+      case 'lobby':
+        return this.#ok(this.rest.POST('/v1/lobby/chat', { body }));
+      case 'tournament':
+        return this.#ok(this.rest.POST('/v1/tournaments/{id}/chat', { params: { path: { id: room.id } }, body }));
+      case 'team':
+        return this.#ok(this.rest.POST('/v1/teams/{id}/chat', { params: { path: { id: room.id } }, body }));
+      case 'direct':
+        return this.#ok(this.rest.POST('/v1/messages/{username}', { params: { path: { username: room.username } }, body }));
+    }
+  }
+
+  /** A moderator removes a chat message (recorded in the moderation log). */
+  async removeChatMessage(messageId: string, reason?: string): Promise<ChatMessage> {
+    return this.#ok(this.rest.DELETE('/v1/chat/messages/{id}', { params: { path: { id: messageId }, query: reason === undefined ? {} : { reason } } }));
+  }
+
   /** Follows a player (needs `social:write`; idempotent). Not to be confused with {@link ScopaClient.follow}, which follows a match's events. */
   async followUser(username: string): Promise<Relation> {
     return this.#ok(this.rest.PUT('/v1/users/{username}/follow', { params: { path: { username } } }));
@@ -607,44 +645,6 @@ export class ScopaClient {
   /** Changes who may send me direct messages (needs `social:write`): everyone (the default), followed or nobody. */
   async setMessageSettings(settings: MessageSettings): Promise<MessageSettings> {
     return this.#ok(this.rest.PUT('/v1/account/message-settings', { body: settings }));
-  }
-
-  /** A chat room's history, newest first, a page at a time (`after`: the `nextCursor` of the page before). */
-  async chatMessages(room: ChatRoomRef, page: { first?: number; after?: string } = {}): Promise<ChatPage> {
-    switch (room.kind) {
-      case 'match':
-        return this.#ok(this.rest.GET('/v1/matches/{id}/chat', { params: { path: { id: room.id }, query: { ...page, room: room.matchRoom } } }));
-      case 'lobby':
-        return this.#ok(this.rest.GET('/v1/lobby/chat', { params: { query: page } }));
-      case 'tournament':
-        return this.#ok(this.rest.GET('/v1/tournaments/{id}/chat', { params: { path: { id: room.id }, query: page } }));
-      case 'team':
-        return this.#ok(this.rest.GET('/v1/teams/{id}/chat', { params: { path: { id: room.id }, query: page } }));
-      case 'direct':
-        return this.#ok(this.rest.GET('/v1/messages/{username}', { params: { path: { username: room.username }, query: page } }));
-    }
-  }
-
-  /** Says something in a chat room (needs the `match:play` scope): plain text, 1 to 500 characters, one line; a direct message reaches its recipient as the event `directMessage`. */
-  async sendChatMessage(room: ChatRoomRef, text: string): Promise<ChatMessage> {
-    const body = { text };
-    switch (room.kind) {
-      case 'match':
-        return this.#ok(this.rest.POST('/v1/matches/{id}/chat', { params: { path: { id: room.id }, query: { room: room.matchRoom } }, body }));
-      case 'lobby':
-        return this.#ok(this.rest.POST('/v1/lobby/chat', { body }));
-      case 'tournament':
-        return this.#ok(this.rest.POST('/v1/tournaments/{id}/chat', { params: { path: { id: room.id } }, body }));
-      case 'team':
-        return this.#ok(this.rest.POST('/v1/teams/{id}/chat', { params: { path: { id: room.id } }, body }));
-      case 'direct':
-        return this.#ok(this.rest.POST('/v1/messages/{username}', { params: { path: { username: room.username } }, body }));
-    }
-  }
-
-  /** A moderator removes a chat message (recorded in the moderation log). */
-  async removeChatMessage(messageId: string, reason?: string): Promise<ChatMessage> {
-    return this.#ok(this.rest.DELETE('/v1/chat/messages/{id}', { params: { path: { id: messageId }, query: reason === undefined ? {} : { reason } } }));
   }
 
   /** Creates a tournament (needs the `tournament:write` scope): players join until it starts. */

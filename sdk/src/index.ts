@@ -12,13 +12,13 @@
  */
 export { ScopaClient, newIdempotencyKey, randomClientSeed } from './client.js';
 export type {
+  ChatMessage,
+  ChatPage,
+  ChatRoomRef,
   Relation,
   FollowPage,
   BlockPage,
   MessageSettings,
-  ChatMessage,
-  ChatPage,
-  ChatRoomRef,
   Report,
   ReportInput,
   ReportPage,

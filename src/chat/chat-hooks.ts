@@ -30,5 +30,11 @@ export interface ChatModeration {
   activeMute(accountId: string): Promise<{ until: Date | string; reason: string | null } | null>;
   isModerator(accountId: string): Promise<boolean>;
   /** Appends to the moderation log: chat records `messageRemoved` with the message's id, its room and author. */
-  recordAction(action: { moderator: string; action: 'messageRemoved'; target: string; reason: string | null; details?: Record<string, unknown> }): Promise<unknown>;
+  recordAction(action: {
+    moderator: string;
+    action: 'messageRemoved';
+    target: string;
+    reason: string | null;
+    details?: Record<string, unknown>;
+  }): Promise<unknown>;
 }

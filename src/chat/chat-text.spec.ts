@@ -32,7 +32,16 @@ describe('chat text', () => {
   it('the word filter (obscenity) finds its words, and lets ordinary table talk through', () => {
     expect(offensive('you are a fucking idiot')).toBe(true);
     for (const bad of ['FUCK', 'fuuuuck', 'fûck', 'sh1t']) expect([bad, offensive(bad)]).toEqual([bad, true]);
-    for (const ok of ['buona fortuna', 'bella presa, settebello!', 'good game, well played', 'scopa!', 'the primiera is mine', 'classic', 'Scunthorpe', 'cocktail'])
+    for (const ok of [
+      'buona fortuna',
+      'bella presa, settebello!',
+      'good game, well played',
+      'scopa!',
+      'the primiera is mine',
+      'classic',
+      'Scunthorpe',
+      'cocktail',
+    ])
       expect([ok, offensive(ok)]).toEqual([ok, false]);
   });
 });
@@ -44,7 +53,8 @@ describe('chat rooms', () => {
     expect(roomKey(matchRoom(id, 'spectators'))).toBe(`match:${id}:spectators`);
     expect(roomKey(directRoom('Bob', 'ann'))).toBe('direct:ann:bob');
     expect(roomKey(directRoom('ann', 'bob'))).toBe(roomKey(directRoom('bob', 'ann')));
-    for (const r of [matchRoom(id, 'players'), matchRoom(id, 'spectators'), directRoom('a', 'b'), { kind: 'lobby' as const }]) expect(roomOfKey(roomKey(r))).toEqual(r);
+    for (const r of [matchRoom(id, 'players'), matchRoom(id, 'spectators'), directRoom('a', 'b'), { kind: 'lobby' as const }])
+      expect(roomOfKey(roomKey(r))).toEqual(r);
     expect(roomView(directRoom('b', 'a'))).toEqual({ kind: 'direct', id: null, matchRoom: null, participants: ['a', 'b'] });
   });
 

@@ -22,7 +22,8 @@ export function chatText(input: unknown): string {
   if (text.length === 0) throw new DomainError('VALIDATION_FAILED', 'text: 1 to 500 characters, not only spaces', { reason: 'empty' });
   if ([...text].length > CHAT_TEXT_MAX)
     throw new DomainError('VALIDATION_FAILED', `text: at most ${CHAT_TEXT_MAX} characters`, { reason: 'tooLong', limit: CHAT_TEXT_MAX });
-  if (FORBIDDEN.test(text)) throw new DomainError('VALIDATION_FAILED', 'text: plain text, without control characters (one line)', { reason: 'controlCharacters' });
+  if (FORBIDDEN.test(text))
+    throw new DomainError('VALIDATION_FAILED', 'text: plain text, without control characters (one line)', { reason: 'controlCharacters' });
   return text;
 }
 

@@ -108,7 +108,7 @@ export class ChatController {
   @ApiOperation({
     operationId: 'sendDirectMessage',
     summary:
-      "Send a player a direct message (they receive the player event directMessage): if you follow each other, or share a match or a team, as their setting allows; BLOCKED between a blocked pair; CHAT_CLOSED between partners of a team match in play",
+      'Send a player a direct message (they receive the player event directMessage): if you follow each other, or share a match or a team, as their setting allows; BLOCKED between a blocked pair; CHAT_CLOSED between partners of a team match in play',
     description: SEND,
   })
   @ApiCreatedResponse({ type: ChatMessageModel })

@@ -33,7 +33,10 @@ export class ChatRoomInput {
 
 /** The body of every chat POST. */
 export class SendChatInput {
-  @ApiProperty({ description: 'Plain text, 1 to 500 characters after trimming, one line, no control characters; never interpreted as markup.', maxLength: 2000 })
+  @ApiProperty({
+    description: 'Plain text, 1 to 500 characters after trimming, one line, no control characters; never interpreted as markup.',
+    maxLength: 2000,
+  })
   @IsString()
   @MaxLength(2000)
   text!: string;

@@ -41,7 +41,10 @@ export class ChatResolver {
     description: "A room's messages from now on, as I may see them (a match's spectators' room reaches its players only once it is over).",
     resolve: (value: ChatMessageView) => value,
   })
-  async chatMessage(@Caller() caller: Principal, @Args('room', { type: () => ChatRoomInput, description: 'The room.' }) room: ChatRoomInput): Promise<AsyncIterableIterator<ChatMessageView>> {
+  async chatMessage(
+    @Caller() caller: Principal,
+    @Args('room', { type: () => ChatRoomInput, description: 'The room.' }) room: ChatRoomInput,
+  ): Promise<AsyncIterableIterator<ChatMessageView>> {
     return this.chat.live(caller, await this.chat.room(caller, room));
   }
 }

@@ -111,7 +111,13 @@ const toView = (r: ChatRow): ChatMessageView => ({
   sentAt: new Date(r.sent_at),
 });
 
-const fromNotice = (n: ChatNotice): ChatMessageView => ({ id: n.id, room: roomView(roomOfKey(n.room)), author: n.author, text: n.text, sentAt: new Date(n.sentAt) });
+const fromNotice = (n: ChatNotice): ChatMessageView => ({
+  id: n.id,
+  room: roomView(roomOfKey(n.room)),
+  author: n.author,
+  text: n.text,
+  sentAt: new Date(n.sentAt),
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -224,7 +230,10 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     }
     await this.charge('chatUser', caller.accountId, 'you send');
     await this.charge('chatRoom', access.key, 'this room takes');
-    const row = await this.store.insert({ id: randomUUID(), room: access.key, author: caller.username, authorId: caller.accountId, text }, this.config.CHAT_FLOOD_WINDOW_MS);
+    const row = await this.store.insert(
+      { id: randomUUID(), room: access.key, author: caller.username, authorId: caller.accountId, text },
+      this.config.CHAT_FLOOD_WINDOW_MS,
+    );
     if (!row) {
       const window = Math.ceil(this.config.CHAT_FLOOD_WINDOW_MS / 1000);
       // the flood guard as a bucket of one message per text and window

@@ -19,7 +19,6 @@ export const RULESET_WRITE = 'ruleset:write';
 export const TOURNAMENT_WRITE = 'tournament:write';
 /** Follows, blocks and who may message you: follow, unfollow, block, unblock, message settings (docs/social.md). */
 export const SOCIAL_WRITE = 'social:write';
-
 /** Teams: create, join, leave; as a leader accept and decline requests, kick, appoint leaders. */
 export const TEAM_WRITE = 'team:write';
 

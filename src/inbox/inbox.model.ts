@@ -68,6 +68,9 @@ export class PlayerEventModel {
   @Field(() => String, { nullable: true, description: 'analysisReady: the analyzer key of the analysis now done (e.g. ismcts/1).' }) analyzer?: string;
   @Field(() => ID, { nullable: true, description: 'tournamentRoundPaired: the tournament.' }) tournamentId?: string;
   @Field(() => Int, { nullable: true, description: 'tournamentRoundPaired: the round (from 1).' }) round?: number;
-  @Field(() => JSONScalar, { nullable: true, description: 'directMessage: the message { id, room, author, text, sentAt }, as GET /v1/messages/{username} lists it.' })
+  @Field(() => JSONScalar, {
+    nullable: true,
+    description: 'directMessage: the message { id, room, author, text, sentAt }, as GET /v1/messages/{username} lists it.',
+  })
   message?: unknown;
 }

@@ -4,7 +4,17 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { BOT_LEVELS } from '../engine';
 import { queryBoolean } from '../common/query-boolean';
-import { MatchChatEnum, MatchChatField, OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
+import {
+  MatchChatEnum,
+  MatchChatField,
+  OnExpiryEnum,
+  OnExpiryField,
+  OverridesField,
+  PresetField,
+  RatedField,
+  RulesetIdField,
+  TurnTimeLimitField,
+} from '../common/match-fields';
 import { BotLevelEnum, IsBotLevel } from '../bots/bot-level';
 import type { SeatRequest } from './matches.service';
 

@@ -123,7 +123,7 @@ export interface TournamentPlayerView {
   withdrawn: boolean;
 }
 
-export interface TournamentView extends Omit<TournamentSettings, 'startsAt' | 'chat' | 'teamId'> {
+export interface TournamentView extends Omit<TournamentSettings, 'startsAt' | 'teamId' | 'chat'> {
   /** The players' chat room of every table: players, or off (imposed). */
   chat: 'players' | 'off';
   id: string;
