@@ -13,7 +13,8 @@
 import { jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { launchChromium } from './support/chromium';
+import path from 'node:path';
+import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
@@ -123,6 +124,8 @@ describe('social pages (Chromium)', () => {
         await other.page.waitForSelector('#chat-players .chat-form');
 
         await say(page, '#chat-players', 'buona fortuna, bob');
+        await other.page.locator('#chat-players .chat-text', { hasText: 'buona fortuna, bob' }).waitFor();
+        await other.page.screenshot({ path: path.join(ARTIFACTS, 'social-match-wide.png') });
         // bob's page gets it live
         await other.page.locator('#chat-players .chat-text', { hasText: 'buona fortuna, bob' }).waitFor();
         await say(other.page, '#chat-players', 'grazie ann');

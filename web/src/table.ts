@@ -45,7 +45,8 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
   // The board is drawn again on every event; the chat beside it stays (its input keeps the focus and what is typed).
   const board = h('div', { class: 'board' });
   const chatBox = h('aside', { class: 'match-chat', id: 'match-chat' });
-  mount(root, board, chatBox);
+  // Side by side on a wide screen, the chat under the board on a narrow one (style.css .table-layout).
+  mount(root, h('div', { class: 'table-layout' }, board, chatBox));
   /** The players' room: every seat and the spectators read it; the spectators' room: the spectators, and the players once the match is over. */
   const playersChat = chatPanel({ kind: 'match', id, matchRoom: 'players' }, { id: 'chat-players' });
   let spectatorsChat: ChatPanel | null = null;
