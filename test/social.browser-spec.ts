@@ -208,6 +208,23 @@ describe('social pages (Chromium)', () => {
       // ann reads it in her conversation
       await openAs(page, ann, `/messages/${bob.username}`);
       await shownAsText(page, '#direct-chat', XSS);
+      // and on her home page, a direct message arriving (the player event directMessage) is listed as text
+      await openAs(page, ann, '/');
+      await page.waitForSelector('#friends-online h2');
+      for (let i = 1; !(await page.locator('#new-messages li').count()) && i <= 20; i++) {
+        expect(
+          (
+            await http()
+              .post(`/v1/messages/${ann.username}`)
+              .set('authorization', auth(bob))
+              .send({ text: `${XSS} ${i}` })
+          ).status,
+        ).toBe(201);
+        await page.waitForSelector('#new-messages li', { timeout: 1000 }).catch(() => undefined);
+      }
+      expect(await page.locator('#new-messages li .chat-text').first().textContent()).toMatch(/^<img src=x onerror=alert\(1\)> \d+$/);
+      expect(await page.evaluate(() => document.querySelectorAll('img[src="x"], [onerror]').length)).toBe(0);
+      expect(alerts).toEqual([]);
       expect(web.pageErrors).toEqual([]);
     }));
 
@@ -235,6 +252,7 @@ describe('social pages (Chromium)', () => {
       // at its table: the players' room is off
       await page.click('#my-tournament-match a');
       await page.waitForSelector('#chat-players .chat-form');
+      await page.locator('#chat-players .chat-notice:not([hidden])', { hasText: "This match's chat is off." }).waitFor();
       await page.fill('#chat-players .chat-input', 'hi');
       await page.click('#chat-players .chat-send');
       await page.locator('#chat-players .chat-status', { hasText: "This match's chat is off." }).waitFor();

@@ -165,6 +165,24 @@ function inboxScreen(): Cleanup {
   };
   const joinBox = h('input', { id: 'join-id', placeholder: 'match id' });
   const friends = friendsOnline();
+  /** Direct messages received while the page is open (the player event directMessage), newest first; shown as text. */
+  const inbox = h('ul', { class: 'follow-list', id: 'new-messages' });
+  const messages = h('section', { class: 'panel friends', id: 'messages-received', hidden: true }, h('h2', null, 'New messages'), inbox);
+  const onMessage = (m: { author?: unknown; text?: unknown }) => {
+    if (typeof m.author !== 'string' || typeof m.text !== 'string') return;
+    inbox.prepend(
+      h(
+        'li',
+        { 'data-player': m.author },
+        playerLink(m.author),
+        ': ',
+        h('span', { class: 'chat-text' }, m.text),
+        ' ',
+        h('a', { href: `#/messages/${encodeURIComponent(m.author)}`, class: 'small' }, 'reply'),
+      ),
+    );
+    messages.hidden = false;
+  };
   const render = (list: MatchSummary[], turns: Map<string, InboxEntry>) => {
     const rows = list.map((m) => {
       const mine = m.seats.some((s) => s.player === me);
@@ -233,14 +251,15 @@ function inboxScreen(): Cleanup {
             )
           : h('p', { class: 'muted' }, 'No matches yet.'),
       ),
+      messages,
       friends.el,
     );
   };
-  mount(main, h('section', { class: 'panel' }, h('h1', null, 'My matches'), h('p', { class: 'muted' }, 'Loading…')), friends.el);
+  mount(main, h('section', { class: 'panel' }, h('h1', null, 'My matches'), h('p', { class: 'muted' }, 'Loading…')), messages, friends.el);
   void load();
   // Refresh when it becomes my turn anywhere, or a match of mine starts or ends.
   const stop = new AbortController();
-  void followMyEvents(stop.signal, () => void load());
+  void followMyEvents(stop.signal, () => void load(), onMessage);
   return () => {
     alive = false;
     stop.abort();
@@ -250,18 +269,20 @@ function inboxScreen(): Cleanup {
 
 /**
  * My event stream (GET /v1/stream/events) until `signal` aborts: `onChange`
- * after each yourTurn, matchStarted and matchEnded. The stream ends when the
+ * after each yourTurn, matchStarted and matchEnded, `onMessage` with each
+ * directMessage's message. The stream ends when the
  * access token it was opened with does (the session is refreshed meanwhile)
  * or the connection drops: it is opened again, after a pause that grows while
  * it keeps failing. A refused session signs out (api.ts).
  */
-async function followMyEvents(signal: AbortSignal, onChange: () => void): Promise<void> {
+async function followMyEvents(signal: AbortSignal, onChange: () => void, onMessage: (m: { author?: unknown; text?: unknown }) => void): Promise<void> {
   let failures = 0;
   while (!signal.aborted) {
     try {
       for await (const line of client.myEvents({ signal })) {
         failures = 0;
         if (line.type === 'yourTurn' || line.type === 'matchStarted' || line.type === 'matchEnded') onChange();
+        if (line.type === 'directMessage' && line.message) onMessage(line.message);
       }
     } catch (err) {
       if (signal.aborted) return;

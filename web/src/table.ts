@@ -233,6 +233,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
 
     // A player reads the spectators' room once the match is over; a spectator at once.
     renderChat(mySeat === null || v.phase === 'over');
+    playersChat.setNotice(v.settings.chat === 'off' ? "This match's chat is off." : null);
     mount(
       board,
       h(
