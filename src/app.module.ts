@@ -3,6 +3,7 @@ import { AdminModule } from './admin/admin.module';
 import { AnalysisModule } from './analysis/analysis.module';
 import { ArchivesModule } from './archives/archives.module';
 import { ChallengesModule } from './challenges/challenges.module';
+import { ChatModule } from './chat/chat.module';
 import { PresenceModule } from './presence/presence.module';
 import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
@@ -58,6 +59,7 @@ export const APP_MODULES = [
   ReactionsModule,
   AnalysisModule,
   AdminModule,
+  ChatModule,
   ModerationModule,
 ];
 

@@ -52,6 +52,7 @@ const OWNERS: Record<string, string> = {
   // which match is which tournament table: read by every match read path (src/match-store/tournament-tables.ts),
   // written by the tournaments through src/match-store/tournament-tables-store.ts
   tournament_tables: 'match-store',
+  chat_messages: 'chat',
   // other folders' statements exclude blocked pairs through src/relations/blocked-pairs.ts (seek pairing)
   follows: 'relations',
   blocks: 'relations',

@@ -66,6 +66,13 @@ const REST_ONLY = new Set([
   'AdminJobModel',
 ]);
 
+/** REST enum query parameters whose GraphQL twin is a field of an input (`operation(parameter)` -> `Input.field`). */
+const PARAMETER_INPUT_TWINS: Record<string, string> = {
+  // a match's chat room: ?room=players|spectators is ChatRoomInput's matchRoom (the input names the match too)
+  'matchChat(room)': 'ChatRoomInput.matchRoom',
+  'sendMatchChat(room)': 'ChatRoomInput.matchRoom',
+};
+
 /** Operations with enum query parameters and no GraphQL twin, on purpose. */
 const REST_ONLY_OPERATIONS = new Set(['listFailedJobs']);
 
@@ -116,8 +123,16 @@ export function enumMismatches(doc: Json, schema: GraphQLSchema): string[] {
       const twinPath = PARAMETER_TWINS[op.operationId];
       if (REST_ONLY_OPERATIONS.has(op.operationId)) continue;
       if (!twinPath) {
-        for (const p of params)
-          if (enumOfSchema(p.schema)) problems.push(`${op.operationId}(${p.name}): an enum parameter; name its GraphQL twin in PARAMETER_TWINS`);
+        for (const p of params) {
+          const inputTwin = PARAMETER_INPUT_TWINS[`${op.operationId}(${p.name})`];
+          if (inputTwin) {
+            const [inputName, inputField] = inputTwin.split('.');
+            const input = schema.getType(inputName);
+            const field = input && isInputObjectType(input) ? input.getFields()[inputField] : undefined;
+            if (field) compare(`${op.operationId}(${p.name})`, p.schema, getNamedType(field.type));
+            else problems.push(`${op.operationId}(${p.name}): no GraphQL input field ${inputTwin}`);
+          } else if (enumOfSchema(p.schema)) problems.push(`${op.operationId}(${p.name}): an enum parameter; name its GraphQL twin in PARAMETER_TWINS`);
+        }
         continue;
       }
       const [typeName, fieldName] = twinPath.split('.');

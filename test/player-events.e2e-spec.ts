@@ -35,6 +35,7 @@ const FIELDS = [
   'by',
   'expiresAt',
   'newMatchId',
+  'message',
 ];
 
 describe('player events on every transport (e2e)', () => {
@@ -72,7 +73,7 @@ describe('player events on every transport (e2e)', () => {
     const pubsub = app.get<PubSubEngine>(PUB_SUB);
     for (const t of PLAYER_EVENT_TYPES) await pubsub.publish(playerChannel(ann.username), SAMPLES[t]);
 
-    await ndjson.waitFor((l) => l.type === 'rematchStarted', 10_000, 'the last event on the NDJSON stream');
+    await ndjson.waitFor((l) => l.type === PLAYER_EVENT_TYPES[PLAYER_EVENT_TYPES.length - 1], 10_000, 'the last event on the NDJSON stream');
     for (let i = 0; i < 250 && overGraphql.length < PLAYER_EVENT_TYPES.length; i++) await new Promise((r) => setTimeout(r, 20));
     dispose();
     ndjson.close();

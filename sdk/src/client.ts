@@ -65,6 +65,17 @@ export type TournamentPage = Schemas['TournamentPageModel'];
 export type Standing = Schemas['StandingModel'];
 /** A round of a tournament: its tables, results, bye and seeds. */
 export type TournamentRound = Schemas['RoundModel'];
+/** A chat message: plain text as its author sent it, never markup (show it as text). */
+export type ChatMessage = Schemas['ChatMessageModel'];
+/** A page of a chat room's history, newest first (`nextCursor`: pass it as `after`). */
+export type ChatPage = Schemas['ChatPageModel'];
+/** A chat room, as the REST paths name it: a match's players' (default) or spectators' room, the lobby, a tournament's, a team's, a direct conversation. */
+export type ChatRoomRef =
+  | { kind: 'match'; id: string; matchRoom?: 'players' | 'spectators' }
+  | { kind: 'lobby' }
+  | { kind: 'tournament'; id: string }
+  | { kind: 'team'; id: string }
+  | { kind: 'direct'; username: string };
 /** A team (club): {@link ScopaClient.team}, the answer of every team command. */
 export type Team = Schemas['TeamModel'];
 /** What {@link ScopaClient.createTeam} takes. */
@@ -551,6 +562,44 @@ export class ScopaClient {
   /** Cancels a challenge I made. */
   async cancelChallenge(challengeId: string): Promise<Challenge> {
     return this.#ok(this.rest.POST('/v1/challenges/{id}/cancel', { params: { path: { id: challengeId } } }));
+  }
+
+  /** A chat room's history, newest first, a page at a time (`after`: the `nextCursor` of the page before). */
+  async chatMessages(room: ChatRoomRef, page: { first?: number; after?: string } = {}): Promise<ChatPage> {
+    switch (room.kind) {
+      case 'match':
+        return this.#ok(this.rest.GET('/v1/matches/{id}/chat', { params: { path: { id: room.id }, query: { ...page, room: room.matchRoom } } }));
+      case 'lobby':
+        return this.#ok(this.rest.GET('/v1/lobby/chat', { params: { query: page } }));
+      case 'tournament':
+        return this.#ok(this.rest.GET('/v1/tournaments/{id}/chat', { params: { path: { id: room.id }, query: page } }));
+      case 'team':
+        return this.#ok(this.rest.GET('/v1/teams/{id}/chat', { params: { path: { id: room.id }, query: page } }));
+      case 'direct':
+        return this.#ok(this.rest.GET('/v1/messages/{username}', { params: { path: { username: room.username }, query: page } }));
+    }
+  }
+
+  /** Says something in a chat room (needs the `match:play` scope): plain text, 1 to 500 characters, one line; a direct message reaches its recipient as the event `directMessage`. */
+  async sendChatMessage(room: ChatRoomRef, text: string): Promise<ChatMessage> {
+    const body = { text };
+    switch (room.kind) {
+      case 'match':
+        return this.#ok(this.rest.POST('/v1/matches/{id}/chat', { params: { path: { id: room.id }, query: { room: room.matchRoom } }, body }));
+      case 'lobby':
+        return this.#ok(this.rest.POST('/v1/lobby/chat', { body }));
+      case 'tournament':
+        return this.#ok(this.rest.POST('/v1/tournaments/{id}/chat', { params: { path: { id: room.id } }, body }));
+      case 'team':
+        return this.#ok(this.rest.POST('/v1/teams/{id}/chat', { params: { path: { id: room.id } }, body }));
+      case 'direct':
+        return this.#ok(this.rest.POST('/v1/messages/{username}', { params: { path: { username: room.username } }, body }));
+    }
+  }
+
+  /** A moderator removes a chat message (recorded in the moderation log). */
+  async removeChatMessage(messageId: string, reason?: string): Promise<ChatMessage> {
+    return this.#ok(this.rest.DELETE('/v1/chat/messages/{id}', { params: { path: { id: messageId }, query: reason === undefined ? {} : { reason } } }));
   }
 
   /** Follows a player (needs `social:write`; idempotent). Not to be confused with {@link ScopaClient.follow}, which follows a match's events. */

@@ -12,6 +12,9 @@
  */
 export { ScopaClient, newIdempotencyKey, randomClientSeed } from './client.js';
 export type {
+  ChatMessage,
+  ChatPage,
+  ChatRoomRef,
   Relation,
   FollowPage,
   BlockPage,

@@ -66,6 +66,10 @@ export const ERROR_CODES = [
   /** The account was banned by a moderator (docs/social.md "Reports and moderation"): login is refused; details bannedAt. */
   'ACCOUNT_BANNED',
   'RATE_LIMITED',
+  /** Chat (docs/social.md "Chat"): the caller is muted by a moderator until `until` (details until, reason). */
+  'CHAT_MUTED',
+  /** Chat: the room is closed now (a match's chat off, a duplicate round running, partners of a team match in play, the spectators' room to a player); `reason` says which. */
+  'CHAT_CLOSED',
   /** The analysis queue is full: the caller's share (ANALYSIS_QUEUE_PER_ACCOUNT) or the total (ANALYSIS_QUEUE_MAX); details scope, limit, live. */
   'ANALYSIS_QUEUE_FULL',
   /** The match has more decisions than an analysis takes (ANALYSIS_MAX_DECISIONS); details decisions, limit. */

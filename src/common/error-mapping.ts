@@ -30,6 +30,8 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'NOT_IN_TOURNAMENT':
     case 'NOT_INVITED':
     case 'TOURNAMENT_TABLE_HIDDEN':
+    // About the caller, not the room: the same message fails until `until`.
+    case 'CHAT_MUTED':
     case 'ACCOUNT_BANNED':
       return 403;
     case 'NOT_FOUND':
@@ -55,6 +57,8 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'TOURNAMENT_OVER':
     case 'ALREADY_IN_TOURNAMENT':
     case 'NOT_ENOUGH_PLAYERS':
+    // The room's state: open again later (the match's or the round's end).
+    case 'CHAT_CLOSED':
       return 409;
     case 'VERSION_CONFLICT':
       return 412;

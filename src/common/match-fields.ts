@@ -79,6 +79,24 @@ export const RatedField = (description: string): PropertyDecorator =>
     IsBoolean(),
   );
 
+/** A match's players' chat room (src/chat, docs/social.md "Chat"): the wire values of REST, GraphQL and the log. */
+export enum MatchChatEnum {
+  players = 'players',
+  off = 'off',
+}
+registerEnumType(MatchChatEnum, {
+  name: 'MatchChat',
+  description: "The match's players' chat room: players (the default: every seat reads every message, spectators read it) or off (closed: CHAT_CLOSED).",
+});
+
+export const MatchChatField = (description: string): PropertyDecorator =>
+  applyDecorators(
+    Field(() => MatchChatEnum, { nullable: true, description }),
+    ApiPropertyOptional({ description, enum: MatchChatEnum, default: 'players' }),
+    IsOptional(),
+    IsIn(Object.values(MatchChatEnum)),
+  );
+
 /** A finished match's result from one player's side. */
 export enum GameResultEnum {
   win = 'win',

@@ -217,6 +217,26 @@ function trustProxySetting(): Variable<string | undefined> {
   return variable(schema, null, 'false, true, a hop count, or addresses/CIDRs/loopback/linklocal/uniquelocal separated by commas');
 }
 
+/** The kinds of chat room (src/chat/chat-room.ts CHAT_ROOM_KINDS), for the per-kind settings. */
+export const CHAT_ROOM_KIND_NAMES = ['match', 'spectators', 'lobby', 'tournament', 'team', 'direct'] as const;
+
+/** A comma-separated list of chat room kinds, `none` for none; `def` when unset. */
+function chatRoomKinds(def: string): Variable<string[]> {
+  const kinds = CHAT_ROOM_KIND_NAMES as readonly string[];
+  return variable(
+    raw
+      .transform((v) => v ?? def)
+      .pipe(
+        z
+          .string()
+          .transform((v) => (v === 'none' ? [] : v.split(',').map((s) => s.trim())))
+          .refine((items) => items.every((i) => kinds.includes(i)), { message: 'unknown room kind' }),
+      ),
+    def,
+    `none, or a comma-separated list of ${kinds.join(', ')}`,
+  );
+}
+
 /** Comma-separated list (undefined when unset or empty). */
 function list(): Variable<string[] | undefined> {
   return variable(
@@ -497,6 +517,15 @@ export const VARIABLES = {
   ANALYSIS_JOB_TIMEOUT_SECONDS: integer(900, { min: 1 }),
   ANALYSIS_POLL_SECONDS: decimal(2, { min: 0.5 }),
   ANALYSIS_MAINTENANCE_SECONDS: integer(30, { min: 1 }),
+
+  // chat (docs/social.md "Chat")
+  CHAT_RETENTION_DAYS: integer(90, { min: 1 }),
+  CHAT_SWEEP_MS: integer(600_000, { min: 0 }),
+  CHAT_RATE_LIMIT: integer(20, { min: 1 }),
+  CHAT_ROOM_RATE_LIMIT: integer(300, { min: 1 }),
+  CHAT_RATE_LIMIT_WINDOW_MS: integer(60_000, { min: 1000 }),
+  CHAT_FLOOD_WINDOW_MS: integer(30_000, { min: 0 }),
+  CHAT_WORD_FILTER: chatRoomKinds('lobby,tournament'),
 
   // the job queue (docs/operations.md "Background work")
   JOB_WORKERS: integer(1, { min: 0 }),

@@ -143,6 +143,7 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
     return no(reject('INVALID_COMMAND', 'onExpiry is "autoPlay" or "forfeit"'));
   }
   if (settings.rated !== undefined && typeof settings.rated !== 'boolean') return no(reject('INVALID_COMMAND', 'rated is true or false'));
+  if (settings.chat !== undefined && settings.chat !== 'players' && settings.chat !== 'off') return no(reject('INVALID_COMMAND', 'chat is "players" or "off"'));
   const specs: unknown = command.seats ?? [];
   if (!Array.isArray(specs) || specs.length > options.players) {
     return no(reject('INVALID_COMMAND', `seats is a list of at most ${options.players} seat specs`));
@@ -172,8 +173,13 @@ function decideCreate(command: Extract<Command, { type: 'create' }>, state: Matc
       seats,
       createdBy: command.createdBy,
       seedCommitment: command.seedCommitment,
-      // `rated` only when true: the logs of unrated matches stay as they were.
-      settings: { turnTimeLimit: settings.turnTimeLimit, onExpiry: settings.onExpiry, ...(settings.rated ? { rated: true } : {}) },
+      // `rated` only when true, `chat` only when off: the logs of unrated matches with the players' chat stay as they were.
+      settings: {
+        turnTimeLimit: settings.turnTimeLimit,
+        onExpiry: settings.onExpiry,
+        ...(settings.rated ? { rated: true } : {}),
+        ...(settings.chat === 'off' ? { chat: 'off' as const } : {}),
+      },
     },
   ]);
 }

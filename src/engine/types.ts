@@ -15,6 +15,8 @@ export interface MatchSettings {
   onExpiry: ExpiryPolicy;
   /** A rated match (ratings are a projection of such logs); absent means unrated. */
   rated?: boolean;
+  /** The players' chat room (src/chat): `off` closes it; absent means `players` (the logs of earlier matches stay as they were). The chat itself is never in the log. */
+  chat?: 'players' | 'off';
 }
 
 /** How a seat starts: open, reserved for one player, taken, or held by a bot. */

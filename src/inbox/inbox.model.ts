@@ -44,7 +44,8 @@ registerEnumType(PlayerEventTypeEnum, {
     'One of my events (myEvents), as the NDJSON event stream sends it: `type` names it, and the fields it carries are set (the others are null). ' +
     'matchStarted: matchId, seq, seat, preset, players. matchEnded: matchId, seq, seat, result. clockLow: matchId, seq, seat, deadline. ' +
     'seekPaired: seekId, matchId, seat, preset, rulesetId, players. challengeReceived, challengeDeclined, challengeCanceled: challenge. challengeAccepted: challenge, matchId. ' +
-    'rematchOffered: matchId, by, expiresAt. rematchDeclined: matchId, by. rematchStarted: matchId, newMatchId. analysisReady: matchId, analyzer. tournamentRoundPaired: tournamentId, round, matchId (null: a bye), seat, players.',
+    'rematchOffered: matchId, by, expiresAt. rematchDeclined: matchId, by. rematchStarted: matchId, newMatchId. analysisReady: matchId, analyzer. tournamentRoundPaired: tournamentId, round, matchId (null: a bye), seat, players. ' +
+    'directMessage: message (id, room, author, text, sentAt: plain text, never markup).',
 })
 export class PlayerEventModel {
   @Field(() => PlayerEventTypeEnum, { description: 'What happened (the NDJSON event stream line of the same type carries the same fields).' })
@@ -67,4 +68,9 @@ export class PlayerEventModel {
   @Field(() => String, { nullable: true, description: 'analysisReady: the analyzer key of the analysis now done (e.g. ismcts/1).' }) analyzer?: string;
   @Field(() => ID, { nullable: true, description: 'tournamentRoundPaired: the tournament.' }) tournamentId?: string;
   @Field(() => Int, { nullable: true, description: 'tournamentRoundPaired: the round (from 1).' }) round?: number;
+  @Field(() => JSONScalar, {
+    nullable: true,
+    description: 'directMessage: the message { id, room, author, text, sentAt }, as GET /v1/messages/{username} lists it.',
+  })
+  message?: unknown;
 }

@@ -31,6 +31,7 @@ it('the public names of the player events, as they are', () => {
     'rematchStarted',
     'analysisReady',
     'tournamentRoundPaired',
+    'directMessage',
   ]);
   expect(Object.keys(SAMPLES).sort()).toEqual([...PLAYER_EVENT_TYPES].sort());
 });

@@ -137,6 +137,21 @@ export interface TournamentRoundPairedEvent {
   players: string[];
 }
 
+/** A chat message as a direct message carries it (src/chat: id, room, author, text, sentAt as ISO time). */
+export interface ChatMessageWire {
+  id: string;
+  room: { kind: 'direct'; id: null; matchRoom: null; participants: string[] };
+  author: string;
+  text: string;
+  sentAt: string;
+}
+
+/** `directMessage`: another player sent the player a direct message (docs/social.md "Chat"); plain text, never markup. */
+export interface DirectMessageEvent {
+  type: 'directMessage';
+  message: ChatMessageWire;
+}
+
 /** One event on a player's channel. Closed: a switch over `type` is exhaustive. */
 export type PlayerEvent =
   | MatchStartedEvent
@@ -151,7 +166,8 @@ export type PlayerEvent =
   | RematchDeclinedEvent
   | RematchStartedEvent
   | AnalysisReadyEvent
-  | TournamentRoundPairedEvent;
+  | TournamentRoundPairedEvent
+  | DirectMessageEvent;
 
 export type PlayerEventType = PlayerEvent['type'];
 
@@ -176,6 +192,7 @@ export const PLAYER_EVENT_WEBHOOKS = {
   rematchStarted: null,
   analysisReady: { webhook: 'analysis_ready', player: true },
   tournamentRoundPaired: { webhook: 'tournament_round_paired', player: true },
+  directMessage: null,
 } as const satisfies Record<PlayerEventType, { webhook: string; player: boolean } | null>;
 
 /** Every member's `type`, in the order of the union. */

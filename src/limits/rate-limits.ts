@@ -45,13 +45,19 @@ export interface RateLimitConfig {
   token: Limit | null;
   /** login and register attempts per address (credential stuffing). */
   auth: Limit;
+  /** Chat messages per account, every room together (src/chat: CHAT_RATE_LIMIT); absent: unlimited. */
+  chatUser?: Limit;
+  /** Chat messages per room, every author together (CHAT_ROOM_RATE_LIMIT); absent: unlimited. */
+  chatRoom?: Limit;
 }
 
 export function rateLimitConfig(config: AppConfig): RateLimitConfig {
   const caller = { points: config.RATE_LIMIT, windowMs: config.RATE_LIMIT_WINDOW_MS };
   const token = config.TOKEN_RATE_LIMIT !== undefined ? { points: config.TOKEN_RATE_LIMIT, windowMs: caller.windowMs } : null;
   const auth = { points: config.AUTH_RATE_LIMIT, windowMs: config.AUTH_RATE_LIMIT_WINDOW_MS };
-  return { caller, token, auth };
+  const chatUser = { points: config.CHAT_RATE_LIMIT, windowMs: config.CHAT_RATE_LIMIT_WINDOW_MS };
+  const chatRoom = { points: config.CHAT_ROOM_RATE_LIMIT, windowMs: config.CHAT_RATE_LIMIT_WINDOW_MS };
+  return { caller, token, auth, chatUser, chatRoom };
 }
 
 export type Bucket = keyof RateLimitConfig;
@@ -94,7 +100,7 @@ export class RateLimits {
     /** Separates deployments (or test runs) sharing one Redis (RATE_LIMIT_REDIS_PREFIX). */
     redisPrefix: string,
   ) {
-    for (const [bucket, limit] of Object.entries(config) as [Bucket, Limit | null][]) {
+    for (const [bucket, limit] of Object.entries(config) as [Bucket, Limit | null | undefined][]) {
       if (!limit) continue;
       const duration = Math.max(1, Math.ceil(limit.windowMs / 1000));
       const keyPrefix = `${redisPrefix}:${bucket}`;

@@ -77,6 +77,7 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
   'Query.leaderboard': { max: 100, default: 10, arg: 'limit', itemsPerUnit: 50 },
   'Query.webhookDeliveries': { max: 500, default: 50, arg: 'limit', itemsPerUnit: 50 },
   'LobbyPage.matches': { max: 100, default: 20, arg: 'limit', onParent: true, itemsPerUnit: 50 },
+  'ChatPage.items': { max: 100, default: 50, arg: 'first', onParent: true, itemsPerUnit: 100 },
   // follows (each entry asks presence whether that player is online) and my blocks
   'FollowPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 50 },
   'BlockPage.items': { max: 100, default: 20, arg: 'first', onParent: true, itemsPerUnit: 100 },
@@ -113,6 +114,7 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
  */
 export const SMALL_LISTS: Readonly<Record<string, number>> = {
   'AnalysisOption.capture': 40,
+  'ChatRoom.participants': 2,
   'ApiToken.scopes': 16,
   'ArchivedMatch.players': 6,
   'ArchivedResult.totals': 6,

@@ -4,7 +4,17 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { BOT_LEVELS } from '../engine';
 import { queryBoolean } from '../common/query-boolean';
-import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
+import {
+  MatchChatEnum,
+  MatchChatField,
+  OnExpiryEnum,
+  OnExpiryField,
+  OverridesField,
+  PresetField,
+  RatedField,
+  RulesetIdField,
+  TurnTimeLimitField,
+} from '../common/match-fields';
 import { BotLevelEnum, IsBotLevel } from '../bots/bot-level';
 import type { SeatRequest } from './matches.service';
 
@@ -103,6 +113,9 @@ export class CreateMatchInput {
     'A rated match (default false): two sides with a person, a preset or saved ruleset without overrides. See docs/ratings.md, "Creating a rated match".',
   )
   rated?: boolean;
+
+  @MatchChatField("The players' chat room: players (default: every seat reads every message at once, spectators read it) or off (closed, CHAT_CLOSED).")
+  chat?: `${MatchChatEnum}`;
 
   @Field(() => VisibilityEnum, {
     nullable: true,

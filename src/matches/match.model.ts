@@ -68,6 +68,8 @@ export class MatchSettingsModel {
   onExpiry!: string;
   // GraphQL field `rated` (always a Boolean): MatchSettingsResolver (src/matches/matches.resolver.ts).
   @ApiPropertyOptional({ description: 'true for a rated match (absent: unrated).' }) rated?: boolean;
+  // GraphQL field `chat` (always set, players by default): MatchSettingsResolver (src/matches/matches.resolver.ts).
+  @ApiPropertyOptional({ enum: ['players', 'off'], description: "The players' chat room: off when closed (absent: players)." }) chat?: 'players' | 'off';
 }
 
 const ROUNDS =

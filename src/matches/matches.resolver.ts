@@ -1,6 +1,7 @@
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { RequireScope, Caller, MATCH_PLAY } from '../common/principal';
 import type { Principal } from '../common/principal';
+import { MatchChatEnum } from '../common/match-fields';
 import { MatchesService } from './matches.service';
 import { RematchesService } from './rematches.service';
 import { RematchOfferModel } from './rematch.model';
@@ -265,5 +266,10 @@ export class MatchSettingsResolver {
   @ResolveField(() => Boolean, { description: 'A rated match (docs/ratings.md, "Creating a rated match").' })
   rated(@Parent() settings: MatchSettingsModel): boolean {
     return settings.rated === true;
+  }
+
+  @ResolveField(() => MatchChatEnum, { description: "The players' chat room: players (the default) or off (closed)." })
+  chat(@Parent() settings: MatchSettingsModel): string {
+    return settings.chat === 'off' ? 'off' : 'players';
   }
 }

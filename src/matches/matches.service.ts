@@ -8,7 +8,7 @@
  * plays off the request path).
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { decide, legalMovesInView, seatOf, seatView, seatsAwaitingClientSeed } from '../engine';
+import { decide, legalMovesInView, seatOf, seatView, seatsAwaitingClientSeed, sideOf } from '../engine';
 import type { BotLevel, Command, Declaration, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../common/principal';
@@ -48,6 +48,16 @@ export interface CreateRequest {
   rated?: boolean;
   /** public (default) or private: never listed in the lobby, joinable by id. */
   visibility?: 'public' | 'private';
+  /** The players' chat room: players (default) or off (src/chat). */
+  chat?: 'players' | 'off';
+}
+
+/** What chat reads of a match (chatFacts). */
+export interface MatchChatFacts {
+  over: boolean;
+  /** Each seat's person (null: open, or a bot) and side. */
+  seats: { player: string | null; side: number }[];
+  chat: 'players' | 'off';
 }
 
 export interface CommandMeta {
@@ -152,10 +162,11 @@ export class MatchesService {
           throw new DomainError('VALIDATION_FAILED', `seat ${i}: type is creator, open, reserved or bot`);
       }
     }
-    const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit'; rated?: boolean } = {};
+    const settings: { turnTimeLimit?: string | null; onExpiry?: 'autoPlay' | 'forfeit'; rated?: boolean; chat?: 'players' | 'off' } = {};
     if (req.turnTimeLimit !== undefined) settings.turnTimeLimit = req.turnTimeLimit;
     if (req.onExpiry !== undefined) settings.onExpiry = req.onExpiry;
     if (req.rated) settings.rated = true;
+    if (req.chat === 'off') settings.chat = 'off';
     // A saved ruleset is read once per attempt and locked by the statement that creates the match; a match with no
     // human seat plays itself out here (a few live ones per account): both in the one match maker (./match-maker.ts).
     const result = await this.maker.make({
@@ -341,6 +352,35 @@ export class MatchesService {
   }
 
   /** A player of this match reads it always; anyone else is asked about a running duplicate round (one indexed lookup). */
+  /**
+   * What chat needs of a match the caller may read (src/chat; NOT_FOUND, TOURNAMENT_TABLE_HIDDEN as for its
+   * reads): whether it is over, who sits where on which side, and its chat setting. Nothing hidden: no hand, no seed.
+   */
+  async chatFacts(caller: Principal, matchId: string): Promise<MatchChatFacts> {
+    const summary = await this.store.get(matchId);
+    await this.assertMayRead(caller.username, summary);
+    const { state } = await this.store.current(matchId);
+    return {
+      over: state.phase === 'over',
+      seats: state.seats.map((s, seat) => ({ player: s.bot ? null : s.player, side: state.options ? sideOf(state.options, seat) : seat })),
+      chat: state.settings.chat === 'off' ? 'off' : 'players',
+    };
+  }
+
+  /** The same facts of a match the two players share, without a caller (direct messages between partners); null for no such match. */
+  async chatFactsOf(matchId: string): Promise<MatchChatFacts | null> {
+    try {
+      const { state } = await this.store.current(matchId);
+      return {
+        over: state.phase === 'over',
+        seats: state.seats.map((s, seat) => ({ player: s.bot ? null : s.player, side: state.options ? sideOf(state.options, seat) : seat })),
+        chat: state.settings.chat === 'off' ? 'off' : 'players',
+      };
+    } catch {
+      return null;
+    }
+  }
+
   private async assertMayRead(reader: string | null, summary: MatchSummary): Promise<void> {
     const seated = reader !== null && Array.isArray(summary.seats) && (summary.seats as { player?: string | null }[]).some((seat) => seat?.player === reader);
     if (!seated) await this.assertTableReadable(reader, summary.id);

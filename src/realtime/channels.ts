@@ -67,3 +67,25 @@ export interface LobbyChange {
   /** The lobby entry (JSON: ISO times), absent for `removed`. */
   match?: Record<string, unknown>;
 }
+
+/**
+ * A chat room's messages (src/chat): one channel per room key (`match:<id>:players`, `match:<id>:spectators`,
+ * `lobby`, `tournament:<id>`, `team:<id>`, `direct:<a>:<b>`), across instances through the pub/sub (Redis with
+ * REDIS_URL). Best effort, as every notice but a match's: the row is the record, history reads it.
+ */
+export const chatChannel = (room: string): string => `chat:${room}`;
+
+/** A chat message as published and delivered: plain text, never markup. */
+export interface ChatNotice {
+  id: string;
+  /** The room's key (see chatChannel). */
+  room: string;
+  author: string;
+  /** The author's account id: subscribers drop the messages of accounts they have blocked or that block them. */
+  authorId: string;
+  text: string;
+  /** ISO time. */
+  sentAt: string;
+  /** The spectators' room of a match: whether the match was over when it was sent (its players receive only those live). */
+  matchOver?: boolean;
+}

@@ -5,7 +5,7 @@ import { Caller } from '../common/principal';
 import type { Principal } from '../common/principal';
 import { StreamsService } from './streams.service';
 import { LobbyStreamQuery, MatchStreamQuery } from './streams.input';
-import { EventStreamLineModel, LobbyStreamLineModel, MatchStreamLineModel, StreamErrorLineModel } from './streams.model';
+import { EventStreamLineModel, LobbyStreamLineModel, MatchChatLineModel, MatchStreamLineModel, StreamErrorLineModel } from './streams.model';
 
 const KEEP_ALIVE = 'An empty line every STREAM_KEEPALIVE seconds (default 7) keeps the connection open: skip empty lines.';
 const END =
@@ -13,7 +13,7 @@ const END =
 
 @ApiTags('streams')
 @ApiBearerAuth()
-@ApiExtraModels(EventStreamLineModel, MatchStreamLineModel, LobbyStreamLineModel, StreamErrorLineModel)
+@ApiExtraModels(EventStreamLineModel, MatchStreamLineModel, MatchChatLineModel, LobbyStreamLineModel, StreamErrorLineModel)
 @Controller('v1')
 export class StreamsController {
   constructor(private readonly streams: StreamsService) {}
@@ -57,9 +57,15 @@ export class StreamsController {
   })
   @ApiOkResponse({
     description: 'application/x-ndjson: one line per event.',
-    content: { 'application/x-ndjson': { schema: { oneOf: [{ $ref: getSchemaPath(MatchStreamLineModel) }, { $ref: getSchemaPath(StreamErrorLineModel) }] } } },
+    content: {
+      'application/x-ndjson': {
+        schema: {
+          oneOf: [{ $ref: getSchemaPath(MatchStreamLineModel) }, { $ref: getSchemaPath(MatchChatLineModel) }, { $ref: getSchemaPath(StreamErrorLineModel) }],
+        },
+      },
+    },
   })
   async match(@Caller() caller: Principal, @Param('id') id: string, @Query() q: MatchStreamQuery, @Res() res: Response): Promise<void> {
-    await this.streams.match(caller, id, q.fromSeq ?? 1, res);
+    await this.streams.match(caller, id, q.fromSeq ?? 1, res, q.chat === true);
   }
 }

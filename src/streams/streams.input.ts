@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { queryBoolean } from '../common/query-boolean';
 import { LobbyFilterArgs } from '../lobby/lobby.model';
 
 /** `GET /v1/matches/{id}/stream?fromSeq=`: the first seq to send (default 1), as `matchEventsLive`. */
@@ -17,6 +18,17 @@ export class MatchStreamQuery {
   @Min(1)
   @Max(1_000_000_000)
   fromSeq?: number;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      "true: the match's chat too, live, as `{chat}` lines between the event lines: its players' room, and its spectators' room (to its players only the messages sent after its end).",
+  })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean()
+  chat?: boolean;
 }
 
 /** `GET /v1/stream/lobby?preset=&rated=&clock=`: the filters of the `lobby` query and subscription, validated by them. */

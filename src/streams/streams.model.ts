@@ -7,6 +7,7 @@ import { LobbyMatchModel } from '../lobby/lobby.model';
 import { MatchEventModel, MatchModel } from '../matches/match.model';
 import { MatchEndReasonEnum } from '../common/match-fields';
 import { PLAYER_EVENT_TYPES } from '../inbox/player-events';
+import { ChatMessageModel } from '../chat/chat.model';
 
 /** The `type`s of the event stream's lines: its own two, then every player event (src/inbox/player-events.ts), forwarded as it is. */
 export const EVENT_LINE_TYPES = ['matchInPlay', 'yourTurn', ...PLAYER_EVENT_TYPES] as const;
@@ -76,6 +77,13 @@ export class EventStreamLineModel {
 
   @ApiPropertyOptional({ type: 'integer', description: '`tournamentRoundPaired`: the round (from 1).' })
   round?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: '`directMessage`: the message (id, room, author, text, sentAt), as GET /v1/messages/{username} lists it; plain text, never markup.',
+  })
+  message?: Record<string, unknown>;
 }
 
 /** The stream's last line when it cannot go on (the credential was revoked or expired, a read failed). */
@@ -92,6 +100,11 @@ export class StreamErrorLineModel {
 export class MatchStreamLineModel {
   @ApiProperty({ type: MatchEventModel }) event!: MatchEventModel;
   @ApiProperty({ type: MatchModel, description: 'The match as the caller may see it right after the event.' }) match!: MatchModel;
+}
+
+/** A chat line of `GET /v1/matches/{id}/stream?chat=true`: a message of the match's players' or spectators' room, as `chatMessage` sends it. */
+export class MatchChatLineModel {
+  @ApiProperty({ type: ChatMessageModel, description: 'Plain text, never markup.' }) chat!: ChatMessageModel;
 }
 
 /** A line of `GET /v1/stream/lobby`: a change of the lobby as the caller may see it, as the `lobby` subscription sends it. */

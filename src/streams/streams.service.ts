@@ -24,6 +24,7 @@
  * "credential expired") when the credential ends, on any instance.
  */
 import { Inject, Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Response } from 'express';
 import type { Principal } from '../common/principal';
 import { HttpStreams } from '../connections/http-streams';
@@ -38,6 +39,9 @@ import { MatchesService } from '../matches/matches.service';
 import type { LiveEvent, MatchPresentation } from '../matches/matches.service';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
+import { ChatService } from '../chat/chat.service';
+import type { ChatMessageView } from '../chat/chat.service';
+import type { ChatNotice } from '../realtime/channels';
 import { LineQueue } from './line-queue';
 import { listen } from './channel';
 import { AppConfig } from '../config/config';
@@ -54,8 +58,8 @@ export type EventLine =
   | PlayerEvent
   | { error: { code: string; message: string } };
 
-/** A line of a match's stream. */
-export type MatchLine = LiveEvent | { error: { code: string; message: string } };
+/** A line of a match's stream (chat lines with chat=true). */
+export type MatchLine = LiveEvent | { chat: ChatMessageView } | { error: { code: string; message: string } };
 
 /** A line of the lobby's stream. */
 export type LobbyLine = { type: LobbyChange['type']; matchId: string; match: Record<string, unknown> | null } | { error: { code: string; message: string } };
@@ -85,8 +89,18 @@ export class StreamsService {
     private readonly http: HttpStreams,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     config: AppConfig,
+    /**
+     * The chat (a match stream's `chat=true` lines) is looked up once the application is built rather than imported
+     * as a module: importing ChatModule here would scan the tournaments' module ahead of the others and reorder
+     * every route of openapi.yaml.
+     */
+    private readonly modules: ModuleRef,
   ) {
     this.keepAliveMs = streamKeepAliveMs(config);
+  }
+
+  private get chat(): ChatService {
+    return this.modules.get(ChatService, { strict: false });
   }
 
   /** `GET /v1/stream/events`: the caller's matches in play, then their events as they happen. */
@@ -108,10 +122,26 @@ export class StreamsService {
    * then live; ends after the event that ends the match (at once when the
    * match is over and fromSeq is past its last event).
    */
-  async match(caller: Principal, matchId: string, fromSeq: number, res: Response): Promise<void> {
+  async match(caller: Principal, matchId: string, fromSeq: number, res: Response, withChat = false): Promise<void> {
     const now = await this.matches.present(caller, matchId); // NOT_FOUND before anything is written
+    const chat = withChat && !(now.status === 'over' && fromSeq > now.seq) ? await this.chat.liveOfMatch(caller, matchId) : null;
     const lines = new LineQueue<MatchLine>();
     this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
+    if (chat) {
+      // listening before the feed is read: a message said meanwhile comes as a line
+      const listening = await Promise.allSettled(chat.channels.map((c) => listen<ChatNotice>(this.pubsub, c)));
+      for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
+      if (listening.some((l) => l.status === 'rejected')) {
+        lines.end();
+        throw new DomainError('UNAVAILABLE', 'the match stream cannot listen to its chat now; try again');
+      }
+      for (const l of listening) {
+        void lines.pump((l as PromiseFulfilledResult<AsyncIterableIterator<ChatNotice>>).value, (n) => {
+          const seen = chat.seen(n);
+          return seen ? { chat: seen } : undefined;
+        });
+      }
+    }
     if (now.status === 'over' && fromSeq > now.seq) {
       lines.end();
     } else {

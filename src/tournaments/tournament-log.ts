@@ -41,6 +41,8 @@ export interface TournamentSettings {
   onExpiry: string | null;
   rated: boolean;
   duplicate: boolean;
+  /** `off`: every table's players' chat room is closed (src/chat); absent: `players` (the logs of earlier tournaments stay as they were). */
+  chat?: 'players' | 'off';
   visibility: 'public' | 'private';
   /** Private: who may join (besides the creator). */
   invited: string[];

@@ -2,7 +2,17 @@ import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
+import {
+  MatchChatEnum,
+  MatchChatField,
+  OnExpiryEnum,
+  OnExpiryField,
+  OverridesField,
+  PresetField,
+  RatedField,
+  RulesetIdField,
+  TurnTimeLimitField,
+} from '../common/match-fields';
 import { TournamentFormatEnum, TournamentStatusEnum, TournamentVisibilityEnum } from './tournament.model';
 
 @InputType({ description: 'A new tournament (docs/tournaments.md).' })
@@ -69,6 +79,9 @@ export class CreateTournamentInput {
   @IsOptional()
   @IsBoolean()
   duplicate?: boolean;
+
+  @MatchChatField("The players' chat room of every table: players (default) or off (imposed on each table: CHAT_CLOSED).")
+  chat?: `${MatchChatEnum}`;
 
   @Field(() => TournamentVisibilityEnum, {
     nullable: true,

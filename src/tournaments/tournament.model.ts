@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
 import { JSONScalar } from '../common/json.scalar';
-import { OnExpiryEnum } from '../common/match-fields';
+import { MatchChatEnum, OnExpiryEnum } from '../common/match-fields';
 
 export enum TournamentFormatEnum {
   swiss = 'swiss',
@@ -80,6 +80,9 @@ export class TournamentModel {
   onExpiry!: string | null;
   @Field({ description: 'Rated matches.' }) @ApiProperty() rated!: boolean;
   @Field({ description: 'Duplicate deals: every table of a round is dealt the same cards.' }) @ApiProperty() duplicate!: boolean;
+  @Field(() => MatchChatEnum, { description: "The players' chat room of every table: players or off (imposed)." })
+  @ApiProperty({ enum: MatchChatEnum })
+  chat!: string;
   @Field(() => TournamentVisibilityEnum, { description: 'public or private.' }) @ApiProperty({ enum: TournamentVisibilityEnum }) visibility!: string;
   @Field(() => [String], { description: 'Private: who may join.' }) @ApiProperty({ type: [String] }) invited!: string[];
   @Field(() => ID, { nullable: true, description: 'A team-only tournament: the team whose members alone join; null for none.' })

@@ -110,6 +110,8 @@ export interface CreateTournamentRequest {
   onExpiry?: string | null;
   rated?: boolean | null;
   duplicate?: boolean | null;
+  /** The players' chat room of every table: players (default) or off. */
+  chat?: string | null;
   visibility?: string | null;
   invited?: string[] | null;
   /** A team-only tournament: only its members join; only its leaders create one. */
@@ -121,7 +123,9 @@ export interface TournamentPlayerView {
   withdrawn: boolean;
 }
 
-export interface TournamentView extends Omit<TournamentSettings, 'startsAt' | 'teamId'> {
+export interface TournamentView extends Omit<TournamentSettings, 'startsAt' | 'teamId' | 'chat'> {
+  /** The players' chat room of every table: players, or off (imposed). */
+  chat: 'players' | 'off';
   id: string;
   /** The team whose members alone join; null for none. */
   teamId: string | null;
@@ -535,6 +539,8 @@ export class TournamentsService {
           turnTimeLimit: settings.turnTimeLimit,
           onExpiry: (settings.onExpiry ?? 'autoPlay') as 'autoPlay' | 'forfeit',
           ...(settings.rated ? { rated: true } : {}),
+          // a tournament that imposes off closes its tables' players' chat (src/chat)
+          ...(settings.chat === 'off' ? { chat: 'off' as const } : {}),
         },
         // private: not in the lobby, and what lets matchEnded skip every public match without a read
         visibility: 'private',
@@ -632,6 +638,22 @@ export class TournamentsService {
 
   async get(id: string): Promise<TournamentView> {
     return this.view(await this.settledFold(id));
+  }
+
+  /**
+   * What the tournament's chat room needs (src/chat): whether it exists, and whether a round of a duplicate
+   * tournament runs now (every table holds the same cards: the room is closed). Read from the log as it stands,
+   * without waiting for queued jobs (a round just ended may still count as running for a moment).
+   */
+  async chatState(id: string): Promise<{ duplicateRoundRunning: boolean; private: boolean; members: string[] }> {
+    const s = (await this.folded(id)).state;
+    const last = s.paired[s.paired.length - 1];
+    return {
+      duplicateRoundRunning: s.settings.duplicate && s.status === 'started' && last !== undefined && !last.ended,
+      private: s.settings.visibility === 'private',
+      // who may read a private tournament's room: its creator, its players and its invited
+      members: [s.createdBy, ...s.players.map((p) => p.id), ...s.settings.invited],
+    };
   }
 
   async list(filter: { status?: string | null; format?: string | null }, first: number, after: string | null, caller: string | null): Promise<TournamentPage> {
@@ -776,6 +798,7 @@ export class TournamentsService {
     const s = f.state;
     return {
       ...s.settings,
+      chat: s.settings.chat ?? 'players',
       teamId: s.settings.teamId ?? null,
       id: s.id,
       createdBy: s.createdBy,
@@ -852,6 +875,8 @@ export class TournamentsService {
     if (onExpiry !== 'autoPlay' && onExpiry !== 'forfeit') throw new DomainError('VALIDATION_FAILED', 'onExpiry: autoPlay or forfeit');
     const visibility = req.visibility ?? 'public';
     if (visibility !== 'public' && visibility !== 'private') throw new DomainError('VALIDATION_FAILED', 'visibility: public or private');
+    const chat = req.chat ?? 'players';
+    if (chat !== 'players' && chat !== 'off') throw new DomainError('VALIDATION_FAILED', 'chat: players or off');
     const invited = [...new Set((req.invited ?? []).map((u) => String(u).toLowerCase()))];
     if (invited.length > TOURNAMENT_INVITED_MAX) throw new DomainError('VALIDATION_FAILED', `invited: at most ${TOURNAMENT_INVITED_MAX} usernames`);
     const teamId = req.teamId === undefined || req.teamId === null ? null : String(req.teamId).toLowerCase();
@@ -870,6 +895,8 @@ export class TournamentsService {
       onExpiry,
       rated,
       duplicate,
+      // only when off: the logs of tournaments with the players' chat stay as they were
+      ...(chat === 'off' ? { chat: 'off' as const } : {}),
       visibility,
       invited,
       // Only when set: the log of a tournament for everyone reads as before.

@@ -16,4 +16,14 @@ export const SAMPLES: { [T in PlayerEventType]: Extract<PlayerEvent, { type: T }
   rematchStarted: { type: 'rematchStarted', matchId: 'm', newMatchId: 'n' },
   analysisReady: { type: 'analysisReady', matchId: 'm', analyzer: 'ismcts/1' },
   tournamentRoundPaired: { type: 'tournamentRoundPaired', tournamentId: 't', round: 1, matchId: 'm', seat: 0, players: ['a', 'b'] },
+  directMessage: {
+    type: 'directMessage',
+    message: {
+      id: 'c',
+      room: { kind: 'direct', id: null, matchRoom: null, participants: ['a', 'b'] },
+      author: 'b',
+      text: 'hi',
+      sentAt: '2026-01-01T00:00:00.000Z',
+    },
+  },
 };

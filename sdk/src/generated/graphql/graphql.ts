@@ -12,6 +12,8 @@ export type BotLevel =
 
 /** A new match: a preset or saved ruleset, overrides, seats and clock. */
 export type CreateMatchInput = {
+  /** The players' chat room: players (default: every seat reads every message at once, spectators read it) or off (closed, CHAT_CLOSED). */
+  chat?: MatchChat | null | undefined;
   /** What the turn clock running out does (default autoPlay). */
   onExpiry?: OnExpiry | null | undefined;
   /** Option overrides, checked by the engine (INVALID_RULESET names the option at fault). */
@@ -49,6 +51,11 @@ export type JoinInput = {
   /** A seat number; default the seat reserved for me, else the first open one. */
   seat?: number | null | undefined;
 };
+
+/** The match's players' chat room: players (the default: every seat reads every message, spectators read it) or off (closed: CHAT_CLOSED). */
+export type MatchChat =
+  | 'off'
+  | 'players';
 
 /** Why a match ended: points (a side reached the target), allDenari (allDenariWins), resignation, forfeit (a clock ran out under onExpiry forfeit), aborted (called off before the first play: no result, unrated). */
 export type MatchEndReason =
