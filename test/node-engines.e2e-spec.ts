@@ -6,7 +6,7 @@
  * Node fails here instead of printing one more EBADENGINE warning.
  * CI runs this suite on the machine's Node (20.20 here, the lowest line claimed).
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import semver from 'semver';
 import { canonicalJson } from '../src/stream-store/stream-store';
@@ -17,7 +17,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 /**
  * Packages that declare a newer Node than the project claims, and why the claim still holds. None (issue 47: a fresh
  * install prints no EBADENGINE line): canonicalize is pinned at 2.1.0, openapi-backend at 5.20.1, and the Prisma CLI's
- * @prisma/streams-local (only `prisma dev` loads it) is replaced by stubs/prisma-streams-local (docs/development.md "Install").
+ * @prisma/streams-local (only `prisma dev` loads it) is stubs/prisma-streams-local, a workspace at the version asked for (docs/development.md "Install").
  */
 const DECLARED_HIGHER: Record<string, string> = {};
 
@@ -51,6 +51,15 @@ describe('Node engines: the claim and the dependencies agree', () => {
       .filter(([, p]) => p.node !== undefined && semver.validRange(p.node) !== null && !semver.satisfies(lowest, p.node))
       .map(([id]) => id.replace(/@[^@]+$/, ''));
     expect([...new Set(higher)].sort()).toEqual(Object.keys(DECLARED_HIGHER).sort());
+  });
+
+  it("prisma dev's @prisma/streams-local is the project's stub, at the version @prisma/dev asks for", () => {
+    const installed = realpathSync(path.join(root, 'node_modules', '@prisma', 'streams-local'));
+    expect(installed).toBe(realpathSync(path.join(root, 'stubs', 'prisma-streams-local')));
+    const dev = JSON.parse(readFileSync(path.join(root, 'node_modules', '@prisma', 'dev', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const stub = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as { version: string };
+    expect(semver.satisfies(stub.version, dev.dependencies['@prisma/streams-local'])).toBe(true);
+    expect(existsSync(path.join(root, 'node_modules', '@prisma', 'dev', 'node_modules', '@prisma', 'streams-local'))).toBe(false);
   });
 
   it('the canonical JSON of the hash chains: RFC 8785 output, lone surrogates refused, pairs and escaped backslashes kept', () => {
