@@ -96,14 +96,20 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
   const messages = new Map<string, ChatMessage>();
   let alive = true;
   let socket: WsClient | null = null;
-  /** Whether the socket is open: one still connecting is closed once it opens (closing it sooner logs an error in the browser's console). */
-  let opened = false;
+  /**
+   * The sockets acknowledged by the service. One still connecting is closed once acknowledged: closing it sooner
+   * logs an error in the browser's console ("closed before the connection is established"), and closing it as it
+   * opens makes graphql-ws send its first message on a closed socket (another console error).
+   */
+  const connected = new WeakSet<WsClient>();
   const closeSocket = () => {
     const s = socket;
     socket = null;
     if (!s) return;
-    if (opened) void s.dispose();
-    else s.on('opened', () => void s.dispose());
+    // After graphql-ws has finished with the message it is handling (an error's close would race its own send).
+    const dispose = () => setTimeout(() => void s.dispose(), 0);
+    if (connected.has(s)) dispose();
+    else s.on('connected', dispose);
   };
   let failures = 0;
 
@@ -237,20 +243,20 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
   /** The room's new messages, live; reopened after a drop (the history read again to fill the gap). */
   const listen = () => {
     if (!alive) return;
-    socket = createClient({
+    const current: WsClient = createClient({
       url: client.webSocketUrl,
       lazy: true,
       retryAttempts: 0,
       on: {
-        opened: () => (opened = true),
-        closed: () => (opened = false),
+        connected: () => void connected.add(current),
+        closed: () => void connected.delete(current),
       },
       connectionParams: async () => {
         const token = await freshToken().catch(() => null);
         return token ? { authorization: `Bearer ${token}` } : {};
       },
     });
-    const current = socket;
+    socket = current;
     current.subscribe<{ chatMessage: ChatMessage }>(
       { query: CHAT_MESSAGE, variables: { room: roomInput(room) } },
       {
