@@ -87,6 +87,22 @@ export interface Crosstable {
   lastMatches: CrosstableMatch[];
 }
 
+/** A stored rating row as players read it (a profile, a team's member list). */
+function poolRating(r: Awaited<ReturnType<RatingStore['ratingsOf']>>[number]): PoolRating {
+  return {
+    ruleset: r.pool,
+    rating: r.rating,
+    rd: r.rd,
+    volatility: r.volatility,
+    games: r.games,
+    provisional: isProvisional(r),
+    wins: r.wins,
+    losses: r.losses,
+    draws: r.draws,
+    lastRatedAt: r.lastRatedAt,
+  };
+}
+
 @Injectable()
 export class RatingsService extends RatingStore {
   constructor(
@@ -114,18 +130,7 @@ export class RatingsService extends RatingStore {
   async profile(username: string): Promise<UserProfile> {
     const who = await this.player(username);
     const rows = await this.ratingsOf(who.id);
-    const ratings = rows.map((r) => ({
-      ruleset: r.pool,
-      rating: r.rating,
-      rd: r.rd,
-      volatility: r.volatility,
-      games: r.games,
-      provisional: isProvisional(r),
-      wins: r.wins,
-      losses: r.losses,
-      draws: r.draws,
-      lastRatedAt: r.lastRatedAt,
-    }));
+    const ratings = rows.map(poolRating);
     const sum = (k: 'wins' | 'losses' | 'draws') => ratings.reduce((n, r) => n + r[k], 0);
     return { username: who.id, bot: who.bot, memberSince: who.memberSince, wins: sum('wins'), losses: sum('losses'), draws: sum('draws'), ratings };
   }
@@ -137,18 +142,7 @@ export class RatingsService extends RatingStore {
   async poolRatingsOf(players: readonly string[], perPlayer: number): Promise<Map<string, PoolRating[]>> {
     const out = new Map<string, PoolRating[]>(players.map((p) => [p, []]));
     for (const r of await this.ratingsOfMany(players)) {
-      out.get(r.player)?.push({
-        ruleset: r.pool,
-        rating: r.rating,
-        rd: r.rd,
-        volatility: r.volatility,
-        games: r.games,
-        provisional: isProvisional(r),
-        wins: r.wins,
-        losses: r.losses,
-        draws: r.draws,
-        lastRatedAt: r.lastRatedAt,
-      });
+      out.get(r.player)?.push(poolRating(r));
     }
     for (const [p, list] of out) out.set(p, list.sort((a, b) => b.games - a.games || a.ruleset.localeCompare(b.ruleset)).slice(0, perPlayer));
     return out;
