@@ -1,8 +1,9 @@
-import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { ChatRoomKindEnum, MatchRoomEnum } from './chat.model';
+import { CursorPageArgs } from '../common/cursor-page';
 
 @InputType('ChatRoomInput', {
   description:
@@ -44,23 +45,7 @@ export class SendChatInput {
 
 /** `?first=&after=` of every chat history. */
 @ArgsType()
-export class ChatPageQuery {
-  @Field(() => Int, { nullable: true, description: 'Messages per page, 1 to 100 (default 50).' })
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  first?: number;
-
-  @Field(() => String, { nullable: true, description: 'The nextCursor of the page before.' })
-  @ApiPropertyOptional({ description: 'The nextCursor of the page before.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  after?: string;
-}
+export class ChatPageQuery extends CursorPageArgs({ defaultSize: 50, cursorMaxLength: 200, sizeLabel: 'Messages per page' }) {}
 
 /** GraphQL `chatMessages(room, first, after)`. */
 @ArgsType()

@@ -1,9 +1,10 @@
-import { ArgsType, Field, InputType, Int } from '@nestjs/graphql';
+import { ArgsType, Field, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsNotEmptyObject, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsIn, IsISO8601, IsNotEmptyObject, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 import { REASON_MAX } from './moderation.service';
 import { ReportStatusEnum } from './moderation.model';
+import { CursorPageArgs } from '../common/cursor-page';
 
 @InputType('ReportTargetInput', { description: 'What is reported: exactly one of username, messageId, matchId.' })
 export class ReportTargetInput {
@@ -47,46 +48,16 @@ export class ReportInput {
 }
 
 @ArgsType()
-export class ReportsQuery {
+export class ReportsQuery extends CursorPageArgs({ defaultSize: 20, cursorMaxLength: 200 }) {
   @Field(() => ReportStatusEnum, { nullable: true, description: 'open (the default) or resolved.' })
   @ApiPropertyOptional({ enum: ReportStatusEnum, default: 'open' })
   @IsOptional()
   @IsIn(Object.values(ReportStatusEnum))
   status?: `${ReportStatusEnum}`;
-
-  @Field(() => Int, { nullable: true, description: 'Page size, 1 to 100 (default 20).' })
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  first?: number;
-
-  @Field({ nullable: true, description: 'The nextCursor of the page before.' })
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  after?: string;
 }
 
 @ArgsType()
-export class ModerationLogQuery {
-  @Field(() => Int, { nullable: true, description: 'Page size, 1 to 100 (default 50).' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  first?: number;
-
-  @Field({ nullable: true, description: 'The nextCursor of the page before.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(20)
-  after?: string;
-}
+export class ModerationLogQuery extends CursorPageArgs({ defaultSize: 50, cursorMaxLength: 20 }) {}
 
 @InputType('ResolveReportInput', { description: 'What was done about a report.' })
 export class ResolveReportInput {

@@ -1,28 +1,12 @@
-import { ArgsType, Field, InputType, Int } from '@nestjs/graphql';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArgsType, Field, InputType } from '@nestjs/graphql';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsString, MaxLength } from 'class-validator';
 import { DirectMessagesEnum } from './relations.model';
+import { CursorPageArgs } from '../common/cursor-page';
 
 /** A page of a list: REST query string and GraphQL arguments, validated once, here. */
 @ArgsType()
-export class RelationPageQuery {
-  @Field(() => Int, { nullable: true, description: 'Page size, 1 to 100 (default 20).' })
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  first?: number;
-
-  @Field({ nullable: true, description: 'The nextCursor of the page before.' })
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  after?: string;
-}
+export class RelationPageQuery extends CursorPageArgs({ defaultSize: 20, cursorMaxLength: 200 }) {}
 
 /** GraphQL's arguments of `following` and `followers`: whose list, and the page. */
 @ArgsType()

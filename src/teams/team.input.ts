@@ -1,8 +1,8 @@
-import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
+import { ArgsType, Field, ID, InputType } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { TEAM_DESCRIPTION_MAX, TEAM_NAME_MAX, TEAM_NAME_MIN, TEAM_PAGE_DEFAULT, TEAM_PAGE_MAX, TEAM_SEARCH_MAX } from './teams.service';
+import { CursorPageArgs } from '../common/cursor-page';
 
 @InputType({ description: 'A new team (docs/social.md "Teams"): I become its first leader.' })
 export class CreateTeamInput {
@@ -29,23 +29,7 @@ export class CreateTeamInput {
 
 /** A cursor page's arguments (GraphQL) and query (REST). */
 @ArgsType()
-export class TeamPageQuery {
-  @Field(() => Int, { nullable: true, description: `Page size, 1 to ${TEAM_PAGE_MAX} (default ${TEAM_PAGE_DEFAULT}).` })
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: TEAM_PAGE_MAX, default: TEAM_PAGE_DEFAULT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(TEAM_PAGE_MAX)
-  first?: number;
-
-  @Field({ nullable: true, description: 'The nextCursor of the page before.' })
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(400)
-  after?: string;
-}
+export class TeamPageQuery extends CursorPageArgs({ defaultSize: TEAM_PAGE_DEFAULT, maxSize: TEAM_PAGE_MAX, cursorMaxLength: 400 }) {}
 
 @ArgsType()
 export class TeamSearchQuery extends TeamPageQuery {

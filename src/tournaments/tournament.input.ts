@@ -1,6 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int } from '@nestjs/graphql';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import {
   MatchChatEnum,
@@ -14,6 +13,7 @@ import {
   TurnTimeLimitField,
 } from '../common/match-fields';
 import { TournamentFormatEnum, TournamentStatusEnum, TournamentVisibilityEnum } from './tournament.model';
+import { CursorPageArgs } from '../common/cursor-page';
 
 @InputType({ description: 'A new tournament (docs/tournaments.md).' })
 export class CreateTournamentInput {
@@ -126,7 +126,7 @@ export class JoinTournamentInput {
 }
 
 @ArgsType()
-export class TournamentListQuery {
+export class TournamentListQuery extends CursorPageArgs({ defaultSize: 20, cursorMaxLength: 200 }) {
   @Field(() => TournamentStatusEnum, { nullable: true, description: 'Only tournaments in this status.' })
   @ApiPropertyOptional({ enum: TournamentStatusEnum })
   @IsOptional()
@@ -138,20 +138,4 @@ export class TournamentListQuery {
   @IsOptional()
   @IsIn(Object.values(TournamentFormatEnum))
   format?: `${TournamentFormatEnum}`;
-
-  @Field(() => Int, { nullable: true, description: 'Page size, 1 to 100 (default 20).' })
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  first?: number;
-
-  @Field({ nullable: true, description: 'The nextCursor of the page before.' })
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  after?: string;
 }

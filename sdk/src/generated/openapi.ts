@@ -4308,6 +4308,7 @@ export interface operations {
     myBlocks: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
             };
@@ -4729,6 +4730,7 @@ export interface operations {
     listReports: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
                 status?: "open" | "resolved";
@@ -11681,6 +11683,7 @@ export interface operations {
     listTeams: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
                 q?: string;
@@ -12649,6 +12652,7 @@ export interface operations {
     teamMembers: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
             };
@@ -12750,6 +12754,7 @@ export interface operations {
     teamRequests: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
             };
@@ -13319,6 +13324,7 @@ export interface operations {
     listTournaments: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
                 format?: "swiss" | "roundRobin";
@@ -15029,6 +15035,7 @@ export interface operations {
     followers: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
             };
@@ -15130,6 +15137,7 @@ export interface operations {
     following: {
         parameters: {
             query?: {
+                /** @description The nextCursor of the page before. */
                 after?: string;
                 first?: number;
             };
