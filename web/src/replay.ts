@@ -6,8 +6,8 @@ import { h, mount } from './dom';
 import { canVerify, checkFairness, commitmentOf } from './fairness';
 import type { FairnessReport } from './fairness';
 import { packOf } from './cards';
+import { attempt } from './widgets';
 import {
-  attempt,
   breakdownTable,
   captureValuesOf,
   cardEl,
@@ -19,7 +19,7 @@ import {
   seatLabel,
   seatNameEl,
   sideLabel,
-} from './widgets';
+} from './match-widgets';
 
 /** The seeds box: each seat's client seed, and once over what this browser re-derived from them. */
 function seedsBox(final: Match, fair: FairnessReport | null, me: string | null): HTMLElement {

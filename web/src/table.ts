@@ -6,8 +6,8 @@ import { chatPanel } from './chat';
 import type { ChatPanel } from './chat';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
+import { attempt, showError } from './widgets';
 import {
-  attempt,
   bonusEvents,
   breakdownTable,
   captureValuesOf,
@@ -20,9 +20,8 @@ import {
   seatHand,
   seatLabel,
   seatNameEl,
-  showError,
   sideLabel,
-} from './widgets';
+} from './match-widgets';
 
 /** The table: my hand, the table cards, the other seats, scores; live over graphql-ws. */
 export function tableScreen(root: HTMLElement, id: string): () => void {
