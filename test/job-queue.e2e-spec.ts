@@ -167,3 +167,35 @@ describe('the job queue (PGlite)', () => {
     await db.prisma.$executeRawUnsafe(`DELETE FROM pgboss.job WHERE name = 'match-rating' AND data->>'seq' = '9'`);
   });
 });
+
+describe('a worker woken at a due time (PGlite)', () => {
+  let db: Database;
+  let queue: JobQueue;
+
+  beforeAll(async () => {
+    db = await openDatabase({ dataDir: 'memory', loadDataDir: await pgliteTemplate() });
+    // Its workers poll every 30 s: only the wake-up can run the job within the test's bound.
+    queue = new JobQueue(jobDatabase(db), { workers: true, pollingSeconds: 30, maintenanceSeconds: 30 });
+  });
+  afterAll(async () => {
+    await queue?.stop();
+    await db?.close();
+  });
+
+  it('runs a job at its start time when wakeAt names it, with no poll in between', async () => {
+    const ran: number[] = [];
+    await queue.handle('match-deadline', async () => {
+      ran.push(Date.now());
+    });
+    await queue.start();
+    // The workers' first fetch (at start) found nothing: they now wait 30 s.
+    await new Promise((r) => setTimeout(r, 300));
+    const due = new Date(Date.now() + 1500);
+    await queue.send('match-deadline', { matchId: 'woken' }, { id: jobId('match-deadline', 'woken'), startAfter: due });
+    queue.wakeAt('match-deadline', due);
+    for (const until = Date.now() + 10_000; ran.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    expect(ran).toHaveLength(1);
+    expect(ran[0]).toBeGreaterThanOrEqual(due.getTime());
+    expect(ran[0] - due.getTime()).toBeLessThan(1000);
+  });
+});

@@ -20,8 +20,9 @@ const DEADLINE_WORKERS = 2;
  * (./clock-low.ts): one periodic task, 'clock deadlines', every CLOCK_POLL_MS (default 1000; 0 disables it on this
  * instance, and this instance's deadline workers with it) from application bootstrap to shutdown. A tick queues the
  * deadlines due within the lookahead (twice the period) as jobs starting at their deadline, runs those already due,
- * and sends the clockLow notices (ephemeral, in process). The workers fire each job at its deadline
- * (JOB_POLL_SECONDS). The rows and the jobs are the only record: a restart loses nothing.
+ * and sends the clockLow notices (ephemeral, in process). This process's workers are woken at each deadline it
+ * queued (ClockScheduler.sweep); their poll (JOB_POLL_SECONDS) finds the jobs of a process that stopped before
+ * then. The rows and the jobs are the only record: a restart loses nothing.
  */
 @Injectable()
 export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -58,7 +59,7 @@ export class ClockSchedulerService implements OnApplicationBootstrap, OnModuleDe
       onError: (clock, err) =>
         this.logger.warn(`${clock.kind === 'start' ? 'pending start' : 'clock'} of ${clock.matchId}@${clock.seq}: ${(err as Error)?.message ?? String(err)}`),
     });
-    this.task = tasks.task('clock deadlines', () => Promise.all([this.scheduler.tick(), this.clockLow.tick()]));
+    this.task = tasks.task('clock deadlines', () => Promise.all([this.scheduler.sweep(), this.clockLow.tick()]));
   }
 
   onApplicationBootstrap(): void {

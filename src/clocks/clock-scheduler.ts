@@ -67,7 +67,7 @@ export interface ClockSchedulerOptions {
   lookaheadMs?: number;
   /** Workers of 'match-deadline' jobs in this process (default 1; 0: only tick() runs them). */
   workers?: number;
-  /** How often an idle worker looks for a due deadline, seconds (default: the queue's JOB_POLL_SECONDS). */
+  /** How often an idle worker looks for a due deadline another process queued, seconds (default: the queue's JOB_POLL_SECONDS). */
   pollingSeconds?: number;
   /** How long a run may hold its job before it is deemed lost (its worker died) and retried elsewhere, ms (CLOCK_LEASE_MS; default the kind's, 60 s). */
   expireMs?: number;
@@ -145,11 +145,22 @@ export class ClockScheduler {
     return (await this.rows.scan()).map(dueClock);
   }
 
-  /** The scan, then a wake-up of this process's workers when one of the jobs is due already. */
-  async send(): Promise<DueClock[]> {
-    const rows = await this.rows.scan();
-    if (rows.some((r) => new Date(r.deadline).getTime() <= Date.now())) this.jobs?.notify(DEADLINE_JOB);
-    return rows.map(dueClock);
+  /**
+   * The periodic tick of a process with deadline workers: the scan, then this process's workers woken at once for the
+   * jobs due already and at its deadline for each of the others (JobQueue.wakeAt), so that no worker polls for them.
+   * Without workers here (CLOCK_POLL_MS=0, JOB_WORKERS=0, a scheduler over its own queue), it is tick(): the due jobs
+   * run here and now.
+   */
+  async sweep(): Promise<unknown> {
+    const jobs = await this.queue();
+    if (!jobs.working().includes(DEADLINE_JOB)) return this.tick();
+    const now = Date.now();
+    for (const row of await this.rows.scan()) {
+      const deadline = new Date(row.deadline);
+      if (deadline.getTime() <= now) jobs.notify(DEADLINE_JOB);
+      else jobs.wakeAt(DEADLINE_JOB, deadline);
+    }
+    return undefined;
   }
 
   /** The handler of a 'match-deadline' job: an error is thrown so that pg-boss retries it with the kind's back-off. */

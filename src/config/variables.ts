@@ -529,7 +529,7 @@ export const VARIABLES = {
 
   // the job queue (docs/operations.md "Background work")
   JOB_WORKERS: integer(1, { min: 0 }),
-  JOB_POLL_SECONDS: decimal(0.5, { min: 0.5 }),
+  JOB_POLL_SECONDS: decimal(5, { min: 0.5 }),
   JOB_MAINTENANCE_SECONDS: integer(10, { min: 1 }),
   ADMIN_USERS: list(),
 

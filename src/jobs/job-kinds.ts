@@ -18,7 +18,7 @@ export interface JobPolicy {
   /**
    * How often an idle worker of the kind looks for a job when the process that queues one wakes its own workers
    * (JobQueue.notify, after the commit): the poll only finds a job whose process died before running it, or a retry.
-   * Default: JOB_POLL_SECONDS (a deadline is due at a time nobody wakes a worker for).
+   * Default: JOB_POLL_SECONDS.
    */
   idlePollSeconds?: number;
   /**
@@ -42,8 +42,12 @@ export const JOB_KINDS = {
   /** The next round of a tournament paired and its matches made, or the tournament ended (src/tournaments). */
   // past its transaction's own bound (30 s, TournamentsService's TX): a round of 256 takes about 1.5 s
   'tournament-round': { ...wokenReaction, expireInSeconds: 60 },
-  /** A turn deadline or a pending start reached (src/clocks). */
-  'match-deadline': reaction,
+  /**
+   * A turn deadline or a pending start reached (src/clocks). The process whose clock scan queued the job wakes its
+   * workers at the deadline (JobQueue.wakeAt); their poll, every JOB_POLL_SECONDS, finds the jobs of a process that
+   * stopped before then. A worker that ran one fetches again at once (several deadlines may fall due together).
+   */
+  'match-deadline': { ...reaction, drain: true },
   /**
    * One attempt at delivering a webhook (src/webhooks). A failed send is not a retry of the job: the handler records
    * it and queues the next attempt (WEBHOOK_BACKOFF_MS...). The job is retried only when its worker died (expired)

@@ -133,6 +133,9 @@ SELECT EXISTS (
     AND a.state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')
 ) AS open`;
 
+/** A wake-up at a job's due time comes this much after it: the fetch compares start_after < now() on the database's clock. */
+const WAKE_SLACK_MS = 5;
+
 /** How often the second and further workers of a kind poll when idle (a worker that ran a job wakes them). */
 const SPARE_WORKER_POLL_SECONDS = 5;
 
@@ -149,6 +152,9 @@ export class JobQueue {
   private readonly handlers = new Map<JobKind, Registered>();
   private readonly policies = new Map<JobKind, JobPolicy>();
   private readonly failureListeners: ((kind: JobKind, willRetry: boolean) => void)[] = [];
+  /** Per kind, the times this process's workers are to be woken at (wakeAt), earliest first, and the one timer set for the earliest. */
+  private readonly wakeTimes = new Map<JobKind, number[]>();
+  private readonly wakeTimers = new Map<JobKind, { at: number; timer: ReturnType<typeof setTimeout> }>();
   private starting: Promise<void> | null = null;
   private started = false;
   private stopped = false;
@@ -265,6 +271,38 @@ export class JobQueue {
   }
 
   /**
+   * Wakes this process's workers of a kind at `at`: a job queued here that falls due then (a deadline), so that its
+   * workers need not poll for it. Without workers of the kind here, nothing. Deduplicated by time; one timer per kind.
+   */
+  wakeAt(kind: JobKind, at: Date): void {
+    if (!this.started || this.stopped || !this.handlers.get(kind)?.workerIds.length) return;
+    const time = at.getTime() + WAKE_SLACK_MS;
+    const times = this.wakeTimes.get(kind) ?? [];
+    if (times.includes(time)) return;
+    times.push(time);
+    times.sort((a, b) => a - b);
+    this.wakeTimes.set(kind, times);
+    this.armWake(kind);
+  }
+
+  private armWake(kind: JobKind): void {
+    const next = this.wakeTimes.get(kind)?.[0];
+    const armed = this.wakeTimers.get(kind);
+    if (next === undefined || this.stopped || (armed && armed.at <= next)) return;
+    if (armed) clearTimeout(armed.timer);
+    const timer = setTimeout(() => {
+      this.wakeTimers.delete(kind);
+      const now = Date.now();
+      this.wakeTimes.set(kind, (this.wakeTimes.get(kind) ?? []).filter((t) => t > now));
+      this.notify(kind);
+      this.armWake(kind);
+    }, Math.max(0, next - Date.now()));
+    // A wake-up never keeps the process alive on its own.
+    timer.unref?.();
+    this.wakeTimers.set(kind, { at: next, timer });
+  }
+
+  /**
    * Runs, here and now, up to `limit` due jobs of a kind with its registered handler, as a worker would: for the
    * facades tests drive (a clock's tick) and for a process that wants a kind done before it answers. Jobs another
    * worker holds are not touched (pg-boss's fetch skips them).
@@ -378,6 +416,8 @@ export class JobQueue {
 
   async stop(): Promise<void> {
     if (!this.started || this.stopped) return;
+    for (const { timer } of this.wakeTimers.values()) clearTimeout(timer);
+    this.wakeTimers.clear();
     // Not graceful: a running job is abandoned and retried after its expiry (every handler is idempotent by its own key).
     await this.boss.stop({ graceful: false, close: false, wait: true, timeout: 5000 } as PgBoss.StopOptions);
     this.stopped = true;

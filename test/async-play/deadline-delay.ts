@@ -13,9 +13,13 @@ import type { INestApplication } from '@nestjs/common';
 import { MatchStore } from '../../src/match-store/match-store';
 import { PrismaService } from '../../src/database/prisma.service';
 
-/** The documented bound (docs/async-play.md "Turn clocks"): JOB_POLL_SECONDS after the deadline, plus the time to decide and append. */
-export const DEADLINE_ENV = { CLOCK_POLL_MS: '1000', JOB_POLL_SECONDS: '0.5', JOB_WORKERS: '1', BOT_SWEEP_MS: '0', WEBHOOK_POLL_MS: '0' };
-export const HANDLING_MARGIN_MS = 500;
+/** The defaults that matter here: a scan every second, the workers' own poll every 5 s (the default). */
+export const DEADLINE_ENV = { CLOCK_POLL_MS: '1000', JOB_POLL_SECONDS: '5', JOB_WORKERS: '1', BOT_SWEEP_MS: '0', WEBHOOK_POLL_MS: '0' };
+/**
+ * The documented bound (docs/async-play.md "Turn clocks"): the instance that queued a deadline's job wakes its worker
+ * at the deadline, so the expiry comes within the time to fetch, decide and append, well under the workers' poll.
+ */
+export const DEADLINE_BOUND_MS = 1000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
