@@ -193,7 +193,7 @@ describe('a worker woken at a due time (PGlite)', () => {
     const due = new Date(Date.now() + 1500);
     await queue.send('match-deadline', { matchId: 'woken' }, { id: jobId('match-deadline', 'woken'), startAfter: due });
     queue.wakeAt('match-deadline', due);
-    for (const until = Date.now() + 10_000; ran.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    for (const until = Date.now() + 10_000; ran.length === 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
     expect(ran).toHaveLength(1);
     expect(ran[0]).toBeGreaterThanOrEqual(due.getTime());
     expect(ran[0] - due.getTime()).toBeLessThan(1000);

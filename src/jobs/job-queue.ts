@@ -290,13 +290,19 @@ export class JobQueue {
     const armed = this.wakeTimers.get(kind);
     if (next === undefined || this.stopped || (armed && armed.at <= next)) return;
     if (armed) clearTimeout(armed.timer);
-    const timer = setTimeout(() => {
-      this.wakeTimers.delete(kind);
-      const now = Date.now();
-      this.wakeTimes.set(kind, (this.wakeTimes.get(kind) ?? []).filter((t) => t > now));
-      this.notify(kind);
-      this.armWake(kind);
-    }, Math.max(0, next - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.wakeTimers.delete(kind);
+        const now = Date.now();
+        this.wakeTimes.set(
+          kind,
+          (this.wakeTimes.get(kind) ?? []).filter((t) => t > now),
+        );
+        this.notify(kind);
+        this.armWake(kind);
+      },
+      Math.max(0, next - Date.now()),
+    );
     // A wake-up never keeps the process alive on its own.
     timer.unref?.();
     this.wakeTimers.set(kind, { at: next, timer });
