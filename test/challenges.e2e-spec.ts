@@ -194,7 +194,10 @@ describe('challenges (e2e, PGlite)', () => {
     const carol = await register(app, 'csc');
     expect((await http().get('/v1/account').set('authorization', auth(bob))).body).toEqual({ acceptChallenges: 'everyone', language: null });
     expect((await http().patch('/v1/account').set('authorization', auth(bob)).send({ acceptChallenges: 'sometimes' })).body.code).toBe('VALIDATION_FAILED');
-    expect((await http().patch('/v1/account').set('authorization', auth(bob)).send({ acceptChallenges: 'none' })).body).toEqual({ acceptChallenges: 'none', language: null });
+    expect((await http().patch('/v1/account').set('authorization', auth(bob)).send({ acceptChallenges: 'none' })).body).toEqual({
+      acceptChallenges: 'none',
+      language: null,
+    });
     const refused = await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' });
     expect([refused.status, refused.body.code]).toEqual([403, 'CHALLENGE_REFUSED']);
 

@@ -30,7 +30,9 @@ describe('web client shell (Chromium)', () => {
   const web = useWebClientPage({ shotPrefix: 'shell-' });
   const http = () => request(web.app.getHttpServer());
   const accountLanguage = async (): Promise<string | null> => {
-    const res = await http().get('/v1/account').set('authorization', `Bearer ${await web.sessionToken()}`);
+    const res = await http()
+      .get('/v1/account')
+      .set('authorization', `Bearer ${await web.sessionToken()}`);
     expect(res.status).toBe(200);
     return res.body.language as string | null;
   };

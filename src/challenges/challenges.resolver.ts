@@ -58,7 +58,8 @@ export class ChallengesResolver {
 
   @RequireScope(CHALLENGE_WRITE)
   @Mutation(() => AccountSettingsModel, {
-    description: 'Change my account settings (acceptChallenges: none | known | everyone; language: en | it | fr | es | ar, null forgets it); absent fields stay.',
+    description:
+      'Change my account settings (acceptChallenges: none | known | everyone; language: en | it | fr | es | ar, null forgets it); absent fields stay.',
   })
   updateAccount(@Caller() caller: Principal, @Args('input') input: AccountSettingsInput): Promise<AccountSettingsModel> {
     return this.challenges.updateSettings(caller, { acceptChallenges: input.acceptChallenges ?? undefined, language: input.language });

@@ -16,7 +16,20 @@ import {
 import { appsScreen, consentScreen } from './apps';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
-import { LANGUAGES, LANGUAGE_NAMES, chosenLanguage, currentLanguage, formatDate, formatList, formatNumber, initI18n, isLanguage, onLanguageChange, setLanguage, t } from './i18n';
+import {
+  LANGUAGES,
+  LANGUAGE_NAMES,
+  chosenLanguage,
+  currentLanguage,
+  formatDate,
+  formatList,
+  formatNumber,
+  initI18n,
+  isLanguage,
+  onLanguageChange,
+  setLanguage,
+  t,
+} from './i18n';
 import { lobbyScreen } from './lobby';
 import { checkModerator, isModerator, moderationScreen } from './moderation';
 import { friendsOnline, messagesScreen } from './social';
@@ -303,7 +316,11 @@ function authScreen(): Cleanup {
           usernameProblem,
           h('label', { for: 'password' }, t('auth:password'), password),
           mode === 'register'
-            ? h('p', { class: 'hint', id: 'password-rule' }, t('auth:passwordRule', { min: formatNumber(PASSWORD_MIN_LENGTH), max: formatNumber(PASSWORD_MAX_LENGTH) }))
+            ? h(
+                'p',
+                { class: 'hint', id: 'password-rule' },
+                t('auth:passwordRule', { min: formatNumber(PASSWORD_MIN_LENGTH), max: formatNumber(PASSWORD_MAX_LENGTH) }),
+              )
             : null,
           passwordProblem,
           h('button', { type: 'submit', id: 'auth-submit', class: 'primary' }, mode === 'login' ? t('auth:login') : t('auth:createAccount')),
@@ -405,7 +422,11 @@ function inboxScreen(): Cleanup {
           'td',
           null,
           deadline
-            ? h('span', { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' }, h('time', { datetime: deadline.toISOString() }, formatDate(deadline)))
+            ? h(
+                'span',
+                { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' },
+                h('time', { datetime: deadline.toISOString() }, formatDate(deadline)),
+              )
             : myTurn
               ? t('inbox:untimed')
               : t('common:none'),
