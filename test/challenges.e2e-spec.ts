@@ -192,9 +192,12 @@ describe('challenges (e2e, PGlite)', () => {
     const alice = await register(app, 'csa');
     const bob = await register(app, 'csb');
     const carol = await register(app, 'csc');
-    expect((await http().get('/v1/account').set('authorization', auth(bob))).body).toEqual({ acceptChallenges: 'everyone' });
+    expect((await http().get('/v1/account').set('authorization', auth(bob))).body).toEqual({ acceptChallenges: 'everyone', language: null });
     expect((await http().patch('/v1/account').set('authorization', auth(bob)).send({ acceptChallenges: 'sometimes' })).body.code).toBe('VALIDATION_FAILED');
-    expect((await http().patch('/v1/account').set('authorization', auth(bob)).send({ acceptChallenges: 'none' })).body).toEqual({ acceptChallenges: 'none' });
+    expect((await http().patch('/v1/account').set('authorization', auth(bob)).send({ acceptChallenges: 'none' })).body).toEqual({
+      acceptChallenges: 'none',
+      language: null,
+    });
     const refused = await http().post('/v1/challenges').set('authorization', auth(alice)).send({ username: bob.username, preset: 'scopa' });
     expect([refused.status, refused.body.code]).toEqual([403, 'CHALLENGE_REFUSED']);
 
@@ -248,6 +251,7 @@ describe('challenges (e2e, PGlite)', () => {
     const stranger = await register(app, 'cks');
     expect((await http().patch('/v1/account').set('authorization', auth(victim)).send({ acceptChallenges: 'known' })).body).toEqual({
       acceptChallenges: 'known',
+      language: null,
     });
     const challenge = () => http().post('/v1/challenges').set('authorization', auth(stranger)).send({ username: victim.username, preset: 'scopa' });
     const lobbyMatch = async () => {

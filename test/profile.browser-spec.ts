@@ -287,7 +287,7 @@ describe('profile page (Chromium)', () => {
       // ---- an unknown player: the error code, and a plain message
       await page.goto(`${base}/#/users/nobody-at-all`);
       await page.waitForSelector('#profile-missing');
-      expect(await page.textContent('#error .error-code')).toBe('NOT_FOUND');
+      expect(await page.getAttribute('#error', 'data-code')).toBe('NOT_FOUND');
 
       expect(pageErrors.filter((e) => !/404/.test(e))).toEqual([]);
     }));

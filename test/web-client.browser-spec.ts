@@ -29,14 +29,16 @@ describe('web client (Chromium)', () => {
 
   async function scenario(): Promise<void> {
     const { page, base } = web;
-    // ---- an error is shown with its code and message
+    // ---- an error is shown with its message in the player's words first, then its code, small
     await page.goto(`${base}/`);
     await page.fill('#username', 'nobody');
     await page.fill('#password', 'wrong password');
     await page.click('#auth-submit');
     await page.waitForSelector('#error:not([hidden])');
-    expect(await page.textContent('#error .error-code')).toBe('UNAUTHENTICATED');
-    expect(await page.textContent('#error .error-message')).toContain('wrong username or password');
+    expect(await page.getAttribute('#error', 'data-code')).toBe('UNAUTHENTICATED');
+    expect(await page.textContent('#error .error-message')).toBe('Wrong username or password, or your session has ended.');
+    expect(await page.textContent('#error .error-code')).toBe('Code: UNAUTHENTICATED');
+    expect(await page.textContent('#error')).toMatch(/^Wrong username or password/);
     await shot('01-login-error');
 
     // ---- sign up
@@ -187,7 +189,7 @@ describe('web client (Chromium)', () => {
     await page.reload();
     await page.waitForSelector('#auth-submit');
     await page.waitForSelector('#error:not([hidden])');
-    expect(['UNAUTHENTICATED', 'FORBIDDEN']).toContain(await page.textContent('#error .error-code'));
+    expect(['UNAUTHENTICATED', 'FORBIDDEN']).toContain(await page.getAttribute('#error', 'data-code'));
     await shot('13-session-expired');
 
     expect(pageErrors.filter((e) => !/401|403/.test(e))).toEqual([]);

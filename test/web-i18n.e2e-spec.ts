@@ -27,7 +27,6 @@ const NOT_YET_TRANSLATED = new Set<string>([
   'chart.ts',
   'chat.ts',
   'lobby.ts',
-  'main.ts',
   'moderation.ts',
   'profile.ts',
   'replay.ts',
@@ -36,7 +35,6 @@ const NOT_YET_TRANSLATED = new Set<string>([
   'teams.ts',
   'tournaments.ts',
   'match-widgets.ts',
-  'widgets.ts',
 ]);
 
 type Tree = { [key: string]: string | Tree };

@@ -144,6 +144,12 @@ export type FollowPage = Schemas['FollowPageModel'];
 export type BlockPage = Schemas['BlockPageModel'];
 /** Who may send me direct messages: `{directMessages: 'everyone' | 'followed' | 'nobody'}`. */
 export type MessageSettings = Schemas['MessageSettingsModel'];
+/** My account settings: `{acceptChallenges: 'none' | 'known' | 'everyone', language: 'en' | 'it' | 'fr' | 'es' | 'ar' | null}` (language null: none chosen). */
+export type AccountSettings = Schemas['AccountSettingsModel'];
+/** Changes to my account settings: absent fields stay as they are; `language: null` forgets the language. */
+export type AccountSettingsInput = Schemas['AccountSettingsInput'];
+/** A language of the players (an account's `language`). */
+export type Language = NonNullable<AccountSettings['language']>;
 /** One line of my event stream ({@link ScopaClient.myEvents}): `matchInPlay`, `yourTurn`, `matchStarted`, `matchEnded`, ... */
 export type EventStreamLine = Schemas['EventStreamLineModel'];
 
@@ -537,6 +543,16 @@ export class ScopaClient {
         body: { idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
       }),
     );
+  }
+
+  /** My account settings: who may challenge me (`acceptChallenges`) and my language (`language`, null: none chosen). */
+  async accountSettings(): Promise<AccountSettings> {
+    return this.#ok(this.rest.GET('/v1/account'));
+  }
+
+  /** Changes my account settings (needs the `challenge:write` scope): the fields given; `language: null` forgets the language. */
+  async updateAccount(changes: AccountSettingsInput): Promise<AccountSettings> {
+    return this.#ok(this.rest.PATCH('/v1/account', { body: changes }));
   }
 
   /** Challenges an account to a two-player match (needs the `challenge:write` scope); it hears of it on its event stream, inbox and webhooks. */

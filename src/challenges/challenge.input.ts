@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { OnExpiryEnum, OnExpiryField, OverridesField, PresetField, RatedField, RulesetIdField, TurnTimeLimitField } from '../common/match-fields';
 import { DECLINE_REASONS } from './challenges.service';
-import { AcceptChallengesEnum } from './challenge.model';
+import { AcceptChallengesEnum, LanguageEnum } from './challenge.model';
 
 @InputType()
 export class ChallengeInput {
@@ -59,4 +59,10 @@ export class AccountSettingsInput {
   @IsOptional()
   @IsIn(Object.values(AcceptChallengesEnum))
   acceptChallenges?: string;
+
+  @Field(() => LanguageEnum, { nullable: true, description: 'My language for the web client: en, it, fr, es or ar; null forgets it (none chosen).' })
+  @ApiPropertyOptional({ enum: LanguageEnum, nullable: true })
+  @IsOptional()
+  @IsIn(Object.values(LanguageEnum), { message: `one of ${Object.values(LanguageEnum).join(', ')}, or null` })
+  language?: string | null;
 }

@@ -45,6 +45,19 @@ registerEnumType(AcceptChallengesEnum, {
   description: 'Who may challenge me: none; known (players I have played a match with to a result: started, and not aborted); everyone.',
 });
 
+/** The languages of the players (the web client's, web/src/i18n.ts LANGUAGES), by their ISO 639-1 codes. */
+export enum LanguageEnum {
+  en = 'en',
+  it = 'it',
+  fr = 'fr',
+  es = 'es',
+  ar = 'ar',
+}
+registerEnumType(LanguageEnum, {
+  name: 'Language',
+  description: 'A language of the players: en English, it Italian, fr French, es Spanish, ar Arabic.',
+});
+
 @ObjectType('Challenge', {
   description: 'A direct challenge from one account to another (lichess-like): pending until accepted, declined, canceled or expired.',
 })
@@ -82,9 +95,13 @@ export class MyChallengesModel implements MyChallenges {
   @Field(() => [ChallengeModel]) @ApiProperty({ type: [ChallengeModel] }) out!: ChallengeModel[];
 }
 
-@ObjectType('AccountSettings', { description: 'My settings of the finding-opponents features.' })
+@ObjectType('AccountSettings', { description: 'My account settings: who may challenge me, and my language.' })
 export class AccountSettingsModel {
   @Field(() => AcceptChallengesEnum, { description: 'Who may challenge me.' })
   @ApiProperty({ enum: AcceptChallengesEnum })
   acceptChallenges!: string;
+
+  @Field(() => LanguageEnum, { nullable: true, description: 'The language I chose for the web client (en, it, fr, es, ar); null: none chosen.' })
+  @ApiProperty({ enum: LanguageEnum, nullable: true })
+  language!: string | null;
 }

@@ -1,6 +1,6 @@
 /**
  * The challenges' tables: `challenges` and `player_settings` (the
- * acceptChallenges setting), read and written here only. Raw SQL: every
+ * account settings: acceptChallenges, language), read and written here only. Raw SQL: every
  * answer is one guarded UPDATE (a claim), and the statements of a creation
  * or an answer run in the caller's transaction (`tx`), beside the match
  * maker's create and the webhook outbox rows (./challenges.service.ts).
@@ -62,6 +62,20 @@ export class ChallengesStore {
   async acceptChallenges(player: string): Promise<string | undefined> {
     const rows = await this.prisma.$queryRawUnsafe<{ accept_challenges: string }[]>(`SELECT accept_challenges FROM player_settings WHERE player = $1`, player);
     return rows[0]?.accept_challenges;
+  }
+
+  /** The language the player chose (null: none, or no settings row). */
+  async language(player: string): Promise<string | null> {
+    const rows = await this.prisma.$queryRawUnsafe<{ language: string | null }[]>(`SELECT language FROM player_settings WHERE player = $1`, player);
+    return rows[0]?.language ?? null;
+  }
+
+  async setLanguage(player: string, value: string | null): Promise<void> {
+    await this.prisma.$executeRawUnsafe(
+      `INSERT INTO player_settings (player, language) VALUES ($1, $2) ON CONFLICT (player) DO UPDATE SET language = EXCLUDED.language`,
+      player,
+      value,
+    );
   }
 
   async setAcceptChallenges(player: string, value: string): Promise<void> {

@@ -68,18 +68,20 @@ export class ChallengesController {
 
   @RequireScope(PROFILE_READ)
   @Get('account')
-  @ApiOperation({ operationId: 'accountSettings', summary: 'My account settings (acceptChallenges)' })
+  @ApiOperation({ operationId: 'accountSettings', summary: 'My account settings (acceptChallenges, language)' })
   @ApiOkResponse({ type: AccountSettingsModel })
-  async settings(@Caller() caller: Principal): Promise<AccountSettingsModel> {
-    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  settings(@Caller() caller: Principal): Promise<AccountSettingsModel> {
+    return this.challenges.settings(caller.username);
   }
 
   @RequireScope(CHALLENGE_WRITE)
   @Patch('account')
-  @ApiOperation({ operationId: 'updateAccount', summary: 'Change my account settings: acceptChallenges none | known | everyone' })
+  @ApiOperation({
+    operationId: 'updateAccount',
+    summary: 'Change my account settings: acceptChallenges none | known | everyone; language en | it | fr | es | ar, or null (none chosen)',
+  })
   @ApiOkResponse({ type: AccountSettingsModel })
-  async update(@Caller() caller: Principal, @Body() body: AccountSettingsInput): Promise<AccountSettingsModel> {
-    if (body.acceptChallenges !== undefined) await this.challenges.setAcceptChallenges(caller, body.acceptChallenges);
-    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  update(@Caller() caller: Principal, @Body() body: AccountSettingsInput): Promise<AccountSettingsModel> {
+    return this.challenges.updateSettings(caller, body);
   }
 }

@@ -22,8 +22,8 @@ export class ChallengesResolver {
 
   @RequireScope(PROFILE_READ)
   @Query(() => AccountSettingsModel, { description: 'My account settings.' })
-  async accountSettings(@Caller() caller: Principal): Promise<AccountSettingsModel> {
-    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  accountSettings(@Caller() caller: Principal): Promise<AccountSettingsModel> {
+    return this.challenges.settings(caller.username);
   }
 
   @RequireScope(CHALLENGE_WRITE)
@@ -57,9 +57,11 @@ export class ChallengesResolver {
   }
 
   @RequireScope(CHALLENGE_WRITE)
-  @Mutation(() => AccountSettingsModel, { description: 'Change my account settings (acceptChallenges: none | known | everyone).' })
-  async updateAccount(@Caller() caller: Principal, @Args('input') input: AccountSettingsInput): Promise<AccountSettingsModel> {
-    if (input.acceptChallenges !== undefined && input.acceptChallenges !== null) await this.challenges.setAcceptChallenges(caller, input.acceptChallenges);
-    return { acceptChallenges: await this.challenges.acceptChallenges(caller.username) };
+  @Mutation(() => AccountSettingsModel, {
+    description:
+      'Change my account settings (acceptChallenges: none | known | everyone; language: en | it | fr | es | ar, null forgets it); absent fields stay.',
+  })
+  updateAccount(@Caller() caller: Principal, @Args('input') input: AccountSettingsInput): Promise<AccountSettingsModel> {
+    return this.challenges.updateSettings(caller, { acceptChallenges: input.acceptChallenges ?? undefined, language: input.language });
   }
 }

@@ -41,6 +41,16 @@ import { RelationsService } from '../relations/relations.service';
 
 export const ACCEPT_CHALLENGES = ['none', 'known', 'everyone'] as const;
 export type AcceptChallenges = (typeof ACCEPT_CHALLENGES)[number];
+/** The players' languages (the web client's, web/src/i18n.ts LANGUAGES): an account's `language` is one of them or null (none chosen). */
+export const LANGUAGES = ['en', 'it', 'fr', 'es', 'ar'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
+
+/** My account settings (GET /v1/account, accountSettings). */
+export interface AccountSettings {
+  acceptChallenges: AcceptChallenges;
+  language: Language | null;
+}
 
 export type ChallengeStatus = 'pending' | 'accepted' | 'declined' | 'canceled' | 'expired';
 
@@ -126,6 +136,27 @@ export class ChallengesService {
 
   async acceptChallenges(player: string): Promise<AcceptChallenges> {
     return ((await this.challenges.acceptChallenges(player)) ?? 'everyone') as AcceptChallenges;
+  }
+
+  /** My account settings as the API gives them. */
+  async settings(player: string): Promise<AccountSettings> {
+    const [acceptChallenges, language] = await Promise.all([this.acceptChallenges(player), this.challenges.language(player)]);
+    return { acceptChallenges, language: isLanguage(language) ? language : null };
+  }
+
+  /**
+   * Changes my account settings: each field given (language null forgets it), the others as they are
+   * (acceptChallenges has no null: over GraphQL a null is taken as absent by the resolver).
+   * Every field is checked before anything is written: a bad one changes nothing.
+   */
+  async updateSettings(caller: Principal, changes: { acceptChallenges?: unknown; language?: unknown }): Promise<AccountSettings> {
+    if (changes.acceptChallenges !== undefined && !(ACCEPT_CHALLENGES as readonly unknown[]).includes(changes.acceptChallenges))
+      throw new DomainError('VALIDATION_FAILED', `acceptChallenges: one of ${ACCEPT_CHALLENGES.join(', ')}`);
+    if (changes.language !== undefined && changes.language !== null && !isLanguage(changes.language))
+      throw new DomainError('VALIDATION_FAILED', `language: one of ${LANGUAGES.join(', ')}, or null`);
+    if (changes.acceptChallenges !== undefined) await this.setAcceptChallenges(caller, changes.acceptChallenges);
+    if (changes.language !== undefined) await this.challenges.setLanguage(caller.username, (changes.language as Language | null) ?? null);
+    return this.settings(caller.username);
   }
 
   async setAcceptChallenges(caller: Principal, value: unknown): Promise<AcceptChallenges> {

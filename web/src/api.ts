@@ -11,6 +11,19 @@ import type { Session as SessionModel } from '@scopa/sdk';
 
 const SESSION_KEY = 'scopa.session';
 
+/**
+ * The service's rules for a new account (src/auth/accounts.service.ts), so
+ * that the sign-up form says what is wrong before sending: a username of 3
+ * to 32 of a-z 0-9 _ . - (not starting with . or -), taken in lowercase
+ * (usernames are case-insensitive: "Newbie" is the account "newbie"); a
+ * password of 8 to 200 characters.
+ */
+export const USERNAME_PATTERN = /^[a-z0-9_][a-z0-9_.-]{2,31}$/;
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 32;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;
+
 /** The session as this browser stores it (localStorage `scopa.session`). */
 export interface Session {
   token: string;

@@ -42,10 +42,16 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
+/** The language chosen on this device (from the menu, or an account's applied here); null when none was. */
+export function chosenLanguage(): Language | null {
+  const stored = localStorage.getItem(STORED_KEY);
+  return isLanguage(stored) ? stored : null;
+}
+
 /** The language chosen on this device, else the browser's first supported one, else English. */
 export function detectLanguage(): Language {
-  const stored = localStorage.getItem(STORED_KEY);
-  if (isLanguage(stored)) return stored;
+  const stored = chosenLanguage();
+  if (stored) return stored;
   for (const tag of navigator.languages ?? [navigator.language]) {
     const base = tag?.toLowerCase().split('-')[0];
     if (isLanguage(base)) return base;
@@ -74,6 +80,11 @@ export async function initI18n(): Promise<void> {
 /** The text of a key (`namespace:key`), with its values interpolated (`{{name}}`) and plurals chosen (`count`). */
 export function t(key: string, values?: Record<string, unknown>): string {
   return i18next.t(key, values) as string;
+}
+
+/** Whether a key has a text (in the language or in English). */
+export function hasText(key: string): boolean {
+  return i18next.exists(key);
 }
 
 export function currentLanguage(): Language {

@@ -1,11 +1,35 @@
 import './style.css';
 import { ScopaError } from '@scopa/sdk';
 import type { InboxEntry, MatchSummary } from '@scopa/sdk';
-import { client, currentSession, logIn, setSession, signUp } from './api';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_PATTERN,
+  client,
+  currentSession,
+  logIn,
+  setSession,
+  signUp,
+} from './api';
 import { appsScreen, consentScreen } from './apps';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
-import { initI18n, onLanguageChange } from './i18n';
+import {
+  LANGUAGES,
+  LANGUAGE_NAMES,
+  chosenLanguage,
+  currentLanguage,
+  formatDate,
+  formatList,
+  formatNumber,
+  initI18n,
+  isLanguage,
+  onLanguageChange,
+  setLanguage,
+  t,
+} from './i18n';
 import { lobbyScreen } from './lobby';
 import { checkModerator, isModerator, moderationScreen } from './moderation';
 import { friendsOnline, messagesScreen } from './social';
@@ -38,23 +62,59 @@ function renderNav(): void {
   const s = currentSession();
   mount(
     nav,
-    h('a', { href: '#/', class: 'brand' }, 'Scopa'),
+    h('a', { href: '#/', class: 'brand' }, t('common:brand')),
     s
       ? [
-          h('a', { href: '#/', id: 'nav-inbox' }, 'My matches'),
-          h('a', { href: '#/new', id: 'nav-new' }, 'New match'),
-          h('a', { href: '#/lobby', id: 'nav-lobby' }, 'Lobby'),
-          h('a', { href: '#/tournaments', id: 'nav-tournaments' }, 'Tournaments'),
-          h('a', { href: '#/teams', id: 'nav-teams' }, 'Teams'),
-          isModerator() ? h('a', { href: '#/moderation', id: 'nav-moderation' }, 'Reports') : null,
+          h('a', { href: '#/', id: 'nav-inbox' }, t('common:nav.inbox')),
+          h('a', { href: '#/new', id: 'nav-new' }, t('common:nav.new')),
+          h('a', { href: '#/lobby', id: 'nav-lobby' }, t('common:nav.lobby')),
+          h('a', { href: '#/tournaments', id: 'nav-tournaments' }, t('common:nav.tournaments')),
+          h('a', { href: '#/teams', id: 'nav-teams' }, t('common:nav.teams')),
+          isModerator() ? h('a', { href: '#/moderation', id: 'nav-moderation' }, t('common:nav.moderation')) : null,
           h('span', { class: 'spacer' }),
-          h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, 'My profile'),
-          h('a', { href: '#/apps', id: 'nav-apps' }, 'Apps'),
-          h('span', { class: 'whoami' }, s.username),
-          h('button', { class: 'link', id: 'logout', onclick: () => void logOut() }, 'Log out'),
+          h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, t('common:nav.profile')),
+          h('a', { href: '#/apps', id: 'nav-apps' }, t('common:nav.apps')),
+          h('span', { class: 'whoami', title: t('common:nav.signedInAs', { name: s.username }) }, s.username),
+          h('button', { class: 'link', id: 'logout', onclick: () => void logOut() }, t('common:nav.logout')),
         ]
       : [h('span', { class: 'spacer' })],
+    languageMenu(),
   );
+}
+
+/** The language menu: each language by its own name; a choice applies at once (the screen is drawn again) and, signed in, is kept for the account. */
+function languageMenu(): HTMLSelectElement {
+  const current = currentLanguage();
+  return h(
+    'select',
+    {
+      id: 'language',
+      'aria-label': t('common:language'),
+      onchange: (ev: Event) => void chooseLanguage((ev.target as HTMLSelectElement).value),
+    },
+    LANGUAGES.map((l) => h('option', { value: l, lang: l, selected: l === current }, LANGUAGE_NAMES[l])),
+  );
+}
+
+async function chooseLanguage(value: string): Promise<void> {
+  if (!isLanguage(value)) return;
+  await setLanguage(value);
+  if (currentSession()) await attempt(() => client.updateAccount({ language: value }));
+}
+
+/**
+ * After a log-in, a sign-up or a page load signed in: the account's language
+ * applies when it has one; when it has none, the one chosen on this device
+ * (if any) becomes the account's.
+ */
+async function adoptAccountLanguage(): Promise<void> {
+  const settings = await client.accountSettings().catch(() => null);
+  if (!settings) return;
+  if (settings.language) await setLanguage(settings.language);
+  else {
+    const chosen = chosenLanguage();
+    if (chosen) await client.updateAccount({ language: chosen }).catch(() => undefined);
+  }
 }
 
 /** Ends the session on the server too (its refresh token with it), then here. */
@@ -78,10 +138,10 @@ function route(): void {
   let m: RegExpExecArray | null;
   if (!session) {
     cleanup = authScreen();
-  } else if ((m = /^\/match\/([^/]+)$/.exec(path))) {
-    cleanup = tableScreen(main, decodeURIComponent(m[1]));
-  } else if ((m = /^\/replay\/([^/]+)$/.exec(path))) {
-    cleanup = replayScreen(main, decodeURIComponent(m[1]));
+  } else if ((m = /^\/(match|replay)\/([^/]+)$/.exec(path))) {
+    const id = decoded(m[2]);
+    if (!isMatchId(id)) cleanup = badAddressScreen();
+    else cleanup = m[1] === 'match' ? tableScreen(main, id.toLowerCase()) : replayScreen(main, id.toLowerCase());
   } else if ((m = /^\/oauth\/consent\/([^/]+)$/.exec(path))) {
     cleanup = consentScreen(main, decodeURIComponent(m[1]));
   } else if (path === '/apps') {
@@ -109,44 +169,161 @@ function route(): void {
   }
 }
 
+/** A part of the address, decoded (as it is when it cannot be: a stray `%`). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+const MATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A match's id is a UUID: anything else names no match (and the table would wait for it forever). */
+function isMatchId(id: string): boolean {
+  return MATCH_ID.test(id);
+}
+
+/**
+ * What the player typed or pasted into "Open by id": a match id, or the
+ * address of a match or of its replay (`http://host/#/match/<id>`,
+ * `#/replay/<id>`); null when it is neither.
+ */
+function matchTarget(text: string): { view: 'match' | 'replay'; id: string } | null {
+  const s = text.trim();
+  if (isMatchId(s)) return { view: 'match', id: s.toLowerCase() };
+  const m = /^(?:[a-z][a-z0-9+.-]*:\/\/[^#\s]*)?#\/(match|replay)\/([^/?#\s]+)\/?$/i.exec(s);
+  if (!m) return null;
+  const id = decoded(m[2]);
+  return isMatchId(id) ? { view: m[1].toLowerCase() as 'match' | 'replay', id: id.toLowerCase() } : null;
+}
+
+/** An address of a match whose id is no match id. */
+function badAddressScreen(): Cleanup {
+  mount(
+    main,
+    h(
+      'section',
+      { class: 'panel', id: 'bad-address' },
+      h('h1', null, t('inbox:badAddress.title')),
+      h('p', null, t('inbox:badAddress.text')),
+      h('p', null, h('a', { href: '#/', class: 'button' }, t('inbox:badAddress.back'))),
+    ),
+  );
+}
+
 // ------------------------------------------------------------------ sign up / log in
 
+/**
+ * Log in and sign up. Each field has a visible label; what is wrong with
+ * what was typed is said under the field (role=alert) before anything is
+ * sent: nothing is cut or changed silently (no maxlength), and on sign-up a
+ * name with capitals says beforehand the lowercase name it will be.
+ */
 function authScreen(): Cleanup {
   let mode: 'login' | 'register' = 'login';
   const render = () => {
-    const username = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: 3, maxlength: 32 });
+    const problem = (id: string) => h('p', { id, class: 'hint field-problem', role: 'alert', hidden: true });
+    const usernameProblem = problem('username-problem');
+    const passwordProblem = problem('password-problem');
+    const lowercased = h('p', { id: 'username-lowercased', class: 'hint', 'aria-live': 'polite', hidden: true });
+    const described = (...ids: string[]) => ids.join(' ');
+    /** Shows (or, null, clears) what is wrong with a field. */
+    const say = (where: HTMLElement, text: string | null, field: HTMLInputElement) => {
+      where.hidden = !text;
+      where.textContent = text ?? '';
+      if (text) field.setAttribute('aria-invalid', 'true');
+      else field.removeAttribute('aria-invalid');
+    };
+    const username = h('input', {
+      id: 'username',
+      name: 'username',
+      autocomplete: 'username',
+      autocapitalize: 'none',
+      spellcheck: 'false',
+      'aria-describedby': mode === 'register' ? described('username-rule', 'username-lowercased', 'username-problem') : 'username-problem',
+      oninput: () => {
+        const name = username.value.trim();
+        const lower = name.toLowerCase();
+        lowercased.hidden = mode !== 'register' || lower === name;
+        lowercased.textContent = lowercased.hidden ? '' : t('auth:lowercased', { name: lower });
+        say(usernameProblem, null, username);
+      },
+    });
     const password = h('input', {
       id: 'password',
       name: 'password',
       type: 'password',
       autocomplete: mode === 'login' ? 'current-password' : 'new-password',
-      required: true,
+      'aria-describedby': mode === 'register' ? described('password-rule', 'password-problem') : 'password-problem',
+      oninput: () => say(passwordProblem, null, password),
     });
+    /** Says what is wrong with the form as typed: whether it may be sent. */
+    const check = (): boolean => {
+      const name = username.value.trim();
+      let usernameText: string | null = null;
+      let passwordText: string | null = null;
+      if (!name) usernameText = t('auth:problem.usernameMissing');
+      else if (mode === 'register' && (name.length < USERNAME_MIN_LENGTH || name.length > USERNAME_MAX_LENGTH))
+        usernameText = t('auth:problem.usernameLength', { length: formatNumber(name.length) });
+      else if (mode === 'register' && !USERNAME_PATTERN.test(name.toLowerCase())) usernameText = t('auth:problem.usernameCharacters');
+      if (!password.value) passwordText = t('auth:problem.passwordMissing');
+      else if (mode === 'register' && (password.value.length < PASSWORD_MIN_LENGTH || password.value.length > PASSWORD_MAX_LENGTH))
+        passwordText = t('auth:problem.passwordLength', { min: formatNumber(PASSWORD_MIN_LENGTH), max: formatNumber(PASSWORD_MAX_LENGTH) });
+      say(usernameProblem, usernameText, username);
+      say(passwordProblem, passwordText, password);
+      if (usernameText) username.focus();
+      else if (passwordText) password.focus();
+      return !usernameText && !passwordText;
+    };
     const submit = async (ev: Event) => {
       ev.preventDefault();
-      const s = await attempt(() => (mode === 'login' ? logIn(username.value, password.value) : signUp(username.value, password.value)));
+      if (!check()) return;
+      const name = username.value.trim();
+      const s = await attempt(() => (mode === 'login' ? logIn(name, password.value) : signUp(name, password.value)));
       if (s) {
         setSession(s);
-        // Signed in on the way to an app's consent page: on to it.
-        go(location.hash.startsWith('#/oauth/') ? location.hash : '#/');
+        await adoptAccountLanguage();
+        // Signed in on the way somewhere (a shared match's address, an app's consent page): on to it.
+        go(location.hash && location.hash !== '#/' && location.hash !== '#/login' ? location.hash : '#/');
       }
     };
+    const tab = (which: 'login' | 'register', label: string) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: mode === which ? 'tab active' : 'tab',
+          id: `tab-${which}`,
+          'aria-pressed': String(mode === which),
+          onclick: () => ((mode = which), render()),
+        },
+        label,
+      );
     mount(
       main,
       h(
         'section',
         { class: 'panel auth' },
-        h('div', { class: 'tabs' }, [
-          h('button', { class: mode === 'login' ? 'tab active' : 'tab', id: 'tab-login', onclick: () => ((mode = 'login'), render()) }, 'Log in'),
-          h('button', { class: mode === 'register' ? 'tab active' : 'tab', id: 'tab-register', onclick: () => ((mode = 'register'), render()) }, 'Sign up'),
-        ]),
+        h('div', { class: 'tabs', role: 'group', 'aria-label': t('auth:tabs') }, [tab('login', t('auth:login')), tab('register', t('auth:register'))]),
         h(
           'form',
-          { onsubmit: submit },
-          h('label', null, 'Username', username),
-          h('label', null, 'Password', password),
-          mode === 'register' ? h('p', { class: 'hint' }, 'Usernames: 3 to 32 of a-z 0-9 _ . -') : null,
-          h('button', { type: 'submit', id: 'auth-submit', class: 'primary' }, mode === 'login' ? 'Log in' : 'Create account'),
+          { onsubmit: submit, novalidate: true },
+          h('label', { for: 'username' }, t('auth:username'), username),
+          mode === 'register' ? h('p', { class: 'hint', id: 'username-rule' }, t('auth:usernameRule')) : null,
+          lowercased,
+          usernameProblem,
+          h('label', { for: 'password' }, t('auth:password'), password),
+          mode === 'register'
+            ? h(
+                'p',
+                { class: 'hint', id: 'password-rule' },
+                t('auth:passwordRule', { min: formatNumber(PASSWORD_MIN_LENGTH), max: formatNumber(PASSWORD_MAX_LENGTH) }),
+              )
+            : null,
+          passwordProblem,
+          h('button', { type: 'submit', id: 'auth-submit', class: 'primary' }, mode === 'login' ? t('auth:login') : t('auth:createAccount')),
         ),
       ),
     );
@@ -165,11 +342,41 @@ function inboxScreen(): Cleanup {
     const [list, turns] = both;
     render(list, new Map(turns.map((t) => [t.matchId, t])));
   };
-  const joinBox = h('input', { id: 'join-id', placeholder: 'match id' });
+  // "Open by id": an id or a pasted address of a match (or of its replay), checked here first, so that
+  // the table is opened only for a match that exists (it would otherwise wait for it forever).
+  const joinProblem = h('p', { id: 'join-problem', class: 'hint field-problem', role: 'alert', hidden: true });
+  const sayJoin = (text: string | null) => {
+    joinProblem.hidden = !text;
+    joinProblem.textContent = text ?? '';
+    if (text) joinBox.setAttribute('aria-invalid', 'true');
+    else joinBox.removeAttribute('aria-invalid');
+  };
+  const joinBox = h('input', {
+    id: 'join-id',
+    placeholder: t('inbox:join.placeholder'),
+    'aria-label': t('inbox:join.label'),
+    'aria-describedby': 'join-problem',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    oninput: () => sayJoin(null),
+  });
+  const openById = async (ev: Event) => {
+    ev.preventDefault();
+    if (!joinBox.value.trim()) return;
+    const target = matchTarget(joinBox.value);
+    if (!target) return sayJoin(t('inbox:join.malformed'));
+    try {
+      await client.getMatch(target.id);
+    } catch (err) {
+      if (err instanceof ScopaError && err.code === 'NOT_FOUND') return sayJoin(t('inbox:join.notFound'));
+      return showError(err);
+    }
+    if (alive) go(`#/${target.view}/${target.id}`);
+  };
   const friends = friendsOnline();
   /** Direct messages received while the page is open (the player event directMessage), newest first; shown as text. */
   const inbox = h('ul', { class: 'follow-list', id: 'new-messages' });
-  const messages = h('section', { class: 'panel friends', id: 'messages-received', hidden: true }, h('h2', null, 'New messages'), inbox);
+  const messages = h('section', { class: 'panel friends', id: 'messages-received', hidden: true }, h('h2', null, t('inbox:newMessages')), inbox);
   const onMessage = (m: { author?: unknown; text?: unknown }) => {
     if (typeof m.author !== 'string' || typeof m.text !== 'string') return;
     inbox.prepend(
@@ -180,10 +387,14 @@ function inboxScreen(): Cleanup {
         ': ',
         h('span', { class: 'chat-text' }, m.text),
         ' ',
-        h('a', { href: `#/messages/${encodeURIComponent(m.author)}`, class: 'small' }, 'reply'),
+        h('a', { href: `#/messages/${encodeURIComponent(m.author)}`, class: 'small' }, t('inbox:reply')),
       ),
     );
     messages.hidden = false;
+  };
+  const statusText = (m: MatchSummary): string => {
+    if (m.status !== 'over') return t(`inbox:status.${m.status}`);
+    return m.winner === null ? t('inbox:status.draw') : t('inbox:status.won', { winners: winners(m) });
   };
   const render = (list: MatchSummary[], turns: Map<string, InboxEntry>) => {
     const rows = list.map((m) => {
@@ -194,19 +405,31 @@ function inboxScreen(): Cleanup {
       const deadline = turn?.deadline ? new Date(turn.deadline) : null;
       const players = m.seats.map((s, i) => [
         i ? ', ' : '',
-        s.player ? playerLink(profileName(s.player)!, { label: s.player }) : s.reservedFor ? `${s.reservedFor}?` : 'open',
+        s.player
+          ? playerLink(profileName(s.player)!, { label: s.player })
+          : s.reservedFor
+            ? t('inbox:invited', { name: s.reservedFor })
+            : h('span', { class: 'muted' }, t('inbox:seatOpen')),
       ]);
       return h(
         'tr',
         { class: myTurn ? 'my-turn' : '', 'data-match': m.id },
         h('td', null, h('a', { href: `#/match/${m.id}` }, m.preset), h('div', { class: 'muted small' }, m.id.slice(0, 8))),
         h('td', null, players),
-        h('td', null, m.status === 'over' ? (m.winner === null ? 'over: a draw' : `over: ${winners(m)} won`) : m.status),
-        h('td', null, myTurn ? h('strong', null, 'your turn') : (m.turnPlayer ?? '—')),
+        h('td', null, statusText(m)),
+        h('td', null, myTurn ? h('strong', null, t('inbox:yourTurn')) : (m.turnPlayer ?? t('common:none'))),
         h(
           'td',
           null,
-          deadline ? h('span', { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' }, deadline.toLocaleString()) : myTurn ? 'untimed' : '—',
+          deadline
+            ? h(
+                'span',
+                { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' },
+                h('time', { datetime: deadline.toISOString() }, formatDate(deadline)),
+              )
+            : myTurn
+              ? t('inbox:untimed')
+              : t('common:none'),
         ),
         h(
           'td',
@@ -215,10 +438,10 @@ function inboxScreen(): Cleanup {
             ? h(
                 'button',
                 { onclick: async () => (await attempt(() => client.joinMatch(m.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${m.id}`) },
-                'Join',
+                t('inbox:joinMatch'),
               )
-            : h('a', { href: `#/match/${m.id}` }, 'Open'),
-          m.status === 'over' ? [' · ', h('a', { href: `#/replay/${m.id}` }, 'Replay')] : null,
+            : h('a', { href: `#/match/${m.id}` }, t('inbox:openMatch')),
+          m.status === 'over' ? [' · ', h('a', { href: `#/replay/${m.id}` }, t('inbox:replay'))] : null,
         ),
       );
     });
@@ -227,14 +450,15 @@ function inboxScreen(): Cleanup {
       h(
         'section',
         { class: 'panel' },
-        h('h1', null, 'My matches'),
+        h('h1', null, t('inbox:title')),
         h(
-          'p',
-          null,
-          h('a', { href: '#/new', class: 'button primary', id: 'new-match' }, 'New match'),
+          'form',
+          { class: 'open-by-id', onsubmit: openById, novalidate: true },
+          h('a', { href: '#/new', class: 'button primary', id: 'new-match' }, t('inbox:newMatch')),
           ' ',
           joinBox,
-          h('button', { onclick: () => joinBox.value && go(`#/match/${joinBox.value.trim()}`) }, 'Open by id'),
+          h('button', { type: 'submit', id: 'join-open' }, t('inbox:join.open')),
+          joinProblem,
         ),
         list.length
           ? h(
@@ -246,18 +470,18 @@ function inboxScreen(): Cleanup {
                 h(
                   'tr',
                   null,
-                  ['Match', 'Players', 'Status', 'Turn', 'Deadline', ''].map((t) => h('th', null, t)),
+                  (['match', 'players', 'status', 'turn', 'deadline', 'actions'] as const).map((c) => h('th', { scope: 'col' }, t(`inbox:columns.${c}`))),
                 ),
               ),
               h('tbody', null, rows),
             )
-          : h('p', { class: 'muted' }, 'No matches yet.'),
+          : h('p', { class: 'muted' }, t('inbox:empty')),
       ),
       messages,
       friends.el,
     );
   };
-  mount(main, h('section', { class: 'panel' }, h('h1', null, 'My matches'), h('p', { class: 'muted' }, 'Loading…')), messages, friends.el);
+  mount(main, h('section', { class: 'panel' }, h('h1', null, t('inbox:title')), h('p', { class: 'muted' }, t('common:loading'))), messages, friends.el);
   void load();
   // Refresh when it becomes my turn anywhere, or a match of mine starts or ends.
   const stop = new AbortController();
@@ -295,17 +519,13 @@ async function followMyEvents(signal: AbortSignal, onChange: () => void, onMessa
   }
 }
 
-// ------------------------------------------------------------------ create a match
+// ------------------------------------------------------------------ names
 
-/** The players of the winning side (sides alternate seats in team play). */
+/** The players of the winning side (sides alternate seats in team play), as a list in the language's way. */
 function winners(m: MatchSummary): string {
   const sides = m.options.teams ? 2 : m.seats.length;
-  return (
-    m.seats
-      .filter((_s, i) => i % sides === m.winner)
-      .map((s) => s.player ?? '?')
-      .join(' & ') || `side ${m.winner}`
-  );
+  const names = m.seats.filter((_s, i) => i % sides === m.winner).map((s) => s.player ?? t('inbox:unknownPlayer'));
+  return names.length ? formatList(names) : t('inbox:side', { side: formatNumber((m.winner ?? 0) + 1) });
 }
 
 window.addEventListener('scopa:session-expired', (ev) => {
@@ -315,4 +535,8 @@ window.addEventListener('scopa:session-expired', (ev) => {
 });
 window.addEventListener('hashchange', route);
 onLanguageChange(route);
-void initI18n().then(route);
+void initI18n().then(() => {
+  route();
+  // Signed in already (a reload, another tab): the account's language, should it have changed elsewhere.
+  if (currentSession()) void adoptAccountLanguage();
+});

@@ -1,5 +1,6 @@
 import { ScopaError } from '@scopa/sdk';
-import { h } from './dom';
+import { h, mount } from './dom';
+import { currentLanguage, formatNumber, hasText, t } from './i18n';
 
 // ------------------------------------------------------------------ errors
 
@@ -10,19 +11,46 @@ export function errorBanner(): HTMLElement {
   return banner;
 }
 
-/** Every failure is shown with its stable code and message (the SDK's ScopaError: the service's `code`, its details). */
+/** Any failure as the SDK's ScopaError (a failure of the page itself: CLIENT). */
+export function asScopaError(err: unknown): ScopaError {
+  return err instanceof ScopaError ? err : new ScopaError({ code: 'CLIENT', message: err instanceof Error ? err.message : String(err), status: 0 });
+}
+
+/**
+ * What a failure means, in the player's language: the message of its code
+ * (`errors:<CODE>`, an unknown code `errors:UNKNOWN`), then of its reason
+ * when it has one with a message (`errors:reason.<REASON>`), then when to try
+ * again (a `retryAfter`).
+ */
+export function errorText(err: unknown): string {
+  const e = asScopaError(err);
+  const parts = [hasText(`errors:${e.code}`) ? t(`errors:${e.code}`) : t('errors:UNKNOWN')];
+  if (e.reason && hasText(`errors:reason.${e.reason}`)) parts.push(t(`errors:reason.${e.reason}`));
+  const retryAfter = e.details.retryAfter;
+  if (typeof retryAfter === 'number' && retryAfter > 0) parts.push(t('errors:retryAfter', { seconds: formatNumber(Math.ceil(retryAfter)) }));
+  return parts.join(' ');
+}
+
+/**
+ * Shows a failure in the banner (#error, role=alert): its message in the
+ * player's language first (errorText), then, small, its stable code
+ * ("Code: NOT_FOUND"), which is also the banner's `data-code` (and the
+ * reason `data-reason`). The service's own detail is English: it follows
+ * only for VALIDATION_FAILED (it names the field at fault), only in English.
+ */
 export function showError(err: unknown): void {
   if (!banner) return;
-  const e = err instanceof ScopaError ? err : new ScopaError({ code: 'CLIENT', message: err instanceof Error ? err.message : String(err), status: 0 });
-  const details = Object.entries(e.details).filter(([k]) => k !== 'status');
-  banner.replaceChildren(
-    h('strong', { class: 'error-code' }, e.code),
-    ' ',
-    h('span', { class: 'error-message' }, e.message),
-    details.length
-      ? h('span', { class: 'error-details' }, ' (', details.map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', '), ')')
-      : '',
-    h('button', { class: 'link close', 'aria-label': 'dismiss', onclick: clearError }, '×'),
+  const e = asScopaError(err);
+  const detail = e.code === 'VALIDATION_FAILED' && currentLanguage() === 'en' && e.message ? e.message : null;
+  banner.dataset.code = e.code;
+  if (e.reason) banner.dataset.reason = e.reason;
+  else delete banner.dataset.reason;
+  mount(
+    banner,
+    h('span', { class: 'error-message' }, errorText(e)),
+    detail ? h('span', { class: 'error-detail', lang: 'en' }, detail) : null,
+    h('small', { class: 'error-code muted' }, t('errors:code', { code: e.code })),
+    h('button', { class: 'link close', 'aria-label': t('errors:dismiss'), onclick: clearError }, '×'),
   );
   banner.hidden = false;
 }

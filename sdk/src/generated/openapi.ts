@@ -77,7 +77,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My account settings (acceptChallenges)
+         * My account settings (acceptChallenges, language)
          * @description An API token needs the `profile:read` scope (a session holds every scope).
          */
         get: operations["accountSettings"];
@@ -87,7 +87,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change my account settings: acceptChallenges none | known | everyone
+         * Change my account settings: acceptChallenges none | known | everyone; language en | it | fr | es | ar, or null (none chosen)
          * @description An API token needs the `challenge:write` scope (a session holds every scope).
          */
         patch: operations["updateAccount"];
@@ -2046,10 +2046,14 @@ export interface components {
         AccountSettingsInput: {
             /** @enum {string} */
             acceptChallenges?: "none" | "known" | "everyone";
+            /** @enum {string|null} */
+            language?: "en" | "it" | "fr" | "es" | "ar" | null;
         };
         AccountSettingsModel: {
             /** @enum {string} */
             acceptChallenges: "none" | "known" | "everyone";
+            /** @enum {string|null} */
+            language: "en" | "it" | "fr" | "es" | "ar" | null;
         };
         AdminJobModel: {
             /** Format: date-time */
