@@ -17,8 +17,9 @@
  *   test-artifacts/screens/<language>/<width>x<height>/<route>.png.
  *
  * A last test plays a match at 390×844 whose first deal offers a choice
- * among captures: the capture choice and the round's summary lie inside
- * the screen, their buttons in reach. Run with
+ * among captures: the capture choice (at 1280×800 too), the round's summary
+ * and the report dialog of a chat message lie inside the screen, their
+ * buttons in reach. Run with
  * `npm run test:browser -- test/routes.browser-spec.ts`.
  */
 import { jest } from '@jest/globals';
@@ -329,7 +330,7 @@ describe('every route on a phone and a desktop, in five languages (Chromium)', (
     }),
   );
 
-  it('at 390×844 the capture choice and the round summary lie inside the screen, their buttons in reach', () =>
+  it('at 390×844 the capture choice, the round summary and the report dialog lie inside the screen, their buttons in reach', () =>
     web.guarded(async () => {
       const { page } = web;
       await page.setViewportSize({ width: 390, height: 844 });
@@ -374,6 +375,16 @@ describe('every route on a phone and a desktop, in five languages (Chromium)', (
       problems.push(...(await smallTargets(page)).filter((t) => t.includes('capture-choice')).map((t) => `capture choice: ${t}`));
       problems.push(...(await axeViolations(page)).map((v) => `capture choice: axe: ${v}`));
       await page.screenshot({ path: path.join(SCREENS, 'capture-choice-390x844.png') });
+      // On the desktop, the same choice (cancelled, asked again) shows under the table, inside the screen too.
+      await page.click('#capture-choice button.link');
+      await page.waitForSelector('#capture-choice', { state: 'detached' });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.click(`#my-hand .card[data-card="${card}"]`);
+      await page.waitForSelector('#capture-choice');
+      const wide = await inViewport(page, '#capture-choice');
+      if (!wide.inside) problems.push(`#capture-choice is not inside the desktop's screen: ${wide.box}`);
+      await page.screenshot({ path: path.join(SCREENS, 'capture-choice-1280x800.png') });
+      await page.setViewportSize({ width: 390, height: 844 });
       // Choosing works from where it is.
       await page.locator('#capture-choice .capture-choice').first().click();
       await page.waitForSelector('#capture-choice', { state: 'detached' });
@@ -407,6 +418,18 @@ describe('every route on a phone and a desktop, in five languages (Chromium)', (
       // The button is reached without panning: a click at its place closes the summary.
       await page.click('#continue');
       await page.waitForSelector('#round-summary', { state: 'detached' });
+
+      // ---- the report dialog a chat message opens (the friend's, in the lobby)
+      await page.evaluate(() => ((globalThis as any).location.hash = '#/lobby'));
+      await page.click('#lobby-chat .chat-report');
+      await page.waitForSelector('#report-dialog');
+      for (const selector of ['#report-dialog', '#report-submit']) {
+        const at = await inViewport(page, selector);
+        if (!at.inside) problems.push(`${selector} is not inside the screen: ${at.box}`);
+      }
+      problems.push(...(await smallTargets(page)).filter((t) => t.includes('report')).map((t) => `report dialog: ${t}`));
+      problems.push(...(await axeViolations(page)).map((v) => `report dialog: axe: ${v}`));
+      await page.screenshot({ path: path.join(SCREENS, 'report-dialog-390x844.png') });
       expect(problems).toEqual([]);
     }));
 });
