@@ -181,7 +181,7 @@ export function analysisPanel(args: {
       ),
       h(
         'table',
-        { class: 'analysis-players', id: 'analysis-players' },
+        { class: 'analysis-players', id: 'analysis-players', tabindex: 0 },
         h(
           'tr',
           null,
