@@ -116,9 +116,7 @@ describe('match forms in players’ words (Chromium)', () => {
 
       await page.fill('#tournament-name', 'Forms cup');
       await page.selectOption('#tournament-preset', 'escoba');
-      expect(await page.locator('#tournament-preset-summary p').allTextContents()).toEqual(
-        presets.find((p) => p.id === 'escoba')!.summary.split('\n'),
-      );
+      expect(await page.locator('#tournament-preset-summary p').allTextContents()).toEqual(presets.find((p) => p.id === 'escoba')!.summary.split('\n'));
       await page.selectOption('#tournament-format', 'swiss');
       await page.fill('#tournament-rounds', '2');
       await page.fill('#tournament-size', '8');
@@ -228,6 +226,28 @@ describe('match forms in players’ words (Chromium)', () => {
         await page.goto(`${web.base}/?lang=en#/`);
         await page.waitForSelector('#nav-lobby');
       }
+
+      // ---- on a phone (360 px): nothing of the forms sticks out of its panel (the top bar is another part's)
+      await page.setViewportSize({ width: 360, height: 800 });
+      try {
+        for (const [hash, ready] of [
+          ['#/new', '#create-submit'],
+          ['#/lobby', '#seek-preset'],
+          ['#/tournaments', '#tournament-preset'],
+        ]) {
+          await page.goto(`${web.base}/${hash}`);
+          await page.waitForSelector(ready);
+          if (hash === '#/new') await page.click('#rules-details summary');
+          const widths = await page.evaluate(() => {
+            const panel = document.querySelector('main .panel') as { scrollWidth: number; clientWidth: number };
+            return { scroll: panel.scrollWidth, client: panel.clientWidth };
+          });
+          expect({ hash, ...widths }).toEqual({ hash, scroll: widths.client, client: widths.client });
+          await shot(`07-phone-${hash.slice(2)}`);
+        }
+      } finally {
+        await page.setViewportSize({ width: 1200, height: 900 });
+      }
       expect(web.pageErrors).toEqual([]);
     }));
 
@@ -312,5 +332,4 @@ describe('match forms in players’ words (Chromium)', () => {
       expect(await page.isVisible('#error:not([hidden])')).toBe(false);
       expect(web.pageErrors).toEqual([]);
     }));
-
 });

@@ -94,18 +94,22 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
         openBox,
         rows.length
           ? h(
-              'table',
-              { class: 'inbox' },
+              'div',
+              { class: 'table-scroll' },
               h(
-                'thead',
-                null,
+                'table',
+                { class: 'inbox' },
                 h(
-                  'tr',
+                  'thead',
                   null,
-                  [t('lobby:game'), t('lobby:creator'), t('lobby:seatsHead'), t('lobby:clock'), ''].map((head) => h('th', { scope: 'col' }, head)),
+                  h(
+                    'tr',
+                    null,
+                    [t('lobby:game'), t('lobby:creator'), t('lobby:seatsHead'), t('lobby:clock'), ''].map((head) => h('th', { scope: 'col' }, head)),
+                  ),
                 ),
+                h('tbody', null, rows),
               ),
-              h('tbody', null, rows),
             )
           : h('p', { class: 'muted' }, t('lobby:noOpen')),
       );
@@ -125,8 +129,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
   const loadChallenges = async () => {
     const mine = await attempt(() => client.myChallenges());
     if (!mine || !alive) return;
-    const describe = (c: Challenge) =>
-      t(c.rated ? 'lobby:describeRated' : 'lobby:describe', { game: gameName(c.preset), clock: clockWords(c.turnTimeLimit) });
+    const describe = (c: Challenge) => t(c.rated ? 'lobby:describeRated' : 'lobby:describe', { game: gameName(c.preset), clock: clockWords(c.turnTimeLimit) });
     mount(
       incomingBox,
       mine.in.length

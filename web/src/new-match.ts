@@ -72,7 +72,9 @@ export function newMatchScreen(main: HTMLElement, go: (hash: string) => void): v
         };
         type.addEventListener('change', sync);
         sync();
-        rows.push(h('div', { class: 'seat-spec' }, h('label', { class: 'seat-no', for: typeId }, t('newMatch:seat', { n: formatNumber(i) })), type, bot, user, side(i)));
+        rows.push(
+          h('div', { class: 'seat-spec' }, h('label', { class: 'seat-no', for: typeId }, t('newMatch:seat', { n: formatNumber(i) })), type, bot, user, side(i)),
+        );
       }
       seatsBox.replaceChildren(...rows);
     };

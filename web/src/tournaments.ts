@@ -44,7 +44,15 @@ function creationForm(go: (hash: string) => void, isAlive: () => boolean): HTMLE
   ]);
   const rounds = h('input', { id: 'tournament-rounds', type: 'number', min: 1, max: MAX_ROUNDS, step: 1, value: '3', required: true });
   const roundsHint = h('p', { class: 'muted small form-note', id: 'tournament-rounds-hint' });
-  const size = h('input', { id: 'tournament-size', type: 'number', min: 2, max: MAX_PLAYERS.swiss, step: 1, value: String(DEFAULT_PLAYERS.swiss), required: true });
+  const size = h('input', {
+    id: 'tournament-size',
+    type: 'number',
+    min: 2,
+    max: MAX_PLAYERS.swiss,
+    step: 1,
+    value: String(DEFAULT_PLAYERS.swiss),
+    required: true,
+  });
   const startsAt = h('input', { id: 'tournament-starts-at', type: 'datetime-local', 'aria-describedby': 'tournament-starts-at-hint' });
   const startsHint = h('p', { class: 'muted small form-note', id: 'tournament-starts-at-hint' }, t('tournaments:form.startHint'));
   const clock = clockChoice({ id: 'tournament-limit' });
@@ -116,23 +124,33 @@ export function tournamentsScreen(main: HTMLElement, go: (hash: string) => void)
       page.items.length === 0
         ? h('p', { class: 'muted', id: 'no-tournaments' }, t('tournaments:list.empty'))
         : h(
-            'table',
-            { class: 'tournaments' },
+            'div',
+            { class: 'table-scroll' },
             h(
-              'tr',
-              null,
-              ['name', 'game', 'format', 'status', 'players', 'round'].map((c) => h('th', { scope: 'col' }, t(`tournaments:list.${c}`))),
-            ),
-            page.items.map((x) =>
+              'table',
+              { class: 'tournaments' },
               h(
                 'tr',
-                { 'data-tournament': x.id },
-                h('td', null, h('a', { href: `#/tournament/${x.id}` }, x.name)),
-                h('td', null, gameName(x.preset)),
-                h('td', null, formatWords(x.format), x.duplicate ? [' ', t('tournaments:duplicateTag')] : null, x.rated ? [' ', t('tournaments:ratedTag')] : null),
-                h('td', null, statusWords(x.status)),
-                h('td', null, num(x.players.length)),
-                h('td', null, t('tournaments:list.roundOf', { round: num(x.currentRound), of: num(x.roundsToPlay) })),
+                null,
+                ['name', 'game', 'format', 'status', 'players', 'round'].map((c) => h('th', { scope: 'col' }, t(`tournaments:list.${c}`))),
+              ),
+              page.items.map((x) =>
+                h(
+                  'tr',
+                  { 'data-tournament': x.id },
+                  h('td', null, h('a', { href: `#/tournament/${x.id}` }, x.name)),
+                  h('td', null, gameName(x.preset)),
+                  h(
+                    'td',
+                    null,
+                    formatWords(x.format),
+                    x.duplicate ? [' ', t('tournaments:duplicateTag')] : null,
+                    x.rated ? [' ', t('tournaments:ratedTag')] : null,
+                  ),
+                  h('td', null, statusWords(x.status)),
+                  h('td', null, num(x.players.length)),
+                  h('td', null, t('tournaments:list.roundOf', { round: num(x.currentRound), of: num(x.roundsToPlay) })),
+                ),
               ),
             ),
           ),
@@ -295,7 +313,11 @@ export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
         'section',
         { class: 'panel', id: 'tournament', 'data-status': x.status },
         h('h2', null, x.name),
-        h('ul', { class: 'muted tournament-facts', id: 'tournament-facts' }, describe(x).map((line) => h('li', null, line))),
+        h(
+          'ul',
+          { class: 'muted tournament-facts', id: 'tournament-facts' },
+          describe(x).map((line) => h('li', null, line)),
+        ),
         h('div', { class: 'actions' }, actions),
         myTable
           ? h(
@@ -316,13 +338,15 @@ export function tournamentScreen(main: HTMLElement, id: string): Cleanup {
           : h('p', { class: 'muted', id: 'no-players' }, t(x.status === 'created' ? 'tournaments:page.noPlayers' : 'tournaments:page.noPlayersOver')),
         h('h3', null, t('tournaments:page.standings')),
         standings && x.currentRound > 0
-          ? standingsTable(standings, x.duplicate)
+          ? h('div', { class: 'table-scroll' }, standingsTable(standings, x.duplicate))
           : h('p', { class: 'muted', id: 'no-standings' }, t('tournaments:page.noStandings')),
         h('h3', null, t('tournaments:page.rounds')),
         h(
           'div',
           { id: 'tournament-rounds' },
-          shownRounds.length ? shownRounds : h('p', { class: 'muted', id: 'no-rounds' }, t(x.status === 'created' ? 'tournaments:page.noRounds' : 'tournaments:page.noRoundsOver')),
+          shownRounds.length
+            ? shownRounds
+            : h('p', { class: 'muted', id: 'no-rounds' }, t(x.status === 'created' ? 'tournaments:page.noRounds' : 'tournaments:page.noRoundsOver')),
         ),
       ),
     );
