@@ -125,7 +125,14 @@ describe('match forms in players’ words (Chromium)', () => {
       const startsAt = `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())}T${pad(local.getHours())}:${pad(local.getMinutes())}`;
       await page.fill('#tournament-starts-at', startsAt);
       const expectedStart = await page.evaluate((v) => new Date(v).toISOString(), startsAt);
+      // no clock: nothing to run out; with one, what its running out does, in words
+      expect(await page.isVisible('#tournament-limit-expiry')).toBe(false);
       await page.selectOption('#tournament-limit', 'P1D');
+      expect(await options('#tournament-limit-expiry')).toEqual([
+        { value: 'autoPlay', text: 'a card is played for them' },
+        { value: 'forfeit', text: 'they lose the match' },
+      ]);
+      await page.selectOption('#tournament-limit-expiry', 'forfeit');
       await page.check('#tournament-rated');
       await page.check('#tournament-duplicate');
       await page.click('#tournament-create');
@@ -139,6 +146,7 @@ describe('match forms in players’ words (Chromium)', () => {
         maxPlayers: 8,
         startsAt: expectedStart,
         turnTimeLimit: 'P1D',
+        onExpiry: 'forfeit',
         rated: true,
         duplicate: true,
         overrides: {},
@@ -221,6 +229,20 @@ describe('match forms in players’ words (Chromium)', () => {
         expect(summary[0]).toMatch(/^Il gioco spagnolo/);
         expect(await page.textContent('label[for="rated"]')).toBe('Valida per il punteggio');
         await shot('05-new-match-it');
+        // ---- in Arabic, right to left: Arabic's plural forms, each checkbox still beside its label
+        await page.evaluate(() => localStorage.setItem('scopa.language', 'ar'));
+        await page.goto(`${web.base}/?lang=ar#/new`);
+        await page.waitForSelector('#create-submit');
+        expect(await page.evaluate(() => (document.querySelector('html') as { dir: string }).dir)).toBe('rtl');
+        expect(await page.textContent('#turn-limit option[value="P3D"]')).toBe('3 أيام لكل نقلة');
+        expect(await page.textContent('#turn-limit option[value="P14D"]')).toBe('14 يومًا لكل نقلة');
+        expect(await page.textContent('#preset option[value="chkobba"]')).toBe('شكبّة');
+        await page.click('#rules-details summary');
+        for (const c of await checkboxesBesideLabels('#create-form')) {
+          expect(c.next).toBe(true);
+          expect(c.gap).toBeLessThanOrEqual(16);
+        }
+        await shot('05b-new-match-ar');
       } finally {
         await page.evaluate(() => localStorage.setItem('scopa.language', 'en'));
         await page.goto(`${web.base}/?lang=en#/`);

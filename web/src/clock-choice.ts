@@ -31,14 +31,22 @@ export function clockWords(limit: string | null | undefined): string {
   return t(`games:clock.${unit}`, { count, n: formatNumber(count) });
 }
 
+export type OnExpiry = 'autoPlay' | 'forfeit';
+
 export interface ClockChoice {
+  /** The clock's select and, while a clock is chosen, what its running out does. */
   el: HTMLElement;
   select: HTMLSelectElement;
   /** The ISO 8601 duration chosen, or null for no clock. */
   value(): string | null;
+  /** What the clock running out does (the API's onExpiry), when a clock is chosen. */
+  onExpiry(): OnExpiry | null;
 }
 
-/** A labelled select of clocks in words; its values are the ISO durations ('' for no clock). */
+/**
+ * A labelled select of clocks in words; its values are the ISO durations ('' for no clock). With a clock chosen, a
+ * second select (`<id>-expiry`) says what its running out does: a card played for the player, or the match lost.
+ */
 export function clockChoice(opts: { id: string; selected?: string | null; label?: string }): ClockChoice {
   const selected = opts.selected ?? null;
   const choices = selected && !CLOCKS.includes(selected) ? [...CLOCKS, selected] : CLOCKS;
@@ -47,9 +55,27 @@ export function clockChoice(opts: { id: string; selected?: string | null; label?
     { id: opts.id, name: opts.id },
     choices.map((c) => h('option', { value: c ?? '', selected: c === selected }, clockWords(c))),
   );
+  const expiryId = `${opts.id}-expiry`;
+  const expiry = h(
+    'select',
+    { id: expiryId, name: expiryId },
+    (['autoPlay', 'forfeit'] as const).map((e) => h('option', { value: e }, t(`games:clock.expiry.${e}`))),
+  );
+  const expiryField = h('div', { class: 'field' }, h('label', { for: expiryId }, t('games:clock.expiry.label')), expiry);
+  const sync = () => {
+    expiryField.hidden = !select.value;
+  };
+  select.addEventListener('change', sync);
+  sync();
   return {
-    el: h('div', { class: 'field' }, h('label', { for: opts.id }, opts.label ?? t('games:clock.label')), select),
+    el: h(
+      'div',
+      { class: 'clock-choice' },
+      h('div', { class: 'field' }, h('label', { for: opts.id }, opts.label ?? t('games:clock.label')), select),
+      expiryField,
+    ),
     select,
     value: () => select.value || null,
+    onExpiry: () => (select.value ? (expiry.value as OnExpiry) : null),
   };
 }

@@ -192,6 +192,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
     const input: CreateSeekInput = { preset: seekPreset.select.value };
     const limit = seekClock.value();
     if (limit) input.turnTimeLimit = limit;
+    if (seekClock.onExpiry() === 'forfeit') input.onExpiry = 'forfeit';
     if (seekRated.box.checked) input.rated = true;
     try {
       const s = await client.createSeek(input);
@@ -209,6 +210,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
     const input: ChallengeInput = { username: who.value.trim(), preset: chPreset.select.value };
     const limit = chClock.value();
     if (limit) input.turnTimeLimit = limit;
+    if (chClock.onExpiry() === 'forfeit') input.onExpiry = 'forfeit';
     if (chRated.box.checked) input.rated = true;
     if (await attempt(() => client.challenge(input))) {
       who.value = '';

@@ -119,6 +119,7 @@ export function newMatchScreen(main: HTMLElement, go: (hash: string) => void): v
       if (Object.keys(o).length) input.overrides = o;
       const limit = clock.value();
       if (limit) input.turnTimeLimit = limit;
+      if (clock.onExpiry() === 'forfeit') input.onExpiry = 'forfeit';
       if (rated.checked) input.rated = true;
       let created = await attempt(() => client.createMatch(input));
       if (!created) return;

@@ -84,6 +84,7 @@ function creationForm(go: (hash: string) => void, isAlive: () => boolean): HTMLE
         rated: rated.checked,
         duplicate: duplicate.checked,
       };
+      if (clock.onExpiry() === 'forfeit') input.onExpiry = 'forfeit';
       if (f === 'swiss') input.rounds = Number(rounds.value);
       if (startsAt.value) input.startsAt = new Date(startsAt.value).toISOString();
       const made = await attempt(() => client.createTournament(input));
