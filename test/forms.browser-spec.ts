@@ -117,7 +117,14 @@ describe('match forms in players’ words (Chromium)', () => {
       await page.fill('#tournament-name', 'Forms cup');
       await page.selectOption('#tournament-preset', 'escoba');
       expect(await page.locator('#tournament-preset-summary p').allTextContents()).toEqual(presets.find((p) => p.id === 'escoba')!.summary.split('\n'));
+      // a round robin: its rounds follow from the players (at most 16), said in words
+      await page.selectOption('#tournament-format', 'roundRobin');
+      expect(await page.isDisabled('#tournament-rounds')).toBe(true);
+      expect(await page.inputValue('#tournament-size')).toBe('16');
+      expect(await page.getAttribute('#tournament-size', 'max')).toBe('16');
+      expect(await page.textContent('#tournament-rounds-hint')).toContain('everyone meets everyone once');
       await page.selectOption('#tournament-format', 'swiss');
+      expect(await page.isDisabled('#tournament-rounds')).toBe(false);
       await page.fill('#tournament-rounds', '2');
       await page.fill('#tournament-size', '8');
       const local = new Date(Date.now() + 2 * 86_400_000);
