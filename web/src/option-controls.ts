@@ -1,6 +1,7 @@
 /**
- * A game's options as labelled controls (../shared/rules/RULESETS.md,
- * "Options"; the values GET /v1/rulesets gives each preset): checkboxes for
+ * A game's options as labelled controls (the options table of the rules
+ * contract, ../shared/rules/RULESETS.md; the values GET /v1/rulesets gives
+ * each preset): checkboxes for
  * the yes-or-no options, selects for the options with a few values, number
  * inputs for the counts. Each starts at the preset's value; what differs
  * from it is the match's `overrides`. `players`, `teams` and `target` are the
