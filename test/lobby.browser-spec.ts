@@ -101,7 +101,7 @@ describe('lobby page (Chromium)', () => {
 
     // bob challenges dora from the form; she accepts; bob's page says so with a link to the match.
     await page.fill('#challenge-user', dora.username);
-    await page.fill('#challenge-limit', 'P2D');
+    await page.selectOption('#challenge-limit', 'P2D');
     await page.click('#challenge-submit');
     await page.waitForSelector('li.challenge-out');
     const mine = (await http().get('/v1/challenges').set('authorization', auth(dora))).body;

@@ -10,6 +10,7 @@
  * builds web/ first).
  */
 import { jest } from '@jest/globals';
+import request from 'supertest';
 import { clickCard, useWebClientPage } from './support/web-page';
 
 jest.setTimeout(600_000);
@@ -54,14 +55,25 @@ describe('web client (Chromium)', () => {
     await page.waitForSelector('#create-submit');
     await page.selectOption('#preset', 'scopa');
     await page.fill('#target', '9');
-    // A free JSON override too: "fifteen" captures offer more choices among captures.
-    await page.fill('#overrides', '{"capture": "fifteen"}');
-    await page.fill('#turn-limit', 'PT1H');
+    // Another rule from its labelled control: "fifteen" captures offer more choices among captures.
+    await page.click('#rules-details summary');
+    await page.selectOption('#option-capture', 'fifteen');
+    // The clock in words, sent as ISO 8601.
+    expect((await page.textContent('#turn-limit option[value="PT1H"]'))?.trim()).toBe('1 hour per move');
+    await page.selectOption('#turn-limit', 'PT1H');
     await page.selectOption('#seat-1-type', 'bot');
     await page.selectOption('#seat-1-bot', 'greedy');
     await shot('03-new-match');
     await page.click('#create-submit');
     await page.waitForSelector('#my-hand');
+    // The match plays what the form said: the two overridden options and the clock.
+    const created = (
+      await request(web.app.getHttpServer())
+        .get(`/v1/matches/${decodeURIComponent(page.url().split('#/match/')[1])}`)
+        .set('authorization', `Bearer ${await web.sessionToken()}`)
+    ).body;
+    expect(created.view.options).toMatchObject({ target: 9, capture: 'fifteen', players: 2 });
+    expect(created.view.settings.turnTimeLimit).toBe('PT1H');
     await page.waitForSelector('#my-hand .card.legal, #turn-status');
     // A timed match: the turn's deadline is shown (from the inbox query).
     await page.waitForSelector('#turn-deadline');

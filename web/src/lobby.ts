@@ -12,6 +12,10 @@ import { client } from './api';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
 import { chatPanel } from './chat';
+import { formatNumber, t } from './i18n';
+import { gameChoice, gameName, loadPresets, twoPlayerGames } from './game-choice';
+import type { GameChoice } from './game-choice';
+import { clockChoice, clockWords } from './clock-choice';
 import { attempt, playerLink, profileName, showError } from './widgets';
 
 type Cleanup = (() => void) | void;
@@ -23,36 +27,45 @@ function notFound(err: unknown): boolean {
   return err instanceof ScopaError && err.status === 404;
 }
 
-function clockOf(e: LobbyMatch): string {
-  return e.turnTimeLimit ? `${e.turnTimeLimit} a turn` : 'untimed';
+function seatsOf(e: LobbyMatch): string {
+  const open = e.seats.filter((s) => s.state === 'open').length;
+  return t('lobby:seats', { count: e.seats.length, n: formatNumber(e.seats.length), open: formatNumber(open) });
 }
 
-function seatsOf(e: LobbyMatch): string {
-  return `${e.seats.length} seats, ${e.seats.filter((s) => s.state === 'open').length} open`;
+/** A rated choice: a checkbox next to its label. */
+function ratedBox(id: string): { el: HTMLElement; box: HTMLInputElement } {
+  const box = h('input', { id, type: 'checkbox' });
+  return { el: h('div', { class: 'field check' }, box, h('label', { for: id }, t('lobby:rated'))), box };
 }
 
 export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Cleanup {
   let alive = true;
-  const openBox = h('div', { id: 'lobby-open' }, h('p', { class: 'muted' }, 'Loading…'));
-  const incomingBox = h('div', { id: 'challenges-in' }, h('p', { class: 'muted' }, 'Loading…'));
+  const openBox = h('div', { id: 'lobby-open' }, h('p', { class: 'muted' }, t('common:loading')));
+  const incomingBox = h('div', { id: 'challenges-in' }, h('p', { class: 'muted' }, t('common:loading')));
   const outgoingBox = h('div', { id: 'challenges-out' });
   const answers = h('ul', { id: 'challenge-answers', class: 'challenges' });
   /** My pending challenges at the last refresh. */
   const sent = new Set<string>();
   const seekStatus = h('p', { id: 'seek-status', class: 'muted' });
-  const seekPreset = h(
-    'select',
-    { id: 'seek-preset' },
-    ['scopa', 'scopa-d-assi'].map((p) => h('option', { value: p }, p)),
-  );
-  const seekLimit = h('input', { id: 'seek-limit', placeholder: 'turn time, e.g. P1D (optional)' });
-  const who = h('input', { id: 'challenge-user', placeholder: 'username', required: true });
-  const chPreset = h(
-    'select',
-    { id: 'challenge-preset' },
-    ['scopa', 'scopa-d-assi'].map((p) => h('option', { value: p }, p)),
-  );
-  const chLimit = h('input', { id: 'challenge-limit', placeholder: 'turn time, e.g. P1D (optional)' });
+  // The games come with the presets (GET /v1/rulesets): the forms are drawn once they are read.
+  const seekGame = h('div', { class: 'form-row' }, h('p', { class: 'muted' }, t('common:loading')));
+  const seekClock = clockChoice({ id: 'seek-limit' });
+  const seekRated = ratedBox('seek-rated');
+  const who = h('input', { id: 'challenge-user', required: true, autocomplete: 'off' });
+  const chGame = h('div', { class: 'form-row' }, h('p', { class: 'muted' }, t('common:loading')));
+  const chClock = clockChoice({ id: 'challenge-limit' });
+  const chRated = ratedBox('challenge-rated');
+  let seekPreset: GameChoice | null = null;
+  let chPreset: GameChoice | null = null;
+  void attempt(async () => {
+    const presets = await loadPresets();
+    if (!alive) return;
+    // A seek may be of any game (its players are the game's); a challenge is a two-player match.
+    seekPreset = gameChoice(presets, { id: 'seek-preset' });
+    chPreset = gameChoice(twoPlayerGames(presets), { id: 'challenge-preset' });
+    mount(seekGame, seekPreset.el);
+    mount(chGame, chPreset.el);
+  });
 
   const loadOpen = async () => {
     try {
@@ -62,17 +75,17 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
         h(
           'tr',
           { 'data-match': e.id },
-          h('td', null, e.preset, e.rated ? h('span', { class: 'muted small' }, ' rated') : null),
-          h('td', null, e.createdBy ? playerLink(profileName(e.createdBy)!, { label: e.createdBy }) : '—'),
+          h('td', null, gameName(e.preset), e.rated ? h('span', { class: 'muted small rated' }, ' ', t('lobby:ratedTag')) : null),
+          h('td', null, e.createdBy ? playerLink(profileName(e.createdBy)!, { label: e.createdBy }) : t('common:none')),
           h('td', null, seatsOf(e)),
-          h('td', null, clockOf(e)),
+          h('td', null, clockWords(e.turnTimeLimit)),
           h(
             'td',
             null,
             h(
               'button',
               { class: 'join', onclick: async () => (await attempt(() => client.joinMatch(e.id, { clientSeed: freshClientSeed() }))) && go(`#/match/${e.id}`) },
-              'Join',
+              t('lobby:join'),
             ),
           ),
         ),
@@ -81,25 +94,29 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
         openBox,
         rows.length
           ? h(
-              'table',
-              { class: 'inbox' },
+              'div',
+              { class: 'table-scroll' },
               h(
-                'thead',
-                null,
+                'table',
+                { class: 'inbox' },
                 h(
-                  'tr',
+                  'thead',
                   null,
-                  ['Preset', 'Creator', 'Seats', 'Clock', ''].map((t) => h('th', null, t)),
+                  h(
+                    'tr',
+                    null,
+                    [t('lobby:game'), t('lobby:creator'), t('lobby:seatsHead'), t('lobby:clock'), ''].map((head) => h('th', { scope: 'col' }, head)),
+                  ),
                 ),
+                h('tbody', null, rows),
               ),
-              h('tbody', null, rows),
             )
-          : h('p', { class: 'muted' }, 'No open match right now: seek one below.'),
+          : h('p', { class: 'muted' }, t('lobby:noOpen')),
       );
     } catch (err) {
       if (!alive) return;
-      if (notFound(err)) mount(openBox, h('p', { class: 'muted', id: 'lobby-missing' }, 'The lobby is not available on this server.'));
-      else mount(openBox, h('p', { class: 'muted' }, `The lobby could not be read: ${(err as Error).message}`));
+      if (notFound(err)) mount(openBox, h('p', { class: 'muted', id: 'lobby-missing' }, t('lobby:missing')));
+      else mount(openBox, h('p', { class: 'muted' }, t('lobby:unreadable', { message: (err as Error).message })));
     }
   };
 
@@ -112,8 +129,7 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
   const loadChallenges = async () => {
     const mine = await attempt(() => client.myChallenges());
     if (!mine || !alive) return;
-    const describe = (c: Challenge) =>
-      `${c.preset ?? 'saved ruleset'}, ${c.turnTimeLimit ? `${c.turnTimeLimit} a turn` : 'untimed'}${c.rated ? ', rated' : ''}`;
+    const describe = (c: Challenge) => t(c.rated ? 'lobby:describeRated' : 'lobby:describe', { game: gameName(c.preset), clock: clockWords(c.turnTimeLimit) });
     mount(
       incomingBox,
       mine.in.length
@@ -124,15 +140,15 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
               h(
                 'li',
                 { 'data-challenge': c.id, class: 'challenge-in' },
-                h('strong', null, c.challenger),
-                ` challenges you: ${describe(c)} `,
-                h('button', { class: 'primary accept', onclick: () => answer(() => client.acceptChallenge(c.id)) }, 'Accept'),
+                t('lobby:challengesYou', { name: c.challenger, what: describe(c) }),
                 ' ',
-                h('button', { class: 'decline', onclick: () => answer(() => client.declineChallenge(c.id, 'generic')) }, 'Decline'),
+                h('button', { class: 'primary accept', onclick: () => answer(() => client.acceptChallenge(c.id)) }, t('lobby:accept')),
+                ' ',
+                h('button', { class: 'decline', onclick: () => answer(() => client.declineChallenge(c.id, 'generic')) }, t('lobby:decline')),
               ),
             ),
           )
-        : h('p', { class: 'muted' }, 'No challenge for you.'),
+        : h('p', { class: 'muted' }, t('lobby:noChallenge')),
     );
     mount(
       outgoingBox,
@@ -144,8 +160,9 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
               h(
                 'li',
                 { 'data-challenge': c.id, class: 'challenge-out' },
-                `You challenged ${c.destUser}: ${describe(c)} `,
-                h('button', { class: 'cancel', onclick: () => answer(() => client.cancelChallenge(c.id)) }, 'Cancel'),
+                t('lobby:youChallenged', { name: c.destUser, what: describe(c) }),
+                ' ',
+                h('button', { class: 'cancel', onclick: () => answer(() => client.cancelChallenge(c.id)) }, t('lobby:cancel')),
               ),
             ),
           )
@@ -161,8 +178,8 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
         h(
           'li',
           { class: `answer ${c.status}`, 'data-challenge': c.id },
-          `${c.destUser} ${c.status === 'accepted' ? 'accepted your challenge: ' : `${c.status === 'expired' ? 'did not answer' : c.status} your challenge.`}`,
-          c.matchId ? h('a', { href: `#/match/${c.matchId}`, class: 'open-match' }, 'open the match') : null,
+          t(`lobby:answer.${c.status === 'accepted' || c.status === 'declined' || c.status === 'expired' ? c.status : 'other'}`, { name: c.destUser }),
+          c.matchId ? [' ', h('a', { href: `#/match/${c.matchId}`, class: 'open-match' }, t('lobby:openMatch'))] : null,
         ),
       );
     }
@@ -171,59 +188,68 @@ export function lobbyScreen(main: HTMLElement, go: (hash: string) => void): Clea
 
   const seek = async (ev: Event) => {
     ev.preventDefault();
-    const input: CreateSeekInput = { preset: seekPreset.value };
-    if (seekLimit.value.trim()) input.turnTimeLimit = seekLimit.value.trim();
+    if (!seekPreset) return;
+    const input: CreateSeekInput = { preset: seekPreset.select.value };
+    const limit = seekClock.value();
+    if (limit) input.turnTimeLimit = limit;
+    if (seekClock.onExpiry() === 'forfeit') input.onExpiry = 'forfeit';
+    if (seekRated.box.checked) input.rated = true;
     try {
       const s = await client.createSeek(input);
-      seekStatus.textContent = s.matchId
-        ? 'Paired: opening the match…'
-        : 'Seeking an opponent: you will be paired with the first compatible seek (see My matches).';
+      seekStatus.textContent = s.matchId ? t('lobby:paired') : t('lobby:seeking');
       if (s.matchId) go(`#/match/${s.matchId}`);
     } catch (err) {
-      if (notFound(err)) seekStatus.textContent = 'Seeks are not available on this server.';
+      if (notFound(err)) seekStatus.textContent = t('lobby:noSeeks');
       else showError(err);
     }
   };
 
   const challenge = async (ev: Event) => {
     ev.preventDefault();
-    const input: ChallengeInput = { username: who.value.trim(), preset: chPreset.value };
-    if (chLimit.value.trim()) input.turnTimeLimit = chLimit.value.trim();
+    if (!chPreset) return;
+    const input: ChallengeInput = { username: who.value.trim(), preset: chPreset.select.value };
+    const limit = chClock.value();
+    if (limit) input.turnTimeLimit = limit;
+    if (chClock.onExpiry() === 'forfeit') input.onExpiry = 'forfeit';
+    if (chRated.box.checked) input.rated = true;
     if (await attempt(() => client.challenge(input))) {
       who.value = '';
       void loadChallenges();
     }
   };
 
-  const chat = chatPanel({ kind: 'lobby' }, { id: 'lobby-chat', title: 'Lobby chat' });
+  const chat = chatPanel({ kind: 'lobby' }, { id: 'lobby-chat', title: t('lobby:chat') });
   mount(
     main,
     h(
       'section',
       { class: 'panel', id: 'lobby' },
-      h('h1', null, 'Lobby'),
-      h('h2', null, 'Challenges for you'),
+      h('h1', null, t('lobby:title')),
+      h('h2', null, t('lobby:challengesForYou')),
       incomingBox,
       outgoingBox,
       answers,
+      h('h2', null, t('lobby:challengeTitle')),
       h(
         'form',
-        { id: 'challenge-form', class: 'row', onsubmit: challenge },
-        h('label', null, 'Challenge a player', who),
-        h('label', null, 'Preset', chPreset),
-        h('label', null, 'Clock', chLimit),
-        h('button', { type: 'submit', id: 'challenge-submit' }, 'Challenge'),
+        { id: 'challenge-form', onsubmit: challenge },
+        h('div', { class: 'field' }, h('label', { for: 'challenge-user' }, t('lobby:challengeWho')), who),
+        chGame,
+        h('div', { class: 'form-row' }, chClock.el, chRated.el),
+        h('p', { class: 'muted small form-note' }, t('lobby:challengeNote')),
+        h('button', { type: 'submit', id: 'challenge-submit' }, t('lobby:challenge')),
       ),
-      h('h2', null, 'Play someone'),
+      h('h2', null, t('lobby:playSomeone')),
       h(
         'form',
-        { id: 'seek-form', class: 'row', onsubmit: seek },
-        h('label', null, 'Preset', seekPreset),
-        h('label', null, 'Clock', seekLimit),
-        h('button', { type: 'submit', class: 'primary', id: 'seek-submit' }, 'Play someone'),
+        { id: 'seek-form', onsubmit: seek },
+        seekGame,
+        h('div', { class: 'form-row' }, seekClock.el, seekRated.el),
+        h('p', { class: 'muted small form-note' }, t('lobby:ratedNote')),
+        h('button', { type: 'submit', class: 'primary', id: 'seek-submit' }, t('lobby:playSomeone')),
       ),
       seekStatus,
-      h('h2', null, 'Open matches'),
+      h('h2', null, t('lobby:openMatches')),
       openBox,
       chat.el,
     ),
