@@ -22,7 +22,6 @@ const LANGUAGES = ['en', 'it', 'fr', 'es', 'ar'];
  */
 const NOT_YET_TRANSLATED = new Set<string>([
   'new-match.ts',
-  'analysis.ts',
   'apps.ts',
   'chart.ts',
   'chat.ts',
@@ -30,12 +29,9 @@ const NOT_YET_TRANSLATED = new Set<string>([
   'main.ts',
   'moderation.ts',
   'profile.ts',
-  'replay.ts',
   'social.ts',
-  'table.ts',
   'teams.ts',
   'tournaments.ts',
-  'match-widgets.ts',
   'widgets.ts',
 ]);
 
