@@ -98,11 +98,6 @@ export function reasonText(reason: string, pack: Pack = 'italian'): string {
   return ['points', 'allDenari', 'resignation', 'forfeit', 'aborted'].includes(reason) ? t(`match:reason.${reason}`, { suit: suitName('D', pack) }) : reason;
 }
 
-/** A line of text with its first letter in capitals (a name at a sentence's start). */
-function sentence(text: string): string {
-  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
-}
-
 export function resultText(view: MatchView, me?: string | null): string {
   if (!view.result) return '';
   const winner = view.result.winner;
@@ -254,10 +249,6 @@ export function scopeText(count: number): string {
  * (cardName). `me`: the viewer, named "you".
  */
 export function describeEvent(e: MatchEvent, view: MatchView | null, me?: string | null): string {
-  return sentence(eventText(e, view, me));
-}
-
-function eventText(e: MatchEvent, view: MatchView | null, me?: string | null): string {
   const p = e.payload as Record<string, any>;
   const pack = packOf(view?.preset);
   const seatName = (seat: number) => (view?.seats[seat] ? seatLabel(view.seats[seat]) : t('match:seatN', { seat: num(seat) }));

@@ -282,7 +282,10 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     busy = false;
     if (!alive) return;
     if (offer?.newMatchId) {
-      location.hash = `#/match/${offer.newMatchId}`;
+      // The new match deals once every seat has given its seed (a bot gives none): give mine, as a new match does.
+      const newId = offer.newMatchId;
+      await client.setClientSeed(newId, freshClientSeed()).catch(() => undefined);
+      location.hash = `#/match/${newId}`;
       return;
     }
     if (offer) {
