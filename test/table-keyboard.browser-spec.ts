@@ -11,12 +11,13 @@
  * checked against the service's own log.
  */
 import { jest } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { useWebClientPage } from './support/web-page';
 import { register } from './support/clients';
 import { CARD_CODE, englishList, englishName } from './support/card-names';
+import { clientSeedFor, serverSeedOf } from './support/dealt-seeds';
+import { legalPlaysOf } from '../src/engine';
 
 jest.setTimeout(600_000);
 
@@ -83,18 +84,18 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
       const created = await http()
         .post('/v1/matches')
         .set(auth)
-        // "fifteen" captures offer more choices among captures: the choice is played by keyboard too.
-        .send({ preset: 'scopa', overrides: { target: 4, capture: 'fifteen' }, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] });
+        .send({ preset: 'scopa', overrides: { target: 4 }, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] });
       expect(created.status).toBe(201);
       const id: string = created.body.id;
-      expect(
-        (
-          await http()
-            .post(`/v1/matches/${id}/client-seed`)
-            .set(auth)
-            .send({ clientSeed: randomBytes(32).toString('hex') })
-        ).status,
-      ).toBe(200);
+      // The first deal through my client seed (test/support/dealt-seeds.ts): I play first, and a card of my hand
+      // can capture in more than one way, so that the capture choice comes up and is played by keyboard too.
+      const clientSeed = clientSeedFor(await serverSeedOf(web.app, id), 'scopa', [null, null], 0, ({ state }) => {
+        if (state.turn !== 0 || !state.options) return false;
+        const ways = new Map<number, number>();
+        for (const p of legalPlaysOf(state.options, state.hands[0], state.table, false)) ways.set(p.card, (ways.get(p.card) ?? 0) + 1);
+        return [...ways.values()].some((n) => n > 1);
+      });
+      expect((await http().post(`/v1/matches/${id}/client-seed`).set(auth).send({ clientSeed })).status).toBe(200);
       expect((await http().post(`/v1/matches/${id}/start`).set(auth).send({})).status).toBe(200);
 
       await page.goto(`${base}/`);
@@ -199,6 +200,7 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
       expect(plays).toBeGreaterThan(5);
       expect(rounds).toBeGreaterThan(0);
       expect(movedAlong).toBe(true);
+      expect(choices).toBeGreaterThan(0);
 
       // ---- what was announced, against the service's log (the events after the page opened)
       const events: any[] = (await http().get(`/v1/matches/${id}/events?limit=1000`).set(auth)).body;

@@ -78,7 +78,7 @@ describe('web client: the games of other packs (Chromium)', () => {
    * The event log's lines on the page: none names a card by its code, and each
    * play names its card and what it took as the faces do (`name`), in `played`'s words.
    */
-  async function checkLog(name: (code: string) => string, played: (card: string) => string): Promise<number> {
+  async function checkLog(name: (code: string) => string, played: (card: string, captures: boolean) => string): Promise<number> {
     const events: any[] = await get(`/v1/matches/${await matchIdOfPage()}/events?limit=1000`);
     const lines = await page.$$eval('.log li', (els) =>
       els.map((el) => ({
@@ -95,7 +95,7 @@ describe('web client: the games of other packs (Chromium)', () => {
       expect(e?.type).toBe(line.type);
       if (e.type !== 'CardPlayed') continue;
       plays++;
-      expect(line.text).toContain(played(name(e.payload.card)));
+      expect(line.text).toContain(played(name(e.payload.card), e.payload.capture.length > 0));
       for (const c of e.payload.capture as string[]) expect(line.text).toContain(name(c));
     }
     return plays;
@@ -180,7 +180,7 @@ describe('web client: the games of other packs (Chromium)', () => {
       }
     }
     await checkAll();
-    expect(await checkLog(nameOf, (name) => ` played ${name}`)).toBeGreaterThan(0);
+    expect(await checkLog(nameOf, (name, captures) => (captures ? ` played ${name}, capturing ` : ` played ${name} to the table`))).toBeGreaterThan(0);
     expect([...figuresSeen.keys()].sort((x, y) => x - y)).toEqual([8, 9, 10]);
     expect(checked).toBeGreaterThanOrEqual(3);
     await shot(`${preset}-03-figures`);
@@ -212,6 +212,8 @@ describe('web client: the games of other packs (Chromium)', () => {
       await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'es'));
       await page.reload();
       await page.waitForSelector('#my-hand .card, #result');
+      // The log's last events come over the live connection.
+      await page.waitForSelector('.log li[data-type="CardPlayed"]');
       expect(await page.textContent('#pack')).toContain('baraja española');
       const faces = await drawnCards();
       expect(faces.length).toBeGreaterThan(0);
@@ -221,7 +223,7 @@ describe('web client: the games of other packs (Chromium)', () => {
           throw new Error(`${card.code} is titled ${JSON.stringify(card.title)} in Spanish, not ${JSON.stringify(name)}`);
       }
       if (faces.some((c) => c.code === '10B')) expect(faces.find((c) => c.code === '10B')!.title).toMatch(/^Rey de bastos/);
-      expect(await checkLog(spanishName, (name) => ` jugó ${name}`)).toBeGreaterThan(0);
+      expect(await checkLog(spanishName, (name, captures) => (captures ? ` jugó ${name} y se llevó ` : ` echó ${name} a la mesa`))).toBeGreaterThan(0);
       await shot('escoba-04-spanish');
       await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'en'));
       await page.reload();
@@ -375,7 +377,7 @@ describe('web client: the games of other packs (Chromium)', () => {
       }
       await page.waitForSelector('#round-summary');
       // The log names each play's cards as the faces do: the Genoese jack of spades is "Jack of spades", never "8S".
-      expect(await checkLog(genoese, (name) => ` played ${name}`)).toBeGreaterThan(0);
+      expect(await checkLog(genoese, (name, captures) => (captures ? ` played ${name}, capturing ` : ` played ${name} to the table`))).toBeGreaterThan(0);
       const events = await log();
       const scored = events.find((e) => e.type === 'RoundScored' && e.payload.round === 1);
       expect(scored).toBeDefined();
