@@ -17,7 +17,7 @@ import { useWebClientPage } from './support/web-page';
 import { register } from './support/clients';
 import { CARD_CODE, englishList, englishName } from './support/card-names';
 import { clientSeedFor, serverSeedOf } from './support/dealt-seeds';
-import { legalPlaysOf } from '../src/engine';
+import { cardCode, legalPlaysOf } from '../src/engine';
 
 jest.setTimeout(600_000);
 
@@ -87,13 +87,18 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
         .send({ preset: 'scopa', overrides: { target: 4 }, seats: [{ type: 'creator' }, { type: 'bot', bot: 'greedy' }] });
       expect(created.status).toBe(201);
       const id: string = created.body.id;
+      /** The card of my first hand that captures in more than one way. */
+      let chooser = '';
       // The first deal through my client seed (test/support/dealt-seeds.ts): I play first, and a card of my hand
       // can capture in more than one way, so that the capture choice comes up and is played by keyboard too.
       const clientSeed = clientSeedFor(await serverSeedOf(web.app, id), 'scopa', [null, null], 0, ({ state }) => {
         if (state.turn !== 0 || !state.options) return false;
         const ways = new Map<number, number>();
         for (const p of legalPlaysOf(state.options, state.hands[0], state.table, false)) ways.set(p.card, (ways.get(p.card) ?? 0) + 1);
-        return [...ways.values()].some((n) => n > 1);
+        const card = [...ways].find(([, n]) => n > 1)?.[0];
+        if (card === undefined) return false;
+        chooser = cardCode(card);
+        return true;
       });
       expect((await http().post(`/v1/matches/${id}/client-seed`).set(auth).send({ clientSeed })).status).toBe(200);
       expect((await http().post(`/v1/matches/${id}/start`).set(auth).send({})).status).toBe(200);
@@ -172,8 +177,9 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
             expect((await state(page)).focus.card).toBe(cards[0]);
             movedAlong = true;
           }
-          // The arrows move along the hand to a card that can be played.
-          for (let step = 0; step < s.hand && !(await state(page)).focus.legal; step++) {
+          // The arrows move along the hand to a card that can be played (first, the one that asks which capture).
+          const wanted = (f: TableState['focus']) => (choices === 0 && s.hand === 3 && !plays ? f.card === chooser : f.legal);
+          for (let step = 0; step < s.hand && !wanted((await state(page)).focus); step++) {
             await page.keyboard.press('ArrowRight');
             arrows++;
           }
@@ -251,6 +257,19 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
       await page.waitForSelector('#turn-status.mine');
       await page.waitForFunction(() => !!document.activeElement?.closest('#my-hand'));
       await shot('05-rematch');
+
+      // ---- in Arabic (right to left): the same table, its cards named in Arabic, the turn announced in Arabic
+      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'ar'));
+      await page.reload();
+      await page.waitForSelector('#my-hand button.card');
+      expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+      const titles = await page.$$eval('#my-hand button.card', (els) => els.map((el) => el.getAttribute('title') ?? ''));
+      expect(titles.length).toBeGreaterThan(0);
+      for (const title of titles) expect(title).toMatch(/(الدنانير|الكؤوس|السيوف|العصي)/);
+      await page.waitForSelector('#turn-status.mine');
+      await page.waitForFunction(() => [...document.querySelectorAll('#table-announcer p')].some((p) => p.textContent === 'دورك.'));
+      await shot('06-arabic');
+      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'en'));
       expect(pageErrors).toEqual([]);
     }));
 });
