@@ -7,7 +7,11 @@
  *    card on the page (hand, table, captured cards) is drawn and named with
  *    the game's pack: Spanish (oros, copas, espadas, bastos; the sota,
  *    caballo and rey printed 10, 11 and 12 in their corners), Tunisian
- *    (dinari, cœur, pique, trèfle; rank 8 the queen, 9 the jack).
+ *    (dinari, cœur, pique, trèfle; rank 8 the queen, 9 the jack), in the
+ *    player's language: one name per card (web/src/cards.ts cardName) on the
+ *    faces, in the event log, in the capture prompt and the round summary
+ *    ("King of clubs" in English, "Rey de bastos" in Spanish for escoba's 10B
+ *    printed 12; cirulla's 8S is the "Jack of spades", printed J), never a code.
  * 2. cirulla, against the real service too: the match is created over REST
  *    with the browser's session and its first deal chosen through the
  *    person's client seed (test/support/dealt-seeds.ts: the server seed read

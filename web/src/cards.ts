@@ -2,7 +2,8 @@
  * Playing cards drawn as SVG of our own making: the printed index in two
  * corners and the suits from simple shapes. Card codes are rank 1..10 then
  * suit D C S B (the contract's "Cards"); each game draws and names them with
- * its own pack (`packOf(preset)`):
+ * its own pack (`packOf(preset)`), in the player's language (the `cards`
+ * namespace; the names below are the Italian ones):
  *
  * - `italian` (scopa's family, chkop): denari = coin, coppe = cup, spade =
  *   sword, bastoni = baton; fante, cavallo, re printed 8, 9, 10.
