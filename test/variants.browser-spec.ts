@@ -7,7 +7,11 @@
  *    card on the page (hand, table, captured cards) is drawn and named with
  *    the game's pack: Spanish (oros, copas, espadas, bastos; the sota,
  *    caballo and rey printed 10, 11 and 12 in their corners), Tunisian
- *    (dinari, cœur, pique, trèfle; rank 8 the queen, 9 the jack).
+ *    (dinari, cœur, pique, trèfle; rank 8 the queen, 9 the jack), in the
+ *    player's language: one name per card (web/src/cards.ts cardName) on the
+ *    faces, in the event log, in the capture prompt and the round summary
+ *    ("King of clubs" in English, "Rey de bastos" in Spanish for escoba's 10B
+ *    printed 12; cirulla's 8S is the "Jack of spades", printed J), never a code.
  * 2. cirulla, against the real service too: the match is created over REST
  *    with the browser's session and its first deal chosen through the
  *    person's client seed (test/support/dealt-seeds.ts: the server seed read
@@ -31,6 +35,7 @@ import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { clickCard, useWebClientPage } from './support/web-page';
 import { clientSeedFor, firstHandDeclarations, holds, initialTableCaptured, serverSeedOf } from './support/dealt-seeds';
+import { CARD_CODE, englishList, englishName, spanishName } from './support/card-names';
 
 jest.setTimeout(600_000);
 
@@ -63,6 +68,43 @@ describe('web client: the games of other packs (Chromium)', () => {
     ({ page, base } = web);
   });
 
+  const api = () => request(web.app.getHttpServer());
+  const get = async (p: string) => {
+    const res = await api()
+      .get(p)
+      .set('authorization', `Bearer ${await web.sessionToken()}`);
+    if (res.status !== 200) throw new Error(`GET ${p}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const matchIdOfPage = async () => decodeURIComponent(/#\/match\/([^/]+)$/.exec(page.url())![1]);
+
+  /**
+   * The event log's lines on the page: none names a card by its code, and each
+   * play names its card and what it took as the faces do (`name`), in `played`'s words.
+   */
+  async function checkLog(name: (code: string) => string, played: (card: string, captures: boolean) => string): Promise<number> {
+    const events: any[] = await get(`/v1/matches/${await matchIdOfPage()}/events?limit=1000`);
+    const lines = await page.$$eval('.log li', (els) =>
+      els.map((el) => ({
+        seq: Number(el.getAttribute('data-seq')),
+        type: el.getAttribute('data-type'),
+        text: (el as unknown as DomElement).textContent ?? '',
+      })),
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    let plays = 0;
+    for (const line of lines) {
+      if (CARD_CODE.test(line.text)) throw new Error(`the log names a card by its code: ${JSON.stringify(line.text)}`);
+      const e = events.find((x) => x.seq === line.seq);
+      expect(e?.type).toBe(line.type);
+      if (e.type !== 'CardPlayed') continue;
+      plays++;
+      expect(line.text).toContain(played(name(e.payload.card), e.payload.capture.length > 0));
+      for (const c of e.payload.capture as string[]) expect(line.text).toContain(name(c));
+    }
+    return plays;
+  }
+
   /** Every face-up card on the page. */
   const drawnCards = (): Promise<DrawnCard[]> =>
     web.page.evaluate(() =>
@@ -84,6 +126,7 @@ describe('web client: the games of other packs (Chromium)', () => {
     pack: string,
     expected: (rank: number, suit: string) => { name: string; index: string },
   ): Promise<Map<number, DrawnCard>> {
+    const nameOf = (code: string) => expected(Number(/^(10|[1-9])/.exec(code)![1]), code.slice(-1)).name;
     await page.click('#nav-new');
     await page.waitForSelector('#create-submit');
     await page.selectOption('#preset', preset);
@@ -92,7 +135,7 @@ describe('web client: the games of other packs (Chromium)', () => {
     await page.click('#create-submit');
     await page.waitForSelector('#my-hand .card');
     expect(await page.textContent('.match-head h1')).toContain(preset);
-    expect(await page.textContent('#pack')).toContain(`${pack} cards`);
+    expect(await page.textContent('#pack')).toContain(pack);
 
     const figuresSeen = new Map<number, DrawnCard>();
     let checked = 0;
@@ -103,7 +146,7 @@ describe('web client: the games of other packs (Chromium)', () => {
         const rank = Number(m![1]);
         const { name, index } = expected(rank, m![2]);
         // The title names the card (a playable card's title goes on with what it does).
-        if (!(card.title === name || card.title.startsWith(`${name}:`) || card.title.startsWith(`${name} (`)))
+        if (!(card.title === name || card.title.startsWith(`${name}:`) || card.title.startsWith(`${name} ·`)))
           throw new Error(`${card.code} is titled ${JSON.stringify(card.title)}, not ${JSON.stringify(name)}`);
         expect(card.index).toBe(index);
         if (rank >= 8) figuresSeen.set(rank, card);
@@ -129,6 +172,9 @@ describe('web client: the games of other packs (Chromium)', () => {
       } else if (state.over) {
         break;
       } else if (state.choice) {
+        // The question names the card as its face does.
+        const chosen = (await page.getAttribute('#my-hand .card.chosen', 'data-card'))!;
+        expect(await page.textContent('#capture-question')).toBe(`Which cards does your ${nameOf(chosen)} capture?`);
         await page.locator('#capture-choice .capture-choice').first().click();
         await page.waitForSelector('#capture-choice', { state: 'detached' });
       } else if (state.legal > 0) {
@@ -138,6 +184,7 @@ describe('web client: the games of other packs (Chromium)', () => {
       }
     }
     await checkAll();
+    expect(await checkLog(nameOf, (name, captures) => (captures ? ` played ${name}, capturing ` : ` played ${name} to the table`))).toBeGreaterThan(0);
     expect([...figuresSeen.keys()].sort((x, y) => x - y)).toEqual([8, 9, 10]);
     expect(checked).toBeGreaterThanOrEqual(3);
     await shot(`${preset}-03-figures`);
@@ -155,28 +202,48 @@ describe('web client: the games of other packs (Chromium)', () => {
       await page.click('#auth-submit');
       await page.waitForSelector('#new-match');
 
-      const suits: Record<string, string> = { D: 'oros', C: 'copas', S: 'espadas', B: 'bastos' };
-      const figures: Record<number, [string, string]> = { 8: ['Sota', '10'], 9: ['Caballo', '11'], 10: ['Rey', '12'] };
-      const seen = await playAndCheckPack('escoba', 'spanish', (rank, suit) => {
-        const figure = figures[rank];
-        return { name: `${figure ? `${figure[0]} (${figure[1]})` : rank} de ${suits[suit]}`, index: figure ? figure[1] : String(rank) };
-      });
-      expect(seen.get(8)).toMatchObject({ index: '10', title: expect.stringMatching(/^Sota \(10\) de (oros|copas|espadas|bastos)/) });
-      expect(seen.get(9)).toMatchObject({ index: '11', title: expect.stringMatching(/^Caballo \(11\) de (oros|copas|espadas|bastos)/) });
-      expect(seen.get(10)).toMatchObject({ index: '12', title: expect.stringMatching(/^Rey \(12\) de (oros|copas|espadas|bastos)/) });
+      // In English, the Spanish pack's figures are the jack, knight and king, printed 10, 11 and 12.
+      const printed: Record<number, string> = { 8: '10', 9: '11', 10: '12' };
+      const seen = await playAndCheckPack('escoba', 'Spanish cards', (rank, suit) => ({
+        name: englishName(`${rank}${suit}`, 'spanish'),
+        index: printed[rank] ?? String(rank),
+      }));
+      expect(seen.get(8)).toMatchObject({ index: '10', title: expect.stringMatching(/^Jack of (coins|cups|swords|clubs)/) });
+      expect(seen.get(9)).toMatchObject({ index: '11', title: expect.stringMatching(/^Knight of (coins|cups|swords|clubs)/) });
+      expect(seen.get(10)).toMatchObject({ index: '12', title: expect.stringMatching(/^King of (coins|cups|swords|clubs)/) });
+
+      // In Spanish, the same page names them sota, caballo, rey de oros, copas, espadas, bastos: faces and log alike.
+      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'es'));
+      await page.reload();
+      await page.waitForSelector('#my-hand .card, #result');
+      // The log's last events come over the live connection.
+      await page.waitForSelector('.log li[data-type="CardPlayed"]');
+      expect(await page.textContent('#pack')).toContain('baraja española');
+      const faces = await drawnCards();
+      expect(faces.length).toBeGreaterThan(0);
+      for (const card of faces) {
+        const name = spanishName(card.code);
+        if (!(card.title === name || card.title.startsWith(`${name}:`) || card.title.startsWith(`${name} ·`)))
+          throw new Error(`${card.code} is titled ${JSON.stringify(card.title)} in Spanish, not ${JSON.stringify(name)}`);
+      }
+      if (faces.some((c) => c.code === '10B')) expect(faces.find((c) => c.code === '10B')!.title).toMatch(/^Rey de bastos/);
+      expect(await checkLog(spanishName, (name, captures) => (captures ? ` jugó ${name} y se llevó ` : ` echó ${name} a la mesa`))).toBeGreaterThan(0);
+      await shot('escoba-04-spanish');
+      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'en'));
+      await page.reload();
+      await page.waitForSelector('#my-hand .card, #result');
       expect(pageErrors).toEqual([]);
     }));
 
   it('draws a chkobba match with the Tunisian pack: dinari, cœur, pique, trèfle; rank 8 the queen, 9 the jack', () =>
     guarded(async () => {
-      const suits: Record<string, string> = { D: 'dinari', C: 'cœur', S: 'pique', B: 'trèfle' };
-      const figures: Record<number, [string, string]> = { 8: ['Dame', 'Q'], 9: ['Valet', 'J'], 10: ['Roi', 'K'] };
-      const seen = await playAndCheckPack('chkobba', 'tunisian', (rank, suit) => {
-        const figure = figures[rank];
-        return { name: `${figure ? `${figure[0]} (${figure[1]})` : rank} de ${suits[suit]}`, index: figure ? figure[1] : String(rank) };
-      });
-      expect(seen.get(8)).toMatchObject({ index: 'Q', title: expect.stringMatching(/^Dame \(Q\) de /) });
-      expect(seen.get(9)).toMatchObject({ index: 'J', title: expect.stringMatching(/^Valet \(J\) de /) });
+      const printed: Record<number, string> = { 8: 'Q', 9: 'J', 10: 'K' };
+      const seen = await playAndCheckPack('chkobba', 'Tunisian cards', (rank, suit) => ({
+        name: englishName(`${rank}${suit}`, 'tunisian'),
+        index: printed[rank] ?? String(rank),
+      }));
+      expect(seen.get(8)).toMatchObject({ index: 'Q', title: expect.stringMatching(/^Queen of (diamonds|hearts|spades|clubs)/) });
+      expect(seen.get(9)).toMatchObject({ index: 'J', title: expect.stringMatching(/^Jack of (diamonds|hearts|spades|clubs)/) });
       expect(pageErrors).toEqual([]);
     }));
 
@@ -212,9 +279,21 @@ describe('web client: the games of other packs (Chromium)', () => {
 
       await page.goto(`${base}/#/match/${id}`);
       await page.waitForSelector('#my-hand .card');
-      expect(await page.textContent('#pack')).toContain('genoese cards');
-      // The Genoese pack: French suits with Italian names, J Q K on the figures.
-      expect((await drawnCards()).find((c) => c.code === '7C')).toMatchObject({ title: expect.stringMatching(/^7 di cuori/), index: '7' });
+      expect(await page.textContent('#pack')).toContain('Genoese cards');
+      // The Genoese pack: French suits, J Q K on the figures (the jack is rank 8), every card named as its face shows it.
+      const genoese = (code: string) => englishName(code, 'genoese');
+      const printed: Record<string, string> = { '8': 'J', '9': 'Q', '10': 'K' };
+      expect((await drawnCards()).find((c) => c.code === '7C')).toMatchObject({ title: expect.stringMatching(/^7 of hearts/), index: '7' });
+      const checkFaces = async () => {
+        for (const card of await drawnCards()) {
+          const rank = /^(10|[1-9])/.exec(card.code)![1];
+          expect(card.index).toBe(printed[rank] ?? rank);
+          if (!(card.title === genoese(card.code) || card.title.startsWith(`${genoese(card.code)}:`) || card.title.startsWith(`${genoese(card.code)} ·`)))
+            throw new Error(`${card.code} is titled ${JSON.stringify(card.title)}, not ${JSON.stringify(genoese(card.code))}`);
+        }
+      };
+      await checkFaces();
+      const scope = (n: number) => (n === 1 ? '1 scopa' : `${n} scope`);
 
       // ---- my turn (the bot may have moved first): the declarations the service lists, as one button
       await page.waitForSelector('#declare:not([disabled])');
@@ -222,10 +301,10 @@ describe('web client: the games of other packs (Chromium)', () => {
       const offeredByService: { mattaValue: number; points: number }[] = legal.declarations;
       expect(offeredByService.length).toBeGreaterThan(0);
       expect(offeredByService.every((d) => d.mattaValue !== null)).toBe(true);
-      expect(await page.textContent('#declare')).toContain(`Declare your hand (up to ${Math.max(...offeredByService.map((d) => d.points))} scope)`);
+      expect(await page.textContent('#declare')).toContain(`Declare your hand (up to ${scope(Math.max(...offeredByService.map((d) => d.points)))})`);
       await page.click('#declare');
       await page.waitForSelector('#declaration-choice');
-      expect(await page.textContent('#declaration-choice')).toContain('Which value does your matta, 7 di cuori, take?');
+      expect(await page.textContent('#declaration-choice')).toContain('Which value does your matta, 7 of hearts, take?');
       const offered = await page.$$eval('#declaration-choice .declaration', (els) =>
         els.map((el) => ({
           mattaValue: Number(el.getAttribute('data-matta-value')),
@@ -234,7 +313,7 @@ describe('web client: the games of other packs (Chromium)', () => {
         })),
       );
       expect(offered.map(({ mattaValue, points }) => ({ mattaValue, points }))).toEqual(offeredByService);
-      expect(offered.map((o) => o.text)).toEqual(offeredByService.map((d) => `as ${d.mattaValue}: ${d.points} scope`));
+      expect(offered.map((o) => o.text)).toEqual(offeredByService.map((d) => `as ${d.mattaValue}: ${scope(d.points)}`));
       await shot('04-cirulla-declarations');
 
       // The last one listed (the largest matta value that scores).
@@ -249,9 +328,9 @@ describe('web client: the games of other packs (Chromium)', () => {
       expect([...mine.payload.cards].sort()).toEqual([...hand].sort());
       // Declared: my three cards are marked; the matta captures as the value chosen, for everyone.
       expect((await page.$$eval('#my-hand .card.declared', (els) => els.map((el) => el.getAttribute('data-card')))).sort()).toEqual([...hand].sort());
-      expect(await page.textContent('#capture-values')).toContain(`The matta, 7 di cuori, captures as ${chosen.mattaValue} until the round ends.`);
+      expect(await page.textContent('#capture-values')).toContain(`The matta, 7 of hearts, captures as ${chosen.mattaValue} until the round ends.`);
       expect(await page.textContent('#my-hand .card[data-card="7C"] .capture-value')).toBe(`= ${chosen.mattaValue}`);
-      const logLine = `declared ${mine.payload.cards.join(' ')}, the matta as ${chosen.mattaValue}: ${chosen.points} scope`;
+      const logLine = `declared ${englishList(mine.payload.cards.map(genoese))}, the matta as ${chosen.mattaValue}: ${scope(chosen.points)}`;
       await page.waitForFunction((line) => (document.querySelector('.log')?.textContent ?? '').includes(line), logLine);
       await shot('05-cirulla-declared');
 
@@ -275,7 +354,8 @@ describe('web client: the games of other packs (Chromium)', () => {
       expect(botHand.map((c) => c.code).sort()).toEqual([...stillHeld].sort());
       for (const c of botHand) {
         expect(c.back).toBe(false);
-        expect(c.title).toMatch(/ di (quadri|cuori|picche|fiori)$/);
+        expect(c.title).toMatch(/ of (diamonds|hearts|spades|clubs)$/);
+        expect(c.title).toBe(genoese(c.code!));
       }
       await shot('06-cirulla-bot-declared');
 
@@ -288,15 +368,20 @@ describe('web client: the games of other packs (Chromium)', () => {
         }));
         if (state.error) throw new Error(`the client shows an error: ${state.error}`);
         if (state.choice) {
+          const chosen = (await page.getAttribute('#my-hand .card.chosen', 'data-card'))!;
+          expect(await page.textContent('#capture-question')).toBe(`Which cards does your ${genoese(chosen)} capture?`);
           await page.locator('#capture-choice .capture-choice').first().click();
           await page.waitForSelector('#capture-choice', { state: 'detached' });
         } else if (state.legal > 0) {
+          await checkFaces();
           await clickCard(page);
         } else {
           await page.waitForTimeout(50);
         }
       }
       await page.waitForSelector('#round-summary');
+      // The log names each play's cards as the faces do: the Genoese jack of spades is "Jack of spades", never "8S".
+      expect(await checkLog(genoese, (name, captures) => (captures ? ` played ${name}, capturing ` : ` played ${name} to the table`))).toBeGreaterThan(0);
       const events = await log();
       const scored = events.find((e) => e.type === 'RoundScored' && e.payload.round === 1);
       expect(scored).toBeDefined();
@@ -309,7 +394,7 @@ describe('web client: the games of other packs (Chromium)', () => {
       const summary = page.locator('#round-summary');
       const initialItem = summary.locator('.round-bonuses .initial-capture');
       expect(await initialItem.textContent()).toContain(`First table taken by the dealer, ${nameOf(initial.payload.dealer)}`);
-      expect(await initialItem.textContent()).toContain(`${initial.payload.scope} scope`);
+      expect(await initialItem.textContent()).toContain(scope(initial.payload.scope));
       expect(await initialItem.locator('.card').evaluateAll((els) => els.map((el) => el.getAttribute('data-card')))).toEqual(initial.payload.cards);
       const declaredEvents = round1.filter((e) => e.type === 'HandDeclared');
       expect(declaredEvents.length).toBeGreaterThanOrEqual(2);
@@ -318,7 +403,7 @@ describe('web client: the games of other packs (Chromium)', () => {
       for (const [n, e] of declaredEvents.entries()) {
         const text = (await declarations.nth(n).textContent()) ?? '';
         expect(text).toContain(`Hand declared by ${nameOf(e.payload.seat)}: `);
-        expect(text).toContain(`${e.payload.mattaValue === null ? '' : `the matta as ${e.payload.mattaValue}, `}${e.payload.scope} scope`);
+        expect(text).toContain(`${e.payload.mattaValue === null ? '' : `the matta as ${e.payload.mattaValue}, `}${scope(e.payload.scope)}`);
         expect(
           await declarations
             .nth(n)
@@ -337,9 +422,19 @@ describe('web client: the games of other packs (Chromium)', () => {
       expect(b.bonusScope).toEqual(bonus);
       expect(await row('tr.bonus-scope')).toEqual(bonus.map(String));
       expect(await row('tr.points')).toEqual(b.points.map(String));
-      expect(await summary.locator('tr[data-award="piccola"] th').textContent()).toBe('Piccola (1-2-3 of quadri, up to 6)');
+      expect(await summary.locator('tr[data-award="piccola"] th').textContent()).toBe('Piccola (1-2-3 of diamonds, up to 6)');
       expect(await summary.locator('tr[data-award="grande"] th').textContent()).toMatch(/^Grande/);
-      expect(await summary.locator('tr[data-award="denari"] th').textContent()).toBe('Most quadri');
+      expect(await summary.locator('tr[data-award="denari"] th').textContent()).toBe('Most diamonds');
+      // The settebello is named by the pack, not by its code.
+      if (await summary.locator('tr[data-award="settebello"]').count())
+        expect(await summary.locator('tr[data-award="settebello"] th').textContent()).toBe('Settebello (7 of diamonds)');
+      // Its words (the cards' own faces aside) name no card by its code.
+      const words = await page.$eval('#round-summary', (el) => {
+        const copy = (el as unknown as { cloneNode(deep: boolean): any }).cloneNode(true);
+        for (const card of copy.querySelectorAll('.card')) card.remove();
+        return String(copy.textContent ?? '');
+      });
+      expect(words).not.toMatch(CARD_CODE);
       const awardCell = async (award: string, side: number | null) =>
         side === null ? (await row(`tr[data-award="${award}"]`)).join(' ') : (await row(`tr[data-award="${award}"]`))[side];
       expect(await awardCell('piccola', b.awards.piccola)).toContain(b.awards.piccola === null ? 'nobody' : `✓ ${b.piccolaPoints}`);

@@ -2,18 +2,26 @@
  * The post-game analysis under the replay's table (docs/analysis.md): each
  * side's expected round points through the match as a curve (the value of
  * the option it played at each of its decisions), its inaccuracies, mistakes
- * and blunders marked on it; a mark jumps the replay to that seq, where the
- * option played is shown beside the best one.
+ * and blunders marked on it, and a legend naming each side's line; a mark
+ * jumps the replay to that move, where the option played is shown beside the
+ * best one. Moves and cards are named in the player's words, never by seq,
+ * code or analyzer id.
  */
 import type { Analysis, DecisionAnalysis } from '@scopa/sdk';
+import { cardName, cardNames } from './cards';
+import type { Pack } from './cards';
 import { h } from './dom';
+import { formatNumber, t } from './i18n';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const W = 720;
-const H = 220;
-const M = { left: 44, right: 12, top: 12, bottom: 28 };
+const W = 960;
+const H = 240;
+const M = { left: 48, right: 12, top: 12, bottom: 32 };
 const MARKED = ['inaccuracy', 'mistake', 'blunder'];
+const CLASSES = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 const SIDE_COLOURS = ['#1f6feb', '#d1242f', '#1a7f37', '#8250df'];
+/** Each side's line also has its own dashes: the legend reads without colour. */
+const SIDE_DASHES = ['', '7 4', '2 3', '10 3 2 3'];
 
 function s<K extends keyof SVGElementTagNameMap>(
   tag: K,
@@ -21,28 +29,38 @@ function s<K extends keyof SVGElementTagNameMap>(
   ...children: (SVGElement | string)[]
 ): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) if (v !== '') el.setAttribute(k, String(v));
   for (const c of children) el.append(c);
   return el;
 }
 
 type Option = DecisionAnalysis['options'][number]['option'];
 
-export function optionText(o: Option): string {
-  if (o.type === 'play') return `${o.card}${o.capture && o.capture.length ? ` takes ${o.capture.join(' + ')}` : ' laid'}${o.scopa ? ' (scopa)' : ''}`;
-  if (o.type === 'declare') return `declare${o.mattaValue != null ? ` (matta as ${o.mattaValue})` : ''}: ${o.points} scope`;
-  return 'no declaration';
+/** What a decision's option does, its cards named by the pack: "King of cups takes 3 of coins and 7 of swords". */
+export function optionText(o: Option, pack: Pack = 'italian'): string {
+  if (o.type === 'play') {
+    const card = cardName(o.card ?? '', pack);
+    const base = o.capture && o.capture.length ? t('analysis:option.takes', { card, cards: cardNames(o.capture, pack) }) : t('analysis:option.lays', { card });
+    return o.scopa ? t('analysis:option.scopa', { play: base }) : base;
+  }
+  if (o.type === 'declare')
+    return o.mattaValue != null
+      ? t('analysis:option.declareMatta', { value: formatNumber(o.mattaValue), count: o.points ?? 0, n: formatNumber(o.points ?? 0) })
+      : t('analysis:option.declare', { count: o.points ?? 0, n: formatNumber(o.points ?? 0) });
+  return t('analysis:option.noDeclaration');
 }
 
-const signed = (v: number) => `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
+const signed = (v: number) => formatNumber(v, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+const className = (c: string) => (CLASSES.includes(c) ? t(`analysis:class.${c}`) : c);
 
-/** The curve and its marks; `onMark` is called with the decision of a clicked mark. */
+/** The curve and its marks; `onMark` is called with the decision of a clicked mark; `moveOf(seq)`: the move a seq is. */
 export function analysisChart(
   decisions: DecisionAnalysis[],
   events: number,
   sides: number,
   currentSeq: number,
   onMark: (d: DecisionAnalysis) => void,
+  moveOf: (seq: number) => number = (seq) => seq,
 ): SVGSVGElement {
   const values = decisions.map((d) => d.playedValue);
   const top = Math.max(1, ...values.map(Math.abs));
@@ -54,11 +72,11 @@ export function analysisChart(
     viewBox: `0 0 ${W} ${H}`,
     id: 'analysis-chart',
     role: 'img',
-    'aria-label': 'expected round points of each side, decision by decision',
+    'aria-label': t('analysis:chartLabel'),
   });
   svg.append(s('line', { x1: M.left, x2: W - M.right, y1: y(0), y2: y(0), class: 'axis' }));
   for (const v of [top, -top]) svg.append(s('text', { x: M.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, signed(v)));
-  svg.append(s('text', { x: M.left - 6, y: y(0) + 4, 'text-anchor': 'end', class: 'tick' }, '0'));
+  svg.append(s('text', { x: M.left - 6, y: y(0) + 4, 'text-anchor': 'end', class: 'tick' }, formatNumber(0)));
   svg.append(s('line', { x1: x(currentSeq), x2: x(currentSeq), y1: M.top, y2: H - M.bottom, class: 'now', id: 'analysis-now' }));
   for (let side = 0; side < sides; side++) {
     const mine = decisions.filter((d) => d.side === side);
@@ -69,7 +87,8 @@ export function analysisChart(
         points: mine.map((d) => `${x(d.seq).toFixed(1)},${y(d.playedValue).toFixed(1)}`).join(' '),
         fill: 'none',
         stroke: colour,
-        'stroke-width': 1.6,
+        'stroke-width': 1.8,
+        'stroke-dasharray': SIDE_DASHES[side % SIDE_DASHES.length],
         class: 'curve',
         'data-side': side,
       }),
@@ -77,7 +96,11 @@ export function analysisChart(
     for (const d of mine) {
       if (!MARKED.includes(d.class)) continue;
       const r = d.class === 'blunder' ? 7 : d.class === 'mistake' ? 5.5 : 4;
-      const title = s('title', {}, `#${d.seq} ${d.class}: lost ${d.loss.toFixed(2)}`);
+      const label = t('analysis:markTitle', {
+        move: formatNumber(moveOf(d.seq)),
+        kind: className(d.class),
+        loss: formatNumber(d.loss, { maximumFractionDigits: 2 }),
+      });
       const mark = s(
         'circle',
         {
@@ -89,22 +112,34 @@ export function analysisChart(
           'data-seq': d.seq,
           'data-class': d.class,
           tabindex: 0,
+          role: 'button',
+          'aria-label': label,
         },
-        title,
+        s('title', {}, label),
       );
       mark.addEventListener('click', () => onMark(d));
       mark.addEventListener('keydown', (ev) => {
-        if ((ev as KeyboardEvent).key === 'Enter') onMark(d);
+        const key = (ev as KeyboardEvent).key;
+        if (key === 'Enter' || key === ' ') {
+          ev.preventDefault();
+          onMark(d);
+        }
       });
       svg.append(mark);
     }
   }
-  svg.append(s('text', { x: W - M.right, y: H - 8, 'text-anchor': 'end', class: 'tick' }, 'seq →'));
+  svg.append(s('text', { x: W - M.right, y: H - 8, 'text-anchor': 'end', class: 'tick' }, t('analysis:axis')));
   return svg;
 }
 
 /** Best against played for the decisions made at `seq` (a declaration window and its play share one). */
-export function decisionDetail(decisions: DecisionAnalysis[], seq: number, seatName: (seat: number) => string): HTMLElement | null {
+export function decisionDetail(
+  decisions: DecisionAnalysis[],
+  seq: number,
+  seatName: (seat: number) => string,
+  pack: Pack = 'italian',
+  moveOf: (seq: number) => number = (n) => n,
+): HTMLElement | null {
   const here = decisions.filter((d) => d.seq === seq);
   if (here.length === 0) return null;
   return h(
@@ -116,30 +151,52 @@ export function decisionDetail(decisions: DecisionAnalysis[], seq: number, seatN
       return h(
         'div',
         { class: `decision decision-${d.class}`, 'data-seq': d.seq, 'data-kind': d.kind },
-        h('strong', null, `${seatName(d.seat)}, ${d.kind === 'play' ? 'play' : 'declaration'}: `),
-        h('span', { class: `badge class-${d.class}`, id: d.kind === 'play' ? 'decision-class' : undefined }, d.class),
-        d.forced ? h('span', { class: 'muted' }, ' (forced)') : null,
-        h('div', { class: 'played-option' }, 'played: ', h('span', { class: 'mono' }, optionText(played.option)), ` (${signed(played.value)})`),
+        h(
+          'strong',
+          null,
+          t(d.kind === 'play' ? 'analysis:decisionPlay' : 'analysis:decisionDeclaration', { player: seatName(d.seat), move: formatNumber(moveOf(d.seq)) }),
+          ' ',
+        ),
+        h('span', { class: `badge class-${d.class}`, id: d.kind === 'play' ? 'decision-class' : undefined }, className(d.class)),
+        d.forced ? h('span', { class: 'muted' }, ' ', t('analysis:forced')) : null,
+        h(
+          'div',
+          { class: 'played-option' },
+          t('analysis:played'),
+          ' ',
+          h('span', { class: 'option' }, optionText(played.option, pack)),
+          ` (${signed(played.value)})`,
+        ),
         d.played === d.best
           ? null
           : h(
               'div',
               { class: 'best-option' },
-              'best: ',
-              h('span', { class: 'mono' }, optionText(best.option)),
-              ` (${signed(best.value)}); lost ${d.loss.toFixed(2)}`,
+              t('analysis:best'),
+              ' ',
+              h('span', { class: 'option' }, optionText(best.option, pack)),
+              ` (${signed(best.value)}); `,
+              t('analysis:lost', { loss: formatNumber(d.loss, { maximumFractionDigits: 2 }) }),
             ),
         h(
           'div',
           { class: 'muted small' },
-          `${d.method === 'exact' ? 'exact (every line searched)' : 'searched from the seat’s view'}; ${d.options.length} option${d.options.length === 1 ? '' : 's'}`,
+          d.method === 'exact' ? t('analysis:exact') : t('analysis:searched'),
+          '; ',
+          t('analysis:options', { count: d.options.length, n: formatNumber(d.options.length) }),
         ),
       );
     }),
   );
 }
 
-/** The panel: ask for the analysis, its progress, or its curve, the seats' summaries and the current decision. */
+/** The analyzer in words: "the strong bot's search" for ismcts, with its budget. */
+function analyzerText(analyzer: { id: string; budget: { iterationsPerOption: number } }): string {
+  const n = formatNumber(analyzer.budget.iterationsPerOption);
+  return analyzer.id.startsWith('ismcts/') ? t('analysis:analyzer.strong', { n }) : t('analysis:analyzer.other', { n });
+}
+
+/** The panel: ask for the analysis, its progress, or its curve with its legend, the seats' summaries and the current decision. */
 export function analysisPanel(args: {
   analysis: Analysis | null;
   onAsk: () => void;
@@ -147,37 +204,54 @@ export function analysisPanel(args: {
   sides: number;
   currentSeq: number;
   seatName: (seat: number) => string;
+  /** Who plays on a side, for the legend. */
+  sideName: (side: number) => string;
   onMark: (d: DecisionAnalysis) => void;
+  pack?: Pack;
+  /** The move a seq is (the plays and declarations counted from the first). */
+  moveOf?: (seq: number) => number;
 }): HTMLElement {
   const { analysis } = args;
+  const moveOf = args.moveOf ?? ((seq: number) => seq);
   const body = (() => {
     if (!analysis || analysis.status === 'failed')
       return [
-        analysis?.status === 'failed'
-          ? h('p', { class: 'bad' }, `The analysis failed: ${analysis.error ?? 'unknown error'}`)
-          : h('p', { class: 'muted' }, 'Where was each point won or lost? A worker values every decision of every seat.'),
-        h('button', { id: 'analyse', onclick: args.onAsk }, 'Analyse this match'),
+        analysis?.status === 'failed' ? h('p', { class: 'bad' }, t('analysis:failed')) : h('p', { class: 'muted' }, t('analysis:intro')),
+        h('button', { id: 'analyse', onclick: args.onAsk }, t('analysis:ask')),
       ];
     if (analysis.status !== 'done' || !analysis.result)
       return h(
         'p',
         { id: 'analysis-progress' },
-        `${analysis.status}… `,
-        h('progress', { max: 1, value: analysis.share }),
-        ` ${Math.round(analysis.share * 100)}% of ${analysis.total || '?'} decisions`,
+        analysis.status === 'queued' ? t('analysis:queued') : t('analysis:running'),
+        ' ',
+        h('progress', { max: 1, value: analysis.share, 'aria-label': t('analysis:progress') }),
+        ' ',
+        analysis.total
+          ? t('analysis:share', { share: formatNumber(analysis.share, { style: 'percent' }), count: analysis.total, n: formatNumber(analysis.total) })
+          : formatNumber(analysis.share, { style: 'percent' }),
       );
     const r = analysis.result;
+    const sidesPlayed = [...new Set(r.decisions.map((d) => d.side))].sort((a, b) => a - b);
     return [
-      h('div', { class: 'chart-wrap' }, analysisChart(r.decisions, args.events, args.sides, args.currentSeq, args.onMark)),
+      h(
+        'ul',
+        { class: 'analysis-legend', id: 'analysis-legend' },
+        sidesPlayed.map((side) => h('li', { 'data-side': side }, fromSvg(side), t('analysis:legendSide', { player: args.sideName(side) }))),
+      ),
+      h('div', { class: 'chart-wrap' }, analysisChart(r.decisions, args.events, args.sides, args.currentSeq, args.onMark, moveOf)),
       h(
         'div',
         { class: 'legend muted small' },
-        h('span', { class: 'mark-key mark-inaccuracy' }, '● inaccuracy'),
+        h('span', { class: 'mark-key mark-inaccuracy' }, '● ', t('analysis:class.inaccuracy')),
         ' ',
-        h('span', { class: 'mark-key mark-mistake' }, '● mistake'),
+        h('span', { class: 'mark-key mark-mistake' }, '● ', t('analysis:class.mistake')),
         ' ',
-        h('span', { class: 'mark-key mark-blunder' }, '● blunder'),
-        ` — each side's expected round points (its points minus the other's at the round's end) after each of its decisions; ${r.analyzer.id}, ${r.analyzer.budget.iterationsPerOption} iterations per option`,
+        h('span', { class: 'mark-key mark-blunder' }, '● ', t('analysis:class.blunder')),
+        ' — ',
+        t('analysis:explain'),
+        ' ',
+        analyzerText(r.analyzer),
       ),
       h(
         'table',
@@ -185,28 +259,45 @@ export function analysisPanel(args: {
         h(
           'tr',
           null,
-          h('th', null, 'seat'),
-          h('th', null, 'accuracy'),
-          h('th', null, 'loss'),
-          h('th', null, 'inaccuracies'),
-          h('th', null, 'mistakes'),
-          h('th', null, 'blunders'),
+          h('th', null, t('analysis:col.player')),
+          h('th', null, t('analysis:col.accuracy')),
+          h('th', null, t('analysis:col.loss')),
+          h('th', null, t('analysis:col.inaccuracies')),
+          h('th', null, t('analysis:col.mistakes')),
+          h('th', null, t('analysis:col.blunders')),
         ),
         r.players.map((p) =>
           h(
             'tr',
             { 'data-seat': p.seat },
             h('td', null, args.seatName(p.seat)),
-            h('td', null, p.accuracy.toFixed(1)),
-            h('td', null, p.totalLoss.toFixed(2)),
-            h('td', null, String(p.classes.inaccuracy)),
-            h('td', null, String(p.classes.mistake)),
-            h('td', null, String(p.classes.blunder)),
+            h('td', null, formatNumber(p.accuracy, { minimumFractionDigits: 1, maximumFractionDigits: 1 })),
+            h('td', null, formatNumber(p.totalLoss, { minimumFractionDigits: 2, maximumFractionDigits: 2 })),
+            h('td', null, formatNumber(p.classes.inaccuracy)),
+            h('td', null, formatNumber(p.classes.mistake)),
+            h('td', null, formatNumber(p.classes.blunder)),
           ),
         ),
       ),
-      decisionDetail(r.decisions, args.currentSeq, args.seatName),
+      decisionDetail(r.decisions, args.currentSeq, args.seatName, args.pack, moveOf),
     ];
   })();
-  return h('div', { class: 'analysis', id: 'analysis' }, h('h3', null, 'Analysis'), body);
+  return h('div', { class: 'analysis', id: 'analysis' }, h('h3', null, t('analysis:title')), body);
+}
+
+/** A side's swatch in the legend: a short stretch of its line, its colour and dashes. */
+function fromSvg(side: number): SVGSVGElement {
+  return s(
+    'svg',
+    { class: 'swatch-line', width: 28, height: 10, viewBox: '0 0 28 10', 'aria-hidden': 'true' },
+    s('line', {
+      x1: 1,
+      x2: 27,
+      y1: 5,
+      y2: 5,
+      stroke: SIDE_COLOURS[side % SIDE_COLOURS.length],
+      'stroke-width': 3,
+      'stroke-dasharray': SIDE_DASHES[side % SIDE_DASHES.length],
+    }),
+  );
 }

@@ -2,7 +2,8 @@
  * Playing cards drawn as SVG of our own making: the printed index in two
  * corners and the suits from simple shapes. Card codes are rank 1..10 then
  * suit D C S B (the contract's "Cards"); each game draws and names them with
- * its own pack (`packOf(preset)`):
+ * its own pack (`packOf(preset)`), in the player's language (the `cards`
+ * namespace; the names below are the Italian ones):
  *
  * - `italian` (scopa's family, chkop): denari = coin, coppe = cup, spade =
  *   sword, bastoni = baton; fante, cavallo, re printed 8, 9, 10.
@@ -16,69 +17,34 @@
  *   (roi, K).
  */
 
+import { formatList, formatNumber, t } from './i18n';
+
 export type Suit = 'D' | 'C' | 'S' | 'B';
 export type Pack = 'italian' | 'spanish' | 'genoese' | 'tunisian';
 
 /**
- * Every pack in one table: its suits (D C S B), the word between a card and
- * its suit, its figures (ranks 8, 9, 10: name and printed index), its suit
- * shapes, and the games played with it. A figure's big middle letter is its
- * index in a French pack, its name's initial in a Latin one.
+ * Every pack in one table: its figures' printed indices (ranks 8, 9, 10), its
+ * suit shapes, and the games played with it. The names of its suits and
+ * figures are words of the player's language: the `cards` namespace
+ * (web/src/locales/<language>/cards.json: `<pack>.suit.<D|C|S|B>`, the
+ * suit's name; `<pack>.of.<suit>`, what follows a rank ("of cups", "di
+ * coppe"); `<pack>.rank.<1|8|9|10>`, the ace's and the figures' names;
+ * `<pack>.letter.<8|9|10>`, a Latin figure's big middle letter). A
+ * French pack's middle letter is its printed index.
  */
-const PACKS: Record<Pack, { suits: Record<Suit, string>; of: string; figures: [string, string][]; shapes: 'latin' | 'french'; games: string[] }> = {
-  italian: {
-    suits: { D: 'denari', C: 'coppe', S: 'spade', B: 'bastoni' },
-    of: 'di',
-    figures: [
-      ['Fante', '8'],
-      ['Cavallo', '9'],
-      ['Re', '10'],
-    ],
-    shapes: 'latin',
-    games: [],
-  },
-  spanish: {
-    suits: { D: 'oros', C: 'copas', S: 'espadas', B: 'bastos' },
-    of: 'de',
-    figures: [
-      ['Sota', '10'],
-      ['Caballo', '11'],
-      ['Rey', '12'],
-    ],
-    shapes: 'latin',
-    games: ['escoba'],
-  },
-  genoese: {
-    suits: { D: 'quadri', C: 'cuori', S: 'picche', B: 'fiori' },
-    of: 'di',
-    figures: [
-      ['Fante', 'J'],
-      ['Donna', 'Q'],
-      ['Re', 'K'],
-    ],
-    shapes: 'french',
-    games: ['cirulla', 'acchiappaquindici'],
-  },
-  tunisian: {
-    suits: { D: 'dinari', C: 'cœur', S: 'pique', B: 'trèfle' },
-    of: 'de',
-    figures: [
-      ['Dame', 'Q'],
-      ['Valet', 'J'],
-      ['Roi', 'K'],
-    ],
-    shapes: 'french',
-    games: ['chkobba'],
-  },
+const PACKS: Record<Pack, { indices: [string, string, string]; shapes: 'latin' | 'french'; games: string[] }> = {
+  italian: { indices: ['8', '9', '10'], shapes: 'latin', games: [] },
+  spanish: { indices: ['10', '11', '12'], shapes: 'latin', games: ['escoba'] },
+  genoese: { indices: ['J', 'Q', 'K'], shapes: 'french', games: ['cirulla', 'acchiappaquindici'] },
+  tunisian: { indices: ['Q', 'J', 'K'], shapes: 'french', games: ['chkobba'] },
 };
 
-/** How a pack draws and names a card of `rank`: the corners' index, the figure's name and middle letter (none below 8). */
+/** How a pack draws a card of `rank`: the corners' index, the figure's name and middle letter (none below 8). */
 function face(rank: number, pack: Pack): { index: string; name: string | null; letter: string | null } {
-  const { figures, shapes } = PACKS[pack];
-  const figure = rank >= 8 ? figures[rank - 8] : undefined;
-  if (!figure) return { index: String(rank), name: null, letter: null };
-  const [name, index] = figure;
-  return { index, name, letter: shapes === 'french' ? index : name[0] };
+  const { indices, shapes } = PACKS[pack];
+  if (rank < 8) return { index: String(rank), name: null, letter: null };
+  const index = indices[rank - 8];
+  return { index, name: t(`cards:${pack}.rank.${rank}`), letter: shapes === 'french' ? index : t(`cards:${pack}.letter.${rank}`) };
 }
 
 /** The pack a game is played with: escoba Spanish, cirulla (acchiappaquindici) Genoese, chkobba Tunisian, the others Italian. */
@@ -86,9 +52,14 @@ export function packOf(preset: string | null | undefined): Pack {
   return (Object.keys(PACKS) as Pack[]).find((pack) => preset != null && PACKS[pack].games.includes(preset)) ?? 'italian';
 }
 
-/** A suit's name in a pack (e.g. `D`: denari, oros, quadri, dinari). */
+/** A suit's name in a pack, in the player's language (e.g. `D`: coins, oros, quadri, carreau). */
 export function suitName(suit: Suit, pack: Pack = 'italian'): string {
-  return PACKS[pack].suits[suit];
+  return t(`cards:${pack}.suit.${suit}`);
+}
+
+/** A pack's name ("Spanish cards"). */
+export function packName(pack: Pack): string {
+  return t(`cards:pack.${pack}`);
 }
 
 /** What a card's corners print: its rank, but 10/11/12 for a Spanish figure and J/Q/K for a French one. */
@@ -109,12 +80,23 @@ export function parseCode(code: string): { rank: number; suit: Suit } | null {
   return m ? { rank: Number(m[1]), suit: m[2] as Suit } : null;
 }
 
-/** A card's name in a pack: "Fante (8) di denari", "Sota (10) de oros", "Donna (Q) di cuori", "7 de dinari". */
+/**
+ * A card's one name, in its pack and the player's language: "King of cups",
+ * "Re di coppe", "Rey de bastos" (the Spanish rey printed 12), "Jack of
+ * spades" (Genoese, printed J), "7 of coins", "Ace of hearts". Every view
+ * names cards with it; the contract code stays in data attributes and the API.
+ */
 export function cardName(code: string, pack: Pack = 'italian'): string {
   const c = parseCode(code);
   if (!c) return code;
-  const { index, name } = face(c.rank, pack);
-  return `${name ? `${name} (${index})` : index} ${PACKS[pack].of} ${PACKS[pack].suits[c.suit]}`;
+  const named = c.rank === 1 || c.rank >= 8;
+  const rank = named ? t(`cards:${pack}.rank.${c.rank}`) : formatNumber(c.rank);
+  return t(named ? 'cards:name.figure' : 'cards:name.number', { rank, of: t(`cards:${pack}.of.${c.suit}`) });
+}
+
+/** Several cards' names, as a list of the language ("7 of cups, Ace of coins and King of swords"); none: "—". */
+export function cardNames(codes: readonly string[], pack: Pack = 'italian'): string {
+  return codes.length ? formatList(codes.map((code) => cardName(code, pack))) : t('common:none');
 }
 
 /** A suit symbol centred on (0,0), about 24 units wide at scale 1. */
@@ -226,7 +208,7 @@ export function backSvg(width = 40): string {
   for (let i = -140; i < 150; i += 14)
     lattice += `<path d="M${i} 10 L${i + 140} 150 M${i + 140} 10 L${i} 150" stroke="#e9c46a" stroke-width="1" opacity="0.45"/>`;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 150" width="${width}" height="${width * 1.5}" role="img" aria-label="card face down">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 150" width="${width}" height="${width * 1.5}" role="img" aria-label="${t('cards:faceDown')}">` +
     `<rect x="1.5" y="1.5" width="97" height="147" rx="8" fill="#7a1f2b" stroke="#3d0f15" stroke-width="2"/>` +
     `<svg x="9" y="10" width="82" height="130" viewBox="0 10 140 140" preserveAspectRatio="none">${lattice}</svg>` +
     `<rect x="9" y="10" width="82" height="130" rx="5" fill="none" stroke="#e9c46a" stroke-width="2"/>` +

@@ -1,9 +1,10 @@
 /** What the match views share: cards and hands, seat and side names, a round's scoring, the event log's lines. */
 import { scoredRounds } from '@scopa/sdk';
 import type { MatchEvent, MatchView, RoundBreakdown, SeatPublic } from '@scopa/sdk';
-import { backSvg, cardName, cardSvg, packOf, suitName } from './cards';
+import { backSvg, cardName, cardNames, cardSvg, packOf, suitName } from './cards';
 import type { Pack } from './cards';
 import { fromMarkup, h } from './dom';
+import { formatList, formatNumber, t } from './i18n';
 import { playerLink, profileName } from './widgets';
 import type { Child } from './dom';
 
@@ -19,21 +20,22 @@ export function cardEl(
 ): HTMLElement {
   const art = fromMarkup(cardSvg(code, opts.width ?? 72, opts.pack));
   const named = cardName(code, opts.pack);
-  const title = (opts.title ? `${named}: ${opts.title}` : named) + (opts.value !== undefined ? ` (captures as ${opts.value})` : '');
-  const badge = opts.value !== undefined ? h('span', { class: 'capture-value', title: `captures as ${opts.value}` }, `= ${opts.value}`) : null;
+  const value = opts.value !== undefined ? t('match:capturesAs', { value: formatNumber(opts.value) }) : null;
+  const title = [opts.title ? t('match:cardDoes', { card: named, what: opts.title }) : named, value].filter(Boolean).join(' · ');
+  const badge = value !== null ? h('span', { class: 'capture-value', title: value }, `= ${formatNumber(opts.value!)}`) : null;
   const attrs = { class: `card ${opts.cls ?? ''}`, 'data-card': code, 'data-value': opts.value, title };
   if (opts.onClick) return h('button', { ...attrs, onclick: opts.onClick }, art, badge);
   return h('span', attrs, art, badge);
 }
 
 export function cardRow(codes: string[], width = 48, pack?: Pack, cls = ''): HTMLElement {
-  return h('span', { class: `card-row ${cls}` }, codes.length ? codes.map((c) => cardEl(c, { width, pack })) : h('span', { class: 'muted' }, '—'));
+  return h('span', { class: `card-row ${cls}` }, codes.length ? codes.map((c) => cardEl(c, { width, pack })) : h('span', { class: 'muted' }, t('common:none')));
 }
 
 export function backs(n: number, width = 30): HTMLElement {
   return h(
     'span',
-    { class: 'backs', title: `${n} card${n === 1 ? '' : 's'}` },
+    { class: 'backs', title: t('match:cardsFaceDown', { count: n, n: formatNumber(n) }) },
     Array.from({ length: n }, () => fromMarkup(backSvg(width), 'card back')),
   );
 }
@@ -57,7 +59,7 @@ export function seatHand(view: MatchView, seat: SeatPublic, width = 30): HTMLEle
     declared.length
       ? h(
           'span',
-          { class: 'declared', title: 'declared: shown to everyone until played' },
+          { class: 'declared', title: t('match:declaredTitle') },
           declared.map((c) => cardEl(c, { width: Math.round(width * 1.3), pack, value: values[c], cls: 'declared' })),
         )
       : null,
@@ -69,8 +71,8 @@ export function seatHand(view: MatchView, seat: SeatPublic, width = 30): HTMLEle
 
 export function seatLabel(s: SeatPublic): string {
   if (s.player) return s.player;
-  if (s.reservedFor) return `(kept for ${s.reservedFor})`;
-  return '(open)';
+  if (s.reservedFor) return t('match:keptFor', { name: s.reservedFor });
+  return t('match:openSeat');
 }
 
 /** A seat's label, linking to the profile of whoever sits there. */
@@ -80,36 +82,48 @@ export function seatNameEl(s: SeatPublic): Child {
 
 export function sideLabel(view: MatchView, side: number, me?: string | null): string {
   const seats = view.seats.filter((s) => s.side === side);
-  return seats.map((s) => (me && s.player === me ? `${s.player} (you)` : seatLabel(s))).join(' & ') || `side ${side}`;
+  return (
+    formatList(seats.map((s) => (me && s.player === me ? t('match:you', { name: s.player }) : seatLabel(s)))) ||
+    t('match:side', { side: formatNumber(side + 1) })
+  );
+}
+
+/** Scores or points of the sides, in order: "11–4". */
+export function tally(values: readonly number[]): string {
+  return values.map((v) => formatNumber(v)).join('–');
+}
+
+/** Why a match ended, in words ("on points", "by resignation"). */
+export function reasonText(reason: string, pack: Pack = 'italian'): string {
+  return ['points', 'allDenari', 'resignation', 'forfeit', 'aborted'].includes(reason) ? t(`match:reason.${reason}`, { suit: suitName('D', pack) }) : reason;
 }
 
 export function resultText(view: MatchView, me?: string | null): string {
   if (!view.result) return '';
-  const totals = view.sides.map((s) => s.score).join('–');
-  const why: Record<string, string> = { points: 'on points', allDenari: 'by taking all ten denari', resignation: 'by resignation', forfeit: 'by forfeit' };
+  const winner = view.result.winner;
   const who =
-    view.result.winner === null
-      ? 'Draw'
-      : `${sideLabel(view, view.result.winner, me)} win${view.seats.filter((s) => s.side === view.result!.winner).length > 1 ? '' : 's'}`;
-  return `${who} ${why[view.result.reason] ?? view.result.reason}, ${totals}`;
+    winner === null ? t('match:draw') : t('match:wins', { name: sideLabel(view, winner, me), count: view.seats.filter((s) => s.side === winner).length });
+  return t('match:resultLine', { who, why: reasonText(view.result.reason, packOf(view.preset)), totals: tally(view.sides.map((s) => s.score)) });
 }
 
 // ------------------------------------------------------------------ scoring
 
 /** The awards a round may have, with their names in the match's pack (denari are oros in escoba, quadri in cirulla, ...). */
 function awards(pack: Pack): [keyof RoundBreakdown['awards'], string][] {
-  const denari = suitName('D', pack);
+  const suit = suitName('D', pack);
   return [
-    ['cards', 'Most cards'],
-    ['denari', `Most ${denari}`],
-    ['settebello', 'Settebello (7D)'],
-    ['reBello', 'Re bello (10D)'],
-    ['primiera', 'Primiera'],
-    ['sevens', 'Most sevens'],
-    ['piccola', `Piccola (1-2-3 of ${denari}, up to 6)`],
-    ['grande', `Grande (8-9-10 of ${denari})`],
+    ['cards', t('match:award.cards')],
+    ['denari', t('match:award.denari', { suit })],
+    ['settebello', t('match:award.settebello', { card: cardName('7D', pack) })],
+    ['reBello', t('match:award.reBello', { card: cardName('10D', pack) })],
+    ['primiera', t('match:award.primiera')],
+    ['sevens', t('match:award.sevens')],
+    ['piccola', t('match:award.piccola', { suit })],
+    ['grande', t('match:award.grande', { suit })],
   ];
 }
+
+const num = (n: number | null | undefined): string => formatNumber(n ?? 0);
 
 /** A round's scoring breakdown: one column per side. */
 export function breakdownTable(view: MatchView, roundIndex: number, me?: string | null): HTMLElement {
@@ -118,13 +132,14 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
   const sides = b.points.map((_p, i) => i);
   const running = sides.map((s) => rounds.slice(0, roundIndex + 1).reduce((n, r) => n + (r.breakdown.points[s] ?? 0), 0));
   const pack = packOf(view.preset);
-  const mark = (won: boolean, points = 1) => (won ? h('span', { class: 'won' }, ` ✓ ${points}`) : null);
+  const denari = suitName('D', pack);
+  const mark = (won: boolean, points = 1) => (won ? h('span', { class: 'won' }, ` ✓ ${num(points)}`) : null);
   const rows: Child[] = [
     h(
       'tr',
       null,
-      h('th', null, 'Scope'),
-      sides.map((s) => h('td', null, String(b.scope[s] ?? 0))),
+      h('th', null, t('match:breakdown.scope')),
+      sides.map((s) => h('td', null, num(b.scope[s]))),
     ),
   ];
   // The part of the scope from the initial-table capture and hand declarations (escoba, cirulla).
@@ -133,8 +148,8 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
       h(
         'tr',
         { class: 'bonus-scope' },
-        h('th', null, 'of which bonus scope (first table, declarations)'),
-        sides.map((s) => h('td', null, String(b.bonusScope![s] ?? 0))),
+        h('th', null, t('match:breakdown.bonusScope')),
+        sides.map((s) => h('td', null, num(b.bonusScope![s]))),
       ),
     );
   for (const [key, label] of awards(pack)) {
@@ -143,14 +158,16 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
     const points = key === 'piccola' ? (b.piccolaPoints ?? 3) : key === 'grande' ? 5 : 1;
     const detail = (s: number): string =>
       key === 'cards'
-        ? `${b.cardCounts[s]} cards`
+        ? t('match:breakdown.cards', { count: b.cardCounts[s], n: num(b.cardCounts[s]) })
         : key === 'denari'
-          ? `${b.denariCounts[s]} ${suitName('D', pack)}`
+          ? t('match:breakdown.suitCount', { count: b.denariCounts[s], n: num(b.denariCounts[s]), suit: denari })
           : key === 'primiera' && b.primiera
-            ? `${b.primiera[s] ?? 'void'}`
+            ? b.primiera[s] === null || b.primiera[s] === undefined
+              ? t('match:breakdown.void')
+              : num(b.primiera[s])
             : '';
     // Nobody holding a piccola or grande is no tie: nobody scores it.
-    const none = key === 'piccola' || key === 'grande' ? 'nobody' : 'tie';
+    const none = key === 'piccola' || key === 'grande' ? t('match:breakdown.nobody') : t('match:breakdown.tie');
     rows.push(
       h(
         'tr',
@@ -173,8 +190,8 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
       h(
         'tr',
         null,
-        h('th', null, 'Denari 1-2-3 bonus'),
-        sides.map((s) => h('td', null, String(b.denariBonus![s] ?? 0))),
+        h('th', null, t('match:breakdown.denariBonus', { suit: denari })),
+        sides.map((s) => h('td', null, num(b.denariBonus![s]))),
       ),
     );
   if (b.allDenari !== null && b.allDenari !== undefined)
@@ -182,7 +199,7 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
       h(
         'tr',
         null,
-        h('th', null, 'All ten denari'),
+        h('th', null, t('match:breakdown.allDenari', { suit: denari })),
         sides.map((s) => h('td', null, b.allDenari === s ? '✓' : '')),
       ),
     );
@@ -190,22 +207,22 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
     h(
       'tr',
       { class: 'points' },
-      h('th', null, 'Round points'),
-      sides.map((s) => h('td', null, String(b.points[s]))),
+      h('th', null, t('match:breakdown.points')),
+      sides.map((s) => h('td', null, num(b.points[s]))),
     ),
   );
   rows.push(
     h(
       'tr',
       { class: 'total' },
-      h('th', null, 'Total'),
-      sides.map((s) => h('td', null, String(running[s]))),
+      h('th', null, t('match:breakdown.total')),
+      sides.map((s) => h('td', null, num(running[s]))),
     ),
   );
   return h(
     'table',
     { class: 'breakdown', 'data-round': round },
-    h('caption', null, `Round ${round}`),
+    h('caption', null, t('match:roundN', { round: num(round) })),
     h(
       'thead',
       null,
@@ -222,40 +239,73 @@ export function breakdownTable(view: MatchView, roundIndex: number, me?: string 
 
 // ------------------------------------------------------------------ events
 
-export function describeEvent(e: MatchEvent, view: MatchView | null): string {
+/** "1 scopa", "2 scope" in the player's language. */
+export function scopeText(count: number): string {
+  return t('match:scope', { count, n: formatNumber(count) });
+}
+
+/**
+ * One event of the log in the player's words, every card named by its pack
+ * (cardName). `me`: the viewer, named "you".
+ */
+export function describeEvent(e: MatchEvent, view: MatchView | null, me?: string | null): string {
   const p = e.payload as Record<string, any>;
-  const seatName = (seat: number) => (view?.seats[seat] ? seatLabel(view.seats[seat]) : `seat ${seat}`);
+  const pack = packOf(view?.preset);
+  const seatName = (seat: number) => (view?.seats[seat] ? seatLabel(view.seats[seat]) : t('match:seatN', { seat: num(seat) }));
+  const cards = (codes: unknown) => cardNames((codes as string[] | undefined) ?? [], pack);
+  const side = (n: number) => (view ? sideLabel(view, n, me) : t('match:side', { side: num(n + 1) }));
   switch (e.type) {
     case 'MatchCreated':
-      return `${p.createdBy} created the match (${p.preset}, to ${p.options?.target} points)`;
+      return t('match:event.created', { player: p.createdBy, game: p.preset, target: num(p.options?.target) });
     case 'SeatTaken':
-      return `${p.player} took seat ${p.seat}${p.clientSeed ? `, giving client seed ${p.clientSeed}` : ''}`;
+      return p.clientSeed
+        ? t('match:event.seatTakenSeed', { player: p.player, seat: num(p.seat), seed: p.clientSeed })
+        : t('match:event.seatTaken', { player: p.player, seat: num(p.seat) });
     case 'ClientSeedGiven':
-      return `seat ${p.seat} gave client seed ${p.clientSeed}`;
+      return t('match:event.seedGiven', { player: seatName(p.seat), seed: p.clientSeed });
     case 'MatchStarted':
-      return 'The match started';
-    case 'RoundDealt':
-      return `Round ${p.round}${p.attempt ? ` dealt again (attempt ${p.attempt + 1})` : ' dealt'}: table ${(p.table as string[]).join(' ') || 'empty'}`;
+      return t('match:event.started');
+    case 'RoundDealt': {
+      const table = (p.table as string[]).length ? cards(p.table) : t('match:event.emptyTable');
+      return p.attempt
+        ? t('match:event.dealtAgain', { round: num(p.round), attempt: num(p.attempt + 1), table })
+        : t('match:event.dealt', { round: num(p.round), table });
+    }
     case 'HandsDealt':
-      return `Fresh hands dealt (deal ${p.deal + 1} of round ${p.round})`;
+      return t('match:event.handsDealt', { deal: num(p.deal + 1), round: num(p.round) });
     case 'InitialTableCaptured':
-      return `${seatName(p.dealer)} (dealer) took the first table ${(p.cards as string[]).join(' ')}: ${p.scope} scope`;
+      return t('match:event.firstTable', { player: seatName(p.dealer), cards: cards(p.cards), scope: scopeText(p.scope) });
     case 'HandDeclared':
-      return `${seatName(p.seat)} declared ${(p.cards as string[]).join(' ')}${p.mattaValue === null || p.mattaValue === undefined ? '' : `, the matta as ${p.mattaValue}`}: ${p.scope} scope`;
-    case 'CardPlayed':
-      return `${seatName(p.seat)} played ${p.card}${p.capture.length ? ` capturing ${(p.capture as string[]).join('+')}` : ' to the table'}${p.scopa ? ' — scopa!' : ''}${p.auto ? ' (played by the clock)' : ''}`;
+      return p.mattaValue === null || p.mattaValue === undefined
+        ? t('match:event.declared', { player: seatName(p.seat), cards: cards(p.cards), scope: scopeText(p.scope) })
+        : t('match:event.declaredMatta', { player: seatName(p.seat), cards: cards(p.cards), value: num(p.mattaValue), scope: scopeText(p.scope) });
+    case 'CardPlayed': {
+      const played = (p.capture as string[]).length
+        ? t('match:event.captured', { player: seatName(p.seat), card: cardName(p.card, pack), cards: cards(p.capture) })
+        : t('match:event.laid', { player: seatName(p.seat), card: cardName(p.card, pack) });
+      return [played, p.scopa ? t('match:event.scopa') : '', p.auto ? t('match:event.byClock') : ''].join('');
+    }
     case 'RoundEnded':
       return p.side === null || !p.cards.length
-        ? `Round ${p.round} ended`
-        : `Round ${p.round} ended: side ${p.side} takes the rest (${(p.cards as string[]).join(' ')})`;
+        ? t('match:event.roundEnded', { round: num(p.round) })
+        : t('match:event.roundEndedRest', { round: num(p.round), side: side(p.side), cards: cards(p.cards) });
     case 'RoundScored':
-      return `Round ${p.round} scored: ${(p.breakdown.points as number[]).join('–')} (totals ${(p.totals as number[]).join('–')})`;
+      return t('match:event.roundScored', { round: num(p.round), points: tally(p.breakdown.points), totals: tally(p.totals) });
     case 'SeatResigned':
-      return `${seatName(p.seat)} resigned`;
+      return t('match:event.resigned', { player: seatName(p.seat) });
     case 'SeatForfeited':
-      return `${seatName(p.seat)} forfeited`;
+      return t('match:event.forfeited', { player: seatName(p.seat) });
+    case 'MatchAborted':
+      return t('match:event.aborted', { player: seatName(p.seat) });
     case 'MatchEnded':
-      return `Match over: ${p.winner === null ? 'a draw' : `side ${p.winner} wins`} (${p.reason}), ${(p.totals as number[]).join('–')}; seed revealed`;
+      return t('match:event.ended', {
+        outcome:
+          p.winner === null
+            ? t('match:event.aDraw')
+            : t('match:wins', { name: side(p.winner), count: view ? view.seats.filter((s) => s.side === p.winner).length : 1 }),
+        why: reasonText(p.reason, pack),
+        totals: tally(p.totals),
+      });
     default:
       return e.type;
   }
@@ -289,7 +339,8 @@ export function roundBonuses(view: MatchView, events: MatchEvent[], round: numbe
   const pack = packOf(view.preset);
   const items: Child[] = [];
   let current = 0;
-  const seatName = (seat: number) => (view.seats[seat] ? (me && view.seats[seat].player === me ? 'you' : seatLabel(view.seats[seat])) : `seat ${seat}`);
+  const mine = (seat: number) => !!me && view.seats[seat]?.player === me;
+  const seatName = (seat: number) => (view.seats[seat] ? seatLabel(view.seats[seat]) : t('match:seatN', { seat: num(seat) }));
   for (const e of events) {
     const p = e.payload as Record<string, any>;
     if (e.type === 'RoundDealt') current = p.round as number;
@@ -299,9 +350,15 @@ export function roundBonuses(view: MatchView, events: MatchEvent[], round: numbe
         h(
           'li',
           { class: 'initial-capture', 'data-seq': e.seq },
-          `First table taken by the dealer, ${seatName(p.dealer)}${view.seats.filter((s) => s.side === p.side).length > 1 ? ` (${sideLabel(view, p.side, me)})` : ''}: `,
+          mine(p.dealer)
+            ? t('match:bonus.firstTableYou')
+            : view.seats.filter((s) => s.side === p.side).length > 1
+              ? t('match:bonus.firstTableTeam', { player: seatName(p.dealer), side: sideLabel(view, p.side, me) })
+              : t('match:bonus.firstTable', { player: seatName(p.dealer) }),
+          ' ',
           cardRow(p.cards as string[], 32, pack),
-          h('strong', null, ` ${p.scope} scope`),
+          ' ',
+          h('strong', null, scopeText(p.scope)),
         ),
       );
     } else if (e.type === 'HandDeclared') {
@@ -309,13 +366,15 @@ export function roundBonuses(view: MatchView, events: MatchEvent[], round: numbe
         h(
           'li',
           { class: 'declaration', 'data-seq': e.seq, 'data-seat': p.seat },
-          `Hand declared by ${seatName(p.seat)}: `,
+          mine(p.seat) ? t('match:bonus.declaredByYou') : t('match:bonus.declared', { player: seatName(p.seat) }),
+          ' ',
           cardRow(p.cards as string[], 32, pack),
-          p.mattaValue === null || p.mattaValue === undefined ? '' : ` the matta as ${p.mattaValue},`,
-          h('strong', null, ` ${p.scope} scope`),
+          ' ',
+          p.mattaValue === null || p.mattaValue === undefined ? '' : t('match:bonus.mattaAs', { value: num(p.mattaValue) }),
+          h('strong', null, scopeText(p.scope)),
         ),
       );
     }
   }
-  return items.length ? h('div', { class: 'round-bonuses', 'data-round': round }, h('h3', null, 'Bonus scope'), h('ul', null, items)) : null;
+  return items.length ? h('div', { class: 'round-bonuses', 'data-round': round }, h('h3', null, t('match:bonus.title')), h('ul', null, items)) : null;
 }

@@ -5,7 +5,8 @@ import { analysisPanel } from './analysis';
 import { h, mount } from './dom';
 import { canVerify, checkFairness, commitmentOf } from './fairness';
 import type { FairnessReport } from './fairness';
-import { packOf } from './cards';
+import { cardNames, packOf } from './cards';
+import { formatNumber, t } from './i18n';
 import { attempt } from './widgets';
 import {
   breakdownTable,
@@ -19,25 +20,22 @@ import {
   seatLabel,
   seatNameEl,
   sideLabel,
+  scopeText,
 } from './match-widgets';
 
 /** The seeds box: each seat's client seed, and once over what this browser re-derived from them. */
 function seedsBox(final: Match, fair: FairnessReport | null, me: string | null): HTMLElement {
   const v = final.view;
   const seeds = v.clientSeeds ?? [];
+  const pack = packOf(v.preset);
   const ok = (good: boolean, text: string) => h('span', { class: good ? 'ok' : 'bad' }, `${good ? '✓' : '✗'} ${text}`);
   if (v.rulesVersion === 'scopa-rules/1') {
-    return h(
-      'div',
-      { class: 'seeds', id: 'seeds' },
-      h('h3', null, 'Seeds'),
-      h('p', { class: 'muted' }, 'A scopa-rules/1 match: the deal follows from the server seed alone (no client seeds).'),
-    );
+    return h('div', { class: 'seeds', id: 'seeds' }, h('h3', null, t('fairness:title')), h('p', { class: 'muted' }, t('fairness:rules1')));
   }
   return h(
     'div',
     { class: 'seeds', id: 'seeds' },
-    h('h3', null, 'Seeds'),
+    h('h3', null, t('fairness:title')),
     h(
       'ul',
       { id: 'client-seeds' },
@@ -45,36 +43,31 @@ function seedsBox(final: Match, fair: FairnessReport | null, me: string | null):
         h(
           'li',
           { 'data-seat': s.seat },
-          `seat ${s.seat} (${seatLabel(s)}): `,
-          seeds[s.seat] ? h('span', { class: 'mono small' }, seeds[s.seat]) : h('span', { class: 'muted' }, s.bot ? 'a bot gives no seed' : 'no seed given'),
+          t('fairness:seatSeed', { seat: formatNumber(s.seat), player: seatLabel(s) }),
+          ' ',
+          seeds[s.seat]
+            ? h('span', { class: 'mono small' }, seeds[s.seat])
+            : h('span', { class: 'muted' }, s.bot ? t('fairness:botNoSeed') : t('fairness:noSeed')),
         ),
       ),
     ),
     !final.reveal
-      ? h('p', { class: 'muted' }, 'The server seed stays secret until the match is over; then this page re-derives every deal from it and these seeds.')
+      ? h('p', { class: 'muted' }, t('fairness:secret'))
       : !fair
-        ? h('p', { class: 'muted', id: 'deck-check' }, canVerify() ? 'checking the deals…' : 'not checked here (no WebCrypto)')
+        ? h('p', { class: 'muted', id: 'deck-check' }, canVerify() ? t('fairness:checking') : t('fairness:noCrypto'))
         : [
             h(
               'p',
               { id: 'commitment-first' },
-              ok(
-                fair.committedFirst && fair.commitmentOk,
-                fair.committedFirst
-                  ? 'The server committed to its seed (event #1) before any client seed was given: the deal was fixed on its side before anyone joined.'
-                  : 'A client seed came before the commitment.',
-              ),
+              ok(fair.committedFirst && fair.commitmentOk, fair.committedFirst ? t('fairness:committedFirst') : t('fairness:seedBeforeCommitment')),
             ),
             h(
               'p',
               { id: 'deck-check' },
               fair.badDeal
-                ? ok(false, `The table of round ${fair.badDeal.round} (deal attempt ${fair.badDeal.attempt}) does not follow from the seeds.`)
-                : ok(
-                    true,
-                    `Every deal (${fair.deals}) follows from the deck seed SHA-256("scopa-seed/2" ‖ server seed ‖ client seeds), re-shuffled in this browser.`,
-                  ),
-              h('div', { class: 'mono small muted' }, `deck seed ${fair.deckSeed}`),
+                ? ok(false, t('fairness:badDeal', { round: formatNumber(fair.badDeal.round), attempt: formatNumber(fair.badDeal.attempt) }))
+                : ok(true, t('fairness:dealsFollow', { count: fair.deals, n: formatNumber(fair.deals) })),
+              h('div', { class: 'mono small muted' }, t('fairness:deckSeed', { seed: fair.deckSeed })),
             ),
             fair.mine
               ? h(
@@ -82,21 +75,31 @@ function seedsBox(final: Match, fair: FairnessReport | null, me: string | null):
                   { id: 'your-seed' },
                   ok(
                     fair.mine.tableWithout.join(' ') !== fair.mine.table.join(' '),
-                    `Your seed (seat ${fair.mine.seat}) changed the deal: without it the first table would have been ${fair.mine.tableWithout.join(' ')}, not ${fair.mine.table.join(' ')}.`,
+                    t('fairness:yourSeed', {
+                      seat: formatNumber(fair.mine.seat),
+                      without: cardNames(fair.mine.tableWithout, pack),
+                      table: cardNames(fair.mine.table, pack),
+                    }),
                   ),
                 )
               : me && v.seats.some((s) => s.player === me)
-                ? h('p', { id: 'your-seed', class: 'muted' }, 'You gave no seed in this match.')
+                ? h('p', { id: 'your-seed', class: 'muted' }, t('fairness:youGaveNone'))
                 : null,
             h(
               'p',
               { id: 'operator-proof' },
               fair.seeded.length > 0
-                ? `Operator-proof: ${fair.seeded.length === 1 ? 'a human seat' : `${fair.seeded.length} human seats`} gave a seed after the server had committed, so the operator alone could not choose these cards.`
-                : 'No human seat gave a seed: this deal is committed and verifiable, but the operator could have chosen it.',
+                ? t('fairness:operatorProof', { count: fair.seeded.length, n: formatNumber(fair.seeded.length) })
+                : t('fairness:operatorCould'),
             ),
           ],
   );
+}
+
+/** The first step worth opening on: the first deal (the first event that puts cards on the table), else the last event. */
+export function firstShowingStep(events: readonly MatchEvent[]): number {
+  const at = events.findIndex((e) => e.type === 'RoundDealt');
+  return at >= 0 ? at + 1 : Math.max(1, events.length);
 }
 
 /** The whole event log of a match, 100 events a request. */
@@ -175,13 +178,16 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
   };
   window.addEventListener('keydown', onKey);
 
+  /** The move a seq is: the plays and declarations up to it, counted from 1. */
+  const moveOf = (seq: number) => events.filter((e) => e.seq <= seq && (e.type === 'CardPlayed' || e.type === 'HandDeclared')).length + 1;
+
   const render = () => {
     if (!alive) return;
-    if (!final) return mount(root, h('section', { class: 'panel' }, h('p', { class: 'muted' }, 'Loading the replay…')));
+    if (!final) return mount(root, h('section', { class: 'panel' }, h('p', { class: 'muted' }, t('replay:loading'))));
     const n = events.length;
     const at = cache.get(step);
     const event = events[step - 1];
-    const slider = h('input', { type: 'range', id: 'scrub', min: 1, max: n, value: step, 'aria-label': 'event' });
+    const slider = h('input', { type: 'range', id: 'scrub', min: 1, max: n, value: step, 'aria-label': t('replay:scrub') });
     slider.addEventListener('input', () => void goTo(Number(slider.value)));
     const v: MatchView | undefined = at?.view;
     const reveal = at?.reveal;
@@ -193,34 +199,38 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
     const auditBox = h(
       'div',
       { class: `audit ${audit ? (audit.sound ? 'sound' : 'unsound') : ''}`, id: 'audit' },
-      h('h3', null, 'Audit'),
+      h('h3', null, t('replay:audit.title')),
       audit
         ? [
             h(
               'p',
               { id: 'audit-verdict' },
-              h('strong', null, audit.sound ? '✓ sound' : '✗ UNSOUND'),
-              ` — checked ${audit.checked}${audit.events ? `, ${audit.events} events` : ''}`,
+              h('strong', null, audit.sound ? `✓ ${t('replay:audit.sound')}` : `✗ ${t('replay:audit.unsound')}`),
+              ' — ',
+              audit.checked === 'chain+rules' ? t('replay:audit.checkedRules') : t('replay:audit.checkedChain'),
+              audit.events ? [', ', t('replay:audit.events', { count: audit.events, n: formatNumber(audit.events) })] : '',
             ),
-            !audit.sound ? h('p', null, `first bad event: #${audit.seq} — ${audit.reason}`) : null,
-            audit.lastHash ? h('p', { class: 'mono small' }, `last hash ${audit.lastHash}`) : null,
+            !audit.sound
+              ? h('p', null, t('replay:audit.firstBad', { n: formatNumber(events.findIndex((e) => e.seq === audit!.seq) + 1), reason: audit.reason }))
+              : null,
+            audit.lastHash ? h('p', { class: 'mono small' }, t('replay:audit.lastHash', { hash: audit.lastHash })) : null,
           ]
-        : h('p', { class: 'muted' }, 'checking…'),
-      h('p', { class: 'mono small' }, `seed commitment ${commitment ?? '—'}`),
+        : h('p', { class: 'muted' }, t('replay:audit.checking')),
+      h('p', { class: 'mono small' }, t('replay:audit.commitment', { hash: commitment ?? t('common:none') })),
       final.reveal
         ? [
-            h('p', { class: 'mono small' }, `revealed seed ${final.reveal.seed}`),
+            h('p', { class: 'mono small' }, t('replay:audit.revealed', { seed: final.reveal.seed })),
             h(
               'p',
               { id: 'seed-check' },
               localCheck === null
-                ? 'sha256(seed) not checked here (no WebCrypto)'
+                ? t('replay:audit.seedNotChecked')
                 : localCheck === commitment
-                  ? '✓ sha256(seed) equals the commitment (checked in this browser)'
-                  : '✗ sha256(seed) does not equal the commitment',
+                  ? `✓ ${t('replay:audit.seedEquals')}`
+                  : `✗ ${t('replay:audit.seedDiffers')}`,
             ),
           ]
-        : h('p', { class: 'muted' }, 'The seed stays secret until the match is over: the audit checks the chain only.'),
+        : h('p', { class: 'muted' }, t('replay:audit.secret')),
       seedsBox(final, fair, me),
     );
 
@@ -230,20 +240,14 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
           return h(
             'div',
             { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
-            h(
-              'div',
-              { class: 'seat-name' },
-              seatNameEl(s),
-              v.dealer === s.seat ? h('span', { class: 'badge' }, 'dealer') : null,
-              h('span', { class: 'muted small' }, ` seat ${s.seat} · side ${s.side}`),
-            ),
+            h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, t('table:dealer')) : null),
             hand
               ? h(
                   'div',
                   { class: 'cards revealed' },
                   hand.length
                     ? hand.map((c) => cardEl(c, { width: 52, pack, value: values[c], cls: s.declared?.includes(c) ? 'declared' : '' }))
-                    : h('span', { class: 'muted' }, 'no cards'),
+                    : h('span', { class: 'muted' }, t('replay:noCards')),
                 )
               : seatHand(v, s, 34),
           );
@@ -258,31 +262,31 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
         h(
           'header',
           { class: 'match-head' },
-          h('h1', null, `Replay: ${final.view.preset ?? 'match'} `, h('span', { class: 'muted small' }, id.slice(0, 8))),
-          h('a', { href: `#/match/${id}` }, 'to the table'),
+          h('h1', null, t('replay:title', { game: final.view.preset ?? t('table:match') }), ' ', h('span', { class: 'muted small' }, id.slice(0, 8))),
+          h('a', { href: `#/match/${id}` }, t('replay:toTable')),
         ),
-        over
-          ? h('p', { class: 'result-line', id: 'replay-result' }, resultText(final.view, me))
-          : h('p', { class: 'muted' }, 'This match is not over: each step shows the spectator view.'),
+        over ? h('p', { class: 'result-line', id: 'replay-result' }, resultText(final.view, me)) : h('p', { class: 'muted' }, t('replay:notOver')),
         h(
           'div',
           { class: 'controls' },
-          h('button', { id: 'step-first', onclick: () => goTo(1), disabled: step <= 1, title: 'first (Home)' }, '|◀'),
-          h('button', { id: 'step-back', onclick: () => goTo(step - 1), disabled: step <= 1, title: 'back (←)' }, '◀'),
+          h('button', { id: 'step-first', onclick: () => goTo(1), disabled: step <= 1, title: t('replay:first'), 'aria-label': t('replay:first') }, '|◀'),
+          h('button', { id: 'step-back', onclick: () => goTo(step - 1), disabled: step <= 1, title: t('replay:back'), 'aria-label': t('replay:back') }, '◀'),
           slider,
-          h('button', { id: 'step-forward', onclick: () => goTo(step + 1), disabled: step >= n, title: 'forward (→)' }, '▶'),
-          h('button', { id: 'step-last', onclick: () => goTo(n), disabled: step >= n, title: 'last (End)' }, '▶|'),
-          h('span', { id: 'step-label' }, `event ${step} / ${n}`),
+          h(
+            'button',
+            { id: 'step-forward', onclick: () => goTo(step + 1), disabled: step >= n, title: t('replay:forward'), 'aria-label': t('replay:forward') },
+            '▶',
+          ),
+          h('button', { id: 'step-last', onclick: () => goTo(n), disabled: step >= n, title: t('replay:last'), 'aria-label': t('replay:last') }, '▶|'),
+          h('span', { id: 'step-label', 'aria-live': 'polite' }, t('replay:step', { step: formatNumber(step), total: formatNumber(n) })),
         ),
         h(
           'div',
           { class: 'current-event', id: 'current-event' },
           event
             ? [
-                h('strong', null, `#${event.seq} ${event.type}`),
-                ' — ',
-                describeEvent(event, final.view),
-                event.actor ? h('span', { class: 'muted' }, ` (by ${event.actor})`) : null,
+                h('strong', { 'data-type': event.type }, describeEvent(event, final.view, me)),
+                event.actor ? h('span', { class: 'muted' }, ' ', t('replay:by', { actor: event.actor })) : null,
               ]
             : null,
           event?.type === 'CardPlayed'
@@ -293,18 +297,24 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
                 (event.payload.capture as string[]).length ? [' ⟶ ', cardRow(event.payload.capture as string[], 44, pack)] : null,
               )
             : null,
-          event ? h('div', { class: 'mono small muted' }, `hash ${event.hash}`) : null,
+          event ? h('div', { class: 'mono small muted' }, t('replay:hash', { hash: event.hash })) : null,
         ),
         v
           ? h(
               'div',
               { class: 'replay-board' },
-              h('div', { class: 'muted' }, `round ${v.round} · deck ${v.deckSize} · phase ${v.phase}`),
+              h(
+                'div',
+                { class: 'muted' },
+                t('table:roundOnly', { round: formatNumber(v.round) }),
+                ' · ',
+                t('table:deck', { count: v.deckSize, n: formatNumber(v.deckSize) }),
+              ),
               h('div', { class: 'seats-grid' }, seats),
               h(
                 'div',
                 { class: 'felt', id: 'replay-table' },
-                v.table.length ? v.table.map((c) => cardEl(c, { width: 60, pack, value: values[c] })) : h('span', { class: 'muted' }, 'The table is empty.'),
+                v.table.length ? v.table.map((c) => cardEl(c, { width: 60, pack, value: values[c] })) : h('span', { class: 'muted' }, t('table:emptyTable')),
               ),
               h(
                 'div',
@@ -314,8 +324,8 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
                     'div',
                     { class: 'side', 'data-side': s.side },
                     h('div', { class: 'side-name' }, sideLabel(v, s.side, me)),
-                    h('div', { class: 'score' }, h('span', { class: 'big' }, String(s.score)), ' points'),
-                    h('div', null, `captured ${s.capturedCount} · scope ${s.scope}`),
+                    h('div', { class: 'score' }, h('span', { class: 'big' }, formatNumber(s.score)), ' ', t('replay:points', { count: s.score })),
+                    h('div', null, t('table:captured', { count: s.capturedCount, n: formatNumber(s.capturedCount) }), ' · ', scopeText(s.scope)),
                     cardRow(s.captured, 24, pack),
                   ),
                 ),
@@ -327,7 +337,7 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
                   ]
                 : null,
             )
-          : h('p', { class: 'muted' }, 'Loading this step…'),
+          : h('p', { class: 'muted' }, t('replay:loadingStep')),
         over && v
           ? analysisPanel({
               analysis,
@@ -337,8 +347,11 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
               currentSeq: event?.seq ?? 0,
               seatName: (seat) => {
                 const s = final!.view.seats[seat];
-                return s ? `${seatLabel(s)} (seat ${seat})` : `seat ${seat}`;
+                return s ? seatLabel(s) : t('match:seatN', { seat: formatNumber(seat) });
               },
+              sideName: (side) => sideLabel(final!.view, side, me),
+              pack,
+              moveOf,
               onMark: (d) => {
                 const at = events.findIndex((e) => e.seq === d.seq);
                 if (at >= 0) void goTo(at + 1);
@@ -364,7 +377,8 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
         fair = await checkFairness(m.view.rulesVersion, m.view.seedCommitment, m.reveal.seed, m.view.clientSeeds ?? [], evs, mySeat);
       }
     }
-    await goTo(1);
+    // Open where something shows: the first deal, not the empty creation of the match.
+    await goTo(firstShowingStep(evs));
   })();
 
   return () => {
