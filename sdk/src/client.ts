@@ -38,6 +38,8 @@ export type MatchEvent = Schemas['MatchEventModel'];
 export type Audit = Schemas['AuditModel'];
 export type Session = Schemas['SessionModel'];
 export type Account = Schemas['AccountModel'];
+/** The calling account ({@link ScopaClient.me}), with its roles: `["moderator"]` for a moderator, `[]` for a player. */
+export type Me = Schemas['MeModel'];
 export type CreatedApiToken = Schemas['CreatedApiTokenModel'];
 export type InboxEntry = Schemas['InboxEntryModel'];
 export type ApiTokenScope = Schemas['CreateTokenInput']['scopes'][number];
@@ -435,8 +437,8 @@ export class ScopaClient {
     this.setToken(undefined);
   }
 
-  /** The calling account. */
-  async me(): Promise<Account> {
+  /** The calling account, with its roles (`["moderator"]` for a moderator, `[]` for a player). */
+  async me(): Promise<Me> {
     return this.#ok(this.rest.GET('/v1/me'));
   }
 

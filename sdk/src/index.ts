@@ -37,6 +37,7 @@ export type {
   TeamRequest,
   TeamRequestPage,
   Account,
+  Me,
   Analysis,
   DecisionAnalysis,
   MatchAnalysisResult,

@@ -146,6 +146,11 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
+    // a message report keeps the message's author and text as they are when reported (src/moderation reads no chat itself)
+    this.moderation.readMessagesWith(async (id) => {
+      const m = await this.message(id);
+      return m && { authorId: m.authorId, author: m.author, text: m.text };
+    });
     this.sweeper.start(this.config.CHAT_SWEEP_MS);
   }
 

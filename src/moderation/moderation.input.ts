@@ -15,7 +15,7 @@ export class ReportTargetInput {
   @MaxLength(64)
   username?: string;
 
-  @Field({ nullable: true, description: "A chat message's id (a UUID; its format is checked, the moderators read the message)." })
+  @Field({ nullable: true, description: "A chat message's id: the report keeps its author and text as they are now (NOT_FOUND for no such message)." })
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
   @IsString()

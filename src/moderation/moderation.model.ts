@@ -39,10 +39,22 @@ export class ReportTargetModel {
   @Field(() => ReportTargetKindEnum, { description: 'user, message or match.' })
   @ApiProperty({ enum: ReportTargetKindEnum })
   kind!: `${ReportTargetKindEnum}`;
-  @Field(() => String, { nullable: true, description: 'The reported user.' }) @ApiProperty({ type: String, nullable: true }) username!: string | null;
+  @Field(() => String, { nullable: true, description: "The reported user; for a chat message, its author (as when it was reported)." })
+  @ApiProperty({ type: String, nullable: true, description: "The reported user; for a chat message, its author (as when it was reported)." })
+  username!: string | null;
   @Field(() => String, { nullable: true, description: "The reported chat message's id." })
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   messageId!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "A reported chat message's text as it was when reported (kept even once the message is removed or swept); null otherwise.",
+  })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "A reported chat message's text as it was when reported (kept even once the message is removed or swept); null otherwise.",
+  })
+  text!: string | null;
   @Field(() => String, { nullable: true, description: 'The reported match.' }) @ApiProperty({ type: String, nullable: true, format: 'uuid' }) matchId!:
     string | null;
 }

@@ -1070,7 +1070,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The calling account
+         * The calling account, with its roles (["moderator"] for a moderator, [] for a player)
          * @description An API token needs the `profile:read` scope (a session holds every scope).
          */
         get: operations["me"];
@@ -3173,6 +3173,20 @@ export interface components {
             turn: number;
             viewer: number | null;
         };
+        /** @description The calling account, with its roles. */
+        MeModel: {
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            /**
+             * @description The roles of the account: ["moderator"] for a moderator (granted by an operator with `npm run admin -- grant moderator <username>`, or named by MODERATORS), [] for a player. Read at every request: a grant or a revoke shows at once.
+             * @example [
+             *       "moderator"
+             *     ]
+             */
+            roles: string[];
+            username: string;
+        };
         MessageSettingsInput: {
             /** @enum {string} */
             directMessages: "everyone" | "followed" | "nobody";
@@ -3496,6 +3510,9 @@ export interface components {
             matchId: string | null;
             /** Format: uuid */
             messageId: string | null;
+            /** @description A reported chat message's text as it was when reported (kept even once the message is removed or swept); null otherwise. */
+            text: string | null;
+            /** @description The reported user; for a chat message, its author (as when it was reported). */
             username: string | null;
         };
         ResolveReportInput: {
@@ -10252,7 +10269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountModel"];
+                    "application/json": components["schemas"]["MeModel"];
                 };
             };
             /** @description Unauthenticated: UNAUTHENTICATED. */
