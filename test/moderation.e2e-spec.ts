@@ -198,7 +198,10 @@ describe('reports and moderation (e2e, PGlite)', () => {
       .set('authorization', auth(ann))
       .send({ target: { messageId: '0b9a3f6e-2c1d-4e5f-8a7b-6c5d4e3f2a1b' }, reason: 'x' });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
-    const own = await http().post('/v1/reports').set('authorization', auth(bob)).send({ target: { messageId: said.body.id }, reason: 'x' });
+    const own = await http()
+      .post('/v1/reports')
+      .set('authorization', auth(bob))
+      .send({ target: { messageId: said.body.id }, reason: 'x' });
     expect([own.status, own.body.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 

@@ -39,8 +39,8 @@ export class ReportTargetModel {
   @Field(() => ReportTargetKindEnum, { description: 'user, message or match.' })
   @ApiProperty({ enum: ReportTargetKindEnum })
   kind!: `${ReportTargetKindEnum}`;
-  @Field(() => String, { nullable: true, description: "The reported user; for a chat message, its author (as when it was reported)." })
-  @ApiProperty({ type: String, nullable: true, description: "The reported user; for a chat message, its author (as when it was reported)." })
+  @Field(() => String, { nullable: true, description: 'The reported user; for a chat message, its author (as when it was reported).' })
+  @ApiProperty({ type: String, nullable: true, description: 'The reported user; for a chat message, its author (as when it was reported).' })
   username!: string | null;
   @Field(() => String, { nullable: true, description: "The reported chat message's id." })
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
