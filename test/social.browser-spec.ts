@@ -342,6 +342,24 @@ describe('social pages (Chromium)', () => {
       expect(await page.locator('#direct-chat .chat-status').textContent()).toBe('You cannot message this player.');
     }));
 
+  it('a message a moderator removes leaves an open chat panel at once', () =>
+    web.guarded(async () => {
+      const page = web.page;
+      const text = `to be removed ${loads}`;
+      const said = await http().post('/v1/lobby/chat').set('authorization', auth(bob)).send({ text });
+      expect(said.status).toBe(201);
+      await openAs(page, ann, '/lobby');
+      const line = page.locator('#lobby-chat .chat-msg', { hasText: text });
+      await line.waitFor();
+      // the panel is live once a message said now reaches it
+      const probe = `still here ${loads}`;
+      expect((await http().post('/v1/lobby/chat').set('authorization', auth(bob)).send({ text: probe })).status).toBe(201);
+      await page.locator('#lobby-chat .chat-msg', { hasText: probe }).waitFor();
+      expect((await http().delete(`/v1/chat/messages/${said.body.id}?reason=spam`).set('authorization', auth(mod))).status).toBe(200);
+      await line.waitFor({ state: 'detached', timeout: 5000 });
+      expect(await page.locator('#lobby-chat .chat-msg', { hasText: probe }).count()).toBe(1);
+    }));
+
   it("speaks the player's language: a profile's social box in Arabic, right to left; a chat refusal and a profile in French", () =>
     web.guarded(async () => {
       const page = web.page;

@@ -2,6 +2,7 @@
  * The chat panel (docs/social.md "Chat"): one room's history (newest last),
  * its new messages live over graphql-ws (the `chatMessage` subscription; on a
  * dropped connection the history is read again and the subscription reopened),
+ * a message a moderator removes dropped at once (`chatMessageRemoved`),
  * and a one-line form to say something. Used by the match page (its players'
  * and spectators' rooms), the lobby, a tournament's page, a team's page and a
  * direct conversation (#/messages/<username>).
@@ -37,6 +38,11 @@ export interface ChatPanel {
 
 const CHAT_MESSAGE = `subscription ChatLive($room: ChatRoomInput!) {
   chatMessage(room: $room) { id author text sentAt room { kind id matchRoom participants } }
+}`;
+
+/** A moderator's removals in the room: the panel drops each message named. */
+const CHAT_MESSAGE_REMOVED = `subscription ChatRemoved($room: ChatRoomInput!) {
+  chatMessageRemoved(room: $room) { id }
 }`;
 
 /** The GraphQL ChatRoomInput of a REST-style room. */
@@ -262,6 +268,18 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
       },
     });
     socket = current;
+    // On the same socket, before the messages: a message a moderator removes leaves the panel at once (a dropped socket is reopened below).
+    current.subscribe<{ chatMessageRemoved: { id: string } }>(
+      { query: CHAT_MESSAGE_REMOVED, variables: { room: roomInput(room) } },
+      {
+        next: (result) => {
+          const id = result.data?.chatMessageRemoved?.id;
+          if (id && messages.delete(id)) render();
+        },
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
     current.subscribe<{ chatMessage: ChatMessage }>(
       { query: CHAT_MESSAGE, variables: { room: roomInput(room) } },
       {
