@@ -5,7 +5,7 @@
  * test/moderation-admin.e2e-spec.ts) lists and resolves reports, mutes until
  * a time and unmutes (what chat reads: activeMute), bans (sessions, refresh
  * and API tokens dead, login refused with ACCOUNT_BANNED); everyone else is
- * FORBIDDEN. Every action lands in the hash-chained moderation log, whose
+ * FORBIDDEN; a lifted ban lets the account log in again. Every action lands in the hash-chained moderation log, whose
  * JSON Lines export `npm run audit` finds sound, and a tampered line not.
  * `me` names the moderator role (`roles`), and follows a grant and a revoke;
  * a message report keeps the message's author and text as they were.
@@ -240,6 +240,7 @@ describe('reports and moderation (e2e, PGlite)', () => {
       ['post', `/v1/admin/users/${bob.username}/mute`, { until: new Date(Date.now() + 60_000).toISOString(), reason: 'x' }],
       ['delete', `/v1/admin/users/${bob.username}/mute`],
       ['post', `/v1/admin/users/${bob.username}/ban`, { reason: 'x' }],
+      ['delete', `/v1/admin/users/${bob.username}/ban`],
       ['get', '/v1/admin/moderation-log'],
     ];
     for (const [method, url, body] of calls) {
@@ -358,6 +359,37 @@ describe('reports and moderation (e2e, PGlite)', () => {
       expect((await http().post('/v1/admin/users/nobody-here/ban').set('authorization', auth(mod)).send({ reason: 'x' })).status).toBe(404);
     });
 
+    it('a lifted ban lets the account log in again (what the ban revoked stays revoked); NOT_FOUND when not banned; GraphQL unbanUser; logged', async () => {
+      const gus = await register(app, 'gus');
+      const password = `password-of-${gus.username}`;
+      expect((await http().post(`/v1/admin/users/${gus.username}/ban`).set('authorization', auth(mod)).send({ reason: 'spam' })).status).toBe(200);
+      expect((await http().post('/v1/auth/login').send({ username: gus.username, password })).body.code).toBe('ACCOUNT_BANNED');
+
+      const lifted = await http().delete(`/v1/admin/users/${gus.username}/ban?reason=appeal%20accepted`).set('authorization', auth(mod));
+      expect(lifted.status).toBe(204);
+      const login = await http().post('/v1/auth/login').send({ username: gus.username, password });
+      expect(login.status).toBe(200);
+      const me = await http().get('/v1/me').set('authorization', auth(login.body.accessToken));
+      expect([me.status, me.body.username]).toEqual([200, gus.username]);
+      // the session the ban ended stays ended
+      expect((await http().get('/v1/me').set('authorization', auth(gus))).status).toBe(401);
+      const twice = await http().delete(`/v1/admin/users/${gus.username}/ban`).set('authorization', auth(mod));
+      expect([twice.status, twice.body.code]).toEqual([404, 'NOT_FOUND']);
+      expect((await http().delete('/v1/admin/users/nobody-here/ban').set('authorization', auth(mod))).status).toBe(404);
+      // and banned again, then lifted over GraphQL
+      expect((await http().post(`/v1/admin/users/${gus.username}/ban`).set('authorization', auth(mod)).send({ reason: 'spam again' })).status).toBe(200);
+      const r = await gqlOk(app, mod.token, `mutation($u: String!) { unbanUser(username: $u, input: {reason: "second chance"}) }`, { u: gus.username });
+      expect(r.unbanUser).toBe(true);
+      expect((await http().post('/v1/auth/login').send({ username: gus.username, password })).status).toBe(200);
+      expect(errorCode(await gql(app, ann.token, `mutation { unbanUser(username: "${gus.username}") }`))).toBe('FORBIDDEN');
+
+      const log = await gqlOk(app, mod.token, `{ moderationLog(first: 100) { items { action actor target reason } } }`);
+      expect(log.moderationLog.items.filter((e: { action: string }) => e.action === 'userUnbanned')).toEqual([
+        { action: 'userUnbanned', actor: mod.username, target: gus.username, reason: 'appeal accepted' },
+        { action: 'userUnbanned', actor: mod.username, target: gus.username, reason: 'second chance' },
+      ]);
+    });
+
     it('GraphQL banUser', async () => {
       const dan = await register(app, 'dan');
       const r = await gqlOk(app, mod.token, `mutation($u: String!) { banUser(username: $u, input: {reason: "alt account"}) { username reason bannedBy } }`, {
@@ -391,14 +423,14 @@ describe('reports and moderation (e2e, PGlite)', () => {
       expect(header).toMatchObject({ format: 'scopa-moderation-log/1', events: events.length, lastHash: events[events.length - 1].hash });
       expect(header.signature).toEqual(expect.any(String));
       const types = events.map((e) => e.type);
-      for (const t of ['reportResolved', 'userMuted', 'userUnmuted', 'userBanned', 'messageRemoved']) expect(types).toContain(t);
+      for (const t of ['reportResolved', 'userMuted', 'userUnmuted', 'userBanned', 'userUnbanned', 'messageRemoved']) expect(types).toContain(t);
       const muted = events.find((e) => e.type === 'userMuted' && e.payload.target === bob.username);
       expect(muted).toMatchObject({ actor: mod.username, payload: { target: bob.username, reason: 'flood', until: expect.any(String) } });
       expect(Date.parse(muted.time)).not.toBeNaN();
       expect(events.find((e) => e.type === 'userUnmuted')).toMatchObject({ payload: { reason: 'served' } });
       expect(events[events.length - 1]).toMatchObject({ type: 'messageRemoved', actor: mod.username, payload: { reason: 'slur', details: { room: 'lobby' } } });
       // refused actions logged nothing: no ban of the moderator, one ban of carl
-      expect(events.filter((e) => e.type === 'userBanned').map((e) => e.payload.reason)).toEqual(['cheating', 'alt account']);
+      expect(events.filter((e) => e.type === 'userBanned').map((e) => e.payload.reason)).toEqual(['cheating', 'spam', 'spam again', 'alt account']);
 
       expect(auditModerationLog(res.text).problems).toEqual([]);
       const sound = path.join(dir, 'moderation.jsonl');
@@ -435,7 +467,7 @@ describe('reports and moderation (e2e, PGlite)', () => {
     });
   });
 
-  it('the SDK: report, reports, resolveReport, muteUser, unmuteUser, banUser, moderationLog', async () => {
+  it('the SDK: report, reports, resolveReport, muteUser, unmuteUser, banUser, unbanUser, moderationLog', async () => {
     const baseUrl = await base();
     const player = new ScopaClient({ baseUrl, token: ann.token });
     const moderator = new ScopaClient({ baseUrl, token: mod.token });
@@ -449,6 +481,8 @@ describe('reports and moderation (e2e, PGlite)', () => {
     expect((await moderator.muteUser(eve.username, until, 'rude')).until).toBe(until.toISOString());
     await moderator.unmuteUser(eve.username, 'apologized');
     expect((await moderator.banUser(eve.username, 'rude again')).username).toBe(eve.username);
+    await moderator.unbanUser(eve.username, 'apologized again');
+    await expect(moderator.unbanUser(eve.username)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const text = await moderator.moderationLog();
     expect(auditModerationLog(text).problems).toEqual([]);
     await expect(player.reports()).rejects.toBeInstanceOf(ScopaError);

@@ -788,6 +788,11 @@ export class ScopaClient {
     return this.#ok(this.rest.POST('/v1/admin/users/{username}/ban', { params: { path: { username } }, body: { reason } }));
   }
 
+  /** For moderators: lifts a ban (the account logs in again; what the ban revoked stays revoked). */
+  async unbanUser(username: string, reason?: string): Promise<void> {
+    await this.#ok(this.rest.DELETE('/v1/admin/users/{username}/ban', { params: { path: { username }, query: reason === undefined ? {} : { reason } } }));
+  }
+
   /** For moderators: the moderation log as JSON Lines (a signed header, then every action), for `npm run audit`. */
   async moderationLog(): Promise<string> {
     const result = await this.rest.GET('/v1/admin/moderation-log', { headers: { accept: 'application/x-ndjson' }, parseAs: 'text' });

@@ -85,7 +85,7 @@ export class MuteInput {
   reason!: string;
 }
 
-@InputType('UnmuteInput', { description: 'Why a mute is lifted early.' })
+@InputType('UnmuteInput', { description: 'Why a mute is lifted early, or a ban lifted.' })
 export class UnmuteInput {
   @Field({ nullable: true, description: `Why (up to ${REASON_MAX} characters), for the log.` })
   @ApiPropertyOptional({ maxLength: REASON_MAX })

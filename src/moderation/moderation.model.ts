@@ -25,13 +25,14 @@ export enum ModerationActionEnum {
   userMuted = 'userMuted',
   userUnmuted = 'userUnmuted',
   userBanned = 'userBanned',
+  userUnbanned = 'userUnbanned',
   reportResolved = 'reportResolved',
   messageRemoved = 'messageRemoved',
 }
 registerEnumType(ModerationActionEnum, {
   name: 'ModerationAction',
   description:
-    'moderatorGranted / moderatorRevoked: by an operator (npm run admin); userMuted, userUnmuted, userBanned, reportResolved: by a moderator; messageRemoved: a chat message removed by a moderator.',
+    'moderatorGranted / moderatorRevoked: by an operator (npm run admin); userMuted, userUnmuted, userBanned, userUnbanned, reportResolved: by a moderator; messageRemoved: a chat message removed by a moderator.',
 });
 
 @ObjectType('ReportTarget', { description: 'What a report is about: its kind and the one field of that kind.' })

@@ -341,6 +341,22 @@ export class ModerationService {
     return { username: account.username, bannedAt: mark.bannedAt, reason: why, bannedBy: caller.username };
   }
 
+  /**
+   * Lifts a ban: login works again (the sessions and tokens the ban revoked
+   * stay revoked), on every instance once the lift is heard; logged.
+   * NOT_FOUND when the account is not banned.
+   */
+  async unban(caller: Principal, username: string, reason?: unknown): Promise<void> {
+    await this.requireModerator(caller);
+    const why = text(reason, 'reason', false);
+    const account = await this.account(username);
+    await this.store.logged(caller.username, async (tx) => {
+      if (!(await this.bans.unmarkBanned(tx, account.id))) throw new DomainError('NOT_FOUND', `${account.username} is not banned`);
+      return { result: undefined, events: [{ type: 'userUnbanned', target: account.username, reason: why }] };
+    });
+    await this.bans.announceLifted(account.id);
+  }
+
   // ------------------------------------------------------------ roles (the operator's)
 
   /**
