@@ -92,6 +92,30 @@ describe('chat rooms (e2e, PGlite)', () => {
     };
   }
 
+  /** A graphql-ws subscription to a room's removals (`chatMessageRemoved`): what it has received so far. */
+  async function subscribeRemovals(a: Account, room: Record<string, unknown>): Promise<{ got: any[]; errors: unknown[]; until: (n: number) => Promise<void> }> {
+    const c = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: auth(a) }, retryAttempts: 0 });
+    clients.push(c);
+    const got: any[] = [];
+    const errors: unknown[] = [];
+    c.subscribe(
+      { query: `subscription($r: ChatRoomInput!) { chatMessageRemoved(room: $r) { id room { kind id matchRoom } removedAt } }`, variables: { r: room } },
+      {
+        next: (r) => (r.errors ? errors.push(r.errors) : got.push((r.data as any).chatMessageRemoved)),
+        error: (e) => void errors.push(e),
+        complete: () => undefined,
+      },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    return {
+      got,
+      errors,
+      until: async (n) => {
+        for (let i = 0; i < 250 && got.length < n; i++) await new Promise((r) => setTimeout(r, 20));
+      },
+    };
+  }
+
   async function match(players: Account[], preset: string, extra: Record<string, unknown> = {}): Promise<string> {
     const [creator, ...others] = players;
     const made = await http()
@@ -457,7 +481,7 @@ describe('chat rooms (e2e, PGlite)', () => {
     // sharing a team is a connection for direct messages
     expect((await say(ann, `/v1/messages/${bob.username}`, 'see you at the club')).status).toBe(201);
   });
-  it('a muted user is refused with CHAT_MUTED naming the end, until the end time; a moderator removes a message, which leaves every history', async () => {
+  it('a muted user is refused with CHAT_MUTED naming the end, until the end time; a moderator removes a message, which leaves every history and is pushed to the room (chatMessageRemoved)', async () => {
     const [ann, bob] = await Promise.all([register(app, 'mua'), register(app, 'mub')]);
     const mod = await registerNamed(app, MODERATOR);
     const id = await match([ann, bob], 'scopa');
@@ -479,9 +503,14 @@ describe('chat rooms (e2e, PGlite)', () => {
     await new Promise((r) => setTimeout(r, Math.max(0, new Date(until).getTime() - Date.now()) + 200));
     expect((await say(ann, `/v1/matches/${id}/chat`, 'after the mute')).status).toBe(201);
 
-    // the moderator removes a message: gone from the history, in the moderation log
+    // the moderator removes a message: pushed live to the room's subscribers (not another room's), gone from the history, in the moderation log
+    const [inRoom, inLobby] = await Promise.all([subscribeRemovals(bob, { kind: 'match', id }), subscribeRemovals(bob, { kind: 'lobby' })]);
     const removed = await http().delete(`/v1/chat/messages/${said.body.id}?reason=spam`).set('authorization', auth(mod));
     expect([removed.status, removed.body.id]).toEqual([200, said.body.id]);
+    await inRoom.until(1);
+    expect(inRoom.got).toEqual([{ id: said.body.id, room: { kind: 'match', id, matchRoom: 'players' }, removedAt: expect.any(String) }]);
+    expect(inRoom.errors).toEqual([]);
+    expect([inLobby.got, inLobby.errors]).toEqual([[], []]);
     expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the mute', 'not muted']);
     const again = await gql(app, mod.token, `mutation($id: ID!) { removeChatMessage(id: $id) { id } }`, { id: said.body.id });
     expect(errorCode(again)).toBe('CONFLICT');

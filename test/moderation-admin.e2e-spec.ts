@@ -77,6 +77,8 @@ describe('npm run admin on the embedded database (e2e, a PGlite folder)', () => 
     expect(reg.status).toBe(201);
     const token = reg.body.accessToken as string;
     expect((await http().get('/v1/admin/reports').set('authorization', `Bearer ${token}`)).status).toBe(403);
+    const roles = async () => (await http().get('/v1/me').set('authorization', `Bearer ${token}`)).body.roles;
+    expect(await roles()).toEqual([]);
 
     const file = path.join(dataDir, OPERATOR_FILE);
     expect(existsSync(file)).toBe(true);
@@ -87,6 +89,7 @@ describe('npm run admin on the embedded database (e2e, a PGlite folder)', () => 
     expect(granted).toMatchObject({ code: 0 }); // stderr shown if not
     expect(granted.stdout).toMatch(/mia is now a moderator .*through the running service, pid \d+/);
     expect((await http().get('/v1/admin/reports').set('authorization', `Bearer ${token}`)).status).toBe(200);
+    expect(await roles()).toEqual(['moderator']);
 
     const twice = await admin(['grant', 'moderator', 'mia'], env());
     expect([twice.code, twice.stdout]).toEqual([0, expect.stringMatching(/is a moderator already: nothing changed/)]);
@@ -112,6 +115,7 @@ describe('npm run admin on the embedded database (e2e, a PGlite folder)', () => 
     const revoked = await admin(['revoke', 'moderator', 'mia'], env());
     expect([revoked.code, revoked.stdout]).toEqual([0, expect.stringMatching(/mia is no longer a moderator/)]);
     expect((await http().get('/v1/admin/reports').set('authorization', `Bearer ${token}`)).status).toBe(403);
+    expect(await roles()).toEqual([]);
   });
 
   it('the operator endpoint refuses a request without the secret of the data folder', async () => {

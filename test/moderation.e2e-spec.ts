@@ -5,8 +5,10 @@
  * test/moderation-admin.e2e-spec.ts) lists and resolves reports, mutes until
  * a time and unmutes (what chat reads: activeMute), bans (sessions, refresh
  * and API tokens dead, login refused with ACCOUNT_BANNED); everyone else is
- * FORBIDDEN. Every action lands in the hash-chained moderation log, whose
+ * FORBIDDEN; a lifted ban lets the account log in again. Every action lands in the hash-chained moderation log, whose
  * JSON Lines export `npm run audit` finds sound, and a tampered line not.
+ * `me` names the moderator role (`roles`), and follows a grant and a revoke;
+ * a message report keeps the message's author and text as they were.
  * Responses are checked against openapi.yaml.
  */
 import { execFile } from 'node:child_process';
@@ -40,6 +42,9 @@ describe('reports and moderation (e2e, PGlite)', () => {
   let bob: Account;
   const http = () => request(app.getHttpServer());
   const auth = (a: Account | string) => `Bearer ${typeof a === 'string' ? a : a.token}`;
+  /** The app on a loopback port, once (for the SDK). */
+  let listening: Promise<string> | undefined;
+  const base = () => (listening ??= listenOnLoopback(app).then((l) => l.http));
   const ENV = { JOB_WORKERS: '0' };
   let dir: string;
 
@@ -73,7 +78,9 @@ describe('reports and moderation (e2e, PGlite)', () => {
     it('any player reports a user, a chat message (by its id) or a match, with a reason; a moderator lists them open, in cursor pages, and resolves them', async () => {
       const match = await http().post('/v1/matches').set('authorization', auth(bob)).send({ preset: 'scopa' });
       expect(match.status).toBe(201);
-      const messageId = '0b9a3f6e-2c1d-4e5f-8a7b-6c5d4e3f2a1b';
+      const said = await http().post('/v1/lobby/chat').set('authorization', auth(bob)).send({ text: 'you all play like bots' });
+      expect(said.status).toBe(201);
+      const messageId = said.body.id as string;
       const targets = [{ username: bob.username.toUpperCase() }, { messageId }, { matchId: match.body.id }];
       const made = [];
       for (const target of targets) {
@@ -81,10 +88,11 @@ describe('reports and moderation (e2e, PGlite)', () => {
         expect(res.status).toBe(201);
         made.push(res.body);
       }
+      // a message's report keeps its author and text as they were when reported
       expect(made.map((r) => r.target)).toEqual([
-        { kind: 'user', username: bob.username, messageId: null, matchId: null },
-        { kind: 'message', username: null, messageId, matchId: null },
-        { kind: 'match', username: null, messageId: null, matchId: match.body.id },
+        { kind: 'user', username: bob.username, messageId: null, text: null, matchId: null },
+        { kind: 'message', username: bob.username, messageId, text: 'you all play like bots', matchId: null },
+        { kind: 'match', username: null, messageId: null, text: null, matchId: match.body.id },
       ]);
       expect(made[0]).toMatchObject({ reporter: ann.username, reason: 'not nice', status: 'open', resolvedAt: null, resolvedBy: null });
 
@@ -162,6 +170,69 @@ describe('reports and moderation (e2e, PGlite)', () => {
     });
   });
 
+  it("a message's report keeps its author and text: the moderator reads them once the message is removed; an unknown message is NOT_FOUND, one's own refused", async () => {
+    const said = await http().post('/v1/lobby/chat').set('authorization', auth(bob)).send({ text: 'meet me at table 3, I hold the settebello' });
+    expect(said.status).toBe(201);
+    const made = await gqlOk(
+      app,
+      ann.token,
+      `mutation($m: String!) { report(input: {target: {messageId: $m}, reason: "table talk"}) { id target { kind username messageId text } } }`,
+      { m: said.body.id },
+    );
+    expect(made.report.target).toEqual({ kind: 'message', username: bob.username, messageId: said.body.id, text: 'meet me at table 3, I hold the settebello' });
+    const removed = await http().delete(`/v1/chat/messages/${said.body.id}?reason=table%20talk`).set('authorization', auth(mod));
+    expect(removed.status).toBe(200);
+    const history = await http().get('/v1/lobby/chat').set('authorization', auth(ann));
+    expect(history.body.items.map((m: { id: string }) => m.id)).not.toContain(said.body.id);
+    const open = await http().get('/v1/admin/reports?status=open&first=100').set('authorization', auth(mod));
+    expect(open.body.items.find((r: { id: string }) => r.id === made.report.id)?.target).toEqual({
+      kind: 'message',
+      username: bob.username,
+      messageId: said.body.id,
+      text: 'meet me at table 3, I hold the settebello',
+      matchId: null,
+    });
+
+    const unknown = await http()
+      .post('/v1/reports')
+      .set('authorization', auth(ann))
+      .send({ target: { messageId: '0b9a3f6e-2c1d-4e5f-8a7b-6c5d4e3f2a1b' }, reason: 'x' });
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    const own = await http()
+      .post('/v1/reports')
+      .set('authorization', auth(bob))
+      .send({ target: { messageId: said.body.id }, reason: 'x' });
+    expect([own.status, own.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
+  it('`roles` of me names the moderator role, on REST and GraphQL: [] for a player, ["moderator"] for a moderator, and it follows a grant and a revoke at once', async () => {
+    const roles = async (a: Account) => {
+      const rest = await http().get('/v1/me').set('authorization', auth(a));
+      expect(rest.status).toBe(200);
+      const graph = await gqlOk(app, a.token, '{ me { username roles } }');
+      expect(graph.me.username).toBe(a.username);
+      expect(graph.me.roles).toEqual(rest.body.roles);
+      return rest.body.roles as string[];
+    };
+    expect(await roles(ann)).toEqual([]);
+    expect(await roles(mod)).toEqual(['moderator']); // named by MODERATORS
+
+    const moderation = app.get(ModerationService);
+    const fay = await register(app, 'fay');
+    expect(await roles(fay)).toEqual([]);
+    // the operator's grant, as `npm run admin -- grant moderator fay` makes it (test/moderation-admin.e2e-spec.ts: the command itself)
+    expect(await moderation.setRole('operator:test', 'grant', 'moderator', fay.username, 'new moderator')).toEqual({ username: fay.username, changed: true });
+    expect(await roles(fay)).toEqual(['moderator']);
+    expect((await http().get('/v1/admin/reports').set('authorization', auth(fay))).status).toBe(200);
+    expect(await moderation.setRole('operator:test', 'revoke', 'moderator', fay.username, null)).toEqual({ username: fay.username, changed: true });
+    expect(await roles(fay)).toEqual([]);
+    expect((await http().get('/v1/admin/reports').set('authorization', auth(fay))).status).toBe(403);
+    // the SDK's me()
+    const baseUrl = await base();
+    expect(await new ScopaClient({ baseUrl, token: mod.token }).me()).toMatchObject({ username: mod.username, roles: ['moderator'] });
+    expect(await new ScopaClient({ baseUrl, token: fay.token }).me()).toMatchObject({ username: fay.username, roles: [] });
+  });
+
   it('every moderator endpoint is FORBIDDEN to a player, and the writes to a moderator without a password session', async () => {
     const calls: [string, string, object?][] = [
       ['get', '/v1/admin/reports?status=open'],
@@ -169,6 +240,7 @@ describe('reports and moderation (e2e, PGlite)', () => {
       ['post', `/v1/admin/users/${bob.username}/mute`, { until: new Date(Date.now() + 60_000).toISOString(), reason: 'x' }],
       ['delete', `/v1/admin/users/${bob.username}/mute`],
       ['post', `/v1/admin/users/${bob.username}/ban`, { reason: 'x' }],
+      ['delete', `/v1/admin/users/${bob.username}/ban`],
       ['get', '/v1/admin/moderation-log'],
     ];
     for (const [method, url, body] of calls) {
@@ -287,6 +359,37 @@ describe('reports and moderation (e2e, PGlite)', () => {
       expect((await http().post('/v1/admin/users/nobody-here/ban').set('authorization', auth(mod)).send({ reason: 'x' })).status).toBe(404);
     });
 
+    it('a lifted ban lets the account log in again (what the ban revoked stays revoked); NOT_FOUND when not banned; GraphQL unbanUser; logged', async () => {
+      const gus = await register(app, 'gus');
+      const password = `password-of-${gus.username}`;
+      expect((await http().post(`/v1/admin/users/${gus.username}/ban`).set('authorization', auth(mod)).send({ reason: 'spam' })).status).toBe(200);
+      expect((await http().post('/v1/auth/login').send({ username: gus.username, password })).body.code).toBe('ACCOUNT_BANNED');
+
+      const lifted = await http().delete(`/v1/admin/users/${gus.username}/ban?reason=appeal%20accepted`).set('authorization', auth(mod));
+      expect(lifted.status).toBe(204);
+      const login = await http().post('/v1/auth/login').send({ username: gus.username, password });
+      expect(login.status).toBe(200);
+      const me = await http().get('/v1/me').set('authorization', auth(login.body.accessToken));
+      expect([me.status, me.body.username]).toEqual([200, gus.username]);
+      // the session the ban ended stays ended
+      expect((await http().get('/v1/me').set('authorization', auth(gus))).status).toBe(401);
+      const twice = await http().delete(`/v1/admin/users/${gus.username}/ban`).set('authorization', auth(mod));
+      expect([twice.status, twice.body.code]).toEqual([404, 'NOT_FOUND']);
+      expect((await http().delete('/v1/admin/users/nobody-here/ban').set('authorization', auth(mod))).status).toBe(404);
+      // and banned again, then lifted over GraphQL
+      expect((await http().post(`/v1/admin/users/${gus.username}/ban`).set('authorization', auth(mod)).send({ reason: 'spam again' })).status).toBe(200);
+      const r = await gqlOk(app, mod.token, `mutation($u: String!) { unbanUser(username: $u, input: {reason: "second chance"}) }`, { u: gus.username });
+      expect(r.unbanUser).toBe(true);
+      expect((await http().post('/v1/auth/login').send({ username: gus.username, password })).status).toBe(200);
+      expect(errorCode(await gql(app, ann.token, `mutation { unbanUser(username: "${gus.username}") }`))).toBe('FORBIDDEN');
+
+      const log = await gqlOk(app, mod.token, `{ moderationLog(first: 100) { items { action actor target reason } } }`);
+      expect(log.moderationLog.items.filter((e: { action: string }) => e.action === 'userUnbanned')).toEqual([
+        { action: 'userUnbanned', actor: mod.username, target: gus.username, reason: 'appeal accepted' },
+        { action: 'userUnbanned', actor: mod.username, target: gus.username, reason: 'second chance' },
+      ]);
+    });
+
     it('GraphQL banUser', async () => {
       const dan = await register(app, 'dan');
       const r = await gqlOk(app, mod.token, `mutation($u: String!) { banUser(username: $u, input: {reason: "alt account"}) { username reason bannedBy } }`, {
@@ -320,14 +423,14 @@ describe('reports and moderation (e2e, PGlite)', () => {
       expect(header).toMatchObject({ format: 'scopa-moderation-log/1', events: events.length, lastHash: events[events.length - 1].hash });
       expect(header.signature).toEqual(expect.any(String));
       const types = events.map((e) => e.type);
-      for (const t of ['reportResolved', 'userMuted', 'userUnmuted', 'userBanned', 'messageRemoved']) expect(types).toContain(t);
+      for (const t of ['reportResolved', 'userMuted', 'userUnmuted', 'userBanned', 'userUnbanned', 'messageRemoved']) expect(types).toContain(t);
       const muted = events.find((e) => e.type === 'userMuted' && e.payload.target === bob.username);
       expect(muted).toMatchObject({ actor: mod.username, payload: { target: bob.username, reason: 'flood', until: expect.any(String) } });
       expect(Date.parse(muted.time)).not.toBeNaN();
       expect(events.find((e) => e.type === 'userUnmuted')).toMatchObject({ payload: { reason: 'served' } });
       expect(events[events.length - 1]).toMatchObject({ type: 'messageRemoved', actor: mod.username, payload: { reason: 'slur', details: { room: 'lobby' } } });
       // refused actions logged nothing: no ban of the moderator, one ban of carl
-      expect(events.filter((e) => e.type === 'userBanned').map((e) => e.payload.reason)).toEqual(['cheating', 'alt account']);
+      expect(events.filter((e) => e.type === 'userBanned').map((e) => e.payload.reason)).toEqual(['cheating', 'spam', 'spam again', 'alt account']);
 
       expect(auditModerationLog(res.text).problems).toEqual([]);
       const sound = path.join(dir, 'moderation.jsonl');
@@ -364,8 +467,8 @@ describe('reports and moderation (e2e, PGlite)', () => {
     });
   });
 
-  it('the SDK: report, reports, resolveReport, muteUser, unmuteUser, banUser, moderationLog', async () => {
-    const { http: baseUrl } = await listenOnLoopback(app);
+  it('the SDK: report, reports, resolveReport, muteUser, unmuteUser, banUser, unbanUser, moderationLog', async () => {
+    const baseUrl = await base();
     const player = new ScopaClient({ baseUrl, token: ann.token });
     const moderator = new ScopaClient({ baseUrl, token: mod.token });
     const eve = await register(app, 'eve');
@@ -378,6 +481,8 @@ describe('reports and moderation (e2e, PGlite)', () => {
     expect((await moderator.muteUser(eve.username, until, 'rude')).until).toBe(until.toISOString());
     await moderator.unmuteUser(eve.username, 'apologized');
     expect((await moderator.banUser(eve.username, 'rude again')).username).toBe(eve.username);
+    await moderator.unbanUser(eve.username, 'apologized again');
+    await expect(moderator.unbanUser(eve.username)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const text = await moderator.moderationLog();
     expect(auditModerationLog(text).problems).toEqual([]);
     await expect(player.reports()).rejects.toBeInstanceOf(ScopaError);

@@ -30,6 +30,7 @@ declare const localStorage: { setItem(key: string, value: string): void };
 declare const document: {
   querySelectorAll(selector: string): { length: number; [i: number]: { textContent: string | null } };
   scrollingElement: { scrollWidth: number } | null;
+  documentElement: { lang: string; dir: string };
 };
 
 describe('social pages (Chromium)', () => {
@@ -54,6 +55,13 @@ describe('social pages (Chromium)', () => {
       ([token, username]) => localStorage.setItem('scopa.session', JSON.stringify({ token, username, expiresAt: Date.now() + 3_600_000 })),
       [a.token, a.username],
     );
+    await page.goto(`${web.base}/?load=${++loads}#${hash}`);
+  }
+
+  /** The page signed in as `a` at `hash`, in a language chosen on this device (as the language menu stores it). */
+  async function openIn(page: Page, a: Account, hash: string, language: string): Promise<void> {
+    await openAs(page, a, '/');
+    await page.evaluate((l) => localStorage.setItem('scopa.language', l), language);
     await page.goto(`${web.base}/?load=${++loads}#${hash}`);
   }
 
@@ -333,6 +341,66 @@ describe('social pages (Chromium)', () => {
       await page.locator('#direct-chat .chat-status:not([hidden])').waitFor();
       expect(await page.locator('#direct-chat .chat-status').textContent()).toBe('You cannot message this player.');
     }));
+
+  it('a message a moderator removes leaves an open chat panel at once', () =>
+    web.guarded(async () => {
+      const page = web.page;
+      const text = `to be removed ${loads}`;
+      const said = await http().post('/v1/lobby/chat').set('authorization', auth(bob)).send({ text });
+      expect(said.status).toBe(201);
+      await openAs(page, ann, '/lobby');
+      const line = page.locator('#lobby-chat .chat-msg', { hasText: text });
+      await line.waitFor();
+      // the panel is live once a message said now reaches it
+      const probe = `still here ${loads}`;
+      expect((await http().post('/v1/lobby/chat').set('authorization', auth(bob)).send({ text: probe })).status).toBe(201);
+      await page.locator('#lobby-chat .chat-msg', { hasText: probe }).waitFor();
+      expect((await http().delete(`/v1/chat/messages/${said.body.id}?reason=spam`).set('authorization', auth(mod))).status).toBe(200);
+      await line.waitFor({ state: 'detached', timeout: 5000 });
+      expect(await page.locator('#lobby-chat .chat-msg', { hasText: probe }).count()).toBe(1);
+    }));
+
+  it("speaks the player's language: a profile's social box in Arabic, right to left; a chat refusal and a profile in French", () =>
+    web.guarded(async () => {
+      const page = web.page;
+      const [gia, hal] = await Promise.all([register(web.app, 'sga'), register(web.app, 'sgb')]);
+      try {
+        await inLanguages(page, gia, hal);
+      } finally {
+        // the next tests read English
+        await page.evaluate(() => localStorage.setItem('scopa.language', 'en'));
+      }
+    }));
+
+  /** gia's pages in Arabic and in French, hal her contact: the words, the direction, the empty states. */
+  async function inLanguages(page: Page, gia: Account, hal: Account): Promise<void> {
+    await openIn(page, gia, `/users/${hal.username}`, 'ar');
+    await page.waitForSelector('#follow');
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    expect(await page.textContent('#follow')).toBe('متابعة');
+    expect(await page.textContent('#report-user')).toBe('إبلاغ');
+    await page.locator('p#followers', { hasText: 'لا متابِعين بعد.' }).waitFor();
+    await page.click('#follow');
+    await page.locator('#social-state', { hasText: `أنت تتابع ${hal.username}.` }).waitFor();
+    await page.locator('#followers li', { hasText: gia.username }).waitFor();
+
+    // hal blocks gia: her message is refused, in French
+    expect((await http().put(`/v1/users/${gia.username}/block`).set('authorization', auth(hal))).status).toBe(200);
+    await openIn(page, gia, `/messages/${hal.username}`, 'fr');
+    await page.waitForSelector('#direct-chat .chat-form');
+    expect(await page.getAttribute('#direct-chat .chat-input', 'placeholder')).toBe(`Écrire à ${hal.username}`);
+    await page.fill('#direct-chat .chat-input', 'bonjour ?');
+    await page.click('#direct-chat .chat-send');
+    await page.locator('#direct-chat .chat-status:not([hidden])').waitFor();
+    expect(await page.textContent('#direct-chat .chat-status')).toBe('Vous ne pouvez pas écrire à ce joueur.');
+    // her own profile: the summary and the empty states in words
+    await page.goto(`${web.base}/?load=${++loads}#/users/${gia.username}`);
+    await page.waitForSelector('#profile-summary');
+    expect(await page.textContent('#profile-summary')).toMatch(/^Membre depuis le .+ · parties classées : 0 victoire, 0 défaite, 0 nulle$/);
+    expect(await page.textContent('#no-ratings')).toBe('Pas encore de partie classée : le classement commence avec la première partie classée.');
+    await page.locator('#no-matches', { hasText: `${gia.username} n’a pas encore de partie terminée.` }).waitFor();
+    await page.locator('#my-blocks', { hasText: 'Personne.' }).waitFor();
+  }
 
   it('a report made from a chat message is listed in the moderators’ queue; the mute given there is said in the muted panel', () =>
     web.guarded(async () => {

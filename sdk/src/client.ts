@@ -38,6 +38,8 @@ export type MatchEvent = Schemas['MatchEventModel'];
 export type Audit = Schemas['AuditModel'];
 export type Session = Schemas['SessionModel'];
 export type Account = Schemas['AccountModel'];
+/** The calling account ({@link ScopaClient.me}), with its roles: `["moderator"]` for a moderator, `[]` for a player. */
+export type Me = Schemas['MeModel'];
 export type CreatedApiToken = Schemas['CreatedApiTokenModel'];
 export type InboxEntry = Schemas['InboxEntryModel'];
 export type ApiTokenScope = Schemas['CreateTokenInput']['scopes'][number];
@@ -441,8 +443,8 @@ export class ScopaClient {
     this.setToken(undefined);
   }
 
-  /** The calling account. */
-  async me(): Promise<Account> {
+  /** The calling account, with its roles (`["moderator"]` for a moderator, `[]` for a player). */
+  async me(): Promise<Me> {
     return this.#ok(this.rest.GET('/v1/me'));
   }
 
@@ -800,6 +802,11 @@ export class ScopaClient {
   /** For moderators: bans an account (its sessions, tokens and sockets end; its login is refused with `ACCOUNT_BANNED`). */
   async banUser(username: string, reason: string): Promise<Ban> {
     return this.#ok(this.rest.POST('/v1/admin/users/{username}/ban', { params: { path: { username } }, body: { reason } }));
+  }
+
+  /** For moderators: lifts a ban (the account logs in again; what the ban revoked stays revoked). */
+  async unbanUser(username: string, reason?: string): Promise<void> {
+    await this.#ok(this.rest.DELETE('/v1/admin/users/{username}/ban', { params: { path: { username }, query: reason === undefined ? {} : { reason } } }));
   }
 
   /** For moderators: the moderation log as JSON Lines (a signed header, then every action), for `npm run audit`. */

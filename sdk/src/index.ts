@@ -40,6 +40,7 @@ export type {
   TeamRequest,
   TeamRequestPage,
   Account,
+  Me,
   Analysis,
   DecisionAnalysis,
   MatchAnalysisResult,

@@ -50,6 +50,8 @@ export class AccountBans {
     config: AuthConfig,
   ) {
     this.banned = new LRUCache<string, Promise<boolean>>({ ...entriesAtMost(100_000), ttl: Math.max(1, sessionCacheTtlMs(config)) });
+    // a lifted ban, heard from any instance: the account's row answers again
+    bus.onRestored((accountId) => this.banned.delete(accountId));
   }
 
   /** Whether an authenticated principal's account is banned (see above: the bus for sessions and API tokens, the row for OAuth). */
@@ -98,6 +100,25 @@ export class AccountBans {
       sessions: sessions.map((s) => ({ id: s.id, expiresAt: new Date(s.expires_at) })),
       tokens: tokens.map((t) => t.id),
     };
+  }
+
+  /**
+   * Lifts the account's ban inside the caller's transaction: false when it was
+   * not banned (nothing changed). The credentials the ban revoked stay
+   * revoked: the account logs in again. Announce it after the commit (announceLifted).
+   */
+  async unmarkBanned(tx: BanSql, accountId: string): Promise<boolean> {
+    const rows = await tx.$queryRawUnsafe<unknown[]>(
+      `UPDATE accounts SET banned_at = NULL WHERE id = $1::uuid AND banned_at IS NOT NULL RETURNING id`,
+      accountId,
+    );
+    return rows.length > 0;
+  }
+
+  /** After the lifted ban's commit: every instance forgets the ban (login and new credentials work again). */
+  async announceLifted(accountId: string): Promise<void> {
+    this.banned.delete(accountId);
+    await this.bus.publish({ kind: 'accountRestored', accountId });
   }
 
   /**

@@ -4,17 +4,18 @@ import { DomainError } from '../common/domain-error';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
 import {
-  AccountModel,
   ApiTokenModel,
   CreateTokenInput,
   CreatedApiTokenModel,
   CredentialsInput,
+  MeModel,
   RefreshSessionInput,
   RegisterInput,
   SessionModel,
 } from './auth.model';
 import { Caller, SessionOnly, RequireScope, PROFILE_READ } from '../common/principal';
 import type { Principal } from '../common/principal';
+import { AccountRoles } from './roles.service';
 import { SessionsService } from './sessions.service';
 import { TokensService } from './tokens.service';
 import { ApiErrors } from '../common/api-errors';
@@ -26,6 +27,7 @@ export class AuthController {
     private readonly accounts: AccountsService,
     private readonly tokens: TokensService,
     private readonly sessions: SessionsService,
+    private readonly roles: AccountRoles,
   ) {}
 
   @Public()
@@ -83,12 +85,12 @@ export class AuthController {
   @RequireScope(PROFILE_READ)
   @Get('me')
   @ApiBearerAuth()
-  @ApiOperation({ operationId: 'me', summary: 'The calling account' })
-  @ApiOkResponse({ type: AccountModel })
-  async me(@Caller() caller: Principal): Promise<AccountModel> {
-    const account = await this.accounts.byId(caller.accountId);
+  @ApiOperation({ operationId: 'me', summary: 'The calling account, with its roles (["moderator"] for a moderator, [] for a player)' })
+  @ApiOkResponse({ type: MeModel })
+  async me(@Caller() caller: Principal): Promise<MeModel> {
+    const [account, roles] = await Promise.all([this.accounts.byId(caller.accountId), this.roles.of(caller.accountId)]);
     if (!account) throw new DomainError('UNAUTHENTICATED', 'the account no longer exists');
-    return account;
+    return { ...account, roles };
   }
 
   @SessionOnly()

@@ -83,6 +83,17 @@ export class AccountModel {
   @Field() @ApiProperty() createdAt!: Date;
 }
 
+/** What an account may do beyond playing: `moderator` (docs/social.md "Reports and moderation"). */
+export const ROLES_DESCRIPTION =
+  'The roles of the account: ["moderator"] for a moderator (granted by an operator with `npm run admin -- grant moderator <username>`, or named by MODERATORS), [] for a player. Read at every request: a grant or a revoke shows at once.';
+
+/** The calling account (GET /v1/me): the account and its roles. */
+@ApiSchema({ description: 'The calling account, with its roles.' })
+export class MeModel extends AccountModel {
+  @ApiProperty({ type: [String], example: ['moderator'], description: ROLES_DESCRIPTION })
+  roles!: string[];
+}
+
 @ObjectType('Session')
 export class SessionModel {
   @Field({ description: 'Bearer token (a JWT) for the Authorization header and the graphql-ws connection_init payload.' })

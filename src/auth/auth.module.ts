@@ -11,9 +11,10 @@ import { AccessTokenVerifiers } from './access-token-verifiers';
 import { AccountsService } from './accounts.service';
 import { AccountsStore } from './accounts-store';
 import { AccountBans } from './account-bans';
+import { AccountRoles } from './roles.service';
 import { AuthController } from './auth.controller';
 import { BearerAuthGuard } from './auth.guard';
-import { AuthResolver } from './auth.resolver';
+import { AccountResolver, AuthResolver } from './auth.resolver';
 import { JWT_ISSUER, jwtSecret } from './auth.config';
 import { JwtStrategy } from './jwt.strategy';
 import { RateLimitGuard } from '../limits/rate-limit.guard';
@@ -48,6 +49,7 @@ import { WsAuthService } from './ws-auth.service';
     AccountsService,
     AccountsStore,
     AccountBans,
+    AccountRoles,
     TokensService,
     SessionsService,
     RevocationBus,
@@ -57,6 +59,7 @@ import { WsAuthService } from './ws-auth.service';
     JwtStrategy,
     WsAuthService,
     AuthResolver,
+    AccountResolver,
     // settings read when the app is built (tests build several with their own)
     {
       provide: RateLimits,
@@ -73,6 +76,7 @@ import { WsAuthService } from './ws-auth.service';
     AccountsService,
     AccountsStore,
     AccountBans,
+    AccountRoles,
     TokensService,
     SessionsService,
     WsAuthService,

@@ -1,7 +1,17 @@
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Public } from '../common/public.decorator';
 import { AccountsService } from './accounts.service';
-import { AccountModel, ApiTokenModel, CreateTokenInput, CreatedApiTokenModel, CredentialsInput, RefreshSessionInput, SessionModel } from './auth.model';
+import {
+  AccountModel,
+  ApiTokenModel,
+  CreateTokenInput,
+  CreatedApiTokenModel,
+  CredentialsInput,
+  RefreshSessionInput,
+  ROLES_DESCRIPTION,
+  SessionModel,
+} from './auth.model';
+import { AccountRoles } from './roles.service';
 import { Caller, SessionOnly, RequireScope, PROFILE_READ } from '../common/principal';
 import type { Principal } from '../common/principal';
 import { SessionsService } from './sessions.service';
@@ -75,5 +85,16 @@ export class AuthResolver {
   @Mutation(() => ApiTokenModel, { description: 'Revoke one of my API tokens.' })
   revokeApiToken(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<ApiTokenModel> {
     return this.tokens.revoke(caller, id);
+  }
+}
+
+/** The fields of an account that other features know: its roles (`me { roles }`). */
+@Resolver(() => AccountModel)
+export class AccountResolver {
+  constructor(private readonly accountRoles: AccountRoles) {}
+
+  @ResolveField('roles', () => [String], { description: ROLES_DESCRIPTION })
+  roles(@Parent() account: Pick<AccountModel, 'id'>): Promise<string[]> {
+    return this.accountRoles.of(account.id);
   }
 }

@@ -29,6 +29,8 @@ export interface ChatTeams {
 export interface ChatModeration {
   activeMute(accountId: string): Promise<{ until: Date | string; reason: string | null } | null>;
   isModerator(accountId: string): Promise<boolean>;
+  /** Chat hands over how a message is read by id: a message report keeps its author and text as they are when reported. */
+  readMessagesWith(lookup: (id: string) => Promise<{ authorId: string; author: string; text: string } | undefined>): void;
   /** Appends to the moderation log: chat records `messageRemoved` with the message's id, its room and author. */
   recordAction(action: {
     moderator: string;

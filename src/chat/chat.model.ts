@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ApiProperty } from '@nestjs/swagger';
-import type { ChatMessageView, ChatPage, ChatRoomView } from './chat.service';
+import type { ChatMessageView, ChatPage, ChatRemovalView, ChatRoomView } from './chat.service';
 
 /** The kinds of chat room; the values are the wire values of REST and GraphQL. */
 export enum ChatRoomKindEnum {
@@ -58,4 +58,11 @@ export class ChatPageModel implements ChatPage {
   @Field(() => String, { nullable: true, description: 'Pass as `after` for the next (older) page; null at the end.' })
   @ApiProperty({ type: String, nullable: true })
   nextCursor!: string | null;
+}
+
+@ObjectType('ChatMessageRemoved', { description: "A chat message a moderator removed: its room's clients drop it (it has left the history too)." })
+export class ChatMessageRemovedModel implements ChatRemovalView {
+  @Field(() => ID, { description: 'The removed message.' }) id!: string;
+  @Field(() => ChatRoomModel, { description: 'Its room.' }) room!: ChatRoomModel;
+  @Field(() => Date, { description: 'When it was removed.' }) removedAt!: Date;
 }

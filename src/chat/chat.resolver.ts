@@ -2,9 +2,9 @@ import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graph
 import { Caller, MATCH_PLAY, RequireScope } from '../common/principal';
 import type { Principal } from '../common/principal';
 import { ChatService } from './chat.service';
-import type { ChatMessageView } from './chat.service';
+import type { ChatMessageView, ChatRemovalView } from './chat.service';
 import { ChatMessagesArgs, ChatRoomInput } from './chat.input';
-import { ChatMessageModel, ChatPageModel } from './chat.model';
+import { ChatMessageModel, ChatMessageRemovedModel, ChatPageModel } from './chat.model';
 
 @Resolver()
 export class ChatResolver {
@@ -46,5 +46,16 @@ export class ChatResolver {
     @Args('room', { type: () => ChatRoomInput, description: 'The room.' }) room: ChatRoomInput,
   ): Promise<AsyncIterableIterator<ChatMessageView>> {
     return this.chat.live(caller, await this.chat.room(caller, room));
+  }
+
+  @Subscription(() => ChatMessageRemovedModel, {
+    description: "The room's messages a moderator removes from now on (removeChatMessage): drop each from what is shown (it has left the history too).",
+    resolve: (value: ChatRemovalView) => value,
+  })
+  async chatMessageRemoved(
+    @Caller() caller: Principal,
+    @Args('room', { type: () => ChatRoomInput, description: 'The room.' }) room: ChatRoomInput,
+  ): Promise<AsyncIterableIterator<ChatRemovalView>> {
+    return this.chat.liveRemovals(caller, await this.chat.room(caller, room));
   }
 }

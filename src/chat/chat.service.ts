@@ -42,8 +42,8 @@ import type { MatchChatFacts } from '../matches/matches.service';
 import { MatchStore } from '../match-store/match-store';
 import { TournamentsService } from '../tournaments/tournaments.service';
 import { RateLimits } from '../limits/rate-limits';
-import { chatChannel, playerChannel } from '../realtime/channels';
-import type { ChatNotice } from '../realtime/channels';
+import { chatChannel, chatRemovalChannel, playerChannel } from '../realtime/channels';
+import type { ChatNotice, ChatRemovalNotice } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
@@ -65,6 +65,13 @@ export interface ChatMessageView {
   author: string;
   text: string;
   sentAt: Date;
+}
+
+/** A message a moderator removed, as its room's live subscribers hear of it (`chatMessageRemoved`). */
+export interface ChatRemovalView {
+  id: string;
+  room: ChatRoomView;
+  removedAt: Date;
 }
 
 export interface ChatPage {
@@ -146,6 +153,11 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
+    // a message report keeps the message's author and text as they are when reported (src/moderation reads no chat itself)
+    this.moderation.readMessagesWith(async (id) => {
+      const m = await this.message(id);
+      return m && { authorId: m.authorId, author: m.author, text: m.text };
+    });
     this.sweeper.start(this.config.CHAT_SWEEP_MS);
   }
 
@@ -283,6 +295,13 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     return subscriptionIterator(source, this.seenBy(caller, access, await this.relations.blockedIds(caller.accountId)));
   }
 
+  /** The room's removals from now on (a moderator's, `chatMessageRemoved`): the ids of the messages its clients drop. */
+  async liveRemovals(caller: Principal, room: ChatRoomRef): Promise<AsyncIterableIterator<ChatRemovalView>> {
+    const access = await this.mayRead(caller, room, true);
+    const source = this.pubsub.asyncIterableIterator<ChatRemovalNotice>(chatRemovalChannel(access.key));
+    return subscriptionIterator(source, (n) => ({ id: n.id, room: roomView(roomOfKey(n.room)), removedAt: new Date(n.removedAt) }));
+  }
+
   /**
    * A match's rooms the caller may read, live, as one iterator (the NDJSON match stream with chat=true): the
    * players' room, and the spectators' room unless the caller holds a seat of the match while it runs.
@@ -338,6 +357,9 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
       reason: reason ?? null,
       details: { room: row.room, author: row.author },
     });
+    // its room's live subscribers drop it (best effort, as every chat notice: the history no longer lists it)
+    const removal: ChatRemovalNotice = { id: row.id, room: row.room, removedAt: new Date().toISOString() };
+    await this.publish(chatRemovalChannel(row.room), removal);
     return toView(row);
   }
 

@@ -24,14 +24,17 @@ export const REVOCATIONS_CHANNEL = 'auth:revocations';
  * app, or by the reuse of a spent refresh token), or one OAuth access token
  * (revoked by its app, RFC 7009: the grant and its other tokens go on), or
  * a whole account (a moderator's ban: every credential of it, whatever its
- * kind, src/auth/account-bans.ts).
+ * kind, src/auth/account-bans.ts). `accountRestored` is the other way: a
+ * moderator lifted the account's ban, and every instance forgets it (the
+ * credentials the ban revoked stay revoked; new ones work).
  */
 export type Revocation =
   | { kind: 'token'; accountId: string; tokenId: string }
   | { kind: 'sessions'; accountId: string; sessions: { id: string; expiresAt: number }[] }
   | { kind: 'grant'; accountId: string; grantId: string }
   | { kind: 'accessToken'; accountId: string; accessTokenId: string; expiresAt: number }
-  | { kind: 'account'; accountId: string };
+  | { kind: 'account'; accountId: string }
+  | { kind: 'accountRestored'; accountId: string };
 
 /** The key of a credential in the registries: `token:<id>`, `session:<sid>`, `grant:<id>` or `access-token:<jti>`; `account:<id>`, every credential of an account. */
 export const tokenKey = (tokenId: string): string => `token:${tokenId}`;
@@ -54,6 +57,7 @@ export class RevocationBus implements OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('Auth');
   private readonly revoked = new LRUCache<string, true>({ ...entriesAtMost(MAX_REMEMBERED), ttlAutopurge: false });
   private readonly listeners = new Set<Listener>();
+  private readonly restoredListeners = new Set<(accountId: string) => void>();
   private subscription: number | undefined;
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -113,7 +117,19 @@ export class RevocationBus implements OnModuleInit, OnModuleDestroy {
     return () => this.listeners.delete(listener);
   }
 
+  /** Called with the account of every lifted ban heard (its own included). */
+  onRestored(listener: (accountId: string) => void): () => void {
+    this.restoredListeners.add(listener);
+    return () => this.restoredListeners.delete(listener);
+  }
+
   private apply(message: unknown): void {
+    const restored = message as Partial<Revocation> | null;
+    if (restored?.kind === 'accountRestored' && typeof restored.accountId === 'string' && restored.accountId) {
+      this.revoked.delete(accountKey(restored.accountId));
+      for (const listener of this.restoredListeners) listener(restored.accountId);
+      return;
+    }
     const keys = keysOf(message);
     if (keys.length === 0) return;
     const now = Date.now();

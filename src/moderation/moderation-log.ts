@@ -42,6 +42,7 @@ export const MODERATION_ACTIONS = [
   'userMuted',
   'userUnmuted',
   'userBanned',
+  'userUnbanned',
   'reportResolved',
   'messageRemoved',
 ] as const;

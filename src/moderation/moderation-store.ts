@@ -32,6 +32,8 @@ export interface ReportRow {
   targetKind: ReportTargetKind;
   targetUsername: string | null;
   targetMessageId: string | null;
+  /** A reported chat message's text as it was when reported. */
+  targetMessageText: string | null;
   targetMatchId: string | null;
   reason: string;
   status: ReportStatus;
@@ -56,6 +58,7 @@ interface RawReport {
   target_kind: ReportTargetKind;
   target_username: string | null;
   target_message_id: string | null;
+  target_message_text: string | null;
   target_match_id: string | null;
   reason: string;
   status: ReportStatus;
@@ -65,7 +68,7 @@ interface RawReport {
   resolution: string | null;
 }
 
-const REPORT_COLUMNS = `id::text AS id, reporter, target_kind, target_username, target_message_id::text AS target_message_id,
+const REPORT_COLUMNS = `id::text AS id, reporter, target_kind, target_username, target_message_id::text AS target_message_id, target_message_text,
   target_match_id::text AS target_match_id, reason, status, created_at, resolved_at, resolved_by, resolution`;
 
 const date = (d: Date | string): Date => (d instanceof Date ? d : new Date(d));
@@ -77,6 +80,7 @@ function toReport(r: RawReport): ReportRow {
     targetKind: r.target_kind,
     targetUsername: r.target_username,
     targetMessageId: r.target_message_id,
+    targetMessageText: r.target_message_text,
     targetMatchId: r.target_match_id,
     reason: r.reason,
     status: r.status,
@@ -187,12 +191,13 @@ export class ModerationStore {
     targetAccountId: string | null;
     targetUsername: string | null;
     targetMessageId: string | null;
+    targetMessageText?: string | null;
     targetMatchId: string | null;
     reason: string;
   }): Promise<ReportRow> {
     const rows = await this.prisma.$queryRawUnsafe<RawReport[]>(
-      `INSERT INTO reports (id, reporter_id, reporter, target_kind, target_account_id, target_username, target_message_id, target_match_id, reason)
-       VALUES ($1::uuid, $2::uuid, $3, $4, $5::uuid, $6, $7::uuid, $8::uuid, $9)
+      `INSERT INTO reports (id, reporter_id, reporter, target_kind, target_account_id, target_username, target_message_id, target_match_id, reason, target_message_text)
+       VALUES ($1::uuid, $2::uuid, $3, $4, $5::uuid, $6, $7::uuid, $8::uuid, $9, $10)
        RETURNING ${REPORT_COLUMNS}`,
       randomUUID(),
       r.reporterId,
@@ -203,6 +208,7 @@ export class ModerationStore {
       r.targetMessageId,
       r.targetMatchId,
       r.reason,
+      r.targetMessageText ?? null,
     );
     return toReport(rows[0]);
   }

@@ -79,6 +79,18 @@ export class ModerationController {
     return this.moderation.ban(caller, username, body.reason);
   }
 
+  @SessionOnly()
+  @Delete('admin/users/:username/ban')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'unbanUser',
+    summary: `Lift a ban: the account logs in again (what the ban revoked stays revoked); NOT_FOUND when it is not banned; logged: ${MODERATORS_ONLY}; a password session`,
+  })
+  @ApiNoContentResponse({ description: 'Lifted.' })
+  async unban(@Caller() caller: Principal, @Param('username') username: string, @Query() q: UnmuteInput): Promise<void> {
+    await this.moderation.unban(caller, username, q.reason);
+  }
+
   @RequireScope(PROFILE_READ)
   @Get('admin/moderation-log')
   @ApiProduces('application/x-ndjson')

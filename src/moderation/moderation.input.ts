@@ -15,7 +15,7 @@ export class ReportTargetInput {
   @MaxLength(64)
   username?: string;
 
-  @Field({ nullable: true, description: "A chat message's id (a UUID; its format is checked, the moderators read the message)." })
+  @Field({ nullable: true, description: "A chat message's id: the report keeps its author and text as they are now (NOT_FOUND for no such message)." })
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
   @IsString()
@@ -85,7 +85,7 @@ export class MuteInput {
   reason!: string;
 }
 
-@InputType('UnmuteInput', { description: 'Why a mute is lifted early.' })
+@InputType('UnmuteInput', { description: 'Why a mute is lifted early, or a ban lifted.' })
 export class UnmuteInput {
   @Field({ nullable: true, description: `Why (up to ${REASON_MAX} characters), for the log.` })
   @ApiPropertyOptional({ maxLength: REASON_MAX })

@@ -25,13 +25,14 @@ export enum ModerationActionEnum {
   userMuted = 'userMuted',
   userUnmuted = 'userUnmuted',
   userBanned = 'userBanned',
+  userUnbanned = 'userUnbanned',
   reportResolved = 'reportResolved',
   messageRemoved = 'messageRemoved',
 }
 registerEnumType(ModerationActionEnum, {
   name: 'ModerationAction',
   description:
-    'moderatorGranted / moderatorRevoked: by an operator (npm run admin); userMuted, userUnmuted, userBanned, reportResolved: by a moderator; messageRemoved: a chat message removed by a moderator.',
+    'moderatorGranted / moderatorRevoked: by an operator (npm run admin); userMuted, userUnmuted, userBanned, userUnbanned, reportResolved: by a moderator; messageRemoved: a chat message removed by a moderator.',
 });
 
 @ObjectType('ReportTarget', { description: 'What a report is about: its kind and the one field of that kind.' })
@@ -39,10 +40,22 @@ export class ReportTargetModel {
   @Field(() => ReportTargetKindEnum, { description: 'user, message or match.' })
   @ApiProperty({ enum: ReportTargetKindEnum })
   kind!: `${ReportTargetKindEnum}`;
-  @Field(() => String, { nullable: true, description: 'The reported user.' }) @ApiProperty({ type: String, nullable: true }) username!: string | null;
+  @Field(() => String, { nullable: true, description: 'The reported user; for a chat message, its author (as when it was reported).' })
+  @ApiProperty({ type: String, nullable: true, description: 'The reported user; for a chat message, its author (as when it was reported).' })
+  username!: string | null;
   @Field(() => String, { nullable: true, description: "The reported chat message's id." })
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   messageId!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "A reported chat message's text as it was when reported (kept even once the message is removed or swept); null otherwise.",
+  })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "A reported chat message's text as it was when reported (kept even once the message is removed or swept); null otherwise.",
+  })
+  text!: string | null;
   @Field(() => String, { nullable: true, description: 'The reported match.' }) @ApiProperty({ type: String, nullable: true, format: 'uuid' }) matchId!:
     string | null;
 }

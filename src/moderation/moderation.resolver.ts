@@ -67,6 +67,19 @@ export class ModerationResolver {
     return this.moderation.ban(caller, username, input.reason);
   }
 
+  @SessionOnly()
+  @Mutation(() => Boolean, {
+    description: `Lift a ban: the account logs in again (what the ban revoked stays revoked); NOT_FOUND when it is not banned; logged. ${MODERATORS_ONLY}`,
+  })
+  async unbanUser(
+    @Caller() caller: Principal,
+    @Args('username', { description: 'Who.' }) username: string,
+    @Args('input', { nullable: true, description: 'Why.' }) input?: UnmuteInput,
+  ): Promise<boolean> {
+    await this.moderation.unban(caller, username, input?.reason);
+    return true;
+  }
+
   @RequireScope(PROFILE_READ)
   @Query(() => ModerationLogPageModel, {
     description: `The moderation log's actions in order, in cursor pages (the hash-chained export: GET /v1/admin/moderation-log). ${MODERATORS_ONLY}`,

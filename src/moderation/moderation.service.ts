@@ -10,6 +10,9 @@
  * activeMute(accountId) (a muted player's messages are refused with
  * CHAT_MUTED naming the end), isModerator(accountId) (who may remove a chat
  * message), and recordAction (chat's "message removed" into the log).
+ * And auth's `me` (REST GET /v1/me, GraphQL `me { roles }`) names the
+ * moderator role from rolesOf, which this service hands to auth's
+ * AccountRoles when it is built (src/auth/roles.service.ts).
  *
  * A ban is auth's (src/auth/account-bans.ts: a column of accounts, so that
  * auth, which everything imports, reads it without importing this): its
@@ -21,6 +24,7 @@ import { DomainError } from '../common/domain-error';
 import type { Principal } from '../common/principal';
 import { AccountBans } from '../auth/account-bans';
 import { AccountsStore } from '../auth/accounts-store';
+import { AccountRoles } from '../auth/roles.service';
 import { ModerationConfig } from '../config/slices';
 import { ExportKeys } from '../match-formats/export-keys';
 import { MatchStore } from '../match-store/match-store';
@@ -44,7 +48,8 @@ export interface ReportTarget {
 export interface ReportView {
   id: string;
   reporter: string;
-  target: { kind: ReportTargetKind; username: string | null; messageId: string | null; matchId: string | null };
+  /** A message's: its author (username) and text as they were when reported. */
+  target: { kind: ReportTargetKind; username: string | null; messageId: string | null; text: string | null; matchId: string | null };
   reason: string;
   status: ReportStatus;
   createdAt: Date;
@@ -102,6 +107,16 @@ export interface RecordedAction {
   details?: Record<string, unknown>;
 }
 
+/** A chat message as a report keeps it: its author and text (chat's lookup, ./moderation.service.ts readMessagesWith). */
+export interface ReportedMessage {
+  authorId: string;
+  author: string;
+  text: string;
+}
+
+/** How the service reads a chat message by id: chat hands it over when it is built (this feature imports no chat). */
+export type ReportedMessageLookup = (id: string) => Promise<ReportedMessage | undefined>;
+
 /** The actor the log names for the admin command: `operator:<who ran it>`. */
 export const operatorActor = (who: string): string => `operator:${who.replace(/[^\w.@-]/g, '').slice(0, 64) || 'unknown'}`;
 
@@ -120,17 +135,22 @@ function text(value: unknown, field: string, required: boolean): string | null {
 @Injectable()
 export class ModerationService {
   private readonly named: ReadonlySet<string>;
+  /** Chat's lookup of a message by id (null: no chat in this process, and a message report keeps its id alone). */
+  private messages: ReportedMessageLookup | null = null;
 
   constructor(
     private readonly store: ModerationStore,
     private readonly accounts: AccountsStore,
     private readonly bans: AccountBans,
     private readonly matches: MatchStore,
+    /** Where `me` reads an account's roles (auth's): this service tells it who moderates. */
+    roles: AccountRoles,
     @Inject(ModerationConfig) config: Pick<ModerationConfig, 'MODERATORS'>,
     /** What signs the log's export (the match exports' key); without it, unsigned. */
     @Optional() private readonly keys?: ExportKeys,
   ) {
     this.named = new Set((config.MODERATORS ?? []).map((u) => u.toLowerCase()));
+    roles.provide((accountId) => this.rolesOf(accountId));
   }
 
   // ------------------------------------------------------------ for chat and other features
@@ -149,6 +169,16 @@ export class ModerationService {
     if (this.named.size === 0) return false;
     const username = await this.accounts.usernameOf(accountId);
     return username !== null && this.named.has(username);
+  }
+
+  /** The roles the account holds here, as `me` names them: ["moderator"] or []. */
+  async rolesOf(accountId: string): Promise<Role[]> {
+    return (await this.isModerator(accountId)) ? ['moderator'] : [];
+  }
+
+  /** Chat hands over how a message is read by id, so that a message report keeps its author and text at report time. */
+  readMessagesWith(lookup: ReportedMessageLookup): void {
+    this.messages = lookup;
   }
 
   /** Appends an action done elsewhere (chat's message removal) to the moderation log. */
@@ -189,14 +219,18 @@ export class ModerationService {
         targetMatchId: null,
       });
     } else if (key === 'messageId') {
-      // The chat's messages are not read here (chat imports this feature): the id's format is checked, the moderator reads the message.
       if (!UUID.test(value)) throw new DomainError('VALIDATION_FAILED', "target.messageId: a chat message's id (a UUID)");
+      // Its author and text as they are now: the moderator reads what was reported, even once it is removed or swept.
+      const message = this.messages ? await this.messages(value.toLowerCase()) : undefined;
+      if (this.messages && !message) throw new DomainError('NOT_FOUND', `no chat message ${value}`);
+      if (message?.authorId === caller.accountId) throw new DomainError('VALIDATION_FAILED', 'target.messageId: you cannot report your own message');
       row = await this.store.createReport({
         ...base,
         targetKind: 'message',
-        targetAccountId: null,
-        targetUsername: null,
+        targetAccountId: message?.authorId ?? null,
+        targetUsername: message?.author ?? null,
         targetMessageId: value.toLowerCase(),
+        targetMessageText: message?.text ?? null,
         targetMatchId: null,
       });
     } else {
@@ -307,6 +341,22 @@ export class ModerationService {
     return { username: account.username, bannedAt: mark.bannedAt, reason: why, bannedBy: caller.username };
   }
 
+  /**
+   * Lifts a ban: login works again (the sessions and tokens the ban revoked
+   * stay revoked), on every instance once the lift is heard; logged.
+   * NOT_FOUND when the account is not banned.
+   */
+  async unban(caller: Principal, username: string, reason?: unknown): Promise<void> {
+    await this.requireModerator(caller);
+    const why = text(reason, 'reason', false);
+    const account = await this.account(username);
+    await this.store.logged(caller.username, async (tx) => {
+      if (!(await this.bans.unmarkBanned(tx, account.id))) throw new DomainError('NOT_FOUND', `${account.username} is not banned`);
+      return { result: undefined, events: [{ type: 'userUnbanned', target: account.username, reason: why }] };
+    });
+    await this.bans.announceLifted(account.id);
+  }
+
   // ------------------------------------------------------------ roles (the operator's)
 
   /**
@@ -383,7 +433,7 @@ function view(r: ReportRow): ReportView {
   return {
     id: r.id,
     reporter: r.reporter,
-    target: { kind: r.targetKind, username: r.targetUsername, messageId: r.targetMessageId, matchId: r.targetMatchId },
+    target: { kind: r.targetKind, username: r.targetUsername, messageId: r.targetMessageId, text: r.targetMessageText, matchId: r.targetMatchId },
     reason: r.reason,
     status: r.status,
     createdAt: r.createdAt,

@@ -75,6 +75,22 @@ export interface LobbyChange {
  */
 export const chatChannel = (room: string): string => `chat:${room}`;
 
+/**
+ * A chat room's removals (src/chat): the id of a message a moderator removed, for the room's live subscribers
+ * to drop it (GraphQL `chatMessageRemoved`). A channel of its own beside the room's, so that what listens to
+ * messages never takes a removal for one.
+ */
+export const chatRemovalChannel = (room: string): string => `chat-removed:${room}`;
+
+/** A removal as published: the message's id, its room's key, when and by whom it was removed. */
+export interface ChatRemovalNotice {
+  id: string;
+  /** The room's key (see chatChannel). */
+  room: string;
+  /** ISO time. */
+  removedAt: string;
+}
+
 /** A chat message as published and delivered: plain text, never markup. */
 export interface ChatNotice {
   id: string;

@@ -5,6 +5,7 @@
  * result, so that the chart reads without colour.
  */
 import type { RatingPoint } from '@scopa/sdk';
+import { formatDate, formatNumber, t } from './i18n';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -38,9 +39,22 @@ const W = 720;
 const H = 260;
 const M = { left: 56, right: 16, top: 14, bottom: 44 };
 
+/** A rating or an RD as people read it: whole, without grouping (1523), in the language's digits. */
+export const formatRating = (r: number): string => formatNumber(r, { maximumFractionDigits: 0, useGrouping: false });
+
+/** A rated match's result (win, loss, draw) in words. */
+export const resultText = (result: string): string => (['win', 'loss', 'draw'].includes(result) ? t(`chart:result.${result}`) : result);
+
 export function chartSummary(pool: string, points: RatingPoint[]): string {
   const last = points[points.length - 1];
-  return `Rating in ${pool} over ${points.length} rated match${points.length === 1 ? '' : 'es'}: from ${Math.round(points[0].ratingBefore)} to ${Math.round(last.rating)} (RD ${Math.round(last.rd)})`;
+  return t('chart:summary', {
+    pool,
+    count: points.length,
+    n: formatNumber(points.length),
+    from: formatRating(points[0].ratingBefore),
+    to: formatRating(last.rating),
+    rd: formatRating(last.rd),
+  });
 }
 
 /** The chart of a non-empty history (oldest first); x = rated matches (0: before the first), y = rating. */
@@ -83,7 +97,14 @@ export function ratingChart(pool: string, points: RatingPoint[]): SVGSVGElement 
     const title = s(
       'title',
       {},
-      `Match ${i + 1} (${p.result}), ${new Date(p.time).toLocaleString()}: ${Math.round(p.ratingBefore)} → ${Math.round(p.rating)}, RD ${Math.round(p.rd)}`,
+      t('chart:point', {
+        n: formatNumber(i + 1),
+        result: resultText(p.result),
+        time: formatDate(p.time),
+        before: formatRating(p.ratingBefore),
+        after: formatRating(p.rating),
+        rd: formatRating(p.rd),
+      }),
     );
     const common = { class: `point ${p.result}`, 'data-match': p.matchId, 'data-result': p.result };
     return p.result === 'draw'
@@ -94,27 +115,28 @@ export function ratingChart(pool: string, points: RatingPoint[]): SVGSVGElement 
   const summary = chartSummary(pool, points);
   return s(
     'svg',
-    { id: 'rating-chart', class: 'rating-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': summary, 'data-points': n },
+    // Time runs left to right in every language (the page's right-to-left direction would move the ticks' labels).
+    { id: 'rating-chart', class: 'rating-chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': summary, 'data-points': n, direction: 'ltr' },
     s('title', {}, summary),
-    s(
-      'desc',
-      {},
-      'Rating after each rated match, oldest on the left; the shaded band is rating plus or minus RD. Filled circle: a win, hollow circle: a loss, square: a draw.',
-    ),
+    s('desc', {}, t('chart:description')),
     s('defs', {}, s('clipPath', { id: 'rating-chart-plot' }, s('rect', { x: M.left, y: M.top, width: plotW, height: plotH }))),
     // Grid and y axis.
     yTicks.map((v) => [
       s('line', { class: 'grid', x1: M.left, x2: W - M.right, y1: fmt(y(v)), y2: fmt(y(v)) }),
-      s('text', { class: 'tick', x: M.left - 6, y: fmt(y(v) + 4), 'text-anchor': 'end' }, String(v)),
+      s('text', { class: 'tick', x: M.left - 6, y: fmt(y(v) + 4), 'text-anchor': 'end' }, formatRating(v)),
     ]),
     s('line', { class: 'axis', x1: M.left, x2: M.left, y1: M.top, y2: H - M.bottom }),
     s('line', { class: 'axis', x1: M.left, x2: W - M.right, y1: H - M.bottom, y2: H - M.bottom }),
     xTicks.map((i) => [
       s('line', { class: 'axis', x1: fmt(x(i)), x2: fmt(x(i)), y1: H - M.bottom, y2: H - M.bottom + 5 }),
-      s('text', { class: 'tick', x: fmt(x(i)), y: H - M.bottom + 18, 'text-anchor': 'middle' }, String(i)),
+      s('text', { class: 'tick', x: fmt(x(i)), y: H - M.bottom + 18, 'text-anchor': 'middle' }, formatNumber(i)),
     ]),
-    s('text', { class: 'axis-title', x: M.left + plotW / 2, y: H - 6, 'text-anchor': 'middle' }, 'rated matches'),
-    s('text', { class: 'axis-title', x: 14, y: M.top + plotH / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${M.top + plotH / 2})` }, 'rating'),
+    s('text', { class: 'axis-title', x: M.left + plotW / 2, y: H - 6, 'text-anchor': 'middle' }, t('chart:xAxis')),
+    s(
+      'text',
+      { class: 'axis-title', x: 14, y: M.top + plotH / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${M.top + plotH / 2})` },
+      t('chart:yAxis'),
+    ),
     s('g', { 'clip-path': 'url(#rating-chart-plot)' }, s('polygon', { class: 'rd-band', points: band }), s('polyline', { class: 'rating-line', points: line })),
     points.map(marker),
   );

@@ -2,6 +2,7 @@
  * The chat panel (docs/social.md "Chat"): one room's history (newest last),
  * its new messages live over graphql-ws (the `chatMessage` subscription; on a
  * dropped connection the history is read again and the subscription reopened),
+ * a message a moderator removes dropped at once (`chatMessageRemoved`),
  * and a one-line form to say something. Used by the match page (its players'
  * and spectators' rooms), the lobby, a tournament's page, a team's page and a
  * direct conversation (#/messages/<username>).
@@ -17,6 +18,7 @@ import { ScopaError } from '@scopa/sdk';
 import type { ChatMessage, ChatRoomRef } from '@scopa/sdk';
 import { client, currentSession, freshToken } from './api';
 import { h, mount } from './dom';
+import { formatDate, formatNumber, t } from './i18n';
 import { isModerator, reportDialog } from './moderation';
 import { playerLink } from './widgets';
 
@@ -38,6 +40,11 @@ const CHAT_MESSAGE = `subscription ChatLive($room: ChatRoomInput!) {
   chatMessage(room: $room) { id author text sentAt room { kind id matchRoom participants } }
 }`;
 
+/** A moderator's removals in the room: the panel drops each message named. */
+const CHAT_MESSAGE_REMOVED = `subscription ChatRemoved($room: ChatRoomInput!) {
+  chatMessageRemoved(room: $room) { id }
+}`;
+
 /** The GraphQL ChatRoomInput of a REST-style room. */
 function roomInput(room: ChatRoomRef): Record<string, unknown> {
   switch (room.kind) {
@@ -52,41 +59,45 @@ function roomInput(room: ChatRoomRef): Record<string, unknown> {
   }
 }
 
-/** A refusal of a chat room, in words. */
+/** A refusal of a chat room, in the player's words (the code's message of the errors namespace when chat has none better). */
 export function chatRefusal(err: unknown): string {
-  if (!(err instanceof ScopaError)) return `Not sent: ${err instanceof Error ? err.message : String(err)}`;
+  if (!(err instanceof ScopaError)) return t('errors:CLIENT');
+  const reason = err.reason ?? err.details.reason;
   switch (err.code) {
     case 'CHAT_MUTED': {
-      const until = typeof err.details.until === 'string' ? new Date(err.details.until).toLocaleString() : 'later';
-      const reason = typeof err.details.reason === 'string' && err.details.reason ? ` (${err.details.reason})` : '';
-      return `You are muted by a moderator until ${until}${reason}: your messages are refused until then.`;
+      const until = typeof err.details.until === 'string' ? formatDate(err.details.until) : null;
+      const why = typeof err.details.reason === 'string' && err.details.reason ? err.details.reason : null;
+      if (!until) return t('chat:refusal.mutedLater');
+      return why ? t('chat:refusal.mutedUntilBecause', { until, reason: why }) : t('chat:refusal.mutedUntil', { until });
     }
     case 'CHAT_CLOSED':
-      switch (err.reason ?? err.details.reason) {
+      switch (reason) {
         case 'duplicateRound':
-          return 'Chat is closed while a duplicate round runs: every table holds the same cards. It opens again when the round ends.';
+          return t('chat:refusal.duplicateRound');
         case 'matchInPlay':
-          return "The spectators' room opens to the players when the match ends.";
+          return t('chat:refusal.matchInPlay');
         case 'chatOff':
-          return "This match's chat is off.";
+          return t('chat:refusal.chatOff');
         case 'partners':
-          return 'Partners of a team match in play talk in its players’ room only, until it ends.';
+          return t('chat:refusal.partners');
         default:
-          return `This room is closed now: ${err.message}.`;
+          return t('chat:refusal.closed');
       }
     case 'BLOCKED':
-      return 'You cannot message this player.';
+      return t('chat:refusal.blocked');
     case 'RATE_LIMITED': {
-      const wait = Number(err.details.retryAfter ?? err.details.reset ?? 0);
-      const why = (err.reason ?? err.details.reason) === 'repeated' ? 'That was the same message again. ' : 'Too many messages. ';
-      return `${why}Try again ${wait > 0 ? `in ${Math.ceil(wait)} s` : 'in a moment'}.`;
+      const wait = Math.ceil(Number(err.details.retryAfter ?? err.details.reset ?? 0));
+      const kind = reason === 'repeated' ? 'repeated' : 'tooMany';
+      return wait > 0 ? t(`chat:refusal.${kind}Wait`, { count: wait, seconds: formatNumber(wait) }) : t(`chat:refusal.${kind}Soon`);
     }
     case 'FORBIDDEN':
-      return `Not allowed: ${err.message}.`;
+      if (reason === 'recipientSetting') return t(err.details.directMessages === 'followed' ? 'chat:refusal.onlyFollowed' : 'chat:refusal.nobody');
+      if (reason === 'notConnected') return t('chat:refusal.notConnected');
+      return t('errors:FORBIDDEN');
     case 'VALIDATION_FAILED':
-      return `Not sent: ${err.message}.`;
+      return reason === 'wordFilter' ? t('chat:refusal.wordFilter') : t('errors:VALIDATION_FAILED');
     default:
-      return `${err.code}: ${err.message}`;
+      return t(`errors:${err.code}`);
   }
 }
 
@@ -121,10 +132,10 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
     name: 'text',
     maxlength: CHAT_MAX,
     autocomplete: 'off',
-    placeholder: opts.placeholder ?? 'Say something',
-    'aria-label': 'message',
+    placeholder: opts.placeholder ?? t('chat:placeholder'),
+    'aria-label': t('chat:messageLabel'),
   });
-  const send = h('button', { type: 'submit', class: 'chat-send' }, 'Send');
+  const send = h('button', { type: 'submit', class: 'chat-send' }, t('chat:send'));
   const form = h('form', { class: 'chat-form', onsubmit: (ev: Event) => void submit(ev) }, input, send);
   const el = h(
     'section',
@@ -151,7 +162,7 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
         { class: 'chat-meta' },
         playerLink(m.author),
         ' ',
-        h('time', { class: 'muted small', datetime: m.sentAt }, new Date(m.sentAt).toLocaleTimeString()),
+        h('time', { class: 'muted small', datetime: m.sentAt }, formatDate(m.sentAt, { timeStyle: 'medium' })),
       ),
       ' ',
       // Text, never markup: h() makes a text node of it.
@@ -165,20 +176,20 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
               'button',
               {
                 class: 'link small chat-report',
-                title: 'report this message to the moderators',
-                onclick: () => reportDialog({ messageId: m.id }, `${m.author}'s message`, { author: m.author, text: m.text }),
+                title: t('chat:reportTitle'),
+                onclick: () => reportDialog({ messageId: m.id }, t('chat:messageOf', { author: m.author })),
               },
-              'Report',
+              t('chat:report'),
             ),
         isModerator()
           ? h(
               'button',
               {
                 class: 'link small danger chat-remove',
-                title: 'remove this message (moderators)',
+                title: t('chat:removeTitle'),
                 onclick: async () => {
                   try {
-                    await client.removeChatMessage(m.id, 'removed from the chat panel');
+                    await client.removeChatMessage(m.id, t('chat:removedReason'));
                     messages.delete(m.id);
                     render();
                   } catch (err) {
@@ -186,7 +197,7 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
                   }
                 },
               },
-              'Remove',
+              t('chat:remove'),
             )
           : null,
       ),
@@ -196,7 +207,7 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
   const render = () => {
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
     const sorted = [...messages.values()].sort((a, b) => a.sentAt.localeCompare(b.sentAt) || a.id.localeCompare(b.id));
-    mount(log, sorted.length ? sorted.map(line) : h('li', { class: 'chat-empty muted' }, 'No messages yet.'));
+    mount(log, sorted.length ? sorted.map(line) : h('li', { class: 'chat-empty muted' }, t('chat:empty')));
     if (atBottom) log.scrollTop = log.scrollHeight;
   };
 
@@ -257,6 +268,18 @@ export function chatPanel(room: ChatRoomRef, opts: { id: string; title?: string;
       },
     });
     socket = current;
+    // On the same socket, before the messages: a message a moderator removes leaves the panel at once (a dropped socket is reopened below).
+    current.subscribe<{ chatMessageRemoved: { id: string } }>(
+      { query: CHAT_MESSAGE_REMOVED, variables: { room: roomInput(room) } },
+      {
+        next: (result) => {
+          const id = result.data?.chatMessageRemoved?.id;
+          if (id && messages.delete(id)) render();
+        },
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
     current.subscribe<{ chatMessage: ChatMessage }>(
       { query: CHAT_MESSAGE, variables: { room: roomInput(room) } },
       {

@@ -6,16 +6,15 @@
  * user until a time, ban the account, remove the reported message, resolve
  * the report.
  *
- * Whether the signed-in player is a moderator: the service names no role on
- * `me`, so the client asks GraphQL for one open report (`reports(first: 1)`,
- * FORBIDDEN in the answer's errors to anyone else, with HTTP 200: no failed
- * request in the console) once per signed-in user, and shows the nav link
- * only to those it answers.
+ * Whether the signed-in player is a moderator: the `roles` of `me`
+ * (GET /v1/me: ["moderator"] for a moderator), asked once per signed-in
+ * user; the nav link shows only to those it names.
  */
 import { ScopaError } from '@scopa/sdk';
 import type { Report, ReportInput } from '@scopa/sdk';
-import { client, currentSession, freshToken } from './api';
+import { client, currentSession } from './api';
 import { h, mount } from './dom';
+import { formatDate, t } from './i18n';
 import { attempt, playerLink } from './widgets';
 
 type Cleanup = (() => void) | void;
@@ -29,67 +28,65 @@ export function isModerator(): boolean {
   return moderator && moderatorOf === currentSession()?.username;
 }
 
-/** Learns whether the signed-in player is a moderator (once per session's user). */
+/** Learns whether the signed-in player is a moderator (once per session's user): `me`'s roles. */
 export function checkModerator(): Promise<boolean> {
   const who = currentSession()?.username ?? null;
   if (!who) return Promise.resolve(false);
   if (moderatorOf === who) return Promise.resolve(moderator);
-  asking ??= (async () => {
-    const token = await freshToken();
-    const response = await fetch(`${location.origin}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query: '{ reports(first: 1) { nextCursor } }' }),
-    });
-    const body = (await response.json()) as { data?: { reports?: unknown } | null };
-    return !!body.data?.reports;
-  })()
-    .then((yes) => {
+  asking ??= client
+    .me()
+    .then((me) => {
       moderatorOf = who;
-      moderator = yes;
-      return yes;
+      moderator = me.roles.includes('moderator');
+      return moderator;
     })
     .catch(() => false)
     .finally(() => (asking = null));
   return asking;
 }
 
+/** A failure in the player's words: the message of its code (errors namespace). */
+function failure(err: unknown): string {
+  return t(`errors:${err instanceof ScopaError ? err.code : 'CLIENT'}`);
+}
+
 /**
  * A small form, over the page, to report a user, a chat message or a match
- * with a reason. It says when the report went through, or why not.
+ * with a reason. It says when the report went through, or why not. `what`
+ * names the target in the player's words (the title: "Report <what>"). The
+ * service keeps a message's author and text as they are at report time.
  */
-export function reportDialog(target: ReportInput['target'], what: string, quoted?: { author: string; text: string }): void {
-  const reason = h('textarea', { id: 'report-reason', rows: 3, maxlength: 1000, required: true, placeholder: 'What happened?' });
+export function reportDialog(target: ReportInput['target'], what: string): void {
+  const reason = h('textarea', { id: 'report-reason', rows: 3, maxlength: 1000, required: true, placeholder: t('moderation:report.placeholder') });
   const note = h('p', { class: 'report-note', role: 'status' });
   const close = () => overlay.remove();
   const submit = async (ev: Event) => {
     ev.preventDefault();
     if (!reason.value.trim()) return;
     try {
-      // The service keeps a message report by the message's id alone: the author and the words go with the reason, for the moderator.
-      const context = quoted ? ` [message by ${quoted.author}: ${quoted.text}]` : '';
-      await client.report({ target, reason: (reason.value.trim().slice(0, 1000 - Math.min(context.length, 600)) + context.slice(0, 600)).slice(0, 1000) });
+      await client.report({ target, reason: reason.value.trim() });
       mount(
         dialog,
-        h('p', { id: 'report-sent' }, 'Thank you: the moderators will look at it.'),
-        h('button', { class: 'primary', id: 'report-close', onclick: close }, 'Close'),
+        h('p', { id: 'report-sent' }, t('moderation:report.sent')),
+        h('button', { class: 'primary', id: 'report-close', onclick: close }, t('moderation:report.close')),
       );
     } catch (err) {
-      note.textContent = err instanceof ScopaError ? `${err.code}: ${err.message}` : String(err);
+      note.textContent = failure(err);
     }
   };
+  const title = t('moderation:report.title', { what });
   const dialog = h(
     'form',
-    { class: 'panel report-dialog', id: 'report-dialog', role: 'dialog', 'aria-label': `Report ${what}`, onsubmit: (ev: Event) => void submit(ev) },
-    h('h2', null, `Report ${what}`),
-    h('label', null, 'Reason', reason),
+    { class: 'panel report-dialog', id: 'report-dialog', role: 'dialog', 'aria-label': title, onsubmit: (ev: Event) => void submit(ev) },
+    h('h2', null, title),
+    h('label', null, t('moderation:report.reason'), reason),
     note,
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'submit', class: 'primary', id: 'report-submit' }, 'Send the report'),
+      h('button', { type: 'submit', class: 'primary', id: 'report-submit' }, t('moderation:report.send')),
       ' ',
-      h('button', { type: 'button', onclick: close }, 'Cancel'),
+      h('button', { type: 'button', onclick: close }, t('moderation:report.cancel')),
     ),
   );
   const overlay = h('div', { class: 'overlay', onclick: (ev: Event) => ev.target === overlay && close() }, dialog);
@@ -98,17 +95,26 @@ export function reportDialog(target: ReportInput['target'], what: string, quoted
   reason.focus();
 }
 
+/** What a report is about, in words: the user, the match, or the message with its author and (as reported) its text. */
 function targetOf(r: Report): HTMLElement {
-  const t = r.target;
-  if (t.kind === 'user' && t.username) return h('span', null, 'user ', playerLink(t.username));
-  if (t.kind === 'match' && t.matchId) return h('span', null, 'match ', h('a', { href: `#/match/${t.matchId}` }, t.matchId.slice(0, 8)));
-  return h('span', null, 'message ', h('span', { class: 'mono' }, t.messageId ?? '?'), t.username ? [' by ', playerLink(t.username)] : null);
+  const target = r.target;
+  if (target.kind === 'user' && target.username) return h('span', null, t('moderation:queue.targetUser'), ' ', playerLink(target.username));
+  if (target.kind === 'match' && target.matchId)
+    return h('span', null, t('moderation:queue.targetMatch'), ' ', h('a', { href: `#/match/${target.matchId}` }, target.matchId.slice(0, 8)));
+  return h(
+    'span',
+    null,
+    t('moderation:queue.targetMessage'),
+    ' ',
+    h('span', { class: 'mono' }, target.messageId ?? '?'),
+    target.username ? [' ', t('moderation:queue.by'), ' ', playerLink(target.username)] : null,
+  );
 }
 
 /** The moderators' queue (#/moderation). */
 export function moderationScreen(main: HTMLElement): Cleanup {
   let alive = true;
-  const list = h('div', { id: 'reports' }, h('p', { class: 'muted' }, 'Loading…'));
+  const list = h('div', { id: 'reports' }, h('p', { class: 'muted' }, t('common:loading')));
   const done = h('p', { id: 'moderation-done', role: 'status', class: 'muted' });
 
   const act = async (what: string, action: () => Promise<unknown>) => {
@@ -120,11 +126,11 @@ export function moderationScreen(main: HTMLElement): Cleanup {
   };
 
   const row = (r: Report) => {
-    // A message's report names its author in the reason the chat panel sent (see reportDialog).
-    const who = r.target.username ?? /\[message by ([a-z0-9_.-]+): /i.exec(r.reason)?.[1] ?? null;
-    const until = h('input', { type: 'datetime-local', class: 'mute-until', 'aria-label': 'muted until' });
+    // The user reported, or the reported message's author (kept by the service at report time).
+    const who = r.target.username;
+    const until = h('input', { type: 'datetime-local', class: 'mute-until', 'aria-label': t('moderation:queue.mutedUntil') });
     until.value = toLocalInput(new Date(Date.now() + 24 * 3600_000));
-    const why = h('input', { class: 'mod-reason', placeholder: 'reason (default: the report’s)', 'aria-label': 'reason' });
+    const why = h('input', { class: 'mod-reason', placeholder: t('moderation:queue.reasonPlaceholder'), 'aria-label': t('moderation:queue.reason') });
     return h(
       'li',
       { class: 'report', 'data-report': r.id, 'data-kind': r.target.kind },
@@ -132,11 +138,18 @@ export function moderationScreen(main: HTMLElement): Cleanup {
         'div',
         null,
         h('strong', null, r.reporter),
-        ' reported ',
+        ' ',
+        t('moderation:queue.reported'),
+        ' ',
         targetOf(r),
-        !r.target.username && who ? [' by ', playerLink(who)] : null,
-        h('span', { class: 'muted small' }, ` · ${new Date(r.createdAt).toLocaleString()}`),
+        h('span', { class: 'muted small' }, ' · ', formatDate(r.createdAt)),
       ),
+      r.target.kind === 'message'
+        ? r.target.text !== null
+          ? h('blockquote', { class: 'reported-message' }, h('span', { class: 'muted small' }, t('moderation:queue.messageSaid'), ' '), r.target.text)
+          : h('p', { class: 'muted small reported-message' }, t('moderation:queue.messageUnknown'))
+        : null,
+      h('p', { class: 'muted small' }, t('moderation:queue.why')),
       h('blockquote', { class: 'report-reason' }, r.reason),
       h(
         'div',
@@ -144,27 +157,46 @@ export function moderationScreen(main: HTMLElement): Cleanup {
         why,
         who
           ? [
-              h('label', { class: 'inline' }, 'until ', until),
+              h('label', { class: 'inline' }, t('moderation:queue.until'), ' ', until),
               h(
                 'button',
-                { class: 'mute', onclick: () => act(`${who} muted`, () => client.muteUser(who, new Date(until.value).toISOString(), why.value || r.reason)) },
-                'Mute',
+                {
+                  class: 'mute',
+                  onclick: () =>
+                    act(t('moderation:done.muted', { username: who }), () => client.muteUser(who, new Date(until.value).toISOString(), why.value || r.reason)),
+                },
+                t('moderation:queue.mute'),
               ),
               h(
                 'button',
-                { class: 'ban danger', onclick: () => confirm(`Ban ${who}?`) && act(`${who} banned`, () => client.banUser(who, why.value || r.reason)) },
-                'Ban',
+                {
+                  class: 'ban danger',
+                  onclick: () =>
+                    confirm(t('moderation:queue.banConfirm', { username: who })) &&
+                    act(t('moderation:done.banned', { username: who }), () => client.banUser(who, why.value || r.reason)),
+                },
+                t('moderation:queue.ban'),
               ),
             ]
           : null,
         r.target.messageId
           ? h(
               'button',
-              { class: 'remove-message', onclick: () => act('message removed', () => client.removeChatMessage(r.target.messageId!, why.value || r.reason)) },
-              'Remove the message',
+              {
+                class: 'remove-message',
+                onclick: () => act(t('moderation:done.messageRemoved'), () => client.removeChatMessage(r.target.messageId!, why.value || r.reason)),
+              },
+              t('moderation:queue.removeMessage'),
             )
           : null,
-        h('button', { class: 'resolve', onclick: () => act('report resolved', () => client.resolveReport(r.id, why.value || 'done')) }, 'Resolve'),
+        h(
+          'button',
+          {
+            class: 'resolve',
+            onclick: () => act(t('moderation:done.resolved'), () => client.resolveReport(r.id, why.value || t('moderation:queue.resolvedNote'))),
+          },
+          t('moderation:queue.resolve'),
+        ),
       ),
     );
   };
@@ -173,10 +205,13 @@ export function moderationScreen(main: HTMLElement): Cleanup {
     try {
       const page = await client.reports({ status: 'open', first: 100 });
       if (!alive) return;
-      mount(list, page.items.length ? h('ul', { class: 'reports' }, page.items.map(row)) : h('p', { class: 'muted', id: 'no-reports' }, 'No open report.'));
+      mount(
+        list,
+        page.items.length ? h('ul', { class: 'reports' }, page.items.map(row)) : h('p', { class: 'muted', id: 'no-reports' }, t('moderation:queue.empty')),
+      );
     } catch (err) {
       if (!alive) return;
-      mount(list, h('p', { id: 'not-moderator' }, err instanceof ScopaError && err.code === 'FORBIDDEN' ? 'Only moderators see the reports.' : String(err)));
+      mount(list, h('p', { id: 'not-moderator' }, err instanceof ScopaError && err.code === 'FORBIDDEN' ? t('moderation:queue.moderatorsOnly') : failure(err)));
     }
   };
 
@@ -185,8 +220,8 @@ export function moderationScreen(main: HTMLElement): Cleanup {
     h(
       'section',
       { class: 'panel', id: 'moderation' },
-      h('h1', null, 'Reports'),
-      h('p', null, h('button', { id: 'reports-refresh', onclick: () => void load() }, 'Refresh')),
+      h('h1', null, t('moderation:queue.title')),
+      h('p', null, h('button', { id: 'reports-refresh', onclick: () => void load() }, t('moderation:queue.refresh'))),
       done,
       list,
     ),

@@ -7,9 +7,10 @@
 import { ScopaError } from '@scopa/sdk';
 import type { ArchivedMatch, Crosstable, LeaderboardEntry, PoolRating, RatingPoint, UserProfile } from '@scopa/sdk';
 import { client, currentSession } from './api';
-import { chartSummary, ratingChart } from './chart';
+import { chartSummary, formatRating, ratingChart, resultText } from './chart';
 import { h, mount } from './dom';
 import type { Child } from './dom';
+import { formatDate, formatNumber, t } from './i18n';
 import { profileSocial } from './social';
 import { attempt, playerLink, profileName, showError } from './widgets';
 
@@ -17,32 +18,45 @@ import { attempt, playerLink, profileName, showError } from './widgets';
 export const MATCH_PAGE = 10;
 const LEADERBOARD_SIZE = 20;
 
-const rating = (r: number) => String(Math.round(r));
-const date = (iso: string) => new Date(iso).toLocaleDateString();
-const dateTime = (iso: string) => new Date(iso).toLocaleString();
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
-const record = (w: number, l: number, d: number) => `${plural(w, 'win')}, ${plural(l, 'loss')}, ${plural(d, 'draw')}`;
+const rating = formatRating;
+const count = formatNumber;
+const date = (iso: string) => formatDate(iso, { dateStyle: 'medium' });
+const dateTime = (iso: string) => formatDate(iso);
+const counted = (key: string, n: number) => t(key, { count: n, n: formatNumber(n) });
+const record = (w: number, l: number, d: number) =>
+  t('profile:record', { wins: counted('profile:wins', w), losses: counted('profile:losses', l), draws: counted('profile:draws', d) });
 
 /** A pool as people read it: the preset id, or a saved ruleset's id shortened. */
 export function poolLabel(id: string): string {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id) ? `saved ruleset ${id.slice(0, 8)}` : id;
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id) ? t('profile:savedRuleset', { id: id.slice(0, 8) }) : id;
 }
 
-function replayLink(matchId: string, text = 'Replay'): HTMLElement {
+function replayLink(matchId: string, text = t('profile:replay')): HTMLElement {
   return h('a', { href: `#/replay/${encodeURIComponent(matchId)}`, class: 'replay-link' }, text);
 }
+
+/** Why a match ended, in words. */
+const REASONS = ['points', 'allDenari', 'resignation', 'forfeit', 'aborted'];
+const reasonText = (reason: string) => (REASONS.includes(reason) ? t(`profile:reason.${reason}`) : reason);
 
 /**
  * How a match ended for `who`: won, lost, a draw; the reason and the points,
  * `who`'s side first ("lost 8–11"), then the other sides in their order.
  */
 function outcome(m: ArchivedMatch, who: string): string {
-  if (!m.result) return 'no result';
+  if (!m.result) return t('profile:outcome.none');
   const mine = new Set(m.players.filter((p) => profileName(p.player) === who).map((p) => p.side));
-  const verdict = m.result.winner === null ? 'draw' : mine.size === 0 ? `side ${m.result.winner} won` : mine.has(m.result.winner) ? 'won' : 'lost';
+  const verdict =
+    m.result.winner === null
+      ? t('profile:outcome.draw')
+      : mine.size === 0
+        ? t('profile:outcome.sideWon', { side: count(m.result.winner) })
+        : mine.has(m.result.winner)
+          ? t('profile:outcome.won')
+          : t('profile:outcome.lost');
   const sides = m.result.totals.map((_t, side) => side);
   const order = [...sides.filter((side) => mine.has(side)), ...sides.filter((side) => !mine.has(side))];
-  return `${verdict} (${m.result.reason}), ${order.map((side) => m.result!.totals[side]).join('–')}`;
+  return t('profile:outcome.line', { verdict, reason: reasonText(m.result.reason), points: order.map((side) => count(m.result!.totals[side])).join('–') });
 }
 
 export function profileScreen(root: HTMLElement, requested: string): () => void {
@@ -59,24 +73,24 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
   const leaderboardBox = h('div', { id: 'leaderboard-box' });
   const h2hBox = h('div', { id: 'h2h-box' });
   const matchesBox = h('div', { id: 'matches-box' });
-  const lookup = h('input', { id: 'lookup', name: 'lookup', placeholder: 'username or bot:greedy', 'aria-label': 'player to look up' });
+  const lookup = h('input', { id: 'lookup', name: 'lookup', placeholder: t('profile:lookupPlaceholder'), 'aria-label': t('profile:lookupLabel') });
 
   // ---------------------------------------------------------------- ratings per pool
 
   const renderRatings = (p: UserProfile) => {
-    if (!p.ratings.length) return mount(ratingsBox, h('p', { class: 'muted', id: 'no-ratings' }, 'No rated matches yet.'));
+    if (!p.ratings.length) return mount(ratingsBox, h('p', { class: 'muted', id: 'no-ratings' }, t('profile:noRatings')));
     const row = (r: PoolRating) =>
       h(
         'tr',
         { 'data-pool': r.ruleset, class: r.ruleset === pool ? 'selected' : '' },
-        h('th', { scope: 'row' }, h('button', { class: 'link', title: 'show this pool', onclick: () => selectPool(r.ruleset) }, poolLabel(r.ruleset))),
+        h('th', { scope: 'row' }, h('button', { class: 'link', title: t('profile:showPool'), onclick: () => selectPool(r.ruleset) }, poolLabel(r.ruleset))),
         h('td', { class: 'num rating' }, rating(r.rating), r.provisional ? '?' : ''),
         h('td', { class: 'num' }, rating(r.rd)),
-        h('td', { class: 'num games' }, String(r.games)),
-        h('td', null, r.provisional ? 'provisional' : 'established'),
-        h('td', { class: 'num' }, String(r.wins)),
-        h('td', { class: 'num' }, String(r.losses)),
-        h('td', { class: 'num' }, String(r.draws)),
+        h('td', { class: 'num games' }, count(r.games)),
+        h('td', null, r.provisional ? t('profile:provisional') : t('profile:established')),
+        h('td', { class: 'num' }, count(r.wins)),
+        h('td', { class: 'num' }, count(r.losses)),
+        h('td', { class: 'num' }, count(r.draws)),
         h('td', null, date(r.lastRatedAt)),
       );
     mount(
@@ -84,14 +98,24 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
       h(
         'table',
         { class: 'data', id: 'ratings' },
-        h('caption', null, 'Glicko-2 rating per pool (a "?" marks a provisional rating: RD above 110)'),
+        h('caption', null, t('profile:ratingsCaption')),
         h(
           'thead',
           null,
           h(
             'tr',
             null,
-            ['Pool', 'Rating', 'RD', 'Games', 'Status', 'Wins', 'Losses', 'Draws', 'Last rated'].map((t) => h('th', { scope: 'col' }, t)),
+            [
+              t('profile:col.pool'),
+              t('profile:col.rating'),
+              t('profile:col.rd'),
+              t('profile:col.games'),
+              t('profile:col.status'),
+              t('profile:col.wins'),
+              t('profile:col.losses'),
+              t('profile:col.draws'),
+              t('profile:col.lastRated'),
+            ].map((c) => h('th', { scope: 'col' }, c)),
           ),
         ),
         h('tbody', null, p.ratings.map(row)),
@@ -102,19 +126,14 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
   // ---------------------------------------------------------------- chart and leaderboard of one pool
 
   const renderChart = (points: RatingPoint[]) => {
-    if (!points.length) return mount(chartBox, h('p', { class: 'muted', id: 'no-history' }, `No rated matches in ${poolLabel(pool)} yet.`));
+    if (!points.length) return mount(chartBox, h('p', { class: 'muted', id: 'no-history' }, t('profile:noHistoryInPool', { pool: poolLabel(pool) })));
     mount(
       chartBox,
-      h(
-        'figure',
-        { class: 'chart' },
-        ratingChart(poolLabel(pool), points),
-        h('figcaption', { class: 'muted small' }, '● a win · ○ a loss · ■ a draw; the band is rating ± RD'),
-      ),
+      h('figure', { class: 'chart' }, ratingChart(poolLabel(pool), points), h('figcaption', { class: 'muted small' }, t('profile:chartLegend'))),
       h(
         'details',
         { class: 'history' },
-        h('summary', null, 'The same as a table'),
+        h('summary', null, t('profile:asTable')),
         h(
           'table',
           { class: 'data', id: 'history' },
@@ -125,7 +144,9 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
             h(
               'tr',
               null,
-              ['#', 'Ended', 'Result', 'Before', 'After', 'RD', ''].map((t) => h('th', { scope: 'col' }, t)),
+              ['#', t('profile:col.ended'), t('profile:col.result'), t('profile:col.before'), t('profile:col.after'), t('profile:col.rd'), ''].map((c) =>
+                h('th', { scope: 'col' }, c),
+              ),
             ),
           ),
           h(
@@ -135,9 +156,9 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
               h(
                 'tr',
                 null,
-                h('td', { class: 'num' }, String(i + 1)),
+                h('td', { class: 'num' }, count(i + 1)),
                 h('td', null, dateTime(p.time)),
-                h('td', null, p.result),
+                h('td', null, resultText(p.result)),
                 h('td', { class: 'num' }, rating(p.ratingBefore)),
                 h('td', { class: 'num' }, rating(p.rating)),
                 h('td', { class: 'num' }, rating(p.rd)),
@@ -151,8 +172,9 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
   };
 
   const renderLeaderboard = (rows: LeaderboardEntry[]) => {
-    const caption = h('caption', null, `Leaderboard of ${poolLabel(pool)}: established ratings (RD at most 110)`);
-    if (!rows.length) return mount(leaderboardBox, h('p', { class: 'muted', id: 'leaderboard-empty' }, `No established ratings in ${poolLabel(pool)} yet.`));
+    const caption = h('caption', null, t('profile:leaderboardCaption', { pool: poolLabel(pool) }));
+    if (!rows.length)
+      return mount(leaderboardBox, h('p', { class: 'muted', id: 'leaderboard-empty' }, t('profile:leaderboardEmpty', { pool: poolLabel(pool) })));
     mount(
       leaderboardBox,
       h(
@@ -165,7 +187,9 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
           h(
             'tr',
             null,
-            ['Rank', 'Player', 'Rating', 'RD', 'Games'].map((t) => h('th', { scope: 'col' }, t)),
+            [t('profile:col.rank'), t('profile:col.player'), t('profile:col.rating'), t('profile:col.rd'), t('profile:col.games')].map((c) =>
+              h('th', { scope: 'col' }, c),
+            ),
           ),
         ),
         h(
@@ -175,11 +199,16 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
             h(
               'tr',
               { class: r.username === profile?.username ? 'selected' : '', 'data-player': r.username },
-              h('td', { class: 'num' }, String(r.rank)),
-              h('th', { scope: 'row' }, playerLink(r.username), r.username === profile?.username ? ' (this player)' : r.username === me ? ' (you)' : ''),
+              h('td', { class: 'num' }, count(r.rank)),
+              h(
+                'th',
+                { scope: 'row' },
+                playerLink(r.username),
+                r.username === profile?.username ? ` ${t('profile:thisPlayer')}` : r.username === me ? ` ${t('profile:you')}` : '',
+              ),
               h('td', { class: 'num' }, rating(r.rating)),
               h('td', { class: 'num' }, rating(r.rd)),
-              h('td', { class: 'num' }, String(r.games)),
+              h('td', { class: 'num' }, count(r.games)),
             ),
           ),
         ),
@@ -192,8 +221,8 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
     poolSelect.value = next;
     if (profile) renderRatings(profile);
     const token = ++poolToken;
-    mount(chartBox, h('p', { class: 'muted' }, 'Loading the chart…'));
-    mount(leaderboardBox, h('p', { class: 'muted' }, 'Loading the leaderboard…'));
+    mount(chartBox, h('p', { class: 'muted' }, t('profile:loadingChart')));
+    mount(leaderboardBox, h('p', { class: 'muted' }, t('profile:loadingLeaderboard')));
     void (async () => {
       const both = await attempt(() => Promise.all([client.ratingHistory(profile!.username, next), client.leaderboard(next, LEADERBOARD_SIZE)]));
       if (!alive || token !== poolToken || !both) return;
@@ -205,35 +234,35 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
 
   // ---------------------------------------------------------------- head to head
 
-  const renderH2h = (t: Crosstable) => {
-    const them = t.b;
-    if (t.wins + t.losses + t.draws === 0) return mount(h2hBox, h('p', { class: 'muted', id: 'h2h-none' }, `No rated matches between you and ${them} yet.`));
+  const renderH2h = (x: Crosstable) => {
+    const them = x.b;
+    if (x.wins + x.losses + x.draws === 0) return mount(h2hBox, h('p', { class: 'muted', id: 'h2h-none' }, t('profile:h2hNone', { them })));
     mount(
       h2hBox,
       h(
         'table',
         { class: 'data', id: 'crosstable' },
-        h('caption', null, `You (${t.a}) against ${them} in rated matches`),
+        h('caption', null, t('profile:h2hCaption', { me: x.a, them })),
         h(
           'thead',
           null,
           h(
             'tr',
             null,
-            ['Pool', 'Your wins', 'Your losses', 'Draws'].map((x) => h('th', { scope: 'col' }, x)),
+            [t('profile:col.pool'), t('profile:col.yourWins'), t('profile:col.yourLosses'), t('profile:col.draws')].map((c) => h('th', { scope: 'col' }, c)),
           ),
         ),
         h(
           'tbody',
           null,
-          t.pools.map((p) =>
+          x.pools.map((p) =>
             h(
               'tr',
               { 'data-pool': p.ruleset },
               h('th', { scope: 'row' }, poolLabel(p.ruleset)),
-              h('td', { class: 'num' }, String(p.wins)),
-              h('td', { class: 'num' }, String(p.losses)),
-              h('td', { class: 'num' }, String(p.draws)),
+              h('td', { class: 'num' }, count(p.wins)),
+              h('td', { class: 'num' }, count(p.losses)),
+              h('td', { class: 'num' }, count(p.draws)),
             ),
           ),
         ),
@@ -243,36 +272,38 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
           h(
             'tr',
             { class: 'total' },
-            h('th', { scope: 'row' }, 'All pools'),
-            h('td', { class: 'num' }, String(t.wins)),
-            h('td', { class: 'num' }, String(t.losses)),
-            h('td', { class: 'num' }, String(t.draws)),
+            h('th', { scope: 'row' }, t('profile:allPools')),
+            h('td', { class: 'num' }, count(x.wins)),
+            h('td', { class: 'num' }, count(x.losses)),
+            h('td', { class: 'num' }, count(x.draws)),
           ),
         ),
       ),
       h(
         'table',
         { class: 'data', id: 'h2h-matches' },
-        h('caption', null, `Your last rated matches against ${them}, newest first`),
+        h('caption', null, t('profile:h2hMatchesCaption', { them })),
         h(
           'thead',
           null,
           h(
             'tr',
             null,
-            ['Ended', 'Pool', 'Your result', 'Your rating', ''].map((x) => h('th', { scope: 'col' }, x)),
+            [t('profile:col.ended'), t('profile:col.pool'), t('profile:col.yourResult'), t('profile:col.yourRating'), ''].map((c) =>
+              h('th', { scope: 'col' }, c),
+            ),
           ),
         ),
         h(
           'tbody',
           null,
-          t.lastMatches.map((m) =>
+          x.lastMatches.map((m) =>
             h(
               'tr',
               { 'data-match': m.matchId },
               h('td', null, dateTime(m.endedAt)),
               h('td', null, poolLabel(m.ruleset)),
-              h('td', null, m.result),
+              h('td', null, resultText(m.result)),
               h('td', { class: 'num' }, `${rating(m.ratingBefore)} → ${rating(m.ratingAfter)}`),
               h('td', null, replayLink(m.matchId)),
             ),
@@ -307,17 +338,17 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         [...new Set(m.players.map((p) => p.side))]
           .sort((a, b) => a - b)
           .map((side, i): Child[] => [
-            i ? ' vs ' : '',
+            i ? ` ${t('profile:versus')} ` : '',
             m.players
               .filter((p) => p.side === side)
               .map((p, j) => [
                 j ? ' & ' : '',
-                p.player ? playerLink(profileName(p.player)!, { strong: profileName(p.player) === who, label: p.player }) : 'nobody',
+                p.player ? playerLink(profileName(p.player)!, { strong: profileName(p.player) === who, label: p.player }) : t('profile:nobody'),
               ]),
           ]),
       ),
       h('td', { class: 'outcome' }, outcome(m, who)),
-      h('td', null, [m.rated ? 'rated' : 'unrated', m.imported ? ', imported' : ''].join('')),
+      h('td', null, m.rated ? t('profile:rated') : t('profile:unrated'), m.imported ? [', ', t('profile:imported')] : null),
     );
 
   const renderMatches = () => {
@@ -328,14 +359,16 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         ? h(
             'table',
             { class: 'data clickable', id: 'match-list' },
-            h('caption', null, `Finished matches of ${who}, newest first (click one to replay it)`),
+            h('caption', null, t('profile:matchesCaption', { who })),
             h(
               'thead',
               null,
               h(
                 'tr',
                 null,
-                ['Ended', 'Ruleset', 'Players', `Result for ${who}`, 'Kind'].map((t) => h('th', { scope: 'col' }, t)),
+                [t('profile:col.ended'), t('profile:col.ruleset'), t('profile:col.players'), t('profile:col.resultFor', { who }), t('profile:col.kind')].map(
+                  (c) => h('th', { scope: 'col' }, c),
+                ),
               ),
             ),
             h(
@@ -344,9 +377,13 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
               matches.map((m) => matchRow(m, who)),
             ),
           )
-        : h('p', { class: 'muted', id: 'no-matches' }, 'No finished matches yet.'),
+        : h('p', { class: 'muted', id: 'no-matches' }, t('profile:noMatches', { who })),
       next
-        ? h('button', { id: 'more-matches', onclick: () => void loadMatches(), disabled: loadingMore }, loadingMore ? 'Loading…' : `More (${MATCH_PAGE} older)`)
+        ? h(
+            'button',
+            { id: 'more-matches', onclick: () => void loadMatches(), disabled: loadingMore },
+            loadingMore ? t('common:loading') : t('profile:more', { count: MATCH_PAGE, n: count(MATCH_PAGE) }),
+          )
         : null,
     );
   };
@@ -370,10 +407,8 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
           matchesBox,
           h(
             'p',
-            { class: 'notice', id: 'matches-unavailable', role: 'status' },
-            'Match list unavailable: ',
-            h('span', { class: 'mono' }, e.code),
-            ` ${e.message}`,
+            { class: 'notice', id: 'matches-unavailable', role: 'status', 'data-code': e.code },
+            t('profile:matchesUnavailable', { why: t(`errors:${e.code}`) }),
           ),
         );
       }
@@ -395,7 +430,13 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         h(
           'header',
           { class: 'profile-head' },
-          h('h1', null, p.username, p.bot ? h('span', { class: 'badge' }, 'bot level') : null, p.username === me ? h('span', { class: 'badge' }, 'you') : null),
+          h(
+            'h1',
+            null,
+            p.username,
+            p.bot ? h('span', { class: 'badge' }, t('profile:botBadge')) : null,
+            p.username === me ? h('span', { class: 'badge' }, t('profile:youBadge')) : null,
+          ),
           h(
             'form',
             {
@@ -406,23 +447,29 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
               ),
             },
             lookup,
-            h('button', { type: 'submit' }, 'Look up'),
+            h('button', { type: 'submit' }, t('profile:lookUp')),
           ),
         ),
         h(
           'p',
           { id: 'profile-summary' },
-          p.memberSince ? `Member since ${date(p.memberSince)}` : 'A bot level, rated as a player',
-          ` · rated matches: ${record(p.wins, p.losses, p.draws)}`,
+          p.memberSince ? t('profile:memberSince', { date: date(p.memberSince) }) : t('profile:botLevel'),
+          ' · ',
+          t('profile:ratedRecord', { record: record(p.wins, p.losses, p.draws) }),
         ),
         // Follows, blocks, messages and reports are between accounts: a bot level has none.
         p.bot ? null : profileSocial(p.username),
-        h('h2', null, 'Ratings'),
+        h('h2', null, t('profile:ratings')),
         ratingsBox,
-        h('div', { class: 'pool-pick' }, h('h2', null, 'Rating chart'), pools.length ? h('label', null, 'Pool ', poolSelect) : null),
+        h('div', { class: 'pool-pick' }, h('h2', null, t('profile:chart')), pools.length ? h('label', null, t('profile:pool'), ' ', poolSelect) : null),
         chartBox,
-        h('div', { class: 'columns' }, h('div', null, h('h2', null, 'Leaderboard'), leaderboardBox), h('div', null, h('h2', null, 'Head to head'), h2hBox)),
-        h('h2', null, 'Matches'),
+        h(
+          'div',
+          { class: 'columns' },
+          h('div', null, h('h2', null, t('profile:leaderboard')), leaderboardBox),
+          h('div', null, h('h2', null, t('profile:headToHead')), h2hBox),
+        ),
+        h('h2', null, t('profile:matches')),
         matchesBox,
       ),
     );
@@ -431,24 +478,28 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
       poolSelect.replaceChildren(...pools.map((id) => h('option', { value: id }, poolLabel(id))));
       selectPool(pools[0]);
     } else {
-      mount(chartBox, h('p', { class: 'muted', id: 'no-history' }, 'No rated matches yet: the chart starts with the first one.'));
-      mount(leaderboardBox, h('p', { class: 'muted' }, 'The leaderboard of a pool shows once this player is rated in it.'));
+      mount(chartBox, h('p', { class: 'muted', id: 'no-history' }, t('profile:noHistory')));
+      mount(leaderboardBox, h('p', { class: 'muted', id: 'leaderboard-unrated' }, t('profile:leaderboardUnrated')));
     }
     if (!me || me === p.username) {
-      mount(h2hBox, h('p', { class: 'muted', id: 'h2h-self' }, "This is your profile: open another player's to see your record against them."));
+      mount(h2hBox, h('p', { class: 'muted', id: 'h2h-self' }, t('profile:h2hSelf')));
     } else {
-      mount(h2hBox, h('p', { class: 'muted' }, 'Loading…'));
+      mount(h2hBox, h('p', { class: 'muted' }, t('common:loading')));
       void attempt(() => client.crosstable(me, p.username)).then((t) => alive && t && renderH2h(t));
     }
-    mount(matchesBox, h('p', { class: 'muted' }, 'Loading the matches…'));
+    mount(matchesBox, h('p', { class: 'muted' }, t('profile:loadingMatches')));
     void loadMatches();
   };
 
-  mount(root, h('section', { class: 'panel' }, h('h1', null, requested), h('p', { class: 'muted' }, 'Loading the profile…')));
+  mount(root, h('section', { class: 'panel' }, h('h1', null, requested), h('p', { class: 'muted' }, t('profile:loading'))));
   void (async () => {
     const p = await attempt(() => client.user(requested));
     if (!alive) return;
-    if (!p) return mount(root, h('section', { class: 'panel' }, h('h1', null, requested), h('p', { id: 'profile-missing' }, `No profile for ${requested}.`)));
+    if (!p)
+      return mount(
+        root,
+        h('section', { class: 'panel' }, h('h1', null, requested), h('p', { id: 'profile-missing' }, t('profile:missing', { username: requested }))),
+      );
     profile = p;
     render(p);
   })();

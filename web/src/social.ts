@@ -11,6 +11,7 @@ import type { FollowPage, MessageSettings } from '@scopa/sdk';
 import { client, currentSession } from './api';
 import { chatPanel } from './chat';
 import { h, mount } from './dom';
+import { formatNumber, t } from './i18n';
 import { reportDialog } from './moderation';
 import { attempt, playerLink } from './widgets';
 
@@ -38,7 +39,7 @@ function followList(id: string, entries: FollowPage['items'], empty: string): HT
             'li',
             { 'data-player': e.username, class: e.online ? 'online' : '' },
             playerLink(e.username),
-            e.online ? h('span', { class: 'badge online' }, 'online') : null,
+            e.online ? h('span', { class: 'badge online' }, t('social:online')) : null,
           ),
         ),
       )
@@ -48,7 +49,7 @@ function followList(id: string, entries: FollowPage['items'], empty: string): HT
 /** The social box of a profile page: actions on another player, or my settings on mine; the follow lists. */
 export function profileSocial(username: string): HTMLElement {
   const me = currentSession()?.username ?? null;
-  const box = h('div', { class: 'social', id: 'profile-social' }, h('p', { class: 'muted' }, 'Loading…'));
+  const box = h('div', { class: 'social', id: 'profile-social' }, h('p', { class: 'muted' }, t('common:loading')));
   const actions = h('div', { class: 'actions', id: 'social-actions' });
   const lists = h('div', { class: 'columns follow-lists' });
   const mine = h('div', { id: 'my-social' });
@@ -61,13 +62,23 @@ export function profileSocial(username: string): HTMLElement {
     if (!both) return;
     mount(
       lists,
-      h('div', null, h('h3', null, `Followers (${both[0].length})`), followList('followers', both[0], 'No followers yet.')),
-      h('div', null, h('h3', null, `Following (${both[1].length})`), followList('following', both[1], 'Follows nobody yet.')),
+      h(
+        'div',
+        null,
+        h('h3', null, t('social:followers', { count: both[0].length, n: formatNumber(both[0].length) })),
+        followList('followers', both[0], t('social:noFollowers')),
+      ),
+      h(
+        'div',
+        null,
+        h('h3', null, t('social:following', { count: both[1].length, n: formatNumber(both[1].length) })),
+        followList('following', both[1], t('social:followsNobody')),
+      ),
     );
   };
 
   const renderActions = (following: boolean, blocking: boolean) => {
-    state.textContent = blocking ? `You block ${username}: no challenge, message or pairing between you.` : following ? `You follow ${username}.` : '';
+    state.textContent = blocking ? t('social:youBlock', { username }) : following ? t('social:youFollow', { username }) : '';
     const redo = async (call: () => Promise<{ following: boolean; blocking: boolean }>) => {
       const r = await attempt(call);
       if (!r) return;
@@ -79,17 +90,17 @@ export function profileSocial(username: string): HTMLElement {
       blocking
         ? null
         : following
-          ? h('button', { id: 'unfollow', onclick: () => redo(() => client.unfollowUser(username)) }, 'Unfollow')
-          : h('button', { id: 'follow', class: 'primary', onclick: () => redo(() => client.followUser(username)) }, 'Follow'),
+          ? h('button', { id: 'unfollow', onclick: () => redo(() => client.unfollowUser(username)) }, t('social:unfollow'))
+          : h('button', { id: 'follow', class: 'primary', onclick: () => redo(() => client.followUser(username)) }, t('social:follow')),
       blocking
-        ? h('button', { id: 'unblock', onclick: () => redo(() => client.unblockUser(username)) }, 'Unblock')
+        ? h('button', { id: 'unblock', onclick: () => redo(() => client.unblockUser(username)) }, t('social:unblock'))
         : h(
             'button',
-            { id: 'block', class: 'danger', onclick: () => confirm(`Block ${username}? They will not be told.`) && redo(() => client.blockUser(username)) },
-            'Block',
+            { id: 'block', class: 'danger', onclick: () => confirm(t('social:blockConfirm', { username })) && redo(() => client.blockUser(username)) },
+            t('social:block'),
           ),
-      blocking ? null : h('a', { href: `#/messages/${encodeURIComponent(username)}`, class: 'button', id: 'message-user' }, 'Message'),
-      h('button', { id: 'report-user', class: 'link', onclick: () => reportDialog({ username }, username) }, 'Report'),
+      blocking ? null : h('a', { href: `#/messages/${encodeURIComponent(username)}`, class: 'button', id: 'message-user' }, t('social:message')),
+      h('button', { id: 'report-user', class: 'link', onclick: () => reportDialog({ username }, username) }, t('social:report')),
       state,
     );
   };
@@ -100,25 +111,21 @@ export function profileSocial(username: string): HTMLElement {
     const [settings, blocks] = both;
     const select = h(
       'select',
-      { id: 'dm-setting', 'aria-label': 'who may send me direct messages' },
-      (
-        [
-          ['everyone', 'everyone I follow each other with or share a match or a team with'],
-          ['followed', 'only the players I follow'],
-          ['nobody', 'nobody'],
-        ] as [MessageSettings['directMessages'], string][]
-      ).map(([value, label]) => h('option', { value, selected: settings.directMessages === value }, label)),
+      { id: 'dm-setting', 'aria-label': t('social:dmSettingLabel') },
+      (['everyone', 'followed', 'nobody'] as MessageSettings['directMessages'][]).map((value) =>
+        h('option', { value, selected: settings.directMessages === value }, t(`social:dmSetting.${value}`)),
+      ),
     );
     const saved = h('span', { class: 'muted small', id: 'dm-setting-saved', role: 'status' });
     select.addEventListener('change', async () => {
       const r = await attempt(() => client.setMessageSettings({ directMessages: select.value as MessageSettings['directMessages'] }));
-      saved.textContent = r ? ' saved' : '';
+      saved.textContent = r ? ` ${t('social:saved')}` : '';
     });
     mount(
       mine,
-      h('label', { class: 'inline' }, 'Who may send me direct messages: ', select),
+      h('label', { class: 'inline' }, t('social:dmSettingTitle'), ' ', select),
       saved,
-      h('h3', null, 'Players I block'),
+      h('h3', null, t('social:myBlocks')),
       blocks.length
         ? h(
             'ul',
@@ -132,12 +139,12 @@ export function profileSocial(username: string): HTMLElement {
                 h(
                   'button',
                   { class: 'link unblock', onclick: async () => (await attempt(() => client.unblockUser(b.username))) && void renderMine() },
-                  'Unblock',
+                  t('social:unblock'),
                 ),
               ),
             ),
           )
-        : h('p', { class: 'muted', id: 'my-blocks' }, 'Nobody.'),
+        : h('p', { class: 'muted', id: 'my-blocks' }, t('social:blocksNobody')),
     );
   };
 
@@ -160,7 +167,12 @@ export function profileSocial(username: string): HTMLElement {
 /** "Friends online": the players I follow who hold a live connection now (refreshed while shown). */
 export function friendsOnline(): { el: HTMLElement; close(): void } {
   const me = currentSession()!.username;
-  const el = h('section', { class: 'panel friends', id: 'friends-online' }, h('h2', null, 'Friends online'), h('p', { class: 'muted' }, 'Loading…'));
+  const el = h(
+    'section',
+    { class: 'panel friends', id: 'friends-online' },
+    h('h2', null, t('social:friendsOnline')),
+    h('p', { class: 'muted' }, t('common:loading')),
+  );
   let alive = true;
   const load = async () => {
     try {
@@ -169,7 +181,7 @@ export function friendsOnline(): { el: HTMLElement; close(): void } {
       const online = following.filter((f) => f.online);
       mount(
         el,
-        h('h2', null, 'Friends online'),
+        h('h2', null, t('social:friendsOnline')),
         online.length
           ? h(
               'ul',
@@ -180,15 +192,11 @@ export function friendsOnline(): { el: HTMLElement; close(): void } {
                   { 'data-player': f.username },
                   playerLink(f.username),
                   ' ',
-                  h('a', { href: `#/messages/${encodeURIComponent(f.username)}`, class: 'small' }, 'message'),
+                  h('a', { href: `#/messages/${encodeURIComponent(f.username)}`, class: 'small' }, t('social:messageLink')),
                 ),
               ),
             )
-          : h(
-              'p',
-              { class: 'muted', id: 'no-friends-online' },
-              following.length ? 'None of the players you follow is online.' : 'You follow nobody yet: follow players from their profile.',
-            ),
+          : h('p', { class: 'muted', id: 'no-friends-online' }, following.length ? t('social:noFriendOnline') : t('social:followNobody')),
       );
     } catch {
       // the follows may be missing on a server: the rest of the page works
@@ -207,14 +215,14 @@ export function friendsOnline(): { el: HTMLElement; close(): void } {
 
 /** A direct conversation (#/messages/<username>). */
 export function messagesScreen(main: HTMLElement, username: string): Cleanup {
-  const chat = chatPanel({ kind: 'direct', username }, { id: 'direct-chat', placeholder: `Message ${username}` });
+  const chat = chatPanel({ kind: 'direct', username }, { id: 'direct-chat', placeholder: t('social:messagePlaceholder', { username }) });
   mount(
     main,
     h(
       'section',
       { class: 'panel', id: 'messages', 'data-user': username },
-      h('h1', null, 'Messages with ', playerLink(username)),
-      h('p', { class: 'muted small' }, 'Between players who follow each other or share a match or a team, as the recipient allows.'),
+      h('h1', null, t('social:messagesWith'), ' ', playerLink(username)),
+      h('p', { class: 'muted small' }, t('social:messagesNote')),
       chat.el,
     ),
   );

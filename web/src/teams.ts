@@ -11,16 +11,17 @@ import { client, currentSession } from './api';
 import { chatPanel } from './chat';
 import type { ChatPanel } from './chat';
 import { h, mount } from './dom';
+import { formatDate, formatList, formatNumber, t } from './i18n';
 import { attempt, playerLink } from './widgets';
 
 type Cleanup = (() => void) | void;
 
 export function teamsScreen(main: HTMLElement, go: (hash: string) => void): Cleanup {
   let alive = true;
-  const q = h('input', { id: 'team-search', type: 'search', placeholder: 'team name', 'aria-label': 'search teams' });
-  const results = h('div', { id: 'team-list' }, h('p', { class: 'muted' }, 'Loading…'));
-  const name = h('input', { id: 'team-name', required: true, minlength: 3, maxlength: 40, placeholder: 'name' });
-  const description = h('textarea', { id: 'team-description', rows: 2, maxlength: 500, placeholder: 'what the team is about' });
+  const q = h('input', { id: 'team-search', type: 'search', placeholder: t('teams:searchPlaceholder'), 'aria-label': t('teams:searchLabel') });
+  const results = h('div', { id: 'team-list' }, h('p', { class: 'muted' }, t('common:loading')));
+  const name = h('input', { id: 'team-name', required: true, minlength: 3, maxlength: 40, placeholder: t('teams:namePlaceholder') });
+  const description = h('textarea', { id: 'team-description', rows: 2, maxlength: 500, placeholder: t('teams:descriptionPlaceholder') });
   const open = h('input', { id: 'team-open', type: 'checkbox', checked: true });
 
   const search = async () => {
@@ -32,24 +33,24 @@ export function teamsScreen(main: HTMLElement, go: (hash: string) => void): Clea
         ? h(
             'ul',
             { class: 'teams' },
-            page.items.map((t) =>
+            page.items.map((team) =>
               h(
                 'li',
-                { 'data-team': t.id },
-                h('a', { href: `#/teams/${t.id}`, class: 'team-link' }, t.name),
-                h('span', { class: 'muted small' }, ` · ${t.memberCount} member${t.memberCount === 1 ? '' : 's'} · ${t.open ? 'open' : 'by request'}`),
-                t.myRole ? h('span', { class: 'badge' }, t.myRole) : null,
+                { 'data-team': team.id },
+                h('a', { href: `#/teams/${team.id}`, class: 'team-link' }, team.name),
+                h('span', { class: 'muted small' }, ' · ', members(team.memberCount), ' · ', team.open ? t('teams:open') : t('teams:byRequest')),
+                team.myRole ? h('span', { class: 'badge' }, t(`teams:role.${team.myRole}`)) : null,
               ),
             ),
           )
-        : h('p', { class: 'muted', id: 'no-teams' }, 'No team found.'),
+        : h('p', { class: 'muted', id: 'no-teams' }, q.value.trim() ? t('teams:noTeamFound') : t('teams:noTeamYet')),
     );
   };
 
   const create = async (ev: Event) => {
     ev.preventDefault();
-    const t = await attempt(() => client.createTeam({ name: name.value.trim(), description: description.value.trim(), open: open.checked }));
-    if (t) go(`#/teams/${t.id}`);
+    const team = await attempt(() => client.createTeam({ name: name.value.trim(), description: description.value.trim(), open: open.checked }));
+    if (team) go(`#/teams/${team.id}`);
   };
 
   mount(
@@ -57,22 +58,22 @@ export function teamsScreen(main: HTMLElement, go: (hash: string) => void): Clea
     h(
       'section',
       { class: 'panel', id: 'teams' },
-      h('h1', null, 'Teams'),
+      h('h1', null, t('teams:title')),
       h(
         'form',
         { class: 'row search', onsubmit: (ev: Event) => (ev.preventDefault(), void search()) },
         q,
-        h('button', { type: 'submit', id: 'team-search-submit' }, 'Search'),
+        h('button', { type: 'submit', id: 'team-search-submit' }, t('teams:search')),
       ),
       results,
-      h('h2', null, 'New team'),
+      h('h2', null, t('teams:newTeam')),
       h(
         'form',
         { id: 'team-form', onsubmit: create },
-        h('label', null, 'Name', name),
-        h('label', null, 'Description', description),
-        h('label', { class: 'check' }, open, 'Open: anyone joins at once (otherwise by request, which a leader accepts)'),
-        h('button', { type: 'submit', class: 'primary', id: 'team-create' }, 'Create the team'),
+        h('label', null, t('teams:name'), name),
+        h('label', null, t('teams:description'), description),
+        h('label', { class: 'check' }, open, t('teams:openLabel')),
+        h('button', { type: 'submit', class: 'primary', id: 'team-create' }, t('teams:create')),
       ),
     ),
   );
@@ -82,14 +83,19 @@ export function teamsScreen(main: HTMLElement, go: (hash: string) => void): Clea
   };
 }
 
+/** "3 members", in the language's words and digits. */
+const members = (n: number): string => t('teams:members', { count: n, n: formatNumber(n) });
+
+/** A member's ratings in the (at most three) pools they played most: "scopa 1523, scopone 1490?" ("?": provisional). */
 const bestRating = (m: TeamMember): string => {
-  if (!m.ratings.length) return 'unrated';
-  return m.ratings
-    .slice()
-    .sort((a, b) => b.games - a.games)
-    .slice(0, 3)
-    .map((r) => `${r.ruleset} ${Math.round(r.rating)}${r.provisional ? '?' : ''}`)
-    .join(', ');
+  if (!m.ratings.length) return t('teams:unrated');
+  return formatList(
+    m.ratings
+      .slice()
+      .sort((a, b) => b.games - a.games)
+      .slice(0, 3)
+      .map((r) => `${r.ruleset} ${formatNumber(r.rating, { maximumFractionDigits: 0, useGrouping: false })}${r.provisional ? '?' : ''}`),
+  );
 };
 
 export function teamScreen(main: HTMLElement, id: string): Cleanup {
@@ -98,7 +104,7 @@ export function teamScreen(main: HTMLElement, id: string): Cleanup {
   let chat: ChatPanel | null = null;
   const chatBox = h('div', { id: 'team-chat-box', class: 'panel chat-panel' });
   // The page is drawn again on every refresh; the chat under it stays (its input keeps the focus).
-  const content = h('div', null, h('section', { class: 'panel' }, h('p', { class: 'muted' }, 'Loading the team…')));
+  const content = h('div', null, h('section', { class: 'panel' }, h('p', { class: 'muted' }, t('teams:loading'))));
 
   const act = async (action: () => Promise<unknown>) => {
     if ((await attempt(action)) !== undefined) void load();
@@ -116,48 +122,64 @@ export function teamScreen(main: HTMLElement, id: string): Cleanup {
     render(team, members?.items ?? [], requests?.items ?? []);
   };
 
-  const render = (t: Team, members: TeamMember[], requests: TeamRequest[]) => {
-    const leader = t.myRole === 'leader';
-    const member = t.myRole !== null;
+  const render = (team: Team, memberList: TeamMember[], requests: TeamRequest[]) => {
+    const leader = team.myRole === 'leader';
+    const member = team.myRole !== null;
     if (member && !chat) {
-      chat = chatPanel({ kind: 'team', id }, { id: 'team-chat', title: 'Team chat' });
+      chat = chatPanel({ kind: 'team', id }, { id: 'team-chat', title: t('teams:chat') });
       mount(chatBox, chat.el);
     } else if (!member && chat) {
       chat.close();
       chat = null;
-      mount(chatBox, h('p', { class: 'muted' }, "The team's chat is for its members."));
-    } else if (!member) mount(chatBox, h('p', { class: 'muted', id: 'team-chat-members-only' }, "The team's chat is for its members."));
+      mount(chatBox, h('p', { class: 'muted', id: 'team-chat-members-only' }, t('teams:chatMembersOnly')));
+    } else if (!member) mount(chatBox, h('p', { class: 'muted', id: 'team-chat-members-only' }, t('teams:chatMembersOnly')));
     mount(
       content,
       h(
         'section',
-        { class: 'panel', id: 'team', 'data-team': t.id, 'data-role': t.myRole ?? 'none' },
-        h('h1', null, t.name, t.myRole ? h('span', { class: 'badge', id: 'my-team-role' }, t.myRole) : null),
-        h('p', { class: 'team-description' }, t.description || h('span', { class: 'muted' }, 'No description.')),
+        { class: 'panel', id: 'team', 'data-team': team.id, 'data-role': team.myRole ?? 'none' },
+        h('h1', null, team.name, team.myRole ? h('span', { class: 'badge', id: 'my-team-role' }, t(`teams:role.${team.myRole}`)) : null),
+        h('p', { class: 'team-description' }, team.description || h('span', { class: 'muted' }, t('teams:noDescription'))),
         h(
           'p',
           { class: 'muted' },
-          `${t.memberCount} member${t.memberCount === 1 ? '' : 's'} · ${t.open ? 'open: anyone joins' : 'by request'} · created by `,
-          playerLink(t.createdBy),
-          ` on ${new Date(t.createdAt).toLocaleDateString()}`,
+          members(team.memberCount),
+          ' · ',
+          team.open ? t('teams:openAnyone') : t('teams:byRequest'),
+          ' · ',
+          t('teams:createdBy'),
+          ' ',
+          playerLink(team.createdBy),
+          ' · ',
+          formatDate(team.createdAt, { dateStyle: 'medium' }),
         ),
         h(
           'div',
           { class: 'actions' },
-          !member && !t.requestPending
-            ? h('button', { class: 'primary', id: 'team-join', onclick: () => act(() => client.joinTeam(id)) }, t.open ? 'Join' : 'Ask to join')
+          !member && !team.requestPending
+            ? h(
+                'button',
+                { class: 'primary', id: 'team-join', onclick: () => act(() => client.joinTeam(id)) },
+                team.open ? t('teams:join') : t('teams:askToJoin'),
+              )
             : null,
-          t.requestPending
+          team.requestPending
             ? [
-                h('span', { id: 'team-request-pending' }, 'Your request is pending. '),
-                h('button', { id: 'team-withdraw', onclick: () => act(() => client.leaveTeam(id)) }, 'Withdraw it'),
+                h('span', { id: 'team-request-pending' }, t('teams:requestPending'), ' '),
+                h('button', { id: 'team-withdraw', onclick: () => act(() => client.leaveTeam(id)) }, t('teams:withdraw')),
               ]
             : null,
-          member ? h('button', { id: 'team-leave', onclick: () => confirm(`Leave ${t.name}?`) && act(() => client.leaveTeam(id)) }, 'Leave') : null,
+          member
+            ? h(
+                'button',
+                { id: 'team-leave', onclick: () => confirm(t('teams:leaveConfirm', { team: team.name })) && act(() => client.leaveTeam(id)) },
+                t('teams:leave'),
+              )
+            : null,
         ),
         leader
           ? [
-              h('h2', null, 'Requests to join'),
+              h('h2', null, t('teams:requests')),
               requests.length
                 ? h(
                     'ul',
@@ -167,17 +189,17 @@ export function teamScreen(main: HTMLElement, id: string): Cleanup {
                         'li',
                         { 'data-player': r.username },
                         playerLink(r.username),
-                        h('span', { class: 'muted small' }, ` asked ${new Date(r.requestedAt).toLocaleString()} `),
-                        h('button', { class: 'primary accept', onclick: () => act(() => client.acceptTeamRequest(id, r.username)) }, 'Accept'),
+                        h('span', { class: 'muted small' }, ' ', t('teams:askedAt', { time: formatDate(r.requestedAt) }), ' '),
+                        h('button', { class: 'primary accept', onclick: () => act(() => client.acceptTeamRequest(id, r.username)) }, t('teams:accept')),
                         ' ',
-                        h('button', { class: 'decline', onclick: () => act(() => client.declineTeamRequest(id, r.username)) }, 'Decline'),
+                        h('button', { class: 'decline', onclick: () => act(() => client.declineTeamRequest(id, r.username)) }, t('teams:decline')),
                       ),
                     ),
                   )
-                : h('p', { class: 'muted', id: 'no-team-requests' }, 'No pending request.'),
+                : h('p', { class: 'muted', id: 'no-team-requests' }, t('teams:noRequests')),
             ]
           : null,
-        h('h2', null, 'Members'),
+        h('h2', null, t('teams:membersTitle')),
         h(
           'table',
           { class: 'data', id: 'team-members' },
@@ -187,35 +209,35 @@ export function teamScreen(main: HTMLElement, id: string): Cleanup {
             h(
               'tr',
               null,
-              ['Player', 'Role', 'Ratings', 'Since', ''].map((c) => h('th', { scope: 'col' }, c)),
+              [t('teams:col.player'), t('teams:col.role'), t('teams:col.ratings'), t('teams:col.since'), ''].map((c) => h('th', { scope: 'col' }, c)),
             ),
           ),
           h(
             'tbody',
             null,
-            members.map((m) =>
+            memberList.map((m) =>
               h(
                 'tr',
                 { 'data-player': m.username, 'data-role': m.role },
-                h('th', { scope: 'row' }, playerLink(m.username), m.username === me ? ' (you)' : ''),
-                h('td', null, m.role),
+                h('th', { scope: 'row' }, playerLink(m.username), m.username === me ? ` ${t('teams:you')}` : ''),
+                h('td', null, t(`teams:role.${m.role}`)),
                 h('td', { class: 'ratings' }, bestRating(m)),
-                h('td', null, new Date(m.joinedAt).toLocaleDateString()),
+                h('td', null, formatDate(m.joinedAt, { dateStyle: 'medium' })),
                 h(
                   'td',
                   null,
                   leader && m.username !== me
                     ? [
                         m.role !== 'leader'
-                          ? h('button', { class: 'link appoint', onclick: () => act(() => client.appointTeamLeader(id, m.username)) }, 'Make leader')
+                          ? h('button', { class: 'link appoint', onclick: () => act(() => client.appointTeamLeader(id, m.username)) }, t('teams:makeLeader'))
                           : null,
                         h(
                           'button',
                           {
                             class: 'link danger kick',
-                            onclick: () => confirm(`Remove ${m.username} from the team?`) && act(() => client.kickTeamMember(id, m.username)),
+                            onclick: () => confirm(t('teams:kickConfirm', { username: m.username })) && act(() => client.kickTeamMember(id, m.username)),
                           },
-                          'Kick',
+                          t('teams:kick'),
                         ),
                       ]
                     : null,

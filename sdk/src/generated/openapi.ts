@@ -231,7 +231,11 @@ export interface paths {
          * @description A password session only (an API token is refused: 403).
          */
         post: operations["banUser"];
-        delete?: never;
+        /**
+         * Lift a ban: the account logs in again (what the ban revoked stays revoked); NOT_FOUND when it is not banned; logged: for moderators (docs/social.md "Reports and moderation"; anyone else: FORBIDDEN); a password session
+         * @description A password session only (an API token is refused: 403).
+         */
+        delete: operations["unbanUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1070,7 +1074,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The calling account
+         * The calling account, with its roles (["moderator"] for a moderator, [] for a player)
          * @description An API token needs the `profile:read` scope (a session holds every scope).
          */
         get: operations["me"];
@@ -3177,6 +3181,20 @@ export interface components {
             turn: number;
             viewer: number | null;
         };
+        /** @description The calling account, with its roles. */
+        MeModel: {
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            /**
+             * @description The roles of the account: ["moderator"] for a moderator (granted by an operator with `npm run admin -- grant moderator <username>`, or named by MODERATORS), [] for a player. Read at every request: a grant or a revoke shows at once.
+             * @example [
+             *       "moderator"
+             *     ]
+             */
+            roles: string[];
+            username: string;
+        };
         MessageSettingsInput: {
             /** @enum {string} */
             directMessages: "everyone" | "followed" | "nobody";
@@ -3500,6 +3518,9 @@ export interface components {
             matchId: string | null;
             /** Format: uuid */
             messageId: string | null;
+            /** @description A reported chat message's text as it was when reported (kept even once the message is removed or swept); null otherwise. */
+            text: string | null;
+            /** @description The reported user; for a chat message, its author (as when it was reported). */
             username: string | null;
         };
         ResolveReportInput: {
@@ -5043,6 +5064,104 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"] & {
                         /** @enum {string} */
                         code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    unbanUser: {
+        parameters: {
+            query?: {
+                reason?: string;
+            };
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
                     };
                 };
             };
@@ -10256,7 +10375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountModel"];
+                    "application/json": components["schemas"]["MeModel"];
                 };
             };
             /** @description Unauthenticated: UNAUTHENTICATED. */
