@@ -44,6 +44,8 @@ export const JOB_KINDS = {
   'tournament-round': { ...wokenReaction, expireInSeconds: 60 },
   /** A turn deadline or a pending start reached (src/clocks). */
   'match-deadline': reaction,
+  /** A player's correspondence turn clocks made to follow their vacation: paused at its start, resumed at its end or its `until` (src/vacations). */
+  'vacation-clocks': reaction,
   /**
    * One attempt at delivering a webhook (src/webhooks). A failed send is not a retry of the job: the handler records
    * it and queues the next attempt (WEBHOOK_BACKOFF_MS...). The job is retried only when its worker died (expired)
