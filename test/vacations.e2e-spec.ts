@@ -169,6 +169,7 @@ describe('vacations (e2e, PGlite, one instance)', () => {
     const m = await duel(a, b, { turnTimeLimit: 'P1D' }, b);
     const seatA = 1 - (m.view.viewer as number);
     const until = new Date(Date.now() + 3 * DAY_MS).toISOString();
+    const bBefore = (await clockRow(m.id))!;
     const started = await gqlOk(app, a.token, 'mutation($u: DateTime!) { startVacation(until: $u) { onVacationUntil allowanceDays daysLeft } }', { u: until });
     expect(started.startVacation.onVacationUntil).toBe(until);
     expect(started.startVacation.daysLeft).toBeGreaterThan(26.9);
@@ -176,6 +177,8 @@ describe('vacations (e2e, PGlite, one instance)', () => {
     // a is not to move: b's clock runs on, a's seat is paused
     const bRow = (await clockRow(m.id))!;
     expect(bRow.remaining_ms).toBeNull();
+    expect(bRow.seq).toBe(bBefore.seq + 1);
+    expect(new Date(bRow.deadline!).getTime()).toBe(new Date(bBefore.deadline!).getTime());
     expect((await get(b, m.id)).view.seats[seatA].clock).toEqual({ paused: true });
 
     await playOne(b, m.id);
