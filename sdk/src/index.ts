@@ -19,6 +19,7 @@ export type {
   FollowPage,
   BlockPage,
   MessageSettings,
+  Vacation,
   Report,
   ReportInput,
   ReportPage,
