@@ -41,7 +41,8 @@ describe('vacations (PostgreSQL, two instances)', () => {
     const mover = view.view.turn === view.view.viewer ? ann : bob;
     const seat = view.view.turn as number;
     const seq = view.seq as number;
-    const log = async (from: number): Promise<any[]> => (await A().get(`/v1/matches/${id}/events?fromSeq=${from}&limit=100`).set('authorization', ann.auth)).body;
+    const log = async (from: number): Promise<any[]> =>
+      (await A().get(`/v1/matches/${id}/events?fromSeq=${from}&limit=100`).set('authorization', ann.auth)).body;
 
     await prisma.$executeRawUnsafe(`UPDATE match_clocks SET deadline = now() + interval '4 seconds' WHERE match_id = $1::uuid`, id);
     const vacation = await B()

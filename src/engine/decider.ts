@@ -429,11 +429,13 @@ function decideClockPause(command: Extract<Command, { type: 'pauseClock' | 'resu
   if (state.phase === 'new') return no(reject('MATCH_NOT_CREATED', 'no match yet'));
   if (state.phase === 'over') return no(reject('MATCH_OVER', 'the match is over'));
   if (!allowsClockPause(state.rulesVersion)) return no(reject('INVALID_COMMAND', `a ${state.rulesVersion} match has no clock pauses`));
-  if (!isCorrespondence(state.settings.turnTimeLimit)) return no(reject('INVALID_COMMAND', 'only a correspondence clock (a turn limit of a day or more) pauses'));
+  if (!isCorrespondence(state.settings.turnTimeLimit))
+    return no(reject('INVALID_COMMAND', 'only a correspondence clock (a turn limit of a day or more) pauses'));
   const seat = command.seat;
   if (!Number.isInteger(seat) || seat < 0 || seat >= state.seats.length) return no(reject('INVALID_COMMAND', `no seat ${String(seat)}`));
   const pause = command.type === 'pauseClock';
-  if ((state.clockPaused[seat] ?? false) === pause) return no(reject('INVALID_COMMAND', `the clock of seat ${seat} is already ${pause ? 'paused' : 'running'}`));
+  if ((state.clockPaused[seat] ?? false) === pause)
+    return no(reject('INVALID_COMMAND', `the clock of seat ${seat} is already ${pause ? 'paused' : 'running'}`));
   return ok([{ type: pause ? 'ClockPaused' : 'ClockResumed', seat }]);
 }
 

@@ -12,7 +12,10 @@ import type { MatchPresentation } from './matches.service';
 
 @ObjectType('SeatClock', { description: "A seat's turn clock." })
 export class SeatClockModel {
-  @Field({ description: "Whether the seat's turn clock stands still: its player is on vacation and the match is a correspondence one (docs/async-play.md \"Vacations\")." })
+  @Field({
+    description:
+      'Whether the seat\'s turn clock stands still: its player is on vacation and the match is a correspondence one (docs/async-play.md "Vacations").',
+  })
   @ApiProperty({ description: "Whether the seat's turn clock stands still: its player is on vacation and the match is a correspondence one." })
   paused!: boolean;
 }

@@ -255,7 +255,7 @@ export class SeatPresenceResolver {
   @ResolveField(() => Date, {
     nullable: true,
     description:
-      "When the seat's player's vacation ends: their turn clocks in correspondence matches stand still until then (docs/async-play.md \"Vacations\"); null when not on vacation, for an open or bot seat, and in a match that is over.",
+      'When the seat\'s player\'s vacation ends: their turn clocks in correspondence matches stand still until then (docs/async-play.md "Vacations"); null when not on vacation, for an open or bot seat, and in a match that is over.',
   })
   async onVacationUntil(@Parent() seat: SeatPublicModel): Promise<Date | null> {
     if (seat.onVacationUntil !== undefined) return seat.onVacationUntil;

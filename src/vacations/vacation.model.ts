@@ -16,7 +16,11 @@ export class VacationModel implements VacationStatus {
   @ApiProperty({ description: 'Days of vacation an account may take in any 365 days (VACATION_DAYS_PER_YEAR).' })
   allowanceDays!: number;
 
-  @Field(() => Float, { description: 'Days of the allowance left now: the allowance less the vacations that started in the last 365 days (a running one counted to its end).' })
-  @ApiProperty({ description: 'Days of the allowance left now: the allowance less the vacations that started in the last 365 days (a running one counted to its end).' })
+  @Field(() => Float, {
+    description: 'Days of the allowance left now: the allowance less the vacations that started in the last 365 days (a running one counted to its end).',
+  })
+  @ApiProperty({
+    description: 'Days of the allowance left now: the allowance less the vacations that started in the last 365 days (a running one counted to its end).',
+  })
   daysLeft!: number;
 }

@@ -38,7 +38,10 @@ export class VacationsController {
 
   @RequireScope(MATCH_PLAY)
   @Delete('vacation')
-  @ApiOperation({ operationId: 'endVacation', summary: 'End my vacation now (nothing when none runs): my correspondence clocks run again with the time they had left' })
+  @ApiOperation({
+    operationId: 'endVacation',
+    summary: 'End my vacation now (nothing when none runs): my correspondence clocks run again with the time they had left',
+  })
   @ApiOkResponse({ type: VacationModel })
   end(@Caller() caller: Principal): Promise<VacationModel> {
     return this.vacations.end(caller);

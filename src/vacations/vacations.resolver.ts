@@ -26,7 +26,9 @@ export class VacationsResolver {
   }
 
   @RequireScope(MATCH_PLAY)
-  @Mutation(() => VacationModel, { description: 'End my vacation now (nothing when none runs): my correspondence clocks run again with the time they had left.' })
+  @Mutation(() => VacationModel, {
+    description: 'End my vacation now (nothing when none runs): my correspondence clocks run again with the time they had left.',
+  })
   endVacation(@Caller() caller: Principal): Promise<VacationModel> {
     return this.vacations.end(caller);
   }

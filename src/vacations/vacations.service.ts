@@ -152,7 +152,7 @@ export class VacationsService implements OnModuleInit {
   async follow(username: string, vacationId: string, strict = false): Promise<void> {
     const away = await this.vacations.isAway(username);
     const seats = await this.store.correspondenceSeatsOf(username);
-    let failed: unknown = null;
+    let failed: Error | null = null;
     for (const seat of seats) {
       try {
         const { state } = await this.store.current(seat.matchId);
@@ -163,7 +163,7 @@ export class VacationsService implements OnModuleInit {
       } catch (err) {
         if (err instanceof DomainError && NOTHING_TO_DO.has(err.code)) continue;
         this.logger.warn(`vacation ${vacationId}: ${seat.matchId} seat ${seat.seat} not ${away ? 'paused' : 'resumed'}: ${(err as Error).message}`);
-        failed ??= err;
+        failed ??= err instanceof Error ? err : new Error(String(err));
       }
     }
     if (failed && strict) throw failed;
