@@ -1,3 +1,4 @@
+import { VacationsModule } from './vacations/vacations.module';
 import { Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
 import { AnalysisModule } from './analysis/analysis.module';
@@ -61,6 +62,7 @@ export const APP_MODULES = [
   AdminModule,
   ChatModule,
   ModerationModule,
+  VacationsModule,
 ];
 
 /**

@@ -67,6 +67,7 @@ const OWNERS: Record<string, string> = {
   mutes: 'moderation',
   moderation_log: 'moderation',
   moderation_events: 'moderation',
+  vacations: 'vacations',
 };
 
 /** The models of the schema: Prisma delegate name → table. */

@@ -79,7 +79,7 @@ describe('client seeds (e2e, PGlite), CLIENT_SEED_WINDOW = 60 s', () => {
   it('two accounts give their seeds, play to the end, and `npm run audit` recomputes every deal from the export', async () => {
     const [alice, bob, carol] = [await register(app(), 'sda'), await register(app(), 'sdb'), await register(app(), 'sdc')];
     const m = await h.create(alice, { preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] });
-    expect(m.view.rulesVersion).toBe('scopa-rules/4');
+    expect(m.view.rulesVersion).toBe('scopa-rules/5');
     expect(m.view.clientSeeds).toEqual([null, null]);
 
     // The creator gives hers right after creating (GraphQL), bob with his join (REST).

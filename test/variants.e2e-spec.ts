@@ -173,7 +173,7 @@ describe('escoba and cirulla over the API (e2e)', () => {
       .set('authorization', auth(clients[0].who))
       .send({ preset, seats: [{ type: 'creator' }, { type: 'reserved', username: clients[1].who.username }] });
     expect(created.status).toBe(201);
-    expect(created.body.view.rulesVersion).toBe('scopa-rules/4');
+    expect(created.body.view.rulesVersion).toBe('scopa-rules/5');
     const id = created.body.id;
     let join = {};
     if (deal) {

@@ -152,6 +152,8 @@ export type AccountSettings = Schemas['AccountSettingsModel'];
 export type AccountSettingsInput = Schemas['AccountSettingsInput'];
 /** A language of the players (an account's `language`). */
 export type Language = NonNullable<AccountSettings['language']>;
+/** My vacation for correspondence play and what is left of my allowance (docs/async-play.md "Vacations"). */
+export type Vacation = Schemas['VacationModel'];
 /** One line of my event stream ({@link ScopaClient.myEvents}): `matchInPlay`, `yourTurn`, `matchStarted`, `matchEnded`, ... */
 export type EventStreamLine = Schemas['EventStreamLineModel'];
 
@@ -663,6 +665,24 @@ export class ScopaClient {
   /** Changes who may send me direct messages (needs `social:write`): everyone (the default), followed or nobody. */
   async setMessageSettings(settings: MessageSettings): Promise<MessageSettings> {
     return this.#ok(this.rest.PUT('/v1/account/message-settings', { body: settings }));
+  }
+
+  /** My vacation (`onVacationUntil`, or null) and the days of my allowance left (`VACATION_DAYS_PER_YEAR` in any 365 days). */
+  async vacation(): Promise<Vacation> {
+    return this.#ok(this.rest.GET('/v1/account/vacation'));
+  }
+
+  /**
+   * Goes on vacation until `until` (needs `match:play`): my turn clocks in correspondence matches stand still until then
+   * and resume with the time they had left. LIMIT_REACHED beyond my allowance, CONFLICT when already on vacation.
+   */
+  async startVacation(until: Date | string): Promise<Vacation> {
+    return this.#ok(this.rest.POST('/v1/account/vacation', { body: { until: until instanceof Date ? until.toISOString() : until } }));
+  }
+
+  /** Ends my vacation now (needs `match:play`; nothing when none runs): my correspondence clocks run again. */
+  async endVacation(): Promise<Vacation> {
+    return this.#ok(this.rest.DELETE('/v1/account/vacation'));
   }
 
   /** Creates a tournament (needs the `tournament:write` scope): players join until it starts. */

@@ -22,6 +22,7 @@ export type {
   AccountSettings,
   AccountSettingsInput,
   Language,
+  Vacation,
   Report,
   ReportInput,
   ReportPage,

@@ -1,3 +1,4 @@
+import { VacationsModule } from '../vacations/vacations.module';
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { StoreModule } from '../match-store/store.module';
@@ -11,7 +12,7 @@ import { ChallengesStore } from './challenges-store';
 
 /** Direct challenges (accept, decline, cancel, expiry) and the acceptChallenges account setting. */
 @Module({
-  imports: [AuthModule, RulesetsModule, StoreModule, MatchMakerModule, RelationsModule],
+  imports: [AuthModule, RulesetsModule, StoreModule, MatchMakerModule, RelationsModule, VacationsModule],
   controllers: [ChallengesController],
   providers: [ChallengesService, ChallengesStore, ChallengesResolver],
   exports: [ChallengesService],

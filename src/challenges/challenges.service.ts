@@ -17,6 +17,7 @@
  * (challenge_received, challenge_accepted, challenge_declined). A player's
  * pending challenges (in and out) are their challenge inbox (myChallenges).
  */
+import { VacationsService } from '../vacations/vacations.service';
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { resolveRuleset, turnTimeLimitProblem } from '../engine';
@@ -130,6 +131,7 @@ export class ChallengesService {
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly lobby: LobbyConfig,
     private readonly relations: RelationsService,
+    private readonly vacations: VacationsService,
   ) {}
 
   // ------------------------------------------------------------ settings
@@ -214,6 +216,11 @@ export class ChallengesService {
       throw new DomainError('CHALLENGE_REFUSED', `${dest} does not accept challenges${setting === 'known' ? ' from players they have not played' : ''}`, {
         acceptChallenges: setting,
       });
+    }
+    // A player on vacation is away: challenges to them are refused until it ends (docs/async-play.md "Vacations").
+    const away = (await this.vacations.onVacationUntil([dest])).get(dest);
+    if (away) {
+      throw new DomainError('CHALLENGE_REFUSED', `${dest} is on vacation until ${away.toISOString()}`, { onVacationUntil: away.toISOString() });
     }
 
     const id = randomUUID();

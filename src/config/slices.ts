@@ -36,6 +36,7 @@ export const SLICE_KEYS = {
   ratings: ['RATING_PERIOD'],
   jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ANALYSIS_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
   moderation: ['MODERATORS'],
+  vacations: ['VACATION_DAYS_PER_YEAR'],
 } as const satisfies Record<string, readonly VariableName[]>;
 
 type Keys = typeof SLICE_KEYS;
@@ -82,6 +83,9 @@ export interface JobsConfig extends Slice<Keys['jobs']> {}
 /** Reports and moderation: the moderators named at start. */
 export abstract class ModerationConfig {}
 export interface ModerationConfig extends Slice<Keys['moderation']> {}
+/** Vacations for correspondence play: the allowance. */
+export abstract class VacationsConfig {}
+export interface VacationsConfig extends Slice<Keys['vacations']> {}
 
 /* eslint-enable @typescript-eslint/no-unsafe-declaration-merging */
 
@@ -100,6 +104,7 @@ export const SLICES: ReadonlyArray<readonly [abstract new () => object, readonly
   [RatingsConfig, SLICE_KEYS.ratings],
   [JobsConfig, SLICE_KEYS.jobs],
   [ModerationConfig, SLICE_KEYS.moderation],
+  [VacationsConfig, SLICE_KEYS.vacations],
 ];
 
 /** The slice of `config` that `keys` name (frozen, as AppConfig is). */

@@ -535,6 +535,9 @@ export const VARIABLES = {
 
   // reports and moderation (docs/social.md "Reports and moderation")
   MODERATORS: list(),
+
+  // vacations for correspondence play (docs/async-play.md "Vacations"): days of vacation an account may take in any 365 days (0: none)
+  VACATION_DAYS_PER_YEAR: integer(30, { min: 0 }),
 } as const satisfies Record<string, Variable<unknown>>;
 
 export type VariableName = keyof typeof VARIABLES;

@@ -51,6 +51,10 @@ export function commandOf(event: MatchEvent, state: MatchState): Command | null 
       return { type: 'clockExpired', seat: event.seat };
     case 'MatchAborted':
       return { type: 'abort', player: state.seats[event.seat]?.player ?? '' };
+    case 'ClockPaused':
+      return { type: 'pauseClock', seat: event.seat };
+    case 'ClockResumed':
+      return { type: 'resumeClock', seat: event.seat };
     default:
       return null;
   }

@@ -96,7 +96,7 @@ function openMatch(rulesVersion?: string): Driven {
 describe('client seeds in the decider', () => {
   it('records a human seat’s seed in public, once, and waits for nobody else', () => {
     const m = openMatch();
-    expect(m.state.rulesVersion).toBe('scopa-rules/4');
+    expect(m.state.rulesVersion).toBe('scopa-rules/5');
     expect(seatsAwaitingClientSeed(m.state)).toEqual([0, 2]);
     expect(apply(m, { type: 'setClientSeed', player: 'ann', clientSeed: 'C0FFEE' })).toEqual([{ type: 'ClientSeedGiven', seat: 0, clientSeed: 'c0ffee' }]);
     expect(spectatorView(m.state).clientSeeds).toEqual(['c0ffee', null, null]);

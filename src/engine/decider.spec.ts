@@ -34,7 +34,7 @@ describe('creating and seating', () => {
     const d = decide(create({ overrides: { target: 21 } }), initialState(SEED));
     expect(d.ok && d.events[0]).toMatchObject({
       type: 'MatchCreated',
-      rulesVersion: 'scopa-rules/4',
+      rulesVersion: 'scopa-rules/5',
       preset: 'scopa',
       options: { target: 21, players: 2 },
       seedCommitment: COMMITMENT,

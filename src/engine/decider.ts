@@ -35,9 +35,9 @@ import { matchEnd, scoreRound, uniqueTop } from './scoring';
 import { isSeedHex, seedCommitment, shuffledDeck, toHex } from './shuffle';
 import { BOT_LEVELS } from './types';
 import type { Command, MatchEvent, MatchSettings, MatchState, Seat, SeatSpec } from './types';
-import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, allowsAbort, knowsVariants, takesClientSeeds } from './version';
+import { RULES_VERSION, SUPPORTED_RULES_VERSIONS, allowsAbort, allowsClockPause, knowsVariants, takesClientSeeds } from './version';
 import { autoPlay } from './auto-play';
-import { turnTimeLimitProblem } from './turn-time';
+import { isCorrespondence, turnTimeLimitProblem } from './turn-time';
 import { seatView } from './views';
 
 export type Decision = { ok: true; events: MatchEvent[] } | { ok: false; rejection: Rejection };
@@ -72,6 +72,7 @@ export function initialState(seed: Uint8Array | null): MatchState {
     mattaValue: null,
     bonusScope: [],
     turn: -1,
+    clockPaused: [],
     scores: [],
     rounds: [],
     result: null,
@@ -105,6 +106,9 @@ export function decide(command: Command, state: MatchState): Decision {
       return decideAbort(command, state);
     case 'clockExpired':
       return decideClockExpired(command, state);
+    case 'pauseClock':
+    case 'resumeClock':
+      return decideClockPause(command, state);
     default: {
       const unknown: never = command;
       return no(reject('INVALID_COMMAND', `unknown command type ${JSON.stringify((unknown as { type?: unknown }).type)}`));
@@ -412,6 +416,29 @@ function decideClockExpired(command: Extract<Command, { type: 'clockExpired' }>,
   return ok(playEvents(state, seat, play.card, play.capture, true));
 }
 
+/**
+ * A seat's turn clock paused or resumed (`scopa-rules/5`): only in a
+ * correspondence match (a turn limit of a day or more; a live match's clock
+ * never stops), before or during play, and only a change (pausing a paused
+ * clock is refused, so each ClockPaused has at most one ClockResumed). The
+ * clock's time is not the engine's: a pause changes no play, and an expiry
+ * the clocks issue is decided as ever (a vacation cannot stop a clock that
+ * already ran out: the clocks keep its deadline).
+ */
+function decideClockPause(command: Extract<Command, { type: 'pauseClock' | 'resumeClock' }>, state: MatchState): Decision {
+  if (state.phase === 'new') return no(reject('MATCH_NOT_CREATED', 'no match yet'));
+  if (state.phase === 'over') return no(reject('MATCH_OVER', 'the match is over'));
+  if (!allowsClockPause(state.rulesVersion)) return no(reject('INVALID_COMMAND', `a ${state.rulesVersion} match has no clock pauses`));
+  if (!isCorrespondence(state.settings.turnTimeLimit))
+    return no(reject('INVALID_COMMAND', 'only a correspondence clock (a turn limit of a day or more) pauses'));
+  const seat = command.seat;
+  if (!Number.isInteger(seat) || seat < 0 || seat >= state.seats.length) return no(reject('INVALID_COMMAND', `no seat ${String(seat)}`));
+  const pause = command.type === 'pauseClock';
+  if ((state.clockPaused[seat] ?? false) === pause)
+    return no(reject('INVALID_COMMAND', `the clock of seat ${seat} is already ${pause ? 'paused' : 'running'}`));
+  return ok([{ type: pause ? 'ClockPaused' : 'ClockResumed', seat }]);
+}
+
 /** A side that resigns or forfeits loses at once; with more sides, the best remaining side wins (tie: draw). */
 function abandonment(state: MatchState, seat: number, reason: 'resignation' | 'forfeit'): MatchEvent {
   const options = state.options!;
@@ -602,6 +629,7 @@ function copy(s: MatchState, result = s.result, seed = s.seed): Mutable<MatchSta
     mattaValue: s.mattaValue,
     bonusScope: s.bonusScope,
     turn: s.turn,
+    clockPaused: s.clockPaused,
     scores: s.scores,
     rounds: s.rounds,
     result,
@@ -627,6 +655,7 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
       next.seedCommitment = event.seedCommitment;
       next.seats = event.seats;
       next.clientSeeds = new Array<string | null>(event.seats.length).fill(null);
+      next.clockPaused = new Array<boolean>(event.seats.length).fill(false);
       next.scores = new Array<number>(sideCount(options)).fill(0);
       return next;
     }
@@ -721,6 +750,12 @@ export function evolve(state: MatchState, event: MatchEvent): MatchState {
     case 'SeatForfeited':
     case 'MatchAborted':
       return state;
+    case 'ClockPaused':
+    case 'ClockResumed': {
+      const next = copy(state);
+      next.clockPaused = replaceAt(state.clockPaused, event.seat, event.type === 'ClockPaused');
+      return next;
+    }
     case 'MatchEnded': {
       const next = copy(state, { reason: event.reason, winner: event.winner }, state.seed ?? bytesFromHex(event.seed));
       next.phase = 'over';
@@ -812,6 +847,7 @@ function played(state: MatchState, event: Extract<MatchEvent, { type: 'CardPlaye
     mattaValue: state.mattaValue,
     bonusScope: state.bonusScope,
     turn: (seat + 1) % options.players,
+    clockPaused: state.clockPaused,
     scores: state.scores,
     rounds: state.rounds,
     result: state.result,

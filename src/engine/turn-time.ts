@@ -8,6 +8,15 @@
 export const TURN_TIME_MIN_SECONDS = 10;
 export const TURN_TIME_MAX_SECONDS = 30 * 24 * 3600;
 
+/** A correspondence match: a turn limit of at least a day (the lobby's bucket and the only clocks a vacation pauses). */
+export const CORRESPONDENCE_SECONDS = 86400;
+
+/** Whether a turn time limit is a correspondence one (a day or more); false for null (no clock) or a live limit. */
+export function isCorrespondence(limit: string | null | undefined): boolean {
+  const seconds = typeof limit === 'string' ? durationSeconds(limit) : null;
+  return seconds !== null && seconds >= CORRESPONDENCE_SECONDS;
+}
+
 const ISO_DURATION =
   /^P(?!$)(?:(\d{1,9})Y)?(?:(\d{1,9})M)?(?:(\d{1,9})W)?(?:(\d{1,9})D)?(?:T(?=\d)(?:(\d{1,9})H)?(?:(\d{1,9})M)?(?:(\d{1,9}(?:\.\d{1,9})?)S)?)?$/;
 const UNIT_SECONDS = [365 * 86400, 30 * 86400, 7 * 86400, 86400, 3600, 60, 1];

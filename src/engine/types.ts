@@ -62,7 +62,16 @@ export type Command =
   | { type: 'resign'; player: string }
   /** A seated player calls the match off before its first play (`scopa-rules/3`): no result, never rated. */
   | { type: 'abort'; player: string }
-  | { type: 'clockExpired'; seat: number };
+  | { type: 'clockExpired'; seat: number }
+  /**
+   * The seat's turn clock stands still (`scopa-rules/5`: its player went on
+   * vacation) / runs again. Only a correspondence match's clock (a turn limit
+   * of a day or more, CORRESPONDENCE_SECONDS) pauses; issued by the service,
+   * never by a player. The time left is the clocks' (the service keeps it
+   * beside the deadline): the engine records only that the clock is paused.
+   */
+  | { type: 'pauseClock'; seat: number }
+  | { type: 'resumeClock'; seat: number };
 
 // ---------------------------------------------------------------- events
 
@@ -112,6 +121,9 @@ export type MatchEvent =
   | { type: 'SeatForfeited'; seat: number }
   /** The seat that called the match off before its first play; a MatchEnded (reason `aborted`) follows. */
   | { type: 'MatchAborted'; seat: number }
+  /** The seat's turn clock stands still from here (`scopa-rules/5`), until ClockResumed. */
+  | { type: 'ClockPaused'; seat: number }
+  | { type: 'ClockResumed'; seat: number }
   | { type: 'MatchEnded'; reason: EndReason; winner: number | null; totals: number[]; seed: string };
 
 // ---------------------------------------------------------------- state
@@ -171,6 +183,8 @@ export interface MatchState {
   readonly bonusScope: readonly number[];
   /** Seat to move, or -1. */
   readonly turn: number;
+  /** Per seat, whether its turn clock is paused (ClockPaused, `scopa-rules/5`); all false before. */
+  readonly clockPaused: readonly boolean[];
   /** Match points per side. */
   readonly scores: readonly number[];
   readonly rounds: readonly RoundRecord[];

@@ -605,11 +605,11 @@ describe('piccola and grande', () => {
 });
 
 describe('rules versions', () => {
-  it('new matches are scopa-rules/4 and record every option', () => {
+  it('new matches are scopa-rules/5 and record every option', () => {
     const m = startedMatch(SEED, 'scopa');
     const created = m.events[0] as Extract<MatchEvent, { type: 'MatchCreated' }>;
     expect(created.rulesVersion).toBe(RULES_VERSION);
-    expect(RULES_VERSION).toBe('scopa-rules/4');
+    expect(RULES_VERSION).toBe('scopa-rules/5');
     expect(Object.keys(created.options)).toEqual([...OPTION_NAMES]);
   });
 

@@ -26,6 +26,8 @@ export interface SeatPublic {
   handSize: number;
   /** The cards of this seat's hand declaration still in its hand: public to every seat and spectator (empty without one). */
   declared: CardCode[];
+  /** The seat's turn clock: `paused` while its player is on vacation (ClockPaused, `scopa-rules/5`). Optional only for views made before it existed. */
+  clock?: { paused: boolean };
 }
 
 export interface SidePublic {
@@ -80,6 +82,8 @@ export interface MatchReveal extends MatchView {
 
 // Shared by every view with nothing there: a live feed builds a view per subscriber per event, and views are never changed once built.
 const NO_CARDS = Object.freeze([]) as unknown as CardCode[];
+const PAUSED = Object.freeze({ paused: true });
+const RUNNING = Object.freeze({ paused: false });
 const NO_CAPTURE_VALUES = Object.freeze({}) as Record<CardCode, number>;
 
 function baseView(state: MatchState, viewer: number | null, hand: readonly Card[]): MatchView {
@@ -110,6 +114,7 @@ function baseView(state: MatchState, viewer: number | null, hand: readonly Card[
       bot: s.bot,
       handSize: state.hands[seat]?.length ?? 0,
       declared: state.declared[seat]?.length ? cardCodes(state.declared[seat]) : NO_CARDS,
+      clock: state.clockPaused[seat] ? PAUSED : RUNNING,
     })),
     sides: Array.from({ length: sides }, (_, side) => ({
       side,

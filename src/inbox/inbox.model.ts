@@ -30,6 +30,12 @@ export class InboxEntryModel {
   deadline!: Date | null;
   @Field(() => Date, { description: 'When the turn came.' }) @ApiProperty({ type: String, format: 'date-time' }) since!: Date;
   @Field({ description: 'Less than CLOCK_LOW_FRACTION (default 10%) of the turn time limit is left.' }) @ApiProperty() clockLow!: boolean;
+  @Field({ description: 'My turn clock stands still: I am on vacation and the match is a correspondence one (deadline is then null).' })
+  @ApiProperty({ description: 'My turn clock stands still: I am on vacation and the match is a correspondence one (deadline is then null).' })
+  paused!: boolean;
+  @Field(() => Date, { nullable: true, description: 'When my vacation ends, for an entry whose clock it pauses; null otherwise.' })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When my vacation ends, for an entry whose clock it pauses; null otherwise.' })
+  onVacationUntil!: Date | null;
 }
 
 /** The GraphQL enum of the player events: every member of the closed union (./player-events.ts), by its public name. */

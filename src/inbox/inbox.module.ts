@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { StoreModule } from '../match-store/store.module';
+import { VacationsModule } from '../vacations/vacations.module';
 import { InboxController } from './inbox.controller';
 import { InboxResolver } from './inbox.resolver';
 import { InboxService } from './inbox.service';
@@ -8,7 +9,7 @@ import { LifecycleNotifier } from './lifecycle-notifier';
 
 /** The inbox ("my turn" by deadline) and the live notices after each append. */
 @Module({
-  imports: [StoreModule],
+  imports: [StoreModule, VacationsModule],
   controllers: [InboxController],
   providers: [InboxService, InboxResolver, TurnNotifier, LifecycleNotifier],
   exports: [InboxService, TurnNotifier, LifecycleNotifier],

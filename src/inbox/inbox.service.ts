@@ -6,6 +6,7 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { playerChannel } from '../realtime/channels';
 import type { PlayerEvent } from './player-events';
+import { VacationsService } from '../vacations/vacations.service';
 
 export type { PlayerEvent } from './player-events';
 
@@ -21,6 +22,10 @@ export interface InboxEntry {
   since: Date;
   /** Less than CLOCK_LOW_FRACTION of the turn time limit is left (src/clocks/clock-low.ts). */
   clockLow: boolean;
+  /** My turn clock stands still: I am on vacation (a correspondence match; `deadline` is then null). */
+  paused: boolean;
+  /** When my vacation ends, for an entry whose clock it pauses; null otherwise. */
+  onVacationUntil: Date | null;
 }
 
 @Injectable()
@@ -29,6 +34,7 @@ export class InboxService {
     private readonly store: MatchStore,
     @Inject(PUB_SUB) private readonly pubsub: PubSubEngine,
     private readonly clocks: ClocksConfig,
+    private readonly vacations: VacationsService,
   ) {}
 
   /** Every event of `player`'s channel from now on (GraphQL myEvents; the NDJSON event stream reads the same channel). */
@@ -39,6 +45,8 @@ export class InboxService {
   /** Matches where it is `player`'s turn: by deadline (soonest first; untimed last, oldest turn first). `limit` (1..500) is checked by InboxQuery. */
   async myTurn(player: string, limit = 50): Promise<InboxEntry[]> {
     const rows = await this.store.myTurn(player, limit, this.clocks.CLOCK_LOW_FRACTION);
+    // Read only when a clock of mine stands still (docs/async-play.md "Vacations").
+    const away = rows.some((r) => r.paused) ? ((await this.vacations.onVacationUntil([player])).get(player) ?? null) : null;
     return rows.map((r) => ({
       matchId: r.match_id,
       preset: r.preset,
@@ -47,6 +55,8 @@ export class InboxService {
       deadline: r.deadline,
       since: r.updated_at,
       clockLow: r.clock_low === true,
+      paused: r.paused,
+      onVacationUntil: r.paused ? away : null,
     }));
   }
 }

@@ -48,6 +48,8 @@ export const JOB_KINDS = {
    * stopped before then. A worker that ran one fetches again at once (several deadlines may fall due together).
    */
   'match-deadline': { ...reaction, drain: true },
+  /** A player's correspondence turn clocks made to follow their vacation: paused at its start, resumed at its end or its `until` (src/vacations). */
+  'vacation-clocks': reaction,
   /**
    * One attempt at delivering a webhook (src/webhooks). A failed send is not a retry of the job: the handler records
    * it and queues the next attempt (WEBHOOK_BACKOFF_MS...). The job is retried only when its worker died (expired)

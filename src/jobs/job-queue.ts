@@ -135,6 +135,8 @@ SELECT EXISTS (
 
 /** A wake-up at a job's due time comes this much after it: the fetch compares start_after < now() on the database's clock. */
 const WAKE_SLACK_MS = 5;
+/** How far ahead a wake-up is kept in memory (a deadline's is seconds ahead). */
+const MAX_WAKE_AHEAD_MS = 3_600_000;
 
 /** How often the second and further workers of a kind poll when idle (a worker that ran a job wakes them). */
 const SPARE_WORKER_POLL_SECONDS = 5;
@@ -257,11 +259,12 @@ export class JobQueue {
     }
   }
 
-  /** Queues a job (after start()); with an id already kept, nothing. Wakes this process's workers of the kind. */
+  /** Queues a job (after start()); with an id already kept, nothing. Wakes this process's workers of the kind, now and at its startAfter. */
   async send(kind: JobKind, data: object, options: SendOptions = {}): Promise<void> {
     await this.start();
     await this.boss.send(kind, data, { id: options.id, startAfter: options.startAfter } as PgBoss.SendOptions);
     this.notify(kind);
+    if (options.startAfter) this.wakeAt(kind, options.startAfter);
   }
 
   /** Wakes this process's idle workers of a kind (a job was just committed for them, e.g. by an append's transaction). */
@@ -276,6 +279,8 @@ export class JobQueue {
    */
   wakeAt(kind: JobKind, at: Date): void {
     if (!this.started || this.stopped || !this.handlers.get(kind)?.workerIds.length) return;
+    // Further ahead, the workers' poll finds it (a timer's delay also overflows past about 24.8 days).
+    if (at.getTime() - Date.now() > MAX_WAKE_AHEAD_MS) return;
     const time = at.getTime() + WAKE_SLACK_MS;
     const times = this.wakeTimes.get(kind) ?? [];
     if (times.includes(time)) return;

@@ -75,6 +75,8 @@ export const BATCH_START_TYPES: ReadonlySet<string> = new Set([
   'SeatResigned',
   'SeatForfeited',
   'MatchAborted',
+  'ClockPaused',
+  'ClockResumed',
 ]);
 
 /** Chains engine events after (lastSeq, lastHash). */

@@ -25,6 +25,8 @@ export interface MatchProjection {
   status: 'open' | 'playing' | 'over';
   turnSeat: number | null;
   turnPlayer: string | null;
+  /** Whether the seat to move has its turn clock paused (ClockPaused, `scopa-rules/5`): the clock trigger keeps its time left. */
+  turnPaused: boolean;
   winner: number | null;
   /** Set once, by the append that ends the match. */
   revealedSeed: string | null;
@@ -147,7 +149,7 @@ SELECT seq, created_at FROM e ORDER BY seq`;
 
 const APPEND_SQL_WITH_PLAYERS = `
 WITH m AS (
-  UPDATE matches SET current_seq = $3::int, status = $4::text, turn_seat = $5::int, turn_player = $6::text, winner = $7::int,
+  UPDATE matches SET current_seq = $3::int, status = $4::text, turn_seat = $5::int, turn_player = $6::text, turn_paused = $12::boolean, winner = $7::int,
     revealed_seed = COALESCE(revealed_seed, $8::text), seats = COALESCE($11::jsonb, seats),
     ended_at = CASE WHEN $4::text = 'over' AND ended_at IS NULL THEN now() ELSE ended_at END,
     updated_at = now()
@@ -157,16 +159,18 @@ WITH m AS (
 
 // The common case (a play): no seat changes, so no match_players insert.
 export const APPEND_SQL = prepared(
-  APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '').replace(', seats = COALESCE($11::jsonb, seats)', ''),
+  APPEND_SQL_WITH_PLAYERS.replace(/\), p AS \([\s\S]*?ON CONFLICT DO NOTHING\n/, '')
+    .replace(', seats = COALESCE($11::jsonb, seats)', '')
+    .replace('$12::boolean', '$10::boolean'),
 );
 
 // Plays of several matches in one statement: each match's guard is checked on its own row, and
 // only the matches whose guard held get their events. Matches appear once each (see AppendBatcher).
 const APPEND_MANY_SQL = prepared(`
 WITH i AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(match_id uuid, expected_seq int, next_seq int, status text, turn_seat int, turn_player text, winner int, revealed_seed text)
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(match_id uuid, expected_seq int, next_seq int, status text, turn_seat int, turn_player text, turn_paused boolean, winner int, revealed_seed text)
 ), m AS (
-  UPDATE matches SET current_seq = i.next_seq, status = i.status, turn_seat = i.turn_seat, turn_player = i.turn_player, winner = i.winner,
+  UPDATE matches SET current_seq = i.next_seq, status = i.status, turn_seat = i.turn_seat, turn_player = i.turn_player, turn_paused = i.turn_paused, winner = i.winner,
     revealed_seed = COALESCE(matches.revealed_seed, i.revealed_seed),
     ended_at = CASE WHEN i.status = 'over' AND matches.ended_at IS NULL THEN now() ELSE matches.ended_at END,
     updated_at = now()
@@ -406,8 +410,9 @@ export class EventStore {
             ...params,
             JSON.stringify(p.players.map((x) => ({ player_id: x.playerId, seat: x.seat }))),
             p.seats === undefined || p.seats === null ? null : JSON.stringify(p.seats),
+            p.turnPaused,
           ])
-        : await this.statement<{ seq: number; created_at: Date }>(APPEND_SQL, params);
+        : await this.statement<{ seq: number; created_at: Date }>(APPEND_SQL, [...params, p.turnPaused]);
     } catch (err) {
       throw appendError(err, a);
     }
@@ -425,6 +430,7 @@ export class EventStore {
         status: a.projection.status,
         turn_seat: a.projection.turnSeat,
         turn_player: a.projection.turnPlayer,
+        turn_paused: a.projection.turnPaused,
         winner: a.projection.winner,
         revealed_seed: a.projection.revealedSeed,
       })),

@@ -43,7 +43,18 @@ export interface TurnRow {
   current_seq: number;
   turn_seat: number | null;
   turn_player: string | null;
+  /** Null also while the turn clock is paused (`paused`). */
   deadline: Date | null;
+  /** The turn clock is paused (its player is on vacation: docs/async-play.md "Vacations"). */
+  paused: boolean;
+}
+
+/** A seat of a correspondence match not over (a vacation pauses its clock): whether that seat's turn clock already ran out. */
+export interface CorrespondenceSeat {
+  matchId: string;
+  seat: number;
+  /** The seat is to move and its deadline has passed: a vacation cannot stop that clock. */
+  expired: boolean;
 }
 
 /** A match where it is the player's turn (the inbox). */
@@ -53,6 +64,8 @@ export interface MyTurnRow {
   current_seq: number;
   turn_seat: number;
   deadline: Date | null;
+  /** The turn clock is paused (the player is on vacation). */
+  paused: boolean;
   updated_at: Date;
   clock_low: boolean | null;
 }
@@ -97,11 +110,12 @@ const PLAYING_SEATS_SQL = prepared(`SELECT mp.match_id::text AS match_id, mp.sea
        WHERE mp.player_id = $1 AND m.status = 'playing'`);
 
 // The turn clock row is the one the append wrote for this seq (the async-play trigger).
-const TURN_SQL = prepared(`SELECT m.current_seq, m.turn_seat, m.turn_player, c.deadline
+const TURN_SQL = prepared(`SELECT m.current_seq, m.turn_seat, m.turn_player, c.deadline, COALESCE(c.remaining_ms IS NOT NULL, false) AS paused
        FROM matches m LEFT JOIN match_clocks c ON c.match_id = m.id AND c.seq = m.current_seq
        WHERE m.id = $1::uuid AND m.status = 'playing'`);
 
-const MY_TURN_SQL = `SELECT m.id::text AS match_id, m.preset, m.current_seq, m.turn_seat, c.deadline, m.updated_at,
+const MY_TURN_SQL = `SELECT m.id::text AS match_id, m.preset, m.current_seq, m.turn_seat, c.deadline,
+         COALESCE(c.remaining_ms IS NOT NULL, false) AS paused, m.updated_at,
          c.deadline - now() <= m.turn_time_limit::interval * $3::double precision AS clock_low
        FROM match_players mp
        JOIN matches m ON m.id = mp.match_id
@@ -109,6 +123,15 @@ const MY_TURN_SQL = `SELECT m.id::text AS match_id, m.preset, m.current_seq, m.t
        WHERE mp.player_id = $1 AND m.status = 'playing' AND m.turn_player = $1
        ORDER BY c.deadline ASC NULLS LAST, m.updated_at ASC, m.id ASC
        LIMIT $2::int`;
+
+// The seats of a player in correspondence matches not over ($1 player), with whether that seat's running turn clock ran out.
+const CORRESPONDENCE_SEATS_SQL = `SELECT mp.match_id::text AS match_id, mp.seat,
+         COALESCE(m.status = 'playing' AND m.turn_seat = mp.seat AND c.remaining_ms IS NULL AND c.deadline <= now(), false) AS expired
+       FROM match_players mp
+       JOIN matches m ON m.id = mp.match_id
+       LEFT JOIN match_clocks c ON c.match_id = m.id AND c.kind = 'turn' AND c.seq = m.current_seq
+       WHERE mp.player_id = $1 AND m.status IN ('open', 'playing') AND NOT m.imported AND ${CLOCK_SQL.correspondence}
+       ORDER BY mp.match_id, mp.seat`;
 
 // Played to a result: started, and ended other than by an abort (a stranger who joins a lobby match and aborts it is no acquaintance).
 const PLAYED_TOGETHER_SQL = `SELECT 1 FROM match_players x JOIN match_players y ON y.match_id = x.match_id JOIN matches m ON m.id = x.match_id
@@ -156,6 +179,11 @@ export class MatchReads {
   async playingSeatsOf(player: string): Promise<{ matchId: string; seat: number }[]> {
     const rows = await this.db.$queryRawUnsafe<{ match_id: string; seat: number }[]>(PLAYING_SEATS_SQL, player);
     return rows.map((r) => ({ matchId: r.match_id, seat: r.seat }));
+  }
+
+  async correspondenceSeatsOf(player: string): Promise<CorrespondenceSeat[]> {
+    const rows = await this.db.$queryRawUnsafe<{ match_id: string; seat: number; expired: boolean }[]>(CORRESPONDENCE_SEATS_SQL, player);
+    return rows.map((r) => ({ matchId: r.match_id, seat: r.seat, expired: r.expired }));
   }
 
   async turn(matchId: string): Promise<TurnRow | null> {

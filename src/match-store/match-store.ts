@@ -31,14 +31,14 @@ import type { StoredEvent } from '../match-formats/chain';
 import { EventStore } from './event-store';
 import type { MatchProjection, RulesetVersionRef, SqlRunner } from './event-store';
 import { MatchReads } from './match-reads';
-import type { LobbyFilter, LobbyRow, MyTurnRow, TurnRow } from './match-reads';
+import type { CorrespondenceSeat, LobbyFilter, LobbyRow, MyTurnRow, TurnRow } from './match-reads';
 import { encodeCommandKey } from './command-key';
 import type { CommandKey } from './command-key';
 import { SnapshotCache } from './snapshot-cache';
 import type { Snapshot } from './snapshot-cache';
 
 export type { CommandKey } from './command-key';
-export type { ClockKind, LobbyFilter, LobbyRow, MyTurnRow, TurnRow } from './match-reads';
+export type { ClockKind, CorrespondenceSeat, LobbyFilter, LobbyRow, MyTurnRow, TurnRow } from './match-reads';
 
 export type MatchStatus = 'open' | 'playing' | 'over';
 
@@ -201,6 +201,7 @@ function projectionOf(state: MatchState, events: readonly MatchEvent[]): MatchPr
     status,
     turnSeat,
     turnPlayer: turnSeat !== null ? (state.seats[turnSeat]?.player ?? null) : null,
+    turnPaused: turnSeat !== null && state.clockPaused[turnSeat] === true,
     winner: state.result?.winner ?? null,
     revealedSeed: status === 'over' && state.seed ? toHex(state.seed) : null,
     players,
@@ -738,6 +739,11 @@ export class MatchStore {
   /** The seats `player` holds in playing matches. */
   playingSeatsOf(player: string): Promise<{ matchId: string; seat: number }[]> {
     return this.reads.playingSeatsOf(player);
+  }
+
+  /** The seats `player` holds in correspondence matches not over (open or playing), each with whether its turn clock already ran out. */
+  correspondenceSeatsOf(player: string): Promise<CorrespondenceSeat[]> {
+    return this.reads.correspondenceSeatsOf(player);
   }
 
   /** Who is to move in a playing match and the deadline of that turn (from the log's projection and its clock row); null when not playing. */

@@ -77,6 +77,7 @@ export function stripSecrets(view: MatchView): MatchView {
       bot: s.bot,
       handSize: s.handSize,
       declared: s.declared ?? [],
+      clock: { paused: s.clock?.paused ?? false },
     })),
     sides: view.sides,
     rounds: view.rounds,

@@ -10,6 +10,16 @@ import { MatchPhaseEnum, MatchStatusEnum } from './match.input';
 import type { FullView } from './match-views';
 import type { MatchPresentation } from './matches.service';
 
+@ObjectType('SeatClock', { description: "A seat's turn clock." })
+export class SeatClockModel {
+  @Field({
+    description:
+      'Whether the seat\'s turn clock stands still: its player is on vacation and the match is a correspondence one (docs/async-play.md "Vacations").',
+  })
+  @ApiProperty({ description: "Whether the seat's turn clock stands still: its player is on vacation and the match is a correspondence one." })
+  paused!: boolean;
+}
+
 @ObjectType('SeatPublic')
 export class SeatPublicModel {
   @Field(() => Int) @ApiProperty() seat!: number;
@@ -27,6 +37,17 @@ export class SeatPublicModel {
       "The cards of this seat's hand declaration still in its hand (cirulla): public to every seat and spectator until each is played; empty without one.",
   })
   declared!: string[];
+  @Field(() => SeatClockModel, { description: "The seat's turn clock (paused while its player is on vacation, in a correspondence match)." })
+  @ApiProperty({ type: SeatClockModel, description: "The seat's turn clock (paused while its player is on vacation, in a correspondence match)." })
+  clock!: SeatClockModel;
+  // GraphQL field: SeatPresenceResolver. Over REST, on reading a match (absent in command responses).
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "When the seat's player's vacation ends (their correspondence clocks stand still until then); null when not on vacation, in a match not over.",
+  })
+  onVacationUntil?: Date | null;
   // GraphQL fields: SeatPresenceResolver. Over REST, on reading a match (a person's seat, to the players of the match; null to others; absent for open and bot seats and in command responses).
   @ApiPropertyOptional({
     type: Boolean,

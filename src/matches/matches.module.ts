@@ -1,3 +1,4 @@
+import { VacationsModule } from '../vacations/vacations.module';
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ClocksModule } from '../clocks/clocks.module';
@@ -30,6 +31,7 @@ import { RematchesStore } from './rematches-store';
     MatchMakerModule,
     TournamentTablesModule,
     RelationsModule,
+    VacationsModule,
   ],
   controllers: [MatchesController],
   providers: [

@@ -251,6 +251,17 @@ export class SeatPresenceResolver {
     if (!seat.player || seat.bot) return null;
     return (await this.api.presenceOf(seat.player)).lastSeen;
   }
+
+  @ResolveField(() => Date, {
+    nullable: true,
+    description:
+      'When the seat\'s player\'s vacation ends: their turn clocks in correspondence matches stand still until then (docs/async-play.md "Vacations"); null when not on vacation, for an open or bot seat, and in a match that is over.',
+  })
+  async onVacationUntil(@Parent() seat: SeatPublicModel): Promise<Date | null> {
+    if (seat.onVacationUntil !== undefined) return seat.onVacationUntil;
+    if (!seat.player || seat.bot) return null;
+    return this.api.onVacationUntil(seat.player);
+  }
 }
 
 @Resolver(() => TurnNoticeModel)

@@ -8,11 +8,12 @@
  * plays off the request path).
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { decide, legalMovesInView, seatOf, seatView, seatsAwaitingClientSeed, sideOf } from '../engine';
+import { decide, isCorrespondence, legalMovesInView, seatOf, seatView, seatsAwaitingClientSeed, sideOf } from '../engine';
 import type { BotLevel, Command, Declaration, MatchState, MatchView, PlayCodes, SeatSpec } from '../engine';
 import { DomainError } from '../common/domain-error';
 import type { Principal } from '../common/principal';
 import { AccountsService } from '../auth/accounts.service';
+import { VacationsService } from '../vacations/vacations.service';
 import { PendingStarts } from '../clocks/pending-starts';
 import type { StoredEvent } from '../match-formats/chain';
 import { FEED_RESUMES, PUB_SUB } from '../realtime/realtime.module';
@@ -127,6 +128,7 @@ export class MatchesService {
     private readonly presence: PresenceService,
     private readonly tables: TournamentTables,
     private readonly relations: RelationsService,
+    private readonly vacations: VacationsService,
     /** The subscriber connection back after a loss: every live feed reads what it missed from the log (src/realtime/realtime.ts). */
     @Optional() @Inject(FEED_RESUMES) private readonly resumes: FeedResumes | null = null,
   ) {}
@@ -329,6 +331,7 @@ export class MatchesService {
     // A rematch is made with every seat seated: a match created with one open or reserved is none (no read).
     presented.rematchOf = this.store.peek(matchId)?.createdFull === false ? null : await this.rematches.rematchOf(matchId);
     await this.withPresence(presented);
+    await this.withVacations(presented, state);
     return this.withRatings(presented, state.phase === 'over' && state.settings.rated === true);
   }
 
@@ -404,6 +407,26 @@ export class MatchesService {
       ...presented.view,
       seats: await Promise.all(presented.view.seats.map(async (s) => (s.player && !s.bot ? { ...s, ...(await this.presence.presenceOf(s.player)) } : s))),
     };
+  }
+
+  /**
+   * Each person's seat with when its player's vacation ends (null: not on vacation), for everyone who may read the
+   * match: a correspondence match not over reads the vacations of its players (docs/async-play.md "Vacations"); any
+   * other match shows null without a read (only a correspondence clock pauses).
+   */
+  private async withVacations(presented: MatchPresentation, state: MatchState): Promise<void> {
+    const asked = state.phase !== 'over' && isCorrespondence(state.settings.turnTimeLimit);
+    const players = presented.view.seats.filter((s) => s.player && !s.bot).map((s) => s.player!);
+    const away = asked && players.length > 0 ? await this.vacations.onVacationUntil(players) : new Map<string, Date>();
+    presented.view = {
+      ...presented.view,
+      seats: presented.view.seats.map((s) => ({ ...s, onVacationUntil: (s.player && !s.bot ? away.get(s.player) : undefined) ?? null })),
+    };
+  }
+
+  /** When a player's running vacation ends, or null (GraphQL's SeatPublic.onVacationUntil outside a match read). */
+  async onVacationUntil(player: string): Promise<Date | null> {
+    return (await this.vacations.onVacationUntil([player])).get(player) ?? null;
   }
 
   /** A player's presence (GraphQL's SeatPublic.online and lastSeen). */

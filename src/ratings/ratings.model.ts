@@ -27,6 +27,18 @@ export class UserProfileModel {
   @Field(() => Int) @ApiProperty() losses!: number;
   @Field(() => Int) @ApiProperty() draws!: number;
   @Field(() => [PoolRatingModel]) @ApiProperty({ type: [PoolRatingModel] }) ratings!: PoolRatingModel[];
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      'When the player\'s vacation ends: their correspondence turn clocks stand still until then (docs/async-play.md "Vacations"); null when not on vacation, and for a bot level.',
+  })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "When the player's vacation ends; null when not on vacation, and for a bot level.",
+  })
+  onVacationUntil!: Date | null;
 }
 
 @ObjectType('RatingPoint', { description: 'The rating after one rated match.' })

@@ -1,4 +1,5 @@
 /** Ratings for the transports: profiles, rating history, leaderboards, head-to-head records (the rows read through ./rating-store.ts). */
+import { VacationsService } from '../vacations/vacations.service';
 import { Injectable } from '@nestjs/common';
 import { BOT_LEVELS } from '../engine';
 import { DomainError } from '../common/domain-error';
@@ -40,6 +41,8 @@ export interface UserProfile {
   losses: number;
   draws: number;
   ratings: PoolRating[];
+  /** When the player's vacation ends (docs/async-play.md "Vacations"); null when not on vacation, and for a bot level. */
+  onVacationUntil: Date | null;
 }
 
 export interface RatingPoint {
@@ -110,6 +113,7 @@ export class RatingsService extends RatingStore {
     private readonly accounts: AccountsService,
     config: RatingsConfig,
     replica: ReadReplica,
+    private readonly vacations: VacationsService,
   ) {
     // Profiles, histories, leaderboards and crosstables read the replica when there is one (docs/operations.md "Read replicas").
     super(prisma, { periodMs: ratingPeriodMsFromEnv(config), reads: replica });
@@ -132,7 +136,17 @@ export class RatingsService extends RatingStore {
     const rows = await this.ratingsOf(who.id);
     const ratings = rows.map(poolRating);
     const sum = (k: 'wins' | 'losses' | 'draws') => ratings.reduce((n, r) => n + r[k], 0);
-    return { username: who.id, bot: who.bot, memberSince: who.memberSince, wins: sum('wins'), losses: sum('losses'), draws: sum('draws'), ratings };
+    const onVacationUntil = who.bot ? null : ((await this.vacations.onVacationUntil([who.id])).get(who.id) ?? null);
+    return {
+      username: who.id,
+      bot: who.bot,
+      memberSince: who.memberSince,
+      wins: sum('wins'),
+      losses: sum('losses'),
+      draws: sum('draws'),
+      ratings,
+      onVacationUntil,
+    };
   }
 
   /**

@@ -32,6 +32,7 @@ it('declares the order of the steps', () => {
     'tournaments',
     'pendingStart',
     'botTurns',
+    'vacations',
   ]);
 });
 
@@ -58,6 +59,7 @@ function pipeline(calls: string[], fail: string | null = null) {
     { replyTo: step('botTurns') } as never,
     // the real step, on a queue that records the wake-up: it decides itself which appends concern it
     new TournamentReactions({ notify: (kind: string) => void calls.push(`tournaments:${kind}`) } as never, { peek: () => undefined } as never, {} as never),
+    { matchAppended: step('vacations') } as never,
   );
   return { p, hooks };
 }
@@ -89,6 +91,8 @@ it('runs the in-process steps one after the other in the declared order', async 
     'pendingStart:end',
     'botTurns:start',
     'botTurns:end',
+    'vacations:start',
+    'vacations:end',
   ]);
 });
 
@@ -104,6 +108,7 @@ it('the tournaments step (after ratings, before pendingStart) only wakes the res
     'tournaments:tournament-result',
     'pendingStart:end',
     'botTurns:end',
+    'vacations:end',
   ]);
   calls.length = 0;
   await p.react(result('alice'));
@@ -121,6 +126,7 @@ it("a step's failure is its own: the next steps run", async () => {
     'ratings',
     'pendingStart:end',
     'botTurns:end',
+    'vacations:end',
   ]);
 });
 

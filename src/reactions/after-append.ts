@@ -13,7 +13,7 @@
  *    trigger `matches_async_play` on `matches` runs
  *    `scopa_async_play_after_append()`, defined in
  *    prisma/migrations/20261122210326_async_play/migration.sql and last
- *    replaced in prisma/migrations/20261210010000_durable_reactions/migration.sql;
+ *    replaced in prisma/migrations/20261212000000_vacations/migration.sql (which taught it the clock pauses);
  *    it writes the match_clocks row of the seat to move (or drops a pending
  *    start once the match starts) and, through the outbox's one writer
  *    `scopa_enqueue_webhook` (src/webhooks/outbox.ts), the `your_turn` and
@@ -43,10 +43,13 @@
  *    durable start is the clocks' due-now 'match-deadline' job for a pending start whose match had
  *    appends (queued by the clock scan from the committed rows, src/clocks/clock-scheduler.ts);
  * 8. `botTurns`: when a bot is to move, start its chain (src/bots/bot-seats.service.ts: it plays off the request
- *    path) and wait only for the replies due now (up to the next human turn).
+ *    path) and wait only for the replies due now (up to the next human turn);
+ * 9. `vacations`: a correspondence match that seats a player on vacation, or starts with one, gets that seat's
+ *    turn clock paused (src/vacations/vacations.service.ts matchAppended; a turn that comes to a paused seat
+ *    starts paused); returns at once, with no read, for any other append (a play, a pause).
  *
  * An import (MatchStore.importJsonl) appends nothing through the store: it
- * stores a finished, never-rated match, which none of steps 1 to 8 concerns.
+ * stores a finished, never-rated match, which none of steps 1 to 9 concerns.
  *
  * A step's failure is its own (logged); the next steps still run. Whoever
  * answers with the match after the reactions (the matches service, so that a
@@ -65,6 +68,7 @@ import { CommandMetricsService } from '../observability/command-metrics.service'
 import { RatingsRecorder } from '../ratings/ratings-recorder.service';
 import { BotSeatsService } from '../bots/bot-seats.service';
 import { TournamentReactions } from '../tournaments/tournament-reactions';
+import { VacationsService } from '../vacations/vacations.service';
 
 /** The pipeline's steps, in the order they run after each append (step 0 runs in SQL, step 1 on every command outcome). */
 export const AFTER_APPEND_STEPS = [
@@ -77,6 +81,7 @@ export const AFTER_APPEND_STEPS = [
   'tournaments',
   'pendingStart',
   'botTurns',
+  'vacations',
 ] as const;
 export type AfterAppendStep = (typeof AFTER_APPEND_STEPS)[number];
 
@@ -85,7 +90,7 @@ export const SQL_STEP = {
   trigger: 'matches_async_play',
   function: 'scopa_async_play_after_append',
   definedIn: 'prisma/migrations/20261122210326_async_play/migration.sql',
-  lastReplacedIn: 'prisma/migrations/20261210010000_durable_reactions/migration.sql',
+  lastReplacedIn: 'prisma/migrations/20261212000000_vacations/migration.sql',
 } as const;
 
 @Injectable()
@@ -105,6 +110,7 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
     private readonly starts: PendingStarts,
     private readonly bots: BotSeatsService,
     private readonly tournaments: TournamentReactions,
+    private readonly vacations: VacationsService,
   ) {
     this.steps = [
       ['turnNotices', (r) => this.notifier.publishQuietly(r)],
@@ -117,6 +123,7 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
       ['pendingStart', (r) => this.starts.afterAppend(r)],
       // A bot's own append needs no new drive: the chain that made it plays on until a human is to move.
       ['botTurns', (r) => (r.events[0]?.actor?.startsWith('bot:') ? undefined : this.bots.replyTo(r))],
+      ['vacations', (r) => this.vacations.matchAppended(r)],
     ];
   }
 
@@ -136,7 +143,7 @@ export class AfterAppend implements OnModuleInit, OnModuleDestroy {
     this.metrics.record(outcome);
   }
 
-  /** Steps 2 to 8, one after the other, after an append. */
+  /** Steps 2 to 9, one after the other, after an append. */
   async react(result: CommandResult): Promise<void> {
     for (const [name, step] of this.steps) {
       try {

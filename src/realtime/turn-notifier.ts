@@ -34,7 +34,9 @@ export class TurnNotifier {
     });
     // Both go out together (one write to Redis), the match's notice first.
     const sent = [this.pubsub.publish(matchChannel(result.matchId), notice)];
-    if (m && m.turn_player !== null && m.turn_seat !== null && !m.turn_player.startsWith('bot:')) {
+    // An append of clock pauses alone (a vacation, scopa-rules/5) keeps the turn where it was: no new "your turn".
+    const clockOnly = !!result.events?.length && result.events.every((e) => e.type === 'ClockPaused' || e.type === 'ClockResumed');
+    if (m && !clockOnly && m.turn_player !== null && m.turn_seat !== null && !m.turn_player.startsWith('bot:')) {
       const turn: TurnNotice = { matchId: result.matchId, seq: m.current_seq, seat: m.turn_seat, player: m.turn_player, deadline: m.deadline };
       sent.push(this.pubsub.publish(turnChannel(m.turn_player), turn));
     }
@@ -47,7 +49,7 @@ export class TurnNotifier {
     if (snap && snap.seq === result.seq && snap.state.settings.turnTimeLimit === null) {
       const s = snap.state;
       if (s.phase !== 'playing' || s.turn < 0) return null;
-      return { current_seq: snap.seq, turn_seat: s.turn, turn_player: s.seats[s.turn]?.player ?? null, deadline: null };
+      return { current_seq: snap.seq, turn_seat: s.turn, turn_player: s.seats[s.turn]?.player ?? null, deadline: null, paused: false };
     }
     return this.store.turn(result.matchId);
   }

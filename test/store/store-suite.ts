@@ -150,7 +150,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const events = new EventStore(db.prisma, { statements: db.statements });
       const log = await store.eventsFrom(matchId, 1, 10_000);
       const last = log[log.length - 1];
-      const projection = { status: 'playing' as const, turnSeat: 0, turnPlayer: 'p0', winner: null, revealedSeed: null, players: [] };
+      const projection = { status: 'playing' as const, turnSeat: 0, turnPlayer: 'p0', turnPaused: false, winner: null, revealedSeed: null, players: [] };
       const outcomes = await Promise.all(
         Array.from({ length: 6 }, () =>
           codeOf(events.append(matchId, last.seq, [{ type: 'SeatResigned', seat: 0 }], { actor: 'p0', prevHash: last.hash, projection })),
@@ -468,7 +468,7 @@ export function describeStoreSuite(name: string, factory: DatabaseFactory): void
       const jsonl = await archive.exportJsonl(id);
       const lines = jsonl.trim().split('\n');
       const header = JSON.parse(lines[0]);
-      expect(header).toMatchObject({ format: 'scopa-match/2', matchId: id, preset: 'scopa-d-assi', rulesVersion: 'scopa-rules/4', events: lines.length - 1 });
+      expect(header).toMatchObject({ format: 'scopa-match/2', matchId: id, preset: 'scopa-d-assi', rulesVersion: 'scopa-rules/5', events: lines.length - 1 });
       expect(header.seed).toBe(await secretSeed(db, id));
       expect(Object.keys(JSON.parse(lines[1])).sort()).toEqual(['actor', 'hash', 'payload', 'prevHash', 'seq', 'time', 'type']);
       expect(auditJsonl(jsonl)).toMatchObject({ sound: true, matchId: id, events: lines.length - 1 });

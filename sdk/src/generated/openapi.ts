@@ -137,6 +137,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/vacation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My vacation (when it ends, or null) and the days of my allowance left
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
+        get: operations["vacation"];
+        put?: never;
+        /**
+         * Go on vacation until a time within my allowance (VACATION_DAYS_PER_YEAR in any 365 days): my turn clocks in correspondence matches stand still until then; LIMIT_REACHED beyond the allowance, CONFLICT when already on vacation
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
+        post: operations["startVacation"];
+        /**
+         * End my vacation now (nothing when none runs): my correspondence clocks run again with the time they had left
+         * @description An API token needs the `match:play` scope (a session holds every scope).
+         */
+        delete: operations["endVacation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/jobs": {
         parameters: {
             query?: never;
@@ -2074,7 +2102,7 @@ export interface components {
             } | null;
             id: string;
             /** @enum {string} */
-            kind: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "webhook-delivery" | "analysis" | "analysis-large";
+            kind: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "vacation-clocks" | "webhook-delivery" | "analysis" | "analysis-large";
             retryCount: number;
             retryLimit: number;
             state: string;
@@ -2888,6 +2916,13 @@ export interface components {
             deadline: string | null;
             /** @description The match id. */
             matchId: string;
+            /**
+             * Format: date-time
+             * @description When my vacation ends, for an entry whose clock it pauses; null otherwise.
+             */
+            onVacationUntil: string | null;
+            /** @description My turn clock stands still: I am on vacation and the match is a correspondence one (deadline is then null). */
+            paused: boolean;
             /** @description The preset id. */
             preset: string;
             seat: number;
@@ -3660,6 +3695,10 @@ export interface components {
             side: number;
             totalLoss: number;
         };
+        SeatClockModel: {
+            /** @description Whether the seat's turn clock stands still: its player is on vacation and the match is a correspondence one. */
+            paused: boolean;
+        };
         /** @description One seat of a new match. */
         SeatInput: {
             /** @enum {string} */
@@ -3678,6 +3717,8 @@ export interface components {
              * @enum {string|null}
              */
             bot: "random" | "greedy" | "ismcts" | null;
+            /** @description The seat's turn clock (paused while its player is on vacation, in a correspondence match). */
+            clock: components["schemas"]["SeatClockModel"];
             /** @description The cards of this seat's hand declaration still in its hand (cirulla): public to every seat and spectator until each is played; empty without one. */
             declared: string[];
             /** @description Cards in the hand of this seat. */
@@ -3689,6 +3730,11 @@ export interface components {
             lastSeen?: string | null;
             /** @description Whether the seat's player holds an open live connection (graphql-ws or a stream) on any instance; null to a caller without a seat in the match. */
             online?: boolean | null;
+            /**
+             * Format: date-time
+             * @description When the seat's player's vacation ends (their correspondence clocks stand still until then); null when not on vacation, in a match not over.
+             */
+            onVacationUntil?: string | null;
             player: string | null;
             /** @description The account the seat is kept for, while reserved; null otherwise. */
             reservedFor: string | null;
@@ -3805,6 +3851,13 @@ export interface components {
             sonnebornBerger: number;
             wins: number;
             withdrawn: boolean;
+        };
+        StartVacationInput: {
+            /**
+             * Format: date-time
+             * @description When the vacation ends (in the future, within what is left of the allowance).
+             */
+            until: string;
         };
         StreamErrorLineModel: {
             error: components["schemas"]["StreamErrorModel"];
@@ -3934,11 +3987,32 @@ export interface components {
             losses: number;
             /** Format: date-time */
             memberSince: string | null;
+            /**
+             * Format: date-time
+             * @description When the player's vacation ends; null when not on vacation, and for a bot level.
+             */
+            onVacationUntil: string | null;
             /** @description A rating per pool played. */
             ratings: components["schemas"]["PoolRatingModel"][];
             /** @description The username, or bot:<level>. */
             username: string;
             wins: number;
+        };
+        VacationModel: {
+            /** @description Days of vacation an account may take in any 365 days (VACATION_DAYS_PER_YEAR). */
+            allowanceDays: number;
+            /** @description Days of the allowance left now: the allowance less the vacations that started in the last 365 days (a running one counted to its end). */
+            daysLeft: number;
+            /**
+             * Format: date-time
+             * @description When my running vacation ends; null when I am not on vacation.
+             */
+            onVacationUntil: string | null;
+            /**
+             * Format: date-time
+             * @description When my running vacation started; null when I am not on vacation.
+             */
+            startedAt: string | null;
         };
         /** @description One event sent (or being sent) to a webhook. */
         WebhookDeliveryModel: {
@@ -4590,10 +4664,266 @@ export interface operations {
             };
         };
     };
+    vacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VacationModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    startVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartVacationInput"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VacationModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Conflict: CONFLICT, LIMIT_REACHED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "CONFLICT" | "LIMIT_REACHED";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    endVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VacationModel"];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
     listFailedJobs: {
         parameters: {
             query: {
-                kind?: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "webhook-delivery" | "analysis" | "analysis-large";
+                kind?: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "vacation-clocks" | "webhook-delivery" | "analysis" | "analysis-large";
                 limit?: number;
                 offset?: number;
                 /** @description Only `failed` (the jobs that failed for good and are kept) is listed. */
