@@ -36,6 +36,7 @@ export const SLICE_KEYS = {
   ratings: ['RATING_PERIOD'],
   jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ANALYSIS_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
   moderation: ['MODERATORS'],
+  push: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT', 'PUSH_ALLOW_PRIVATE', 'PUSH_CONCURRENCY', 'PUSH_TIMEOUT_MS', 'DATABASE_URL', 'DATA_DIR', 'NODE_ENV'],
 } as const satisfies Record<string, readonly VariableName[]>;
 
 type Keys = typeof SLICE_KEYS;
@@ -82,6 +83,9 @@ export interface JobsConfig extends Slice<Keys['jobs']> {}
 /** Reports and moderation: the moderators named at start. */
 export abstract class ModerationConfig {}
 export interface ModerationConfig extends Slice<Keys['moderation']> {}
+/** Web Push: the VAPID keys (and where their stored stand-in lives), the push endpoints' target policy, the delivery workers. */
+export abstract class PushConfig {}
+export interface PushConfig extends Slice<Keys['push']> {}
 
 /* eslint-enable @typescript-eslint/no-unsafe-declaration-merging */
 
@@ -100,6 +104,7 @@ export const SLICES: ReadonlyArray<readonly [abstract new () => object, readonly
   [RatingsConfig, SLICE_KEYS.ratings],
   [JobsConfig, SLICE_KEYS.jobs],
   [ModerationConfig, SLICE_KEYS.moderation],
+  [PushConfig, SLICE_KEYS.push],
 ];
 
 /** The slice of `config` that `keys` name (frozen, as AppConfig is). */

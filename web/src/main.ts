@@ -12,6 +12,7 @@ import { friendsOnline, messagesScreen } from './social';
 import { teamScreen, teamsScreen } from './teams';
 import { tournamentScreen, tournamentsScreen } from './tournaments';
 import { profileScreen } from './profile';
+import { registerServiceWorker } from './pwa';
 import { newMatchScreen } from './new-match';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
@@ -316,3 +317,5 @@ window.addEventListener('scopa:session-expired', (ev) => {
 window.addEventListener('hashchange', route);
 onLanguageChange(route);
 void initI18n().then(route);
+// The installable client: the shell cached for offline starts, push notifications (docs/notifications.md).
+void registerServiceWorker();
