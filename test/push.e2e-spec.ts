@@ -79,6 +79,15 @@ describe('Web Push to a loopback push service (PUSH_ALLOW_PRIVATE)', () => {
     bob = await register(app, 'pushb');
   });
   afterAll(async () => {
+    // The last push's job completes after the push service answered it: let it, before the database closes.
+    if (app) {
+      const prisma = app.get(PrismaService);
+      await until(
+        () => prisma.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'push-delivery' AND state = 'active'`),
+        ([r]) => r.n === 0,
+        5000,
+      );
+    }
     await app?.close();
     await push?.close();
   });

@@ -11,7 +11,7 @@
  * again; the Topic header makes a browser offline meanwhile see the last push of a match only.
  */
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { PushConfig } from '../config/slices';
 import { JobQueue } from '../jobs/job-queue';
 import { JOB_KINDS } from '../jobs/job-kinds';
@@ -36,7 +36,7 @@ export interface PushJob {
 const EXPIRY_MARGIN_SECONDS = 10;
 
 @Injectable()
-export class PushDeliveryService implements OnModuleInit, OnModuleDestroy {
+export class PushDeliveryService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Push');
   private readonly sender: PushSender;
 
@@ -58,7 +58,8 @@ export class PushDeliveryService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  onModuleDestroy(): void {
+  // After the queue's stop (beforeApplicationShutdown, src/jobs/jobs.module.ts): a send in flight ends as it would.
+  onApplicationShutdown(): void {
     this.sender.close();
   }
 
