@@ -23,7 +23,7 @@ declare const document: { querySelector(selector: string): { getAttribute(name: 
 declare const self: any;
 
 describe('installable client and push notifications (Chromium)', () => {
-  const web = useWebClientPage({ shotPrefix: 'push-' });
+  const web = useWebClientPage({ env: { CLIENT_SEED_WINDOW: '0' }, shotPrefix: 'push-' });
   const http = () => request(web.app.getHttpServer());
   let ann: Account;
   let bob: Account;
@@ -70,6 +70,9 @@ describe('installable client and push notifications (Chromium)', () => {
 
       await context.setOffline(true);
       try {
+        // Offline indeed: the API cannot be reached (the worker leaves it to the network)...
+        expect(await page.evaluate(() => fetch('/health/live').then(() => 'reached', () => 'offline'))).toBe('offline');
+        // ...and the page opens all the same, from the cached shell.
         await page.reload();
         await page.locator('nav.top').waitFor();
         await web.shot('offline');

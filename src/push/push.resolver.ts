@@ -23,13 +23,13 @@ export class PushResolver {
     description:
       "Register a browser's push subscription for the kinds given (default all); the same endpoint again replaces its keys and kinds (same id). LIMIT_REACHED past 20.",
   })
-  addPushSubscription(@Caller() caller: Principal, @Args('input') input: AddPushSubscriptionInput): Promise<PushSubscriptionModel> {
+  addPushSubscription(@Caller() caller: Principal, @Args('input', { description: "The browser's subscription (PushSubscription.toJSON()) and the kinds it wants." }) input: AddPushSubscriptionInput): Promise<PushSubscriptionModel> {
     return this.push.add(caller, input);
   }
 
   @RequireScope(PUSH_WRITE)
   @Mutation(() => Boolean, { description: 'Remove one of my push subscriptions (NOT_FOUND when I have none such).' })
-  removePushSubscription(@Caller() caller: Principal, @Args('id', { type: () => ID }) id: string): Promise<boolean> {
+  removePushSubscription(@Caller() caller: Principal, @Args('id', { type: () => ID, description: 'The push subscription id.' }) id: string): Promise<boolean> {
     return this.push.remove(caller, id);
   }
 
