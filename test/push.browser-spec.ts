@@ -71,7 +71,14 @@ describe('installable client and push notifications (Chromium)', () => {
       await context.setOffline(true);
       try {
         // Offline indeed: the API cannot be reached (the worker leaves it to the network)...
-        expect(await page.evaluate(() => fetch('/health/live').then(() => 'reached', () => 'offline'))).toBe('offline');
+        expect(
+          await page.evaluate(() =>
+            fetch('/health/live').then(
+              () => 'reached',
+              () => 'offline',
+            ),
+          ),
+        ).toBe('offline');
         // ...and the page opens all the same, from the cached shell.
         await page.reload();
         await page.locator('nav.top').waitFor();
@@ -107,15 +114,15 @@ describe('installable client and push notifications (Chromium)', () => {
       await cdp.send('ServiceWorker.deliverPushMessage', { origin: web.base, registrationId: registration!.registrationId, data: JSON.stringify(payload) });
 
       const shown = async () =>
-        worker.evaluate(async () =>
-          (await self.registration.getNotifications()).map((n: any) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })),
-        );
+        worker.evaluate(async () => (await self.registration.getNotifications()).map((n: any) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })));
       let notifications: { title: string; body: string; tag: string; data: { url: string } }[] = [];
       for (let i = 0; i < 50 && notifications.length === 0; i++) {
         notifications = await shown();
         if (notifications.length === 0) await new Promise((r) => setTimeout(r, 100));
       }
-      expect(notifications).toEqual([{ title: 'Your turn', body: 'It is your move.', tag: `match:${matchId}`, data: expect.objectContaining({ url: payload.url }) }]);
+      expect(notifications).toEqual([
+        { title: 'Your turn', body: 'It is your move.', tag: `match:${matchId}`, data: expect.objectContaining({ url: payload.url }) },
+      ]);
 
       // The click: the worker's notificationclick handler on that notification.
       await worker.evaluate(async () => {

@@ -258,13 +258,20 @@ describe('push subscriptions: what is refused, and the GraphQL operations (PUSH_
       ['unknown kind', { ...good, kinds: ['yourTurn', 'gameOver'] }, /kinds: one or more of yourTurn, challengeReceived/],
       ['no kind', { ...good, kinds: [] }, /kinds/],
       ['short p256dh', { ...good, keys: { ...good.keys, p256dh: keys.ecdh.getPublicKey().subarray(0, 64).toString('base64url') } }, /keys.p256dh/],
-      ['p256dh off the curve', { ...good, keys: { ...good.keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url') } }, /keys.p256dh/],
+      [
+        'p256dh off the curve',
+        { ...good, keys: { ...good.keys, p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url') } },
+        /keys.p256dh/,
+      ],
       ['short auth', { ...good, keys: { ...good.keys, auth: Buffer.alloc(15).toString('base64url') } }, /keys.auth/],
       ['no keys', { endpoint: good.endpoint }, /keys/],
       ['an unknown field', { ...good, extra: 1 }, /extra/],
     ];
     for (const [what, body, detail] of bad) {
-      const res = await http().post('/v1/account/push-subscriptions').set('authorization', auth(owner)).send(body as object);
+      const res = await http()
+        .post('/v1/account/push-subscriptions')
+        .set('authorization', auth(owner))
+        .send(body as object);
       expect({ what, status: res.status, code: res.body.code }).toEqual({ what, status: 400, code: 'VALIDATION_FAILED' });
       expect({ what, detail: res.body.detail }).toEqual({ what, detail: expect.stringMatching(detail) });
     }
@@ -287,7 +294,9 @@ describe('push subscriptions: what is refused, and the GraphQL operations (PUSH_
     expect(added).toEqual({ id: expect.any(String), endpoint: good.endpoint, kinds: ['yourTurn', 'clockLow'] });
     const again = (await gqlOk(app, owner.token, q, { i: { ...good, kinds: ['tournamentRoundPaired'] } })).addPushSubscription;
     expect(again).toEqual({ ...added, kinds: ['tournamentRoundPaired'] });
-    expect((await gqlOk(app, owner.token, '{ pushSubscriptions { id kinds } }')).pushSubscriptions).toEqual([{ id: added.id, kinds: ['tournamentRoundPaired'] }]);
+    expect((await gqlOk(app, owner.token, '{ pushSubscriptions { id kinds } }')).pushSubscriptions).toEqual([
+      { id: added.id, kinds: ['tournamentRoundPaired'] },
+    ]);
     expect((await gqlOk(app, null, '{ pushVapidPublicKey }')).pushVapidPublicKey).toBe(
       (await http().get('/v1/push/vapid-public-key').expect(200)).body.publicKey,
     );
@@ -305,7 +314,13 @@ describe('push subscriptions: what is refused, and the GraphQL operations (PUSH_
 
   it('the writes need the scope push:write (an API token without it is refused, nothing stored); the list needs profile:read', async () => {
     const mk = async (scopes: string[]) =>
-      (await http().post('/v1/tokens').set('authorization', auth(owner)).send({ name: scopes.join('+'), scopes }).expect(201)).body.token as string;
+      (
+        await http()
+          .post('/v1/tokens')
+          .set('authorization', auth(owner))
+          .send({ name: scopes.join('+'), scopes })
+          .expect(201)
+      ).body.token as string;
     const readOnly = await mk(['profile:read', 'match:read']);
     const writer = await mk(['push:write']);
     const denied = await http().post('/v1/account/push-subscriptions').set('authorization', auth(readOnly)).send(good);

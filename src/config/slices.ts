@@ -36,7 +36,17 @@ export const SLICE_KEYS = {
   ratings: ['RATING_PERIOD'],
   jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ANALYSIS_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
   moderation: ['MODERATORS'],
-  push: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT', 'PUSH_ALLOW_PRIVATE', 'PUSH_CONCURRENCY', 'PUSH_TIMEOUT_MS', 'DATABASE_URL', 'DATA_DIR', 'NODE_ENV'],
+  push: [
+    'VAPID_PUBLIC_KEY',
+    'VAPID_PRIVATE_KEY',
+    'VAPID_SUBJECT',
+    'PUSH_ALLOW_PRIVATE',
+    'PUSH_CONCURRENCY',
+    'PUSH_TIMEOUT_MS',
+    'DATABASE_URL',
+    'DATA_DIR',
+    'NODE_ENV',
+  ],
 } as const satisfies Record<string, readonly VariableName[]>;
 
 type Keys = typeof SLICE_KEYS;

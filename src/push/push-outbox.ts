@@ -26,7 +26,12 @@ interface PushRow<K extends PushKind = PushKind> {
 export function pushOf(player: string, event: PlayerEvent): PushRow | null {
   switch (event.type) {
     case 'clockLow':
-      return { player, kind: 'clockLow', key: `${event.matchId}:${event.seq}`, facts: { matchId: event.matchId, seq: event.seq, seat: event.seat, deadline: event.deadline } };
+      return {
+        player,
+        kind: 'clockLow',
+        key: `${event.matchId}:${event.seq}`,
+        facts: { matchId: event.matchId, seq: event.seq, seat: event.seat, deadline: event.deadline },
+      };
     case 'challengeReceived': {
       const c = event.challenge;
       return {
@@ -56,4 +61,3 @@ export async function enqueuePushes(db: Db, events: readonly { player: string; e
   if (rows.length === 0) return;
   await db.$executeRawUnsafe(ENQUEUE_SQL, JSON.stringify(rows));
 }
-

@@ -23,7 +23,10 @@ export class PushResolver {
     description:
       "Register a browser's push subscription for the kinds given (default all); the same endpoint again replaces its keys and kinds (same id). LIMIT_REACHED past 20.",
   })
-  addPushSubscription(@Caller() caller: Principal, @Args('input', { description: "The browser's subscription (PushSubscription.toJSON()) and the kinds it wants." }) input: AddPushSubscriptionInput): Promise<PushSubscriptionModel> {
+  addPushSubscription(
+    @Caller() caller: Principal,
+    @Args('input', { description: "The browser's subscription (PushSubscription.toJSON()) and the kinds it wants." }) input: AddPushSubscriptionInput,
+  ): Promise<PushSubscriptionModel> {
     return this.push.add(caller, input);
   }
 

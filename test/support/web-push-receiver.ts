@@ -138,7 +138,8 @@ export function decryptPush(body: Buffer, keys: BrowserKeys): Buffer {
   const idLength = body[20];
   const senderPublic = body.subarray(21, 21 + idLength);
   const record = body.subarray(21 + idLength);
-  if (idLength !== 65 || record.length > recordSize) throw new Error(`not one aes128gcm record (keyid ${idLength} bytes, record ${record.length} of ${recordSize})`);
+  if (idLength !== 65 || record.length > recordSize)
+    throw new Error(`not one aes128gcm record (keyid ${idLength} bytes, record ${record.length} of ${recordSize})`);
   const ecdhSecret = keys.ecdh.computeSecret(senderPublic);
   const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), keys.ecdh.getPublicKey(), senderPublic]);
   const ikm = Buffer.from(hkdfSync('sha256', ecdhSecret, keys.auth, keyInfo, 32));

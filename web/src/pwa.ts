@@ -18,7 +18,12 @@ export function registerServiceWorker(): Promise<ServiceWorkerRegistration | nul
 }
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
-  const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '='));
+  const text = atob(
+    base64url
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(base64url.length / 4) * 4, '='),
+  );
   const out = new Uint8Array(new ArrayBuffer(text.length));
   for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
   return out;
@@ -38,7 +43,10 @@ export async function enablePush(client: ScopaClient, kinds: PushKind[]): Promis
     subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
   }
   const json = subscription.toJSON();
-  return client.addPushSubscription({ endpoint: json.endpoint!, expirationTime: json.expirationTime ?? null, keys: { p256dh: json.keys!.p256dh, auth: json.keys!.auth } }, kinds);
+  return client.addPushSubscription(
+    { endpoint: json.endpoint!, expirationTime: json.expirationTime ?? null, keys: { p256dh: json.keys!.p256dh, auth: json.keys!.auth } },
+    kinds,
+  );
 }
 
 /** This browser's registration among the account's subscriptions (by endpoint), or null. */
