@@ -49,11 +49,13 @@ describe('installable client and push notifications (Chromium)', () => {
       const { page } = web;
       const context = page.context();
       await context.grantPermissions(['notifications'], { origin: web.base });
-      await page.goto(`${web.base}/`);
+      await page.goto(`${web.base}/?load=1`);
       await page.evaluate(
         ([token, username]) => localStorage.setItem('scopa.session', JSON.stringify({ token, username, expiresAt: Date.now() + 3_600_000 })),
         [ann.token, ann.username],
       );
+      // Loaded again, signed in (the client reads its session at load).
+      await page.goto(`${web.base}/?load=2#/`);
       const manifestHref = await page.evaluate(() => document.querySelector('link[rel="manifest"]')?.getAttribute('href') ?? null);
       expect(manifestHref).toBe('/manifest.webmanifest');
       const served = await http().get('/manifest.webmanifest').buffer(true).expect(200);
@@ -65,7 +67,12 @@ describe('installable client and push notifications (Chromium)', () => {
       const found = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
       worker = found;
       expect(worker.url()).toBe(`${web.base}/sw.js`);
-      expect(await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active?.state ?? null))).toBe('activated');
+      let state: string | null = null;
+      for (let i = 0; i < 100 && state !== 'activated'; i++) {
+        state = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active?.state ?? null));
+        if (state !== 'activated') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(state).toBe('activated');
       await page.waitForFunction(() => !!navigator.serviceWorker.controller);
 
       await context.setOffline(true);
@@ -91,7 +98,9 @@ describe('installable client and push notifications (Chromium)', () => {
   it('shows the notification of a push delivered through the DevTools protocol, and its click opens the match', () =>
     web.guarded(async () => {
       const { page } = web;
-      await page.goto(`${web.base}/#/`);
+      // A new load (not a hash change): the page starts signed in, on the inbox.
+      await page.goto(`${web.base}/?load=3#/`);
+      await page.locator('nav.top #nav-inbox').waitFor();
       const cdp = await page.context().newCDPSession(page);
       const registrations: { registrationId: string; scopeURL: string }[] = [];
       cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) =>
