@@ -1,7 +1,8 @@
 /**
  * Web Push (issue 48, docs/notifications.md), end to end on PGlite: a push service on loopback over HTTPS (a
- * self-signed certificate made here, trusted through the push module's TLS option: NODE_EXTRA_CA_CERTS would need it
- * before this process started; PUSH_ALLOW_PRIVATE for the loopback address) takes the push of `yourTurn` within 2 s
+ * self-signed certificate made here, trusted through the push module's TLS option, since NODE_EXTRA_CA_CERTS is read
+ * only at a process's start: a process of its own running the service's sender shows that one too; PUSH_ALLOW_PRIVATE
+ * for the loopback address) takes the push of `yourTurn` within 2 s
  * of the opponent's play; this test decrypts it as a browser does (RFC 8291 aes128gcm, with keys it made), checks the
  * VAPID header's ES256 JWT with the service's public key, finds only public facts in it, then answers 410 and sees the
  * subscription dropped. Without PUSH_ALLOW_PRIVATE, bad input (not https, a private or loopback address, an unknown
@@ -9,6 +10,10 @@
  * by registering the same endpoint again; the scope push:write guards the writes.
  */
 import 'reflect-metadata';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { jest } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -71,8 +76,10 @@ describe('Web Push to a loopback push service (PUSH_ALLOW_PRIVATE)', () => {
   let bob: Account;
   const http = () => request(app.getHttpServer());
 
+  let tls: { key: string; cert: string };
+
   beforeAll(async () => {
-    const tls = selfSignedCertificate();
+    tls = selfSignedCertificate();
     push = await pushReceiver(tls);
     app = await pushApp({ PUSH_ALLOW_PRIVATE: 'true', VAPID_SUBJECT: SUBJECT }, tls.cert);
     alice = await register(app, 'pusha');
@@ -190,6 +197,34 @@ describe('Web Push to a loopback push service (PUSH_ALLOW_PRIVATE)', () => {
     await play(bob, m.id);
     await new Promise((r) => setTimeout(r, 1500));
     expect(push.got.length).toBe(after);
+  });
+
+  it("trusts the push service's certificate through NODE_EXTRA_CA_CERTS, read at the start of the sending process", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'scopa-push-ca-'));
+    try {
+      const caFile = path.join(dir, 'ca.pem');
+      writeFileSync(caFile, tls.cert);
+      const keys = browserKeys();
+      const { endpoint, keys: k } = keys.json(`${push.origin}/push/extra-ca`);
+      // node itself with tsx's loader (PushSender has no decorators), so the variable is the process's own from its start.
+      const sendOnce = (extra: Record<string, string>) =>
+        new Promise<string>((resolve, reject) =>
+          execFile(
+            process.execPath,
+            ['--import', 'tsx', 'test/support/push-send-once.ts'],
+            { env: { ...process.env, NODE_EXTRA_CA_CERTS: '', PUSH_TEST_ENDPOINT: endpoint, PUSH_TEST_P256DH: k.p256dh, PUSH_TEST_AUTH: k.auth, ...extra } },
+            (err, stdout) => (err ? reject(err) : resolve(stdout.trim())),
+          ),
+        );
+      const before = push.got.length;
+      expect(JSON.parse(await sendOnce({}))).toEqual({ status: 'retry', code: null, reason: 'connection failed' });
+      expect(JSON.parse(await sendOnce({ NODE_EXTRA_CA_CERTS: caFile }))).toEqual({ status: 'delivered', code: 201 });
+      const got = push.got.slice(before).filter((g) => g.path === '/push/extra-ca');
+      expect(got).toHaveLength(1);
+      expect(JSON.parse(decryptPush(got[0].body, keys).toString('utf8'))).toMatchObject({ kind: 'analysisReady', matchId: 'm-1', url: '/#/replay/m-1' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a subscription whose kinds leave out yourTurn is not told of turns', async () => {
