@@ -213,7 +213,7 @@ describe('Web Push to a loopback push service (PUSH_ALLOW_PRIVATE)', () => {
             process.execPath,
             ['--import', 'tsx', 'test/support/push-send-once.ts'],
             { env: { ...process.env, NODE_EXTRA_CA_CERTS: '', PUSH_TEST_ENDPOINT: endpoint, PUSH_TEST_P256DH: k.p256dh, PUSH_TEST_AUTH: k.auth, ...extra } },
-            (err, stdout) => (err ? reject(err) : resolve(stdout.trim())),
+            (err, stdout) => (err ? reject(new Error(`push-send-once: ${err.message}`)) : resolve(stdout.trim())),
           ),
         );
       const before = push.got.length;
