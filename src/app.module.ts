@@ -10,6 +10,7 @@ import { AuthModule } from './auth/auth.module';
 import { ClocksModule } from './clocks/clocks.module';
 import { ConfigModule } from './config/config.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { PushModule } from './push/push.module';
 import { DatabaseModule } from './database/database.module';
 import { AppGraphQLModule } from './graphql/graphql.module';
 import { HealthModule } from './health/health.module';
@@ -48,6 +49,7 @@ export const APP_MODULES = [
   BotsModule,
   ClocksModule,
   WebhooksModule,
+  PushModule,
   ArchivesModule,
   LobbyModule,
   StreamsModule,

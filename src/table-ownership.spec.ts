@@ -37,6 +37,8 @@ const OWNERS: Record<string, string> = {
   clock_low_notices: 'clocks',
   webhooks: 'webhooks',
   webhook_deliveries: 'webhooks',
+  // the append's trigger and scopa_enqueue_push read it in SQL (migrations are not code)
+  push_subscriptions: 'push',
   ratings: 'ratings',
   rated_matches: 'ratings',
   rated_players: 'ratings',

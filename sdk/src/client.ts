@@ -90,6 +90,12 @@ export type TeamMemberPage = Schemas['TeamMemberPageModel'];
 /** A pending request to join a team: {@link ScopaClient.teamRequests}. */
 export type TeamRequest = Schemas['TeamRequestModel'];
 export type TeamRequestPage = Schemas['TeamRequestPageModel'];
+/** A browser's Web Push subscription of mine and the kinds it takes: {@link ScopaClient.pushSubscriptions}. */
+export type PushSubscriptionInfo = Schemas['PushSubscriptionModel'];
+/** What a push subscription is told of (docs/notifications.md "Kinds"). */
+export type PushKind = PushSubscriptionInfo['kinds'][number];
+/** A browser's PushSubscription as its toJSON() gives it: what {@link ScopaClient.addPushSubscription} registers. */
+export type BrowserPushSubscription = Omit<Schemas['AddPushSubscriptionInput'], 'kinds'>;
 /** What {@link ScopaClient.challenge} takes. */
 export type ChallengeInput = Schemas['ChallengeInput'];
 /** Why a challenge is declined (lichess's reasons). */
@@ -785,6 +791,29 @@ export class ScopaClient {
   /** Makes a member of my team a leader (as its leader). */
   async appointTeamLeader(teamId: string, username: string): Promise<Team> {
     return this.#ok(this.rest.POST('/v1/teams/{id}/leaders/{username}', { params: { path: { id: teamId, username } } }));
+  }
+
+  /** The service's VAPID public key (base64url): PushManager.subscribe's `applicationServerKey`. Needs no credential. */
+  async vapidPublicKey(): Promise<{ publicKey: string }> {
+    return this.#ok(this.rest.GET('/v1/push/vapid-public-key'));
+  }
+
+  /**
+   * Registers a browser's push subscription (`subscription.toJSON()`) for `kinds` (default all; needs `push:write`).
+   * The same endpoint again replaces its keys and kinds (same id): that is how kinds are switched.
+   */
+  async addPushSubscription(subscription: BrowserPushSubscription, kinds?: PushKind[]): Promise<PushSubscriptionInfo> {
+    return this.#ok(this.rest.POST('/v1/account/push-subscriptions', { body: { ...subscription, ...(kinds ? { kinds } : {}) } }));
+  }
+
+  /** My push subscriptions, oldest first, with the kinds each takes (needs `profile:read`). */
+  async pushSubscriptions(): Promise<PushSubscriptionInfo[]> {
+    return this.#ok(this.rest.GET('/v1/account/push-subscriptions'));
+  }
+
+  /** Removes one of my push subscriptions (needs `push:write`): that browser is told nothing more. */
+  async removePushSubscription(id: string): Promise<void> {
+    await this.#ok(this.rest.DELETE('/v1/account/push-subscriptions/{id}', { params: { path: { id } } }));
   }
 
   /** Reports a user, a chat message or a match to the moderators: exactly one of `target.username`, `target.messageId`, `target.matchId`. */

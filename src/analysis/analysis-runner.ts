@@ -17,6 +17,7 @@ import { joinEvent } from '../match-formats/chain';
 import type { MatchStore } from '../match-store/match-store';
 import type { StoredEvent } from '../match-formats/chain';
 import { enqueueWebhooks } from '../webhooks/outbox';
+import { enqueuePushes } from '../push/push-outbox';
 import { playerChannel } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { analyzeMatchSteps, analyzerFromKey } from './analyzer';
@@ -101,12 +102,12 @@ export class AnalysisRunner {
     const ready: PlayerEvent = { type: 'analysisReady', matchId: row.match_id, analyzer: row.analyzer };
     const written = await this.prisma.$transaction(async (tx) => {
       const written = await this.rows.finish(tx, row.id, result, total, this.name);
-      // The webhooks exist exactly when the result does.
-      if (written)
-        await enqueueWebhooks(
-          tx,
-          readers.map((player) => ({ player, event: ready })),
-        );
+      // The webhooks and pushes exist exactly when the result does.
+      if (written) {
+        const told = readers.map((player) => ({ player, event: ready }));
+        await enqueueWebhooks(tx, told);
+        await enqueuePushes(tx, told);
+      }
       return written;
     });
     if (!written) return;

@@ -23,6 +23,7 @@ export enum ScopeEnum {
   tournament_write = 'tournament:write',
   social_write = 'social:write',
   team_write = 'team:write',
+  push_write = 'push:write',
 }
 registerEnumType(ScopeEnum, {
   name: 'Scope',
@@ -40,6 +41,7 @@ registerEnumType(ScopeEnum, {
     tournament_write: { description: 'tournament:write: create, join, withdraw from, start and cancel tournaments.' },
     social_write: { description: 'social:write: follow, unfollow, block and unblock players; change who may send me direct messages.' },
     team_write: { description: 'team:write: create, join and leave teams; as a leader accept and decline requests, kick, appoint leaders.' },
+    push_write: { description: "push:write: register and remove the account's Web Push subscriptions and their kinds." },
   },
 });
 

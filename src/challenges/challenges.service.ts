@@ -36,6 +36,7 @@ import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { CustomRulesetsService } from '../rulesets/custom-rulesets.service';
 import { enqueueWebhooks } from '../webhooks/outbox';
+import { enqueuePushes } from '../push/push-outbox';
 import { MatchMaker } from '../matches/match-maker';
 import { LobbyConfig } from '../config/slices';
 import { RelationsService } from '../relations/relations.service';
@@ -245,7 +246,11 @@ export class ChallengesService {
           },
           MAX_PENDING_OUT,
         );
-        if (made) await enqueueWebhooks(tx, [{ player: dest, event: { type: 'challengeReceived', challenge: wire(toInfo(made)) } }]);
+        if (made) {
+          const received: { player: string; event: PlayerEvent }[] = [{ player: dest, event: { type: 'challengeReceived', challenge: wire(toInfo(made)) } }];
+          await enqueueWebhooks(tx, received);
+          await enqueuePushes(tx, received);
+        }
         return made;
       },
       { maxWait: 15_000, timeout: 15_000 },

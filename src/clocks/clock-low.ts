@@ -20,6 +20,7 @@ import { playerChannel, turnChannel } from '../realtime/channels';
 import type { TurnNotice } from '../realtime/channels';
 import type { PlayerEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
+import { enqueuePushes } from '../push/push-outbox';
 import { prepared, sqlNumber } from '../database/prepared-statements';
 import { RUNNING_TURN_CLOCKS } from '../match-store/match-clocks';
 
@@ -75,10 +76,9 @@ export class ClockLowNotifier {
     });
     const rows = await this.prisma.$transaction(async (tx) => {
       const low = await tx.$queryRawUnsafe<LowRow[]>(this.sql);
-      await enqueueWebhooks(
-        tx,
-        low.map((r) => ({ player: r.player, event: event(r) })),
-      );
+      const told = low.map((r) => ({ player: r.player, event: event(r) }));
+      await enqueueWebhooks(tx, told);
+      await enqueuePushes(tx, told);
       return low;
     });
     await Promise.all(

@@ -12,6 +12,7 @@ describe('scopes', () => {
       'tournament:write',
       'social:write',
       'team:write',
+      'push:write',
     ]);
     for (const s of SCOPES) expect(SCOPE_DESCRIPTIONS[s].length).toBeGreaterThan(10);
     expect([...TOKEN_SCOPES]).toEqual([...SCOPES, 'read', 'play']);

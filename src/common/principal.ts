@@ -3,7 +3,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import { DomainError } from './domain-error';
 
-/** Your account: who you are (`me`), your webhooks and their deliveries, your saved rulesets; follows, followers, your blocks and message settings. */
+/** Your account: who you are (`me`), your webhooks and their deliveries, your push subscriptions, your saved rulesets; follows, followers, your blocks and message settings. */
 export const PROFILE_READ = 'profile:read';
 /** Matches: read them, their live events, your inbox, hints, exports. */
 export const MATCH_READ = 'match:read';
@@ -21,6 +21,8 @@ export const TOURNAMENT_WRITE = 'tournament:write';
 export const SOCIAL_WRITE = 'social:write';
 /** Teams: create, join, leave; as a leader accept and decline requests, kick, appoint leaders. */
 export const TEAM_WRITE = 'team:write';
+/** Register and remove Web Push subscriptions for you (docs/notifications.md). */
+export const PUSH_WRITE = 'push:write';
 
 /** The fine scopes: what a personal API token or an OAuth access token may do. A password session holds them all. */
 export const SCOPES = [
@@ -33,13 +35,14 @@ export const SCOPES = [
   TOURNAMENT_WRITE,
   SOCIAL_WRITE,
   TEAM_WRITE,
+  PUSH_WRITE,
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** What each scope lets an app do, in words for the consent page and the docs. */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   [PROFILE_READ]:
-    'Read your account: who you are, your webhooks and their deliveries, your saved rulesets, your blocks and message settings; read who players follow',
+    'Read your account: who you are, your webhooks and their deliveries, your push subscriptions, your saved rulesets, your blocks and message settings; read who players follow',
   [MATCH_READ]: 'Read your matches, follow them live, read your inbox, hints and exports',
   [MATCH_PLAY]: 'Play for you: create, join, start, play, resign, abort and rematch in your own seats; import matches',
   [CHALLENGE_WRITE]: 'Post seeks and send, accept, decline or cancel challenges for you',
@@ -48,6 +51,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   [TOURNAMENT_WRITE]: 'Create tournaments, and join, withdraw from, start or cancel them for you',
   [SOCIAL_WRITE]: 'Follow, unfollow, block and unblock players for you, and change who may send you direct messages',
   [TEAM_WRITE]: 'Create, join and leave teams for you, and, where you lead, accept or decline requests, kick members and appoint leaders',
+  [PUSH_WRITE]: "Register and remove your browsers' push notification subscriptions, and choose what they are told of",
 };
 
 /**

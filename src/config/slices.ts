@@ -37,6 +37,17 @@ export const SLICE_KEYS = {
   jobs: ['JOB_WORKERS', 'JOB_POLL_SECONDS', 'JOB_MAINTENANCE_SECONDS', 'ANALYSIS_MAINTENANCE_SECONDS', 'ADMIN_USERS'],
   moderation: ['MODERATORS'],
   vacations: ['VACATION_DAYS_PER_YEAR'],
+  push: [
+    'VAPID_PUBLIC_KEY',
+    'VAPID_PRIVATE_KEY',
+    'VAPID_SUBJECT',
+    'PUSH_ALLOW_PRIVATE',
+    'PUSH_CONCURRENCY',
+    'PUSH_TIMEOUT_MS',
+    'DATABASE_URL',
+    'DATA_DIR',
+    'NODE_ENV',
+  ],
 } as const satisfies Record<string, readonly VariableName[]>;
 
 type Keys = typeof SLICE_KEYS;
@@ -86,6 +97,9 @@ export interface ModerationConfig extends Slice<Keys['moderation']> {}
 /** Vacations for correspondence play: the allowance. */
 export abstract class VacationsConfig {}
 export interface VacationsConfig extends Slice<Keys['vacations']> {}
+/** Web Push: the VAPID keys (and where their stored stand-in lives), the push endpoints' target policy, the delivery workers. */
+export abstract class PushConfig {}
+export interface PushConfig extends Slice<Keys['push']> {}
 
 /* eslint-enable @typescript-eslint/no-unsafe-declaration-merging */
 
@@ -105,6 +119,7 @@ export const SLICES: ReadonlyArray<readonly [abstract new () => object, readonly
   [JobsConfig, SLICE_KEYS.jobs],
   [ModerationConfig, SLICE_KEYS.moderation],
   [VacationsConfig, SLICE_KEYS.vacations],
+  [PushConfig, SLICE_KEYS.push],
 ];
 
 /** The slice of `config` that `keys` name (frozen, as AppConfig is). */

@@ -6,7 +6,7 @@
  * enforces it), and the Environment table (docs/operations.md "Environment") is checked against this
  * list and TOOLING_VARIABLES (src/config/tooling.ts).
  */
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createECDH, createPrivateKey, createPublicKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
@@ -393,6 +393,47 @@ const redisTarget: CrossCheck = (v) => {
 
 // ---- end of Redis Sentinel
 
+// ---- Web Push (src/push/vapid-keys.ts)
+
+/** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY: base64url of a P-256 key's uncompressed point (65 bytes) or scalar (32 bytes). */
+function vapidKey(kind: 'public' | 'private'): Variable<string | undefined> {
+  const bytes = kind === 'public' ? 65 : 32;
+  const schema = raw.refine(
+    (v) => v === undefined || (/^[A-Za-z0-9_-]+$/.test(v) && Buffer.from(v, 'base64url').length === bytes && (kind === 'private' || v.startsWith('B'))),
+    { message: `not a VAPID ${kind} key` },
+  );
+  return variable(schema, null, `a P-256 ${kind} key in base64url (${bytes} bytes), as npx web-push generate-vapid-keys prints it`);
+}
+
+/** VAPID_SUBJECT: the contact push services may reach, a mailto: or https: URL. */
+function vapidSubject(def: string): Variable<string> {
+  const schema = raw
+    .refine((v) => v === undefined || /^mailto:[^\s@]+@[^\s@]+$/.test(v) || /^https:\/\/[^\s/]+/.test(v), { message: 'not a mailto: or https: URL' })
+    .transform((v) => v ?? def);
+  return variable(schema, def, 'a mailto: or https: URL');
+}
+
+/** Both VAPID keys or neither, and the public key the private one's. */
+const vapidPair: CrossCheck = (v) => {
+  const pub = v.VAPID_PUBLIC_KEY;
+  const priv = v.VAPID_PRIVATE_KEY;
+  if (!pub && !priv) return [];
+  if (!pub) return [{ variable: 'VAPID_PUBLIC_KEY', message: 'required when VAPID_PRIVATE_KEY is set' }];
+  if (!priv) return [{ variable: 'VAPID_PRIVATE_KEY', message: 'required when VAPID_PUBLIC_KEY is set' }];
+  const ecdh = createECDH('prime256v1');
+  try {
+    ecdh.setPrivateKey(Buffer.from(priv, 'base64url'));
+  } catch {
+    return [{ variable: 'VAPID_PRIVATE_KEY', message: 'not a P-256 private key' }];
+  }
+  if (!ecdh.getPublicKey().equals(Buffer.from(pub, 'base64url'))) {
+    return [{ variable: 'VAPID_PUBLIC_KEY', message: "not VAPID_PRIVATE_KEY's public key" }];
+  }
+  return [];
+};
+
+// ---- end of Web Push
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const MAX_INT = 2 ** 31 - 1;
@@ -501,6 +542,14 @@ export const VARIABLES = {
   WEBHOOK_MAX_BACKOFF_MS: integer(3_600_000, { min: 0 }),
   WEBHOOK_ALLOW_PRIVATE: flag(),
 
+  // Web Push (docs/notifications.md)
+  VAPID_PUBLIC_KEY: vapidKey('public'),
+  VAPID_PRIVATE_KEY: vapidKey('private'),
+  VAPID_SUBJECT: vapidSubject('mailto:push@scopa.invalid'),
+  PUSH_ALLOW_PRIVATE: flag(),
+  PUSH_CONCURRENCY: integer(4, { min: 1, max: 100 }),
+  PUSH_TIMEOUT_MS: integer(10_000, { min: 1 }),
+
   // ratings
   RATING_PERIOD: ratingPeriod('P7D'),
 
@@ -546,4 +595,4 @@ export type VariableName = keyof typeof VARIABLES;
 export type ConfigValues = { readonly [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never };
 
 /** The rules between variables (./config.ts checks them after each variable alone). */
-export const CROSS_CHECKS: readonly CrossCheck[] = [redisTarget];
+export const CROSS_CHECKS: readonly CrossCheck[] = [redisTarget, vapidPair];

@@ -57,6 +57,12 @@ export const JOB_KINDS = {
    */
   // raised to WEBHOOK_TIMEOUT_MS and a margin when that is longer (src/webhooks/webhook-worker.service.ts)
   'webhook-delivery': { retryLimit: 5, retryDelaySeconds: 10, retryBackoff: true, expireInSeconds: 30, drain: true },
+  /**
+   * One notification to one Web Push subscription (src/push). A failed send (429, 5xx, no connection) fails the job:
+   * pg-boss runs it again after 5 s, doubled at each retry; a 404 or 410 drops the subscription and completes it.
+   */
+  // raised to PUSH_TIMEOUT_MS and a margin when that is longer (src/push/push-delivery.service.ts)
+  'push-delivery': { retryLimit: 6, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 30, drain: true },
   /** Post-game analyses (src/analysis; their policy comes from ANALYSIS_* variables). */
   analysis: { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },
   'analysis-large': { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 900 },

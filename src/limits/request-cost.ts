@@ -98,6 +98,7 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
   'Query.myCustomRulesets': { max: 100, itemsPerUnit: 100 },
   'Query.mySeeks': { max: 100, itemsPerUnit: 100 },
   'Query.webhooks': { max: 100, itemsPerUnit: 100 },
+  'Query.pushSubscriptions': { max: 20, itemsPerUnit: 100 }, // MAX_PUSH_SUBSCRIPTIONS
   'MyChallenges.in': { max: 100, itemsPerUnit: 100 },
   'MyChallenges.out': { max: 100, itemsPerUnit: 100 },
   'UserProfile.ratings': { max: 100, itemsPerUnit: 100 },
@@ -153,6 +154,7 @@ export const SMALL_LISTS: Readonly<Record<string, number>> = {
   'TournamentTable.players': 2,
   'TournamentTable.points': 2,
   'Webhook.events': 16,
+  'PushSubscription.kinds': 5,
 };
 
 /**

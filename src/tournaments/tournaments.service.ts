@@ -45,6 +45,7 @@ import type { PubSubEngine } from '../realtime/realtime.module';
 import { playerChannel, tournamentChannel } from '../realtime/channels';
 import type { TournamentRoundPairedEvent } from '../inbox/player-events';
 import { enqueueWebhooks } from '../webhooks/outbox';
+import { enqueuePushes } from '../push/push-outbox';
 import { TournamentsConfig } from '../config/slices';
 import { ExportKeys } from '../match-formats/export-keys';
 import { roundSeed, seedCommitment, tableSeed } from './duplicate-seed';
@@ -593,6 +594,7 @@ export class TournamentsService {
         event: { type: 'tournamentRoundPaired', tournamentId: s.id, round: next.round, matchId: null, seat: null, players: [next.pairing.bye] },
       });
     await enqueueWebhooks(tx, announced);
+    await enqueuePushes(tx, announced);
     out.announced.push(...announced);
   }
 

@@ -36,6 +36,7 @@ import { friendsOnline, messagesScreen } from './social';
 import { teamScreen, teamsScreen } from './teams';
 import { tournamentScreen, tournamentsScreen } from './tournaments';
 import { profileScreen } from './profile';
+import { registerServiceWorker } from './pwa';
 import { newMatchScreen } from './new-match';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
@@ -540,3 +541,5 @@ void initI18n().then(() => {
   // Signed in already (a reload, another tab): the account's language, should it have changed elsewhere.
   if (currentSession()) void adoptAccountLanguage();
 });
+// The installable client: the shell cached for offline starts, push notifications (docs/notifications.md).
+void registerServiceWorker();

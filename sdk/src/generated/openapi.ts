@@ -137,6 +137,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/push-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My push subscriptions, oldest first, with the kinds each takes
+         * @description An API token needs the `profile:read` scope (a session holds every scope).
+         */
+        get: operations["pushSubscriptions"];
+        put?: never;
+        /**
+         * Register this browser's push subscription (its PushSubscription JSON) for the kinds given (default all); the same endpoint again replaces its keys and kinds (same id)
+         * @description An API token needs the `push:write` scope (a session holds every scope).
+         */
+        post: operations["addPushSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/push-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of my push subscriptions: that browser is told nothing more
+         * @description An API token needs the `push:write` scope (a session holds every scope).
+         */
+        delete: operations["removePushSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account/vacation": {
         parameters: {
             query?: never;
@@ -1224,6 +1268,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/push/vapid-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The service's VAPID public key, for PushManager.subscribe({ userVisibleOnly: true, applicationServerKey }) (public) */
+        get: operations["vapidPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports": {
         parameters: {
             query?: never;
@@ -2087,6 +2148,19 @@ export interface components {
             /** @enum {string|null} */
             language: "en" | "it" | "fr" | "es" | "ar" | null;
         };
+        AddPushSubscriptionInput: {
+            /**
+             * @description The push service's URL: https, on a public address (the webhooks' target policy; PUSH_ALLOW_PRIVATE lifts it).
+             * @example https://fcm.googleapis.com/fcm/send/dXJ...
+             */
+            endpoint: string;
+            /** @description As the browser gives it (PushSubscription.expirationTime); not used. */
+            expirationTime?: number | null;
+            /** @description The browser's keys. */
+            keys: components["schemas"]["PushSubscriptionKeysInput"];
+            /** @description The kinds to be told of (default: all). Unknown kinds are VALIDATION_FAILED. */
+            kinds?: ("yourTurn" | "challengeReceived" | "tournamentRoundPaired" | "clockLow" | "analysisReady")[];
+        };
         AdminJobModel: {
             /** Format: date-time */
             completedOn: string | null;
@@ -2102,7 +2176,7 @@ export interface components {
             } | null;
             id: string;
             /** @enum {string} */
-            kind: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "vacation-clocks" | "webhook-delivery" | "analysis" | "analysis-large";
+            kind: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "vacation-clocks" | "webhook-delivery" | "push-delivery" | "analysis" | "analysis-large";
             retryCount: number;
             retryLimit: number;
             state: string;
@@ -2190,7 +2264,7 @@ export interface components {
              */
             revokedAt: string | null;
             /** @description What the token may do. */
-            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "team:write" | "read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "team:write" | "push:write" | "read" | "play")[];
         };
         /** @description A finished match in a user archive. */
         ArchivedMatchModel: {
@@ -2267,7 +2341,7 @@ export interface components {
             /** @description The grant id. */
             id: string;
             /** @description The fine scopes granted (never an alias). */
-            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "team:write" | "read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "team:write" | "push:write" | "read" | "play")[];
         };
         /** @description The app a grant is for. */
         AuthorizedAppRefModel: {
@@ -2559,7 +2633,7 @@ export interface components {
              *       "match:play"
              *     ]
              */
-            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "team:write" | "read" | "play")[];
+            scopes: ("profile:read" | "match:read" | "match:play" | "challenge:write" | "webhook:write" | "ruleset:write" | "tournament:write" | "social:write" | "team:write" | "push:write" | "read" | "play")[];
         };
         CreateTournamentInput: {
             /**
@@ -3387,6 +3461,23 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PushSubscriptionKeysInput: {
+            /** @description The browser's authentication secret: base64url of 16 bytes. */
+            auth: string;
+            /** @description The browser's ECDH P-256 public key: base64url of the uncompressed point (65 bytes). */
+            p256dh: string;
+        };
+        PushSubscriptionModel: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uri */
+            endpoint: string;
+            /** Format: uuid */
+            id: string;
+            kinds: ("yourTurn" | "challengeReceived" | "tournamentRoundPaired" | "clockLow" | "analysisReady")[];
+            /** Format: date-time */
+            updatedAt: string;
+        };
         RatedPlaySuspendedProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
             code: "RATED_PLAY_SUSPENDED";
@@ -4013,6 +4104,10 @@ export interface components {
              * @description When my running vacation started; null when I am not on vacation.
              */
             startedAt: string | null;
+        };
+        VapidPublicKeyModel: {
+            /** @description The service's VAPID public key (base64url, an uncompressed P-256 point): PushManager.subscribe's applicationServerKey. */
+            publicKey: string;
         };
         /** @description One event sent (or being sent) to a webhook. */
         WebhookDeliveryModel: {
@@ -4664,6 +4759,286 @@ export interface operations {
             };
         };
     };
+    pushSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionModel"][];
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    addPushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddPushSubscriptionInput"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionModel"];
+                };
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Conflict: LIMIT_REACHED. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "LIMIT_REACHED";
+                    };
+                };
+            };
+            /** @description Payload too large: PAYLOAD_TOO_LARGE. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    removePushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: VALIDATION_FAILED. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "VALIDATION_FAILED";
+                    };
+                };
+            };
+            /** @description Unauthenticated: UNAUTHENTICATED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    };
+                };
+            };
+            /** @description Forbidden: FORBIDDEN. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description Not found: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
     vacation: {
         parameters: {
             query?: never;
@@ -4923,7 +5298,7 @@ export interface operations {
     listFailedJobs: {
         parameters: {
             query: {
-                kind?: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "vacation-clocks" | "webhook-delivery" | "analysis" | "analysis-large";
+                kind?: "match-rating" | "tournament-result" | "tournament-round" | "match-deadline" | "vacation-clocks" | "webhook-delivery" | "push-delivery" | "analysis" | "analysis-large";
                 limit?: number;
                 offset?: number;
                 /** @description Only `failed` (the jobs that failed for good and are kept) is listed. */
@@ -11394,6 +11769,54 @@ export interface operations {
                         /** @enum {string} */
                         code?: "NOT_FOUND";
                     };
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+            /** @description Unavailable: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ServiceUnavailableProblem"];
+                };
+            };
+        };
+    };
+    vapidPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VapidPublicKeyModel"];
                 };
             };
             /** @description Too many requests: RATE_LIMITED. */
