@@ -196,7 +196,7 @@ describe('web client shell (Chromium)', () => {
       expect(await page.textContent('.whoami')).toBe(newbie.toLowerCase());
     }));
 
-  it('"Open by id": a malformed or unknown id is said and stays; a pasted address of a match or its replay opens it; an address without a match id says so', () =>
+  it('"Open by id": a malformed or unknown id is said and stays; a pasted address of a match or its replay opens it; an address without a match id, or of no match, says so', () =>
     web.guarded(async () => {
       const { page, base } = web;
       await freshPage();
@@ -248,6 +248,12 @@ describe('web client shell (Chromium)', () => {
       await page.waitForSelector('#bad-address');
       await noLoadingForever();
       await web.shot('10-bad-address');
+
+      // A well-formed address of no match (straight from the address bar): said, not waited for.
+      await page.goto(`${base}/#/match/0b9f2c1e-5d3a-4c8e-9f1a-2b3c4d5e6f70`);
+      await page.waitForSelector('#match-unavailable');
+      expect(await page.textContent('#match-unavailable')).toContain('Not found.');
+      await noLoadingForever();
       expect(web.pageErrors.filter((e) => !/40[0-4]/.test(e))).toEqual([]);
     }));
 });

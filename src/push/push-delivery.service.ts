@@ -25,6 +25,9 @@ import { PushSubscriptionsStore } from './push-subscriptions-store';
 import { PUSH_TLS, VAPID_KEYS } from './push-tokens';
 import type { VapidKeys } from './vapid-keys';
 
+/** How often the first idle push worker of a process looks for a push (docs/notifications.md, Delivery). */
+const PUSH_POLL_SECONDS = 1;
+
 /** A 'push-delivery' job's data, as scopa_enqueue_push writes it. */
 export interface PushJob {
   subscriptionId: string;
@@ -54,6 +57,9 @@ export class PushDeliveryService implements OnModuleInit, OnApplicationShutdown 
     const kind = JOB_KINDS['push-delivery'];
     await this.jobs.handle<PushJob>('push-delivery', (job) => this.deliver(job.data).then(() => undefined), {
       concurrency: this.config.PUSH_CONCURRENCY,
+      // The append's own trigger queues a yourTurn push, and no process is told: the first worker looks every second
+      // (the others every 5 s, woken by it while jobs wait), as the webhook attempts do (WEBHOOK_POLL_MS).
+      pollingSeconds: PUSH_POLL_SECONDS,
       policy: { ...kind, expireInSeconds: Math.max(kind.expireInSeconds, Math.ceil(this.config.PUSH_TIMEOUT_MS / 1000) + EXPIRY_MARGIN_SECONDS) },
     });
   }

@@ -30,6 +30,7 @@ import {
   setLanguage,
   t,
 } from './i18n';
+import { gameName } from './game-choice';
 import { lobbyScreen } from './lobby';
 import { checkModerator, isModerator, moderationScreen } from './moderation';
 import { friendsOnline, messagesScreen } from './social';
@@ -415,7 +416,7 @@ function inboxScreen(): Cleanup {
       return h(
         'tr',
         { class: myTurn ? 'my-turn' : '', 'data-match': m.id },
-        h('td', null, h('a', { href: `#/match/${m.id}` }, m.preset), h('div', { class: 'muted small' }, m.id.slice(0, 8))),
+        h('td', null, h('a', { href: `#/match/${m.id}` }, gameName(m.preset)), h('div', { class: 'muted small' }, m.id.slice(0, 8))),
         h('td', null, players),
         h('td', null, statusText(m)),
         h('td', null, myTurn ? h('strong', null, t('inbox:yourTurn')) : (m.turnPlayer ?? t('common:none'))),

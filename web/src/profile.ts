@@ -11,6 +11,7 @@ import { chartSummary, formatRating, ratingChart, resultText } from './chart';
 import { h, mount } from './dom';
 import type { Child } from './dom';
 import { formatDate, formatNumber, t } from './i18n';
+import { gameName } from './game-choice';
 import { profileSocial } from './social';
 import { attempt, playerLink, profileName, showError } from './widgets';
 
@@ -331,7 +332,7 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
         },
       },
       h('td', null, replayLink(m.id, m.endedAt ? dateTime(m.endedAt) : dateTime(m.createdAt))),
-      h('td', null, m.preset, m.rulesetId && m.rulesetId !== m.preset ? h('span', { class: 'muted small' }, ` (${poolLabel(m.rulesetId)})`) : null),
+      h('td', null, gameName(m.preset), m.rulesetId && m.rulesetId !== m.preset ? h('span', { class: 'muted small' }, ` (${poolLabel(m.rulesetId)})`) : null),
       h(
         'td',
         null,

@@ -8,7 +8,8 @@ import type { ChatPanel } from './chat';
 import { freshClientSeed } from './fairness';
 import { h, mount } from './dom';
 import { formatDate, formatList, formatNumber, t } from './i18n';
-import { attempt, showError } from './widgets';
+import { gameName } from './game-choice';
+import { attempt, errorText, showError } from './widgets';
 import {
   bonusEvents,
   breakdownTable,
@@ -424,7 +425,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
         h(
           'header',
           { class: 'match-head' },
-          h('h1', null, `${v.preset ?? t('table:match')} `, h('span', { class: 'muted small' }, id.slice(0, 8))),
+          h('h1', null, `${v.preset ? gameName(v.preset) : t('table:match')} `, h('span', { class: 'muted small' }, id.slice(0, 8))),
           h(
             'span',
             { class: 'muted' },
@@ -691,10 +692,29 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     render();
   };
 
+  const unavailable = (err: unknown) =>
+    mount(
+      board,
+      h(
+        'section',
+        { class: 'panel', id: 'match-unavailable' },
+        h('h1', null, t('table:unavailable.title')),
+        h('p', { role: 'alert' }, errorText(err)),
+        h('a', { href: '#/' }, t('table:unavailable.back')),
+      ),
+    );
+
   render();
   void (async () => {
-    const m = await attempt(() => client.getMatch(id));
-    if (!m || !alive) return;
+    let m: Match;
+    try {
+      m = await client.getMatch(id);
+    } catch (err) {
+      // No match to wait for (none has this id, or it is not mine to see): say so instead of loading for ever.
+      if (alive) unavailable(err);
+      return;
+    }
+    if (!alive) return;
     update(m);
     // Escoba and cirulla score bonus scope (the first table, declarations): the round summaries name them from the log.
     if (hasBonusScope(m.view)) void loadBonuses();
