@@ -263,7 +263,13 @@ export function replayScreen(root: HTMLElement, id: string): () => void {
         h(
           'header',
           { class: 'match-head' },
-          h('h1', null, t('replay:title', { game: final.view.preset ? gameName(final.view.preset) : t('table:match') }), ' ', h('span', { class: 'muted small' }, id.slice(0, 8))),
+          h(
+            'h1',
+            null,
+            t('replay:title', { game: final.view.preset ? gameName(final.view.preset) : t('table:match') }),
+            ' ',
+            h('span', { class: 'muted small' }, id.slice(0, 8)),
+          ),
           h('a', { href: `#/match/${id}` }, t('replay:toTable')),
         ),
         over ? h('p', { class: 'result-line', id: 'replay-result' }, resultText(final.view, me)) : h('p', { class: 'muted' }, t('replay:notOver')),
