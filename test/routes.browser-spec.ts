@@ -184,7 +184,7 @@ describe('every route on a phone and a desktop, in five languages (Chromium)', (
     await ok(
       http()
         .post('/v1/reports')
-        .set('authorization', auth(friend))
+        .set('authorization', auth(me))
         .send({ target: { messageId: said.id }, reason: 'shouting in the lobby' }),
       201,
       'a report',
@@ -256,9 +256,13 @@ describe('every route on a phone and a desktop, in five languages (Chromium)', (
     ];
   });
 
-  /** The page reloaded in `language` (as chosen on this device), signed in or not, at `hash`. */
+  /**
+   * The page reloaded in `language`, signed in or not, at `hash`: chosen on this device, and the account's too (the
+   * account's language is the one a signed-in page takes).
+   */
   async function load(language: Language, hash: string, signedIn: boolean): Promise<void> {
     const { page, base } = web;
+    if (signedIn && me) await ok(http().patch('/v1/account').set('authorization', auth(me)).send({ language }), 200, "the account's language");
     const session = await page.evaluate(() => (globalThis as any).localStorage.getItem('scopa.session') as string | null);
     if (session) keptSession = session;
     await page.evaluate(

@@ -46,8 +46,8 @@ export async function sidewaysScroll(page: Page): Promise<{ excess: number; wide
  * link set inline in running text is exempt (WCAG's "inline" exception: a
  * line of text fixes its height), as are controls inside an SVG (the
  * analysis chart's marks: the replay's step buttons reach the same events).
- * A checkbox or radio button counts by its label when it has one (a click
- * on the label is a click on it).
+ * A checkbox or radio button counts by its label when it has one, around it
+ * or naming it by `for` (a click on the label is a click on it).
  */
 export async function smallTargets(page: Page, min = MIN_TARGET): Promise<string[]> {
   return page.evaluate((least) => {
@@ -81,7 +81,8 @@ export async function smallTargets(page: Page, min = MIN_TARGET): Promise<string
       if (!visible(el)) continue;
       if (el.tagName === 'A' && isInline(el) && inRunningText(el)) continue;
       const type = el.getAttribute('type');
-      const target = (type === 'checkbox' || type === 'radio') && el.closest('label') ? el.closest('label') : el;
+      const label = el.closest('label') ?? (el.id ? doc.querySelector(`label[for="${el.id}"]`) : null);
+      const target = (type === 'checkbox' || type === 'radio') && label ? label : el;
       const r = target.getBoundingClientRect();
       if (r.width >= least - 0.01 && r.height >= least - 0.01) continue;
       const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;

@@ -71,7 +71,8 @@ export function analysisChart(
   const svg = s('svg', {
     viewBox: `0 0 ${W} ${H}`,
     id: 'analysis-chart',
-    role: 'img',
+    // A group, not an image: its marks are buttons one can reach and press (an image's content is not).
+    role: 'group',
     'aria-label': t('analysis:chartLabel'),
   });
   svg.append(s('line', { x1: M.left, x2: W - M.right, y1: y(0), y2: y(0), class: 'axis' }));

@@ -23,9 +23,13 @@ export function cardEl(
   const value = opts.value !== undefined ? t('match:capturesAs', { value: formatNumber(opts.value) }) : null;
   const title = [opts.title ? t('match:cardDoes', { card: named, what: opts.title }) : named, value].filter(Boolean).join(' · ');
   const badge = value !== null ? h('span', { class: 'capture-value', title: value }, `= ${formatNumber(opts.value!)}`) : null;
+  // The card is named once, in words (its face's printed index and the badge would be read as stray numbers).
+  art.setAttribute('aria-hidden', 'true');
+  badge?.setAttribute('aria-hidden', 'true');
   const attrs = { class: `card ${opts.cls ?? ''}`, 'data-card': code, 'data-value': opts.value, title };
+  // A button's name is then its title; a face shown is an image named by it.
   if (opts.onClick) return h('button', { ...attrs, onclick: opts.onClick }, art, badge);
-  return h('span', attrs, art, badge);
+  return h('span', { ...attrs, role: 'img', 'aria-label': title }, art, badge);
 }
 
 export function cardRow(codes: string[], width = 48, pack?: Pack, cls = ''): HTMLElement {

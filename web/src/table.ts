@@ -2,7 +2,7 @@ import './table.css';
 import { ScopaError, scoredRounds } from '@scopa/sdk';
 import type { Declaration, LegalPlay, LegalPlays, LiveMatchEvent, Match, MatchEvent, MatchView } from '@scopa/sdk';
 import { client, currentSession, freshToken } from './api';
-import { cardName, cardNames, packName, packOf } from './cards';
+import { cardName, packName, packOf } from './cards';
 import { chatPanel } from './chat';
 import type { ChatPanel } from './chat';
 import { freshClientSeed } from './fairness';
@@ -538,7 +538,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                   {
                     class: 'capture-choice',
                     'data-capture': p.capture.join('+'),
-                    'aria-label': p.scopa ? t('table:captureOptionScopa', { cards: cardNames(p.capture, pack) }) : cardNames(p.capture, pack),
+                    // Named by what it shows: each card's name (an image of it), and the scopa it would make.
                     onclick: () => play(p),
                     disabled: busy,
                   },
