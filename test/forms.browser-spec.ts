@@ -15,7 +15,7 @@ import request from 'supertest';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
 import { playOneCardEach } from './support/play';
-import { useWebClientPage } from './support/web-page';
+import { useWebClientPage, useLanguage } from './support/web-page';
 
 jest.setTimeout(300_000);
 
@@ -24,7 +24,6 @@ declare const document: {
   querySelector(selector: string): unknown;
   querySelectorAll(selector: string): ArrayLike<FormControl>;
 };
-declare const localStorage: { setItem(key: string, value: string): void };
 interface FormControl {
   id: string;
   type?: string;
@@ -223,7 +222,7 @@ describe('match forms in players’ words (Chromium)', () => {
       await shot('04-lobby-forms');
 
       // ---- in Italian: the names, summaries and clocks translated
-      await page.evaluate(() => localStorage.setItem('scopa.language', 'it'));
+      await useLanguage(page, 'it');
       try {
         await page.goto(`${web.base}/?lang=it#/new`);
         await page.waitForSelector('#create-submit');
@@ -237,7 +236,7 @@ describe('match forms in players’ words (Chromium)', () => {
         expect(await page.textContent('label[for="rated"]')).toBe('Valida per il punteggio');
         await shot('05-new-match-it');
         // ---- in Arabic, right to left: Arabic's plural forms, each checkbox still beside its label
-        await page.evaluate(() => localStorage.setItem('scopa.language', 'ar'));
+        await useLanguage(page, 'ar');
         await page.goto(`${web.base}/?lang=ar#/new`);
         await page.waitForSelector('#create-submit');
         expect(await page.evaluate(() => (document.querySelector('html') as { dir: string }).dir)).toBe('rtl');
@@ -251,7 +250,7 @@ describe('match forms in players’ words (Chromium)', () => {
         }
         await shot('05b-new-match-ar');
       } finally {
-        await page.evaluate(() => localStorage.setItem('scopa.language', 'en'));
+        await useLanguage(page, 'en');
         await page.goto(`${web.base}/?lang=en#/`);
         await page.waitForSelector('#nav-lobby');
       }

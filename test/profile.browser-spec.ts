@@ -280,9 +280,9 @@ describe('profile page (Chromium)', () => {
       await page.waitForSelector('#audit-verdict');
       expect(page.url()).toContain(`#/replay/${last}`);
       expect(await page.textContent('#audit-verdict')).toContain('sound');
-      // Seat names in the replay link to the players' profiles (at the first event, the creator's seat).
+      // Seat names in the replay link to the players' profiles (it opens on the first deal: both seats taken).
       await page.waitForSelector('.seat-name a.player');
-      expect(await attrs('.seat-name a.player', 'data-player')).toEqual([played.find((m) => m.id === last)!.seats[0]]);
+      expect(await attrs('.seat-name a.player', 'data-player')).toEqual(played.find((m) => m.id === last)!.seats);
 
       // ---- an unknown player: the error code, and a plain message
       await page.goto(`${base}/#/users/nobody-at-all`);

@@ -18,7 +18,7 @@ import { ARTIFACTS, launchChromium } from './support/chromium';
 import type { Chromium } from './support/chromium';
 import { register } from './support/clients';
 import type { Account } from './support/clients';
-import { useWebClientPage } from './support/web-page';
+import { useWebClientPage, useLanguage } from './support/web-page';
 
 jest.setTimeout(300_000);
 
@@ -61,7 +61,7 @@ describe('social pages (Chromium)', () => {
   /** The page signed in as `a` at `hash`, in a language chosen on this device (as the language menu stores it). */
   async function openIn(page: Page, a: Account, hash: string, language: string): Promise<void> {
     await openAs(page, a, '/');
-    await page.evaluate((l) => localStorage.setItem('scopa.language', l), language);
+    await useLanguage(page, language);
     await page.goto(`${web.base}/?load=${++loads}#${hash}`);
   }
 
@@ -368,7 +368,7 @@ describe('social pages (Chromium)', () => {
         await inLanguages(page, gia, hal);
       } finally {
         // the next tests read English
-        await page.evaluate(() => localStorage.setItem('scopa.language', 'en'));
+        await useLanguage(page, 'en');
       }
     }));
 

@@ -13,7 +13,7 @@
 import { jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { useWebClientPage } from './support/web-page';
+import { useWebClientPage, useLanguage } from './support/web-page';
 import { register } from './support/clients';
 import { CARD_CODE, englishList, englishName } from './support/card-names';
 import { clientSeedFor, serverSeedOf } from './support/dealt-seeds';
@@ -259,7 +259,7 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
       await shot('05-rematch');
 
       // ---- in Arabic (right to left): the same table, its cards named in Arabic, the turn announced in Arabic
-      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'ar'));
+      await useLanguage(page, 'ar');
       await page.reload();
       await page.waitForSelector('#my-hand button.card');
       expect(await page.getAttribute('html', 'dir')).toBe('rtl');
@@ -269,7 +269,7 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
       await page.waitForSelector('#turn-status.mine');
       await page.waitForFunction(() => [...document.querySelectorAll('#table-announcer p')].some((p) => p.textContent === 'دورك.'));
       await shot('06-arabic');
-      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'en'));
+      await useLanguage(page, 'en');
       expect(pageErrors).toEqual([]);
     }));
 });

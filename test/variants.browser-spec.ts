@@ -134,7 +134,13 @@ describe('web client: the games of other packs (Chromium)', () => {
     await page.selectOption('#seat-1-bot', 'greedy');
     await page.click('#create-submit');
     await page.waitForSelector('#my-hand .card');
-    expect(await page.textContent('.match-head h1')).toContain(preset);
+    // The heading names the game as the service names it (GET /v1/rulesets: `name`), not by its id.
+    const named = await page.evaluate(
+      async (id) => ((await (await fetch('/v1/rulesets')).json()) as { id: string; name: string }[]).find((p) => p.id === id)?.name,
+      preset,
+    );
+    expect(named).toBeTruthy();
+    expect(await page.textContent('.match-head h1')).toContain(named);
     expect(await page.textContent('#pack')).toContain(pack);
 
     const figuresSeen = new Map<number, DrawnCard>();
@@ -213,7 +219,9 @@ describe('web client: the games of other packs (Chromium)', () => {
       expect(seen.get(10)).toMatchObject({ index: '12', title: expect.stringMatching(/^King of (coins|cups|swords|clubs)/) });
 
       // In Spanish, the same page names them sota, caballo, rey de oros, copas, espadas, bastos: faces and log alike.
-      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'es'));
+      // Chosen from the menu, as a player does (it is kept for the account: a reload keeps it).
+      await page.selectOption('#language', 'es');
+      await page.waitForSelector('html[lang="es"]');
       await page.reload();
       await page.waitForSelector('#my-hand .card, #result');
       // The log's last events come over the live connection.
@@ -229,8 +237,8 @@ describe('web client: the games of other packs (Chromium)', () => {
       if (faces.some((c) => c.code === '10B')) expect(faces.find((c) => c.code === '10B')!.title).toMatch(/^Rey de bastos/);
       expect(await checkLog(spanishName, (name, captures) => (captures ? ` jugó ${name} y se llevó ` : ` echó ${name} a la mesa`))).toBeGreaterThan(0);
       await shot('escoba-04-spanish');
-      await page.evaluate(() => (globalThis as any).localStorage.setItem('scopa.language', 'en'));
-      await page.reload();
+      await page.selectOption('#language', 'en');
+      await page.waitForSelector('html[lang="en"]');
       await page.waitForSelector('#my-hand .card, #result');
       expect(pageErrors).toEqual([]);
     }));

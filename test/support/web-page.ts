@@ -121,3 +121,22 @@ export async function clickCard(page: Page, selector = '#my-hand .card.legal'): 
   );
   return code;
 }
+
+/**
+ * The page's language from its next load on, as a player who picks it: kept on this device, and for the signed-in
+ * account too (PATCH /v1/account `language`), whose language a signed-in page takes over the device's.
+ */
+export async function useLanguage(page: Page, language: string): Promise<void> {
+  await page.evaluate(async (lang) => {
+    const store = (globalThis as any).localStorage;
+    store.setItem('scopa.language', lang);
+    const session = store.getItem('scopa.session') as string | null;
+    if (!session) return;
+    const response = await fetch('/v1/account', {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${(JSON.parse(session) as { token: string }).token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ language: lang }),
+    });
+    if (!response.ok) throw new Error(`PATCH /v1/account: ${response.status}`);
+  }, language);
+}

@@ -692,7 +692,10 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     render();
   };
 
-  const unavailable = (err: unknown) =>
+  const unavailable = (err: unknown) => {
+    // No room to chat in either.
+    playersChat.close();
+    spectatorsChat?.close();
     mount(
       board,
       h(
@@ -703,6 +706,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
         h('a', { href: '#/' }, t('table:unavailable.back')),
       ),
     );
+  };
 
   render();
   void (async () => {
