@@ -455,6 +455,14 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
               'div',
               { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
               h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, t('table:dealer')) : null),
+              s.onVacationUntil
+                ? h(
+                    'div',
+                    { class: 'vacation small', 'data-vacation': s.onVacationUntil },
+                    t('notifications:table.onVacation', { date: formatDate(s.onVacationUntil) }),
+                  )
+                : null,
+              s.clock?.paused ? h('div', { class: 'paused small', 'data-paused': 'true' }, t('notifications:table.clockPaused')) : null,
               h('div', { class: 'muted small' }, t('table:inHand', { count: s.handSize, n: num(s.handSize) })),
               seatHand(v, s),
             ),
