@@ -98,15 +98,16 @@ describe('notifications page and vacation (Chromium)', () => {
     await context.addInitScript((sub: { endpoint: string; p256dh: string; auth: string }) => {
       const w = globalThis as any;
       if (!w.PushManager) return;
-      let current: unknown = null;
+      // Kept across loads, as the browser keeps its subscription.
+      const KEY = 'test.pushSubscribed';
       const made = {
         endpoint: sub.endpoint,
         expirationTime: null,
         toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: { p256dh: sub.p256dh, auth: sub.auth } }),
-        unsubscribe: async () => ((current = null), true),
+        unsubscribe: async () => (w.localStorage.removeItem(KEY), true),
       };
-      w.PushManager.prototype.getSubscription = async () => current;
-      w.PushManager.prototype.subscribe = async () => (current = made);
+      w.PushManager.prototype.getSubscription = async () => (w.localStorage.getItem(KEY) ? made : null);
+      w.PushManager.prototype.subscribe = async () => (w.localStorage.setItem(KEY, '1'), made);
     }, fake);
     await web.page.goto(`${web.base}/?load=0`);
     await signIn(ann, '/notifications');
@@ -162,8 +163,11 @@ describe('notifications page and vacation (Chromium)', () => {
   it('renders in Arabic, right to left, and the worker words its notifications in Arabic', () =>
     web.guarded(async () => {
       const { page } = web;
-      await signIn(ann, '/notifications', 'ar');
+      await signIn(ann, '/notifications');
       await page.locator('#push-kinds #kind-yourTurn').waitFor();
+      // Chosen from the menu: the account's language from now on.
+      await page.selectOption('#language', 'ar');
+      await page.locator('#notifications h1', { hasText: 'الإشعارات' }).waitFor();
       expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
       await expect(page.locator('#notifications h1').textContent()).resolves.toBe('الإشعارات');
       await expect(page.locator('#vacation h2').textContent()).resolves.toBe('العطلة');

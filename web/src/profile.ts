@@ -440,7 +440,7 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
           p.onVacationUntil
             ? h(
                 'p',
-                { id: 'profile-vacation', class: 'badge vacation', 'data-until': p.onVacationUntil },
+                { id: 'profile-vacation', class: 'vacation', 'data-until': p.onVacationUntil },
                 t('notifications:profile.onVacation', { date: formatDate(p.onVacationUntil) }),
               )
             : null,
