@@ -151,7 +151,7 @@ describe('notifications page and vacation (Chromium)', () => {
       ]);
 
       await page.click('#push-test');
-      const shown = await eventually(workerNotifications, (n) => n.some((x) => x.tag === 'test'));
+      const shown = await eventually(workerNotifications, (n) => n.some((x: { tag: string }) => x.tag === 'test'));
       expect(shown).toContainEqual({ title: 'Test notification', body: 'Notifications work on this device.', tag: 'test' });
       await worker.evaluate(async () => (await self.registration.getNotifications()).forEach((n: any) => n.close()));
 
