@@ -43,6 +43,8 @@ describe('notifications page and vacation (Chromium)', () => {
   };
 
   const signIn = async (who: Account, hash: string, language = 'en') => {
+    // Another player on this browser: the previous one's refresh cookie goes too (as a log-out would take it).
+    await web.page.context().clearCookies();
     await web.page.evaluate(
       ([token, username, lang]) => {
         localStorage.setItem('scopa.session', JSON.stringify({ token, username, expiresAt: Date.now() + 3_600_000 }));
@@ -56,8 +58,15 @@ describe('notifications page and vacation (Chromium)', () => {
     const token = await web.sessionToken();
     return (await http()[method](path).set('authorization', `Bearer ${token}`).expect(200)).body;
   };
+  /** The notifications the worker's registration shows (asked from the page: the registration the page uses). */
   const workerNotifications = () =>
-    worker.evaluate(async () => (await self.registration.getNotifications()).map((n: any) => ({ title: n.title, body: n.body, tag: n.tag })));
+    web.page.evaluate(async () =>
+      ((await (navigator.serviceWorker.ready as Promise<any>).then((r) => r.getNotifications())) as any[]).map((n) => ({
+        title: n.title,
+        body: n.body,
+        tag: n.tag,
+      })),
+    );
   const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
     let v = await read();
     for (let i = 0; i < 100 && !ok(v); i++) {
@@ -112,6 +121,12 @@ describe('notifications page and vacation (Chromium)', () => {
     await web.page.goto(`${web.base}/?load=0`);
     await signIn(ann, '/notifications');
     worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    // The worker installed (the shell cached) and active, then a page it controls.
+    await eventually(
+      () => web.page.evaluate(() => navigator.serviceWorker.ready.then((r: any) => r.active?.state ?? null)),
+      (state) => state === 'activated',
+    );
+    await web.page.reload();
     await web.page.waitForFunction(() => !!navigator.serviceWorker.controller);
   });
 

@@ -578,6 +578,9 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                 t('table:yourHand'),
                 v.dealer === mySeat ? h('span', { class: 'badge' }, t('table:dealer')) : null,
                 myDeclared.size ? h('span', { class: 'badge declared', id: 'my-declared' }, t('table:declaredBadge')) : null,
+                v.seats.find((s) => s.seat === mySeat)?.clock?.paused
+                  ? h('span', { class: 'badge', id: 'my-clock-paused' }, t('notifications:table.clockPaused'))
+                  : null,
               ),
               h(
                 'div',
