@@ -238,6 +238,7 @@ describe('every route on a phone and a desktop, in five languages (Chromium)', (
         ready: [...signedIn, `#profile[data-user="${friend.username}"]`, '#social-actions button', '#crosstable, #h2h-none'],
       },
       { name: 'apps', hash: '/apps', ready: [...signedIn, '#my-apps', '#app-name'] },
+      { name: 'notifications', hash: '/notifications', ready: [...signedIn, '#push-kinds #kind-yourTurn', '#push-status', '#vacation-left'] },
       { name: 'consent', hash: consent, ready: [...signedIn, '#consent-approve', '#consent-scopes li'] },
       { name: 'messages', hash: `/messages/${friend.username}`, ready: [...signedIn, '#direct-chat .chat-form', '#direct-chat .chat-text'] },
       { name: 'match', hash: `/match/${playing}`, ready: [...signedIn, '#my-hand .card', '#chat-players .chat-form'] },

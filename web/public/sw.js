@@ -71,22 +71,86 @@ self.addEventListener('fetch', (event) => {
   }
 });
 
-/** The notification's words for a payload (src/push/push-payloads.ts): English for now. */
-function notificationOf(p) {
+/**
+ * The notifications' words: the page posts them in the player's language (web/src/notifications.ts
+ * postNotificationTexts, at each load and language change) and they are kept in the Cache Storage for the pushes
+ * that come while no page is open; English until then.
+ */
+const TEXTS = 'scopa-texts';
+const TEXTS_KEY = '/__notification-texts';
+const ENGLISH = {
+  locale: 'en',
+  texts: {
+    yourTurnTitle: 'Your turn',
+    yourTurnBody: 'It is your move.',
+    yourTurnBodyDeadline: 'It is your move. Your clock runs until {deadline}.',
+    clockLowTitle: 'Your clock is low',
+    clockLowBody: 'Move before {deadline}.',
+    challengeTitle: 'New challenge',
+    challengeBody: '{from} challenged you.',
+    challengeBodyRated: '{from} challenged you (rated).',
+    challengeBodyPreset: '{from} challenged you to {preset}.',
+    challengeBodyPresetRated: '{from} challenged you to {preset} (rated).',
+    tournamentTitle: 'Round {round} is paired',
+    tournamentBodyMatch: 'Your match is ready.',
+    tournamentBodyBye: 'You have a bye this round.',
+    analysisTitle: 'Analysis ready',
+    analysisBody: 'The post-game analysis of your match is done.',
+    fallbackTitle: 'Scopa',
+  },
+};
+
+async function storedTexts() {
+  try {
+    const res = await (await caches.open(TEXTS)).match(TEXTS_KEY);
+    const words = res ? await res.json() : null;
+    if (words && typeof words.locale === 'string' && words.texts && typeof words.texts === 'object') return words;
+  } catch {
+    // Unreadable: English.
+  }
+  return ENGLISH;
+}
+
+self.addEventListener('message', (event) => {
+  const m = event.data;
+  if (!m || m.type !== 'notificationTexts' || typeof m.locale !== 'string' || !m.texts || typeof m.texts !== 'object') return;
+  const texts = {};
+  for (const key of Object.keys(ENGLISH.texts)) if (typeof m.texts[key] === 'string') texts[key] = m.texts[key];
+  const body = JSON.stringify({ locale: m.locale, texts });
+  event.waitUntil(caches.open(TEXTS).then((cache) => cache.put(TEXTS_KEY, new Response(body, { headers: { 'content-type': 'application/json' } }))));
+});
+
+/** The notification's words for a payload (src/push/push-payloads.ts), in the language the page last gave. */
+async function notificationOf(p) {
   const d = p.data || {};
+  const words = await storedTexts();
+  let locale = words.locale;
+  try {
+    new Intl.DateTimeFormat(locale);
+  } catch {
+    locale = 'en';
+  }
+  const text = (key, values) =>
+    String(words.texts[key] || ENGLISH.texts[key]).replace(/\{(\w+)\}/g, (all, name) => (values && values[name] !== undefined ? String(values[name]) : all));
+  const when = (at) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
   switch (p.kind) {
     case 'yourTurn':
-      return { title: 'Your turn', body: d.deadline ? `It is your move. Your clock runs until ${new Date(d.deadline).toLocaleString()}.` : 'It is your move.' };
+      return { title: text('yourTurnTitle'), body: d.deadline ? text('yourTurnBodyDeadline', { deadline: when(d.deadline) }) : text('yourTurnBody') };
     case 'clockLow':
-      return { title: 'Your clock is low', body: `Move before ${new Date(d.deadline).toLocaleString()}.` };
-    case 'challengeReceived':
-      return { title: 'New challenge', body: `${d.from} challenged you${d.preset ? ` to ${d.preset}` : ''}${d.rated ? ' (rated)' : ''}.` };
+      return { title: text('clockLowTitle'), body: text('clockLowBody', { deadline: when(d.deadline) }) };
+    case 'challengeReceived': {
+      const key = `challengeBody${d.preset ? 'Preset' : ''}${d.rated ? 'Rated' : ''}`;
+      return { title: text('challengeTitle'), body: text(key, { from: d.from, preset: d.preset }) };
+    }
     case 'tournamentRoundPaired':
-      return { title: `Round ${d.round} is paired`, body: d.matchId ? 'Your match is ready.' : 'You have a bye this round.' };
+      return {
+        title: text('tournamentTitle', { round: new Intl.NumberFormat(locale).format(Number(d.round)) }),
+        body: d.matchId ? text('tournamentBodyMatch') : text('tournamentBodyBye'),
+      };
     case 'analysisReady':
-      return { title: 'Analysis ready', body: 'The post-game analysis of your match is done.' };
+      return { title: text('analysisTitle'), body: text('analysisBody') };
     default:
-      return { title: 'Scopa', body: '' };
+      return { title: text('fallbackTitle'), body: '' };
   }
 }
 
@@ -99,7 +163,7 @@ async function focusedOn(url) {
 /** Shows the notification of a push's payload; exposed as self.showPush for the browser test. */
 async function showPush(payload) {
   if (payload.kind === 'yourTurn' && (await focusedOn(payload.url))) return;
-  const { title, body } = notificationOf(payload);
+  const { title, body } = await notificationOf(payload);
   await self.registration.showNotification(title, {
     body,
     tag: payload.matchId ? `match:${payload.matchId}` : `${payload.kind}:${payload.sentAt}`,

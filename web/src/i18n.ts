@@ -128,3 +128,8 @@ export function formatDate(date: Date | string | number, options: Intl.DateTimeF
 export function formatList(items: string[]): string {
   return new Intl.ListFormat(FORMAT_LOCALE[currentLanguage()], { style: 'long', type: 'conjunction' }).format(items);
 }
+
+/** The BCP 47 locale the formats use for the current language (for code outside the page: the service worker). */
+export function formatLocale(): string {
+  return FORMAT_LOCALE[currentLanguage()];
+}

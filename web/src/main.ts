@@ -39,6 +39,7 @@ import { tournamentScreen, tournamentsScreen } from './tournaments';
 import { profileScreen } from './profile';
 import { registerServiceWorker } from './pwa';
 import { newMatchScreen } from './new-match';
+import { notificationsScreen, postNotificationTexts } from './notifications';
 import { replayScreen } from './replay';
 import { tableScreen } from './table';
 import { attempt, clearError, errorBanner, playerLink, profileName, showError } from './widgets';
@@ -76,6 +77,7 @@ function renderNav(): void {
           h('span', { class: 'spacer' }),
           h('a', { href: `#/users/${encodeURIComponent(s.username)}`, id: 'nav-profile' }, t('common:nav.profile')),
           h('a', { href: '#/apps', id: 'nav-apps' }, t('common:nav.apps')),
+          h('a', { href: '#/notifications', id: 'nav-notifications' }, t('notifications:nav')),
           h('span', { class: 'whoami', title: t('common:nav.signedInAs', { name: s.username }) }, s.username),
           h('button', { class: 'link', id: 'logout', onclick: () => void logOut() }, t('common:nav.logout')),
         ]
@@ -148,6 +150,8 @@ function route(): void {
     cleanup = consentScreen(main, decodeURIComponent(m[1]));
   } else if (path === '/apps') {
     cleanup = appsScreen(main);
+  } else if (path === '/notifications') {
+    cleanup = notificationsScreen(main);
   } else if ((m = /^\/users\/([^/]+)$/.exec(path))) {
     cleanup = profileScreen(main, decodeURIComponent(m[1]));
   } else if (path === '/lobby') {
@@ -342,7 +346,16 @@ function inboxScreen(): Cleanup {
     const both = await attempt(() => Promise.all([client.myMatches({ limit: 100 }), client.inbox(100)]));
     if (!both || !alive) return;
     const [list, turns] = both;
-    render(list, new Map(turns.map((t) => [t.matchId, t])));
+    // The opponents to move, with their vacations (their correspondence clocks stand still meanwhile).
+    const waitingOn = [
+      ...new Set(
+        list.filter((m) => m.status === 'playing' && m.turnPlayer && m.turnPlayer !== me && !m.turnPlayer.startsWith('bot:')).map((m) => m.turnPlayer!),
+      ),
+    ];
+    const profiles = await Promise.all(waitingOn.map((name) => client.user(name).catch(() => null)));
+    if (!alive) return;
+    const away = new Map(profiles.filter((p) => p?.onVacationUntil).map((p) => [p!.username, p!.onVacationUntil!]));
+    render(list, new Map(turns.map((t) => [t.matchId, t])), away);
   };
   // "Open by id": an id or a pasted address of a match (or of its replay), checked here first, so that
   // the table is opened only for a match that exists (it would otherwise wait for it forever).
@@ -398,13 +411,14 @@ function inboxScreen(): Cleanup {
     if (m.status !== 'over') return t(`inbox:status.${m.status}`);
     return m.winner === null ? t('inbox:status.draw') : t('inbox:status.won', { winners: winners(m) });
   };
-  const render = (list: MatchSummary[], turns: Map<string, InboxEntry>) => {
+  const render = (list: MatchSummary[], turns: Map<string, InboxEntry>, away: Map<string, string>) => {
     const rows = list.map((m) => {
       const mine = m.seats.some((s) => s.player === me);
       const invited = !mine && m.seats.some((s) => s.reservedFor === me && !s.player);
       const turn = turns.get(m.id);
       const myTurn = !!turn || (m.status === 'playing' && m.turnPlayer === me);
       const deadline = turn?.deadline ? new Date(turn.deadline) : null;
+      const opponentAway = m.status === 'playing' && !myTurn && m.turnPlayer ? away.get(m.turnPlayer) : undefined;
       const players = m.seats.map((s, i) => [
         i ? ', ' : '',
         s.player
@@ -423,15 +437,27 @@ function inboxScreen(): Cleanup {
         h(
           'td',
           null,
-          deadline
+          turn?.paused
             ? h(
                 'span',
-                { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' },
-                h('time', { datetime: deadline.toISOString() }, formatDate(deadline)),
+                { class: 'paused', 'data-paused': 'true' },
+                turn.onVacationUntil ? t('notifications:inbox.pausedUntil', { date: formatDate(turn.onVacationUntil) }) : t('notifications:inbox.paused'),
               )
-            : myTurn
-              ? t('inbox:untimed')
-              : t('common:none'),
+            : opponentAway
+              ? h(
+                  'span',
+                  { class: 'vacation', 'data-vacation': opponentAway },
+                  t('notifications:inbox.opponentAway', { name: m.turnPlayer, date: formatDate(opponentAway) }),
+                )
+              : deadline
+                ? h(
+                    'span',
+                    { class: deadline.getTime() - Date.now() < 3_600_000 ? 'soon' : '' },
+                    h('time', { datetime: deadline.toISOString() }, formatDate(deadline)),
+                  )
+                : myTurn
+                  ? t('inbox:untimed')
+                  : t('common:none'),
         ),
         h(
           'td',
@@ -537,10 +563,12 @@ window.addEventListener('scopa:session-expired', (ev) => {
 });
 window.addEventListener('hashchange', route);
 onLanguageChange(route);
+// The service worker's notifications speak the player's language: it is given their words now and on each change.
+onLanguageChange(() => void postNotificationTexts());
 void initI18n().then(() => {
   route();
   // Signed in already (a reload, another tab): the account's language, should it have changed elsewhere.
   if (currentSession()) void adoptAccountLanguage();
 });
 // The installable client: the shell cached for offline starts, push notifications (docs/notifications.md).
-void registerServiceWorker();
+void registerServiceWorker().then(() => postNotificationTexts());

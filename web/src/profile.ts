@@ -438,6 +438,13 @@ export function profileScreen(root: HTMLElement, requested: string): () => void 
             p.bot ? h('span', { class: 'badge' }, t('profile:botBadge')) : null,
             p.username === me ? h('span', { class: 'badge' }, t('profile:youBadge')) : null,
           ),
+          p.onVacationUntil
+            ? h(
+                'p',
+                { id: 'profile-vacation', class: 'vacation', 'data-until': p.onVacationUntil },
+                t('notifications:profile.onVacation', { date: formatDate(p.onVacationUntil) }),
+              )
+            : null,
           h(
             'form',
             {

@@ -456,6 +456,14 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
               'div',
               { class: `seat ${v.turn === s.seat ? 'turn' : ''}`, 'data-seat': s.seat },
               h('div', { class: 'seat-name' }, seatNameEl(s), v.dealer === s.seat ? h('span', { class: 'badge' }, t('table:dealer')) : null),
+              s.onVacationUntil
+                ? h(
+                    'div',
+                    { class: 'vacation small', 'data-vacation': s.onVacationUntil },
+                    t('notifications:table.onVacation', { date: formatDate(s.onVacationUntil) }),
+                  )
+                : null,
+              s.clock?.paused ? h('div', { class: 'paused small', 'data-paused': 'true' }, t('notifications:table.clockPaused')) : null,
               h('div', { class: 'muted small' }, t('table:inHand', { count: s.handSize, n: num(s.handSize) })),
               seatHand(v, s),
             ),
@@ -571,6 +579,9 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
                 t('table:yourHand'),
                 v.dealer === mySeat ? h('span', { class: 'badge' }, t('table:dealer')) : null,
                 myDeclared.size ? h('span', { class: 'badge declared', id: 'my-declared' }, t('table:declaredBadge')) : null,
+                v.seats.find((s) => s.seat === mySeat)?.clock?.paused
+                  ? h('span', { class: 'badge', id: 'my-clock-paused' }, t('notifications:table.clockPaused'))
+                  : null,
               ),
               h(
                 'div',
