@@ -8,6 +8,7 @@ import { ProblemFilter, sendProblem } from './common/problem.filter';
 import { applySecurity } from './common/security';
 import { InputGuardPipe } from './common/input-guard.pipe';
 import { boundResponses } from './common/response-limit';
+import { privateResponses } from './common/private-responses';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import type { GraphQLSchema } from 'graphql';
 import { graphqlPrecheck } from './graphql/precheck';
@@ -36,6 +37,8 @@ export function configureApp(app: INestApplication): INestApplication {
   applySecurity(app, config);
   // RESPONSE_MAX_BYTES: the largest JSON response (REST and GraphQL over HTTP); beyond it VALIDATION_FAILED (src/common/response-limit.ts).
   express.use(boundResponses(config.RESPONSE_MAX_BYTES));
+  // Answers private to their caller, kept apart per credential by a browser's cache (src/common/private-responses.ts).
+  express.use(privateResponses());
   // The OAuth endpoints read their own bodies (oidc-provider, mounted by the oauth module): left unparsed here.
   // BODY_LIMIT: the largest accepted request body (REST and GraphQL alike); beyond it: 413 problem+json.
   const parsers = [json({ limit: config.BODY_LIMIT }), urlencoded({ extended: false, limit: config.BODY_LIMIT })];
