@@ -55,4 +55,7 @@ export const TOOLING_VARIABLES = {
   FUZZ_RUNS: { default: '3000', readBy: 'the fuzz suites' },
   FUZZ_SECONDS: { default: '120', readBy: 'the fuzz suites' },
   CONTRACT_RESPONSES: { default: null, readBy: 'test/support/contract-responses.ts' },
+  PUSH_TEST_ENDPOINT: { default: null, readBy: 'test/support/push-send-once.ts (test/push.e2e-spec.ts)' },
+  PUSH_TEST_P256DH: { default: null, readBy: 'test/support/push-send-once.ts (test/push.e2e-spec.ts)' },
+  PUSH_TEST_AUTH: { default: null, readBy: 'test/support/push-send-once.ts (test/push.e2e-spec.ts)' },
 } as const satisfies Record<string, ToolingVariable>;

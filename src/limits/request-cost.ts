@@ -114,6 +114,7 @@ export const LIST_COSTS: Readonly<Record<string, ListPrice>> = {
  * object, at most `n` items each (used to count the lists inside them).
  */
 export const SMALL_LISTS: Readonly<Record<string, number>> = {
+  'Account.roles': 4,
   'AnalysisOption.capture': 40,
   'ChatRoom.participants': 2,
   'ApiToken.scopes': 16,
