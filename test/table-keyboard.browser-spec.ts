@@ -13,7 +13,7 @@
 import { jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { useWebClientPage, useLanguage } from './support/web-page';
+import { playAnswered, useWebClientPage, useLanguage } from './support/web-page';
 import { register } from './support/clients';
 import { CARD_CODE, englishList, englishName } from './support/card-names';
 import { clientSeedFor, serverSeedOf } from './support/dealt-seeds';
@@ -187,14 +187,7 @@ describe('the table with the keyboard alone, and its live announcements (Chromiu
           expect(f.inHand).toBe(true);
           expect(f.legal).toBe(true);
           await page.keyboard.press('Enter');
-          await page.waitForFunction(
-            (c) =>
-              !document.querySelector(`#my-hand .card[data-card="${c}"]`) ||
-              !!document.querySelector('#capture-choice') ||
-              !!document.querySelector('#round-summary') ||
-              !!document.querySelector('#error:not([hidden])'),
-            f.card,
-          );
+          await playAnswered(page, f.card);
           if (!(await page.$('#capture-choice'))) plays++;
           if (plays === 1) await shot('01-first-play');
           continue;

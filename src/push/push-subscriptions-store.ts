@@ -21,14 +21,8 @@ export interface PushSubscriptionRow {
   updatedAt: Date;
 }
 
-export interface NewPushSubscription {
-  accountId: string;
-  username: string;
-  endpoint: string;
-  p256dh: string;
-  auth: string;
-  kinds: PushKind[];
-}
+/** A subscription to store: a row without what the store gives it (its id and times). */
+export type NewPushSubscription = Omit<PushSubscriptionRow, 'id' | 'createdAt' | 'updatedAt'>;
 
 @Injectable()
 export class PushSubscriptionsStore {

@@ -102,6 +102,18 @@ export function useWebClientPage(options: WebClientPageOptions = {}): WebClientP
   };
 }
 
+/** Waits for the client's answer to the card `code` played: it left the hand, or a capture choice, the round's summary or an error came up. */
+export async function playAnswered(page: Page, code: string | null): Promise<void> {
+  await page.waitForFunction(
+    (c) =>
+      !document.querySelector(`#my-hand .card[data-card="${c}"]`) ||
+      !!document.querySelector('#capture-choice') ||
+      !!document.querySelector('#round-summary') ||
+      !!document.querySelector('#error:not([hidden])'),
+    code,
+  );
+}
+
 /**
  * Clicks the first card of the hand that `selector` finds and waits for the
  * client's answer: the card left the hand (the play went through), or a
@@ -111,14 +123,7 @@ export async function clickCard(page: Page, selector = '#my-hand .card.legal'): 
   const card = page.locator(selector).first();
   const code = await card.getAttribute('data-card');
   await card.click();
-  await page.waitForFunction(
-    (c) =>
-      !document.querySelector(`#my-hand .card[data-card="${c}"]`) ||
-      !!document.querySelector('#capture-choice') ||
-      !!document.querySelector('#round-summary') ||
-      !!document.querySelector('#error:not([hidden])'),
-    code,
-  );
+  await playAnswered(page, code);
   return code;
 }
 
