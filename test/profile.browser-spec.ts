@@ -24,6 +24,7 @@ import type { Chromium } from './support/chromium';
 import { createTestApp, listenOnLoopback } from './support/app';
 import { register } from './support/clients';
 import { playOneCardEach } from './support/play';
+import { clearBrowserStorage } from './support/web-page';
 import type { Account } from './support/clients';
 import { loadConfig } from '../src/config/config';
 
@@ -140,9 +141,8 @@ describe('profile page (Chromium)', () => {
 
   /** Signs in through the log-in form (after dropping any session the browser kept). */
   async function logIn(a: Account): Promise<void> {
+    await clearBrowserStorage(page, base);
     await page.goto(`${base}/`);
-    await page.evaluate(() => (globalThis as any).localStorage.clear());
-    await page.reload();
     await page.fill('#username', a.username);
     await page.fill('#password', `password-of-${a.username}`);
     await page.click('#auth-submit');

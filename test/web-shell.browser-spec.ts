@@ -12,7 +12,7 @@
  */
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { useWebClientPage } from './support/web-page';
+import { clearBrowserStorage, useWebClientPage } from './support/web-page';
 
 jest.setTimeout(300_000);
 
@@ -21,7 +21,6 @@ declare const document: {
   querySelector(selector: string): { textContent: string | null; click(): void } | null;
   body: { innerText: string };
 };
-declare const localStorage: { clear(): void };
 declare const location: { hash: string };
 
 const suffix = `${process.pid % 1000}${Date.now() % 10000}`;
@@ -39,10 +38,8 @@ describe('web client shell (Chromium)', () => {
   const documentLanguage = () => web.page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir }));
   /** A fresh page: nothing kept in the browser (no session, no language chosen). */
   const freshPage = async () => {
-    await web.page.goto(`${web.base}/`);
-    await web.page.evaluate(() => localStorage.clear());
+    await clearBrowserStorage(web.page, web.base);
     await web.page.goto(`${web.base}/#/`);
-    await web.page.reload();
     await web.page.waitForSelector('#auth-submit');
   };
   const signUp = async (name: string, password: string) => {

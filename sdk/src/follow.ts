@@ -55,10 +55,12 @@ export async function* follow(client: FollowClient, matchId: string, fromSeq: nu
   while (!options.signal?.aborted) {
     const used: { token?: string } = {};
     const socket = await openSocket(client, used);
-    const onAbort = () => void socket.dispose();
+    const results = socket.iterate<MatchEventsLiveSubscription>({ query, variables: { matchId, fromSeq: next } });
+    // Stopping unsubscribes rather than disposing the client: a dispose while connecting closes the socket as it is
+    // acknowledged, under graphql-ws's own Subscribe message (a send on a closing socket, an error in a browser's console).
+    const onAbort = () => void results.return?.();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const results = socket.iterate<MatchEventsLiveSubscription>({ query, variables: { matchId, fromSeq: next } });
       for await (const result of results) {
         if (result.errors?.length) throw ScopaError.fromGraphQL(result.errors[0]);
         const live = result.data?.matchEventsLive;

@@ -145,3 +145,13 @@ export async function useLanguage(page: Page, language: string): Promise<void> {
     if (!response.ok) throw new Error(`PATCH /v1/account: ${response.status}`);
   }, language);
 }
+
+/**
+ * Drops what this browser keeps for the service (session, language): cleared on a page of the same origin that does
+ * not run the client, since a client still running with the old session could store it again (its account's
+ * language, a refreshed token) after the clear. The next page loaded starts signed out, in the browser's language.
+ */
+export async function clearBrowserStorage(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/manifest.webmanifest`);
+  await page.evaluate(() => (globalThis as any).localStorage.clear());
+}
