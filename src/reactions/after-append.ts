@@ -20,9 +20,9 @@
  *    `match_finished` webhooks, so neither can disagree with the log; and, at a match's end, the
  *    durable reactions as jobs of the one queue (src/jobs): `match-rating` for a rated match,
  *    `tournament-result` for a tournament table, committed with the append, run by workers of any
- *    process, retried, exactly once by their own keys (docs/operations.md "Background work"); beside it,
- *    the trigger `matches_push_your_turn` (prisma/migrations/20261212010000_push_subscriptions) queues the
- *    `yourTurn` Web Push of the player to move, a `push-delivery` job per subscription (src/push);
+ *    process, retried, exactly once by their own keys (docs/operations.md "Background work"); and, when
+ *    the turn passes, the `yourTurn` Web Push of the player to move, a `push-delivery` job per subscription
+ *    (src/push; prisma/migrations/20261213000000_push_in_append_trigger);
  * 1. `metrics` of the command, appended or refused (src/observability/command-metrics.service.ts,
  *    from MatchStore.onCommand: it alone sees refusals and the decide+append time); recorded
  *    synchronously as the store reports the outcome, before any step below has finished;
