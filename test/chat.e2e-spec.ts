@@ -505,10 +505,18 @@ describe('chat rooms (e2e, PGlite)', () => {
 
     // the moderator removes a message: pushed live to the room's subscribers (not another room's), gone from the history, in the moderation log
     const [inRoom, inLobby] = await Promise.all([subscribeRemovals(bob, { kind: 'match', id }), subscribeRemovals(bob, { kind: 'lobby' })]);
+    const bobStream = await openNdjson(`${base}/v1/matches/${id}/stream?chat=true`, bob.token);
+    expect(bobStream.status).toBe(200);
     const removed = await http().delete(`/v1/chat/messages/${said.body.id}?reason=spam`).set('authorization', auth(mod));
     expect([removed.status, removed.body.id]).toEqual([200, said.body.id]);
     await inRoom.until(1);
     expect(inRoom.got).toEqual([{ id: said.body.id, room: { kind: 'match', id, matchRoom: 'players' }, removedAt: expect.any(String) }]);
+    // the match's NDJSON stream with chat=true: a chatRemoved line
+    await bobStream.waitUntil(() => bobStream.lines.some((l) => 'chatRemoved' in l), 5000, 'a chatRemoved line');
+    expect(bobStream.lines.filter((l) => 'chatRemoved' in l)).toEqual([
+      { chatRemoved: { id: said.body.id, room: { kind: 'match', id, matchRoom: 'players', participants: null }, removedAt: expect.any(String) } },
+    ]);
+    bobStream.close();
     expect(inRoom.errors).toEqual([]);
     expect([inLobby.got, inLobby.errors]).toEqual([[], []]);
     expect((await read(bob, `/v1/matches/${id}/chat`)).body.items.map((m: any) => m.text)).toEqual(['after the mute', 'not muted']);

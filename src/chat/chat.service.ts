@@ -74,6 +74,15 @@ export interface ChatRemovalView {
   removedAt: Date;
 }
 
+/** A chat line of the NDJSON match stream: a message said, or one a moderator removed (its clients drop it). */
+export type MatchChatLine = { chat: ChatMessageView } | { chatRemoved: ChatRemovalView };
+
+/** A pub/sub channel of a match's chat, and how its messages become lines of the match stream (undefined: none). */
+export interface MatchChatChannel {
+  channel: string;
+  line: (message: unknown) => MatchChatLine | undefined;
+}
+
 export interface ChatPage {
   items: ChatMessageView[];
   /** Pass as `after` for the next (older) page; null at the end. */
@@ -303,18 +312,34 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A match's rooms the caller may read, live, as one iterator (the NDJSON match stream with chat=true): the
-   * players' room, and the spectators' room unless the caller holds a seat of the match while it runs.
+   * A match's rooms the caller may read, live (the NDJSON match stream with chat=true): each pub/sub channel, and
+   * how its messages become lines: the players' room's messages and removals, and the spectators' room's (a seat
+   * of the match hears its messages only once the match is over, and so none of its removals while it runs).
    */
-  async liveOfMatch(caller: Principal, matchId: string): Promise<{ channels: string[]; seen: (n: ChatNotice) => ChatMessageView | null }> {
+  async liveOfMatch(caller: Principal, matchId: string): Promise<MatchChatChannel[]> {
     const players = await this.mayRead(caller, matchRoom(matchId, 'players'));
-    const channels = [chatChannel(players.key)];
     const blocked = await this.relations.blockedIds(caller.accountId);
     const spectators: Access = { ...players, room: matchRoom(matchId, 'spectators'), key: roomKey(matchRoom(matchId, 'spectators')) };
-    channels.push(chatChannel(spectators.key));
-    const inPlayers = this.seenBy(caller, players, blocked);
-    const inSpectators = this.seenBy(caller, spectators, blocked);
-    return { channels, seen: (n) => (n.room === spectators.key ? inSpectators(n) : inPlayers(n)) };
+    const messages = (access: Access): MatchChatChannel => {
+      const seen = this.seenBy(caller, access, blocked);
+      return {
+        channel: chatChannel(access.key),
+        line: (n) => {
+          const view = seen(n as ChatNotice);
+          return view ? { chat: view } : undefined;
+        },
+      };
+    };
+    const removals = (access: Access): MatchChatChannel => ({
+      channel: chatRemovalChannel(access.key),
+      line: (n) => {
+        const r = n as ChatRemovalNotice;
+        return { chatRemoved: { id: r.id, room: roomView(roomOfKey(r.room)), removedAt: new Date(r.removedAt) } };
+      },
+    });
+    const channels = [messages(players), removals(players), messages(spectators)];
+    if (!players.seated) channels.push(removals(spectators));
+    return channels;
   }
 
   /** Each live message as the caller may see it, or null. */

@@ -23,7 +23,7 @@ export class MatchStreamQuery {
     type: Boolean,
     default: false,
     description:
-      "true: the match's chat too, live, as `{chat}` lines between the event lines: its players' room, and its spectators' room (to its players only the messages sent after its end).",
+      "true: the match's chat too, live, as `{chat}` lines between the event lines: its players' room, and its spectators' room (to its players only the messages sent after its end); a message a moderator removes, as a `{chatRemoved: {id, room, removedAt}}` line (drop the message it names).",
   })
   @IsOptional()
   @Transform(queryBoolean)

@@ -40,8 +40,7 @@ import type { LiveEvent, MatchPresentation } from '../matches/matches.service';
 import { PUB_SUB } from '../realtime/realtime.module';
 import type { PubSubEngine } from '../realtime/realtime.module';
 import { ChatService } from '../chat/chat.service';
-import type { ChatMessageView } from '../chat/chat.service';
-import type { ChatNotice } from '../realtime/channels';
+import type { MatchChatLine } from '../chat/chat.service';
 import { LineQueue } from './line-queue';
 import { listen } from './channel';
 import { AppConfig } from '../config/config';
@@ -59,7 +58,7 @@ export type EventLine =
   | { error: { code: string; message: string } };
 
 /** A line of a match's stream (chat lines with chat=true). */
-export type MatchLine = LiveEvent | { chat: ChatMessageView } | { error: { code: string; message: string } };
+export type MatchLine = LiveEvent | MatchChatLine | { error: { code: string; message: string } };
 
 /** A line of the lobby's stream. */
 export type LobbyLine = { type: LobbyChange['type']; matchId: string; match: Record<string, unknown> | null } | { error: { code: string; message: string } };
@@ -129,18 +128,13 @@ export class StreamsService {
     this.http.open(caller, res, (reason) => lines.end(endedLine(reason)));
     if (chat) {
       // listening before the feed is read: a message said meanwhile comes as a line
-      const listening = await Promise.allSettled(chat.channels.map((c) => listen<ChatNotice>(this.pubsub, c)));
+      const listening = await Promise.allSettled(chat.map((c) => listen<unknown>(this.pubsub, c.channel)));
       for (const l of listening) if (l.status === 'fulfilled') lines.own(l.value);
       if (listening.some((l) => l.status === 'rejected')) {
         lines.end();
         throw new DomainError('UNAVAILABLE', 'the match stream cannot listen to its chat now; try again');
       }
-      for (const l of listening) {
-        void lines.pump((l as PromiseFulfilledResult<AsyncIterableIterator<ChatNotice>>).value, (n) => {
-          const seen = chat.seen(n);
-          return seen ? { chat: seen } : undefined;
-        });
-      }
+      listening.forEach((l, k) => void lines.pump((l as PromiseFulfilledResult<AsyncIterableIterator<unknown>>).value, chat[k].line));
     }
     if (now.status === 'over' && fromSeq > now.seq) {
       lines.end();
