@@ -189,6 +189,35 @@ describe('@scopa/sdk against a real instance (e2e)', () => {
     // the token cannot manage tokens (password sessions only): a typed refusal
     await expect(bot.createApiToken('another')).rejects.toMatchObject({ name: 'ScopaError', code: 'FORBIDDEN', status: 403 });
   });
+  it('rematch, rematchOffer and declineRematch: a declined offer lapses (asking again opens a new one); asked by both, the rematch is made and started', async () => {
+    const [ann, bob] = await Promise.all([newPlayer(), newPlayer()]);
+    const finished = async (): Promise<string> => {
+      const m = await ann.client.createMatch({ preset: 'scopa', seats: [{ type: 'creator' }, { type: 'reserved', username: bob.username }] });
+      await ann.client.setClientSeed(m.id);
+      await bob.client.joinMatch(m.id); // with a client seed of its own
+      await ann.client.getMatch(m.id); // the seq bob's seat moved it to
+      expect((await ann.client.startMatch(m.id)).status).toBe('playing');
+      expect((await bob.client.resign(m.id)).status).toBe('over');
+      return m.id;
+    };
+
+    const first = await finished();
+    await expect(ann.client.rematchOffer(first)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const asked = await ann.client.rematch(first);
+    expect(asked).toMatchObject({ matchId: first, status: 'open', asked: [ann.username], newMatchId: null });
+    expect(await bob.client.rematchOffer(first)).toMatchObject({ status: 'open', asked: [ann.username] });
+    expect(await bob.client.declineRematch(first)).toMatchObject({ status: 'declined', declinedBy: bob.username, newMatchId: null });
+    // asking again after the decline opens a new offer
+    expect(await ann.client.rematch(first)).toMatchObject({ status: 'open', asked: [ann.username], declinedBy: null });
+
+    const second = await finished();
+    await bob.client.rematch(second);
+    const made = await ann.client.rematch(second);
+    expect(made).toMatchObject({ status: 'accepted', newMatchId: expect.any(String) });
+    const rematch = await ann.client.getMatch(made.newMatchId!);
+    expect(rematch.rematchOf).toBe(second);
+  });
+
   it('finds opponents: challenge, myChallenges, decline, cancel, accept, and createSeek pairing two players', async () => {
     const a = await newPlayer();
     const b = await newPlayer();

@@ -57,6 +57,8 @@ export type ReportPage = Schemas['ReportPageModel'];
 export type Mute = Schemas['MuteModel'];
 /** A ban ({@link ScopaClient.banUser}). */
 export type Ban = Schemas['BanModel'];
+/** A rematch offer ({@link ScopaClient.rematch}). */
+export type RematchOffer = Schemas['RematchOfferModel'];
 /** A tournament (docs/tournaments.md). */
 export type Tournament = Schemas['TournamentModel'];
 /** What {@link ScopaClient.createTournament} takes. */
@@ -553,6 +555,24 @@ export class ScopaClient {
         body: { idempotencyKey: options.idempotencyKey ?? newIdempotencyKey() },
       }),
     );
+  }
+
+  /**
+   * Asks for a rematch of a finished match (needs `match:play`): the offer as it stands; once every human player has
+   * asked (bots accept), it is `accepted` with `newMatchId`, the rematch made and started, seats rotated.
+   */
+  async rematch(matchId: string): Promise<RematchOffer> {
+    return this.#ok(this.rest.POST('/v1/matches/{id}/rematch', { params: { path: { id: matchId } } }));
+  }
+
+  /** The rematch offer of a finished match, as it stands (`NOT_FOUND` while nobody has asked). */
+  async rematchOffer(matchId: string): Promise<RematchOffer> {
+    return this.#ok(this.rest.GET('/v1/matches/{id}/rematch', { params: { path: { id: matchId } } }));
+  }
+
+  /** Declines the open rematch offer of a finished match (needs `match:play`): it lapses. */
+  async declineRematch(matchId: string): Promise<RematchOffer> {
+    return this.#ok(this.rest.POST('/v1/matches/{id}/rematch/decline', { params: { path: { id: matchId } } }));
   }
 
   /** My account settings: who may challenge me (`acceptChallenges`) and my language (`language`, null: none chosen). */

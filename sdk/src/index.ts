@@ -28,6 +28,7 @@ export type {
   ReportPage,
   Mute,
   Ban,
+  RematchOffer,
   Tournament,
   CreateTournamentInput,
   TournamentPage,

@@ -1,7 +1,7 @@
 import './table.css';
 import { ScopaError, scoredRounds } from '@scopa/sdk';
 import type { Declaration, LegalPlay, LegalPlays, LiveMatchEvent, Match, MatchEvent, MatchView } from '@scopa/sdk';
-import { client, currentSession, freshToken } from './api';
+import { client, currentSession } from './api';
 import { cardName, packName, packOf } from './cards';
 import { chatPanel } from './chat';
 import type { ChatPanel } from './chat';
@@ -35,19 +35,6 @@ export function durationText(iso: string): string {
   const units = ['day', 'hour', 'minute', 'second'];
   const parts = units.flatMap((unit, i) => (m[i + 1] ? [formatNumber(Number(m[i + 1]), { style: 'unit', unit, unitDisplay: 'long' })] : []));
   return parts.length ? formatList(parts) : iso;
-}
-
-/** Asks for a rematch of a finished match (POST /v1/matches/{id}/rematch): the offer, with newMatchId once every human has asked (bots accept). */
-async function askRematch(id: string): Promise<{ status: string; newMatchId?: string | null }> {
-  const token = await freshToken();
-  const response = await fetch(`/v1/matches/${encodeURIComponent(id)}/rematch`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: '{}',
-  });
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) throw ScopaError.fromProblem(body, response.status);
-  return body as { status: string; newMatchId?: string | null };
 }
 
 /** What keeps the focus across a redraw of the board: the element's id, or the card it shows and where. */
@@ -151,13 +138,17 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     );
   };
 
-  /** Says whose turn it is when that changes (the page's first look included). */
+  /**
+   * Says whose turn it is when that changes (the page's first look included): from each live event's own view too,
+   * so that a turn over before the page reads the match again (a bot's reply comes at once) is still said, in order.
+   */
   const announceTurn = (v: MatchView) => {
     const key = v.phase === 'playing' ? `${v.round}:${v.turn}` : v.phase;
     if (key === turnAnnounced) return;
     turnAnnounced = key;
     if (v.phase !== 'playing' || !v.seats[v.turn]) return;
-    announce(myTurn() ? t('table:announce.yourTurn') : t('table:announce.theirTurn', { player: seatLabel(v.seats[v.turn]) }));
+    const mine = v.viewer !== null && v.turn === v.viewer;
+    announce(mine ? t('table:announce.yourTurn') : t('table:announce.theirTurn', { player: seatLabel(v.seats[v.turn]) }));
   };
 
   const update = (m: Match) => {
@@ -279,7 +270,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     if (busy) return;
     busy = true;
     render();
-    const offer = await attempt(() => askRematch(id));
+    const offer = await attempt(() => client.rematch(id));
     busy = false;
     if (!alive) return;
     if (offer?.newMatchId) {
@@ -681,11 +672,13 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     }
   };
 
-  const onEvent = (event: LiveMatchEvent['event']) => {
+  const onEvent = ({ event, match: after }: LiveMatchEvent) => {
     const received: MatchEvent = { ...event, matchId: id, payload: event.payload as MatchEvent['payload'] };
     log = [...log.filter((e) => e.seq !== event.seq), received].sort((a, b) => a.seq - b.seq).slice(-50);
     bonuses = bonusEvents(bonuses, [received]);
+    const fresh = event.seq > announcedUpTo;
     announceEvent(received);
+    if (fresh) announceTurn(after.view as unknown as MatchView);
     reached = Math.max(reached, event.seq);
     if (match && event.seq <= match.seq) render();
     else void catchUp();
@@ -735,7 +728,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     if (hasBonusScope(m.view)) void loadBonuses();
     // Live: the last few events (for the log), then every new one; my view after it is read over REST.
     try {
-      for await (const { event } of client.follow(id, Math.max(1, m.seq - 9), { signal: stop.signal })) onEvent(event);
+      for await (const live of client.follow(id, Math.max(1, m.seq - 9), { signal: stop.signal })) onEvent(live);
     } catch (err) {
       if (alive) showError(err);
     }

@@ -10745,7 +10745,7 @@ export interface operations {
     streamMatch: {
         parameters: {
             query?: {
-                /** @description true: the match's chat too, live, as `{chat}` lines between the event lines: its players' room, and its spectators' room (to its players only the messages sent after its end). */
+                /** @description true: the match's chat too, live, as `{chat}` lines between the event lines: its players' room, and its spectators' room (to its players only the messages sent after its end); a message a moderator removes, as a `{chatRemoved: {id, room, removedAt}}` line (drop the message it names). */
                 chat?: boolean;
                 /** @description The first seq to send: after a dropped connection, the last seq received + 1. */
                 fromSeq?: number;
