@@ -442,4 +442,33 @@ describe('social pages (Chromium)', () => {
       await page.locator('#lobby-chat .chat-status', { hasText: 'muted by a moderator until' }).waitFor();
       expect(alerts).toEqual([]);
     }));
+
+  it('a moderator lifts a ban from the queue page by username: the account logs in again', () =>
+    web.guarded(async () => {
+      const page = web.page;
+      const banned = await register(web.app, 'sub');
+      const login = () =>
+        http()
+          .post('/v1/auth/login')
+          .send({ username: banned.username, password: `password-of-${banned.username}` });
+      expect((await http().post(`/v1/admin/users/${banned.username}/ban`).set('authorization', auth(mod)).send({ reason: 'spam' })).status).toBe(200);
+      expect((await login()).body.code).toBe('ACCOUNT_BANNED');
+
+      await openAs(page, mod, '/moderation');
+      await page.waitForSelector('#unban-form');
+      expect(await page.getByLabel('Username').getAttribute('id')).toBe('unban-username');
+      await page.fill('#unban-username', ` ${banned.username.toUpperCase()} `);
+      await page.fill('#unban-reason', 'appeal accepted');
+      await page.click('#unban-submit');
+      await page.locator('#moderation-done', { hasText: `${banned.username} may log in again` }).waitFor();
+      expect((await login()).status).toBe(200);
+      const log = await http().get('/v1/admin/moderation-log').set('authorization', auth(mod)).set('accept', 'application/x-ndjson');
+      expect(log.text).toContain('appeal accepted');
+
+      // lifting the ban of an account that is not banned, or of no account: said in the banner
+      await page.fill('#unban-username', `nobody${loads}x`);
+      await page.click('#unban-submit');
+      await page.waitForSelector('#error:not([hidden])');
+      expect(await page.getAttribute('#error', 'data-code')).toBe('NOT_FOUND');
+    }));
 });

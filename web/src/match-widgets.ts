@@ -4,6 +4,7 @@ import type { MatchEvent, MatchView, RoundBreakdown, SeatPublic } from '@scopa/s
 import { backSvg, cardName, cardNames, cardSvg, packOf, suitName } from './cards';
 import type { Pack } from './cards';
 import { fromMarkup, h } from './dom';
+import { gameName } from './game-choice';
 import { formatList, formatNumber, t } from './i18n';
 import { playerLink, profileName } from './widgets';
 import type { Child } from './dom';
@@ -260,7 +261,7 @@ export function describeEvent(e: MatchEvent, view: MatchView | null, me?: string
   const side = (n: number) => (view ? sideLabel(view, n, me) : t('match:side', { side: num(n + 1) }));
   switch (e.type) {
     case 'MatchCreated':
-      return t('match:event.created', { player: p.createdBy, game: p.preset, target: num(p.options?.target) });
+      return t('match:event.created', { player: p.createdBy, game: gameName(p.preset as string | undefined), target: num(p.options?.target) });
     case 'SeatTaken':
       return p.clientSeed
         ? t('match:event.seatTakenSeed', { player: p.player, seat: num(p.seat), seed: p.clientSeed })

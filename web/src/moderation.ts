@@ -4,7 +4,7 @@
  * (`POST /v1/reports`), and the moderators' queue (#/moderation): the open
  * reports, oldest first, each with what a moderator does about it: mute the
  * user until a time, ban the account, remove the reported message, resolve
- * the report.
+ * the report; and a form that lifts a ban by username.
  *
  * Whether the signed-in player is a moderator: the `roles` of `me`
  * (GET /v1/me: ["moderator"] for a moderator), asked once per signed-in
@@ -215,6 +215,16 @@ export function moderationScreen(main: HTMLElement): Cleanup {
     }
   };
 
+  // A ban is lifted by name: a banned account's reports may all be resolved by then.
+  const unbanName = h('input', { id: 'unban-username', name: 'username', required: true, maxlength: 32, autocomplete: 'off' });
+  const unbanReason = h('input', { id: 'unban-reason', name: 'reason', maxlength: 500, autocomplete: 'off' });
+  const unban = (ev: Event) => {
+    ev.preventDefault();
+    const who = unbanName.value.trim().toLowerCase();
+    if (!who) return;
+    void act(t('moderation:done.unbanned', { username: who }), () => client.unbanUser(who, unbanReason.value.trim() || undefined).then(() => true));
+  };
+
   mount(
     main,
     h(
@@ -224,6 +234,14 @@ export function moderationScreen(main: HTMLElement): Cleanup {
       h('p', null, h('button', { id: 'reports-refresh', onclick: () => void load() }, t('moderation:queue.refresh'))),
       done,
       list,
+      h('h2', null, t('moderation:unban.title')),
+      h(
+        'form',
+        { id: 'unban-form', onsubmit: unban },
+        h('div', { class: 'field' }, h('label', { for: 'unban-username' }, t('moderation:unban.username')), unbanName),
+        h('div', { class: 'field' }, h('label', { for: 'unban-reason' }, t('moderation:unban.reason')), unbanReason),
+        h('button', { type: 'submit', id: 'unban-submit' }, t('moderation:unban.submit')),
+      ),
     ),
   );
   void load();
