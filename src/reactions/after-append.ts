@@ -13,7 +13,8 @@
  *    trigger `matches_async_play` on `matches` runs
  *    `scopa_async_play_after_append()`, defined in
  *    prisma/migrations/20261122210326_async_play/migration.sql and last
- *    replaced in prisma/migrations/20261212000000_vacations/migration.sql (which taught it the clock pauses);
+ *    replaced in prisma/migrations/20261213000000_push_in_append_trigger/migration.sql (the vacations'
+ *    migration taught it the clock pauses, this one the `yourTurn` push);
  *    it writes the match_clocks row of the seat to move (or drops a pending
  *    start once the match starts) and, through the outbox's one writer
  *    `scopa_enqueue_webhook` (src/webhooks/outbox.ts), the `your_turn` and
@@ -22,7 +23,7 @@
  *    `tournament-result` for a tournament table, committed with the append, run by workers of any
  *    process, retried, exactly once by their own keys (docs/operations.md "Background work"); and, when
  *    the turn passes, the `yourTurn` Web Push of the player to move, a `push-delivery` job per subscription
- *    (src/push; prisma/migrations/20261213000000_push_in_append_trigger);
+ *    (src/push);
  * 1. `metrics` of the command, appended or refused (src/observability/command-metrics.service.ts,
  *    from MatchStore.onCommand: it alone sees refusals and the decide+append time); recorded
  *    synchronously as the store reports the outcome, before any step below has finished;
@@ -92,7 +93,7 @@ export const SQL_STEP = {
   trigger: 'matches_async_play',
   function: 'scopa_async_play_after_append',
   definedIn: 'prisma/migrations/20261122210326_async_play/migration.sql',
-  lastReplacedIn: 'prisma/migrations/20261212000000_vacations/migration.sql',
+  lastReplacedIn: 'prisma/migrations/20261213000000_push_in_append_trigger/migration.sql',
 } as const;
 
 @Injectable()
