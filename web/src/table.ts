@@ -84,6 +84,8 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
   let announcedUpTo = Number.POSITIVE_INFINITY;
   /** The turn last announced (phase and seat). */
   let turnAnnounced = '';
+  /** The seq of the view the turn was last said from: an older view (a response that crossed a live event) says nothing. */
+  let turnSaidAt = 0;
   const stop = new AbortController();
   let alive = true;
 
@@ -142,7 +144,9 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
    * Says whose turn it is when that changes (the page's first look included): from each live event's own view too,
    * so that a turn over before the page reads the match again (a bot's reply comes at once) is still said, in order.
    */
-  const announceTurn = (v: MatchView) => {
+  const announceTurn = (v: MatchView, seq: number) => {
+    if (seq < turnSaidAt) return;
+    turnSaidAt = seq;
     const key = v.phase === 'playing' ? `${v.round}:${v.turn}` : v.phase;
     if (key === turnAnnounced) return;
     turnAnnounced = key;
@@ -168,7 +172,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
       declaring = false;
       void refreshLegal();
     }
-    announceTurn(m.view);
+    announceTurn(m.view, m.seq);
     render();
   };
 
@@ -678,7 +682,7 @@ export function tableScreen(root: HTMLElement, id: string): () => void {
     bonuses = bonusEvents(bonuses, [received]);
     const fresh = event.seq > announcedUpTo;
     announceEvent(received);
-    if (fresh) announceTurn(after.view as unknown as MatchView);
+    if (fresh) announceTurn(after.view as unknown as MatchView, after.seq);
     reached = Math.max(reached, event.seq);
     if (match && event.seq <= match.seq) render();
     else void catchUp();
