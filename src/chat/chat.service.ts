@@ -74,6 +74,11 @@ export interface ChatRemovalView {
   removedAt: Date;
 }
 
+/** A removal as its live subscribers receive it (the `chatMessageRemoved` subscription and the match stream's `chatRemoved` lines). */
+function removalView(n: ChatRemovalNotice): ChatRemovalView {
+  return { id: n.id, room: roomView(roomOfKey(n.room)), removedAt: new Date(n.removedAt) };
+}
+
 /** A chat line of the NDJSON match stream: a message said, or one a moderator removed (its clients drop it). */
 export type MatchChatLine = { chat: ChatMessageView } | { chatRemoved: ChatRemovalView };
 
@@ -308,7 +313,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
   async liveRemovals(caller: Principal, room: ChatRoomRef): Promise<AsyncIterableIterator<ChatRemovalView>> {
     const access = await this.mayRead(caller, room, true);
     const source = this.pubsub.asyncIterableIterator<ChatRemovalNotice>(chatRemovalChannel(access.key));
-    return subscriptionIterator(source, (n) => ({ id: n.id, room: roomView(roomOfKey(n.room)), removedAt: new Date(n.removedAt) }));
+    return subscriptionIterator(source, removalView);
   }
 
   /**
@@ -332,10 +337,7 @@ export class ChatService implements OnModuleInit, OnModuleDestroy {
     };
     const removals = (access: Access): MatchChatChannel => ({
       channel: chatRemovalChannel(access.key),
-      line: (n) => {
-        const r = n as ChatRemovalNotice;
-        return { chatRemoved: { id: r.id, room: roomView(roomOfKey(r.room)), removedAt: new Date(r.removedAt) } };
-      },
+      line: (n) => ({ chatRemoved: removalView(n as ChatRemovalNotice) }),
     });
     const channels = [messages(players), removals(players), messages(spectators)];
     if (!players.seated) channels.push(removals(spectators));
